@@ -1,0 +1,128 @@
+# blkpeak — build, test, install.
+#
+#   make              build build/blkpeak
+#   make check        install missing Debian packages, build, run every test
+#   make demo         install missing packages, build, run the main job
+#   make fuzz         run the trace-reader fuzzer for FUZZ_SECONDS (60)
+#   make install      PREFIX=/usr/local DESTDIR= honoured
+#   make V=1          show full commands
+#
+# Every object goes to build/, never into the source folders. Sources are
+# found by wildcard: a new .c file in a folder is built without editing
+# this file. Header dependencies come from -MMD -MP.
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+FUZZ_SECONDS ?= 60
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+ARCH     := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -Ilib -Icli -Ibpf -I$(BUILD)/bpf
+LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
+
+SRC_DIRS  := lib cli capture replay analyze
+SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ  := $(BUILD)/cli/main.o
+LIB_OBJS  := $(filter-out $(MAIN_OBJ),$(OBJS))
+
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_OBJS  := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.bpf.o)
+SKELS     := $(BPF_SRCS:%.bpf.c=$(BUILD)/%.skel.h)
+VMLINUX_H := $(BUILD)/bpf/vmlinux.h
+
+TEST_SRCS := $(wildcard tests/unit/*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+TEST_BIN  := $(BUILD)/tests/unit_tests
+FUZZ_BIN  := $(BUILD)/tests/fuzz_reader
+BIN       := $(BUILD)/blkpeak
+
+.PHONY: all check test unit e2e demo fuzz install clean deps bench
+
+all: $(BIN)
+
+$(BIN): $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# C objects wait for the BPF skeletons they may include (order-only: after
+# the first build, -MMD records the real dependencies).
+$(BUILD)/%.o: %.c | $(SKELS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(VMLINUX_H):
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H)
+	@mkdir -p $(dir $@)
+	@echo "  BPF     $<"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+$(TEST_BIN): $(TEST_OBJS) $(LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+# The targets a user types first install what is missing, then re-enter
+# make, so the build below sees the packages.
+deps:
+	$(Q)scripts/install-deps.sh
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory test
+
+test: unit e2e
+
+unit: $(TEST_BIN) $(BIN)
+	$(Q)BLKPEAK=$(abspath $(BIN)) $(TEST_BIN) --jobs 2
+
+e2e: $(BIN)
+	$(Q)BLKPEAK=$(abspath $(BIN)) tests/e2e/run.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo.sh
+
+bench: $(BIN)
+	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
+
+# libFuzzer needs clang; the library is rebuilt with the sanitizers.
+FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) lib/cliutil.c
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) lib/bpt.h
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz-corpus
+	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+		$(BUILD)/fuzz-corpus tests/fuzz/corpus
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/blkpeak
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d)

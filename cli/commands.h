@@ -1,0 +1,24 @@
+/*
+ * commands.h — the subcommands of `blkpeak`.
+ *
+ * Each subcommand is one function `int cmd_NAME(int argc, char **argv)`,
+ * called with argv[0] == "NAME". It parses its own options (getopt_long,
+ * with --help printing its usage to stdout and returning EXIT_OK), prints
+ * its own output and errors, and returns an exit code from cliutil.h:
+ * EXIT_OK, EXIT_FAIL or EXIT_USAGE.
+ *
+ * To add a command: declare it here, add a row to the table in main.c,
+ * and put its code in the folder it belongs to (capture/, replay/,
+ * analyze/, or cli/ for the file tools).
+ */
+#ifndef BLKPEAK_COMMANDS_H
+#define BLKPEAK_COMMANDS_H
+
+int cmd_info(int argc, char **argv);     /* cli/cmd_info.c */
+int cmd_dump(int argc, char **argv);     /* cli/cmd_dump.c */
+int cmd_generate(int argc, char **argv); /* cli/cmd_generate.c */
+int cmd_capture(int argc, char **argv);  /* capture/cmd_capture.c */
+int cmd_replay(int argc, char **argv);   /* replay/cmd_replay.c */
+int cmd_analyze(int argc, char **argv);  /* analyze/cmd_analyze.c */
+
+#endif

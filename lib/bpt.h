@@ -1,0 +1,279 @@
+/*
+ * bpt.h — the public API of the .bpt trace library.
+ *
+ * A .bpt file holds one record per completed block I/O request, written
+ * as it happens (streaming) and read back with constant memory. Capture,
+ * replay, analyze and the CLI use the format only through this header; the
+ * byte layout is specified in schemas/trace-format.md and is private to
+ * lib/bpt_*.c.
+ *
+ * Conventions (libbpf 1.0 style):
+ *   - functions return 0 (or a positive count where stated) on success and
+ *     a negative errno on failure; they never print;
+ *   - where a `struct bpt_error *err` is taken, a failure also fills it with
+ *     a message that names the file, the byte offset when one applies, and
+ *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
+ *     `err` may be NULL;
+ *   - objects come in create/free pairs; the free functions accept NULL.
+ *
+ * Times in records are nanoseconds relative to the trace's start
+ * (header.start_mono_ns for a capture, the replay's start for a run file).
+ */
+#ifndef BPT_H
+#define BPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
+#define BPT_FORMAT_MINOR 0 /* additions older readers can skip */
+
+/* Operation of a request. Values are part of the file format. */
+enum bpt_op {
+	BPT_OP_READ = 0,
+	BPT_OP_WRITE = 1,
+	BPT_OP_FLUSH = 2,
+	BPT_OP_DISCARD = 3,
+	BPT_OP_WRITE_ZEROES = 4,
+	BPT_OP__COUNT
+};
+
+/* Request flags, a bit mask. Values are part of the file format. */
+enum bpt_flag {
+	BPT_F_SYNC = 1u << 0,
+	BPT_F_FUA = 1u << 1,
+	BPT_F_PREFLUSH = 1u << 2,
+	BPT_F_META = 1u << 3,
+	BPT_F_READAHEAD = 1u << 4,
+	BPT_F__ALL = (1u << 5) - 1
+};
+
+/*
+ * Optional columns. A file says in its header which it carries; a reader
+ * leaves the fields of absent columns at 0. Columns a reader does not know
+ * are skipped (each column's encoded length is stored in the block), which
+ * is how new columns are added without breaking older readers.
+ */
+enum bpt_column {
+	BPT_COL_SCHED = 1u << 0,  /* sched_ns: when the replay meant to issue */
+	BPT_COL_SOURCE = 1u << 1, /* source_index: record index in the source trace */
+	BPT_COL_MEMBER = 1u << 2, /* member: target member (virtual arrays) */
+	BPT_COL__KNOWN = (1u << 3) - 1
+};
+
+/*
+ * One completed request. Mandatory fields first, then the optional replay
+ * columns (valid only when the header's `columns` has their bit).
+ */
+struct bpt_record {
+	uint64_t queue_ns;    /* inserted/created (0 when unknown = issue_ns) */
+	uint64_t issue_ns;    /* issued to the driver */
+	uint64_t complete_ns; /* completed */
+	uint64_t sector;      /* first 512-byte sector on the device */
+	uint64_t cgroup_id;   /* cgroup v2 id of the submitter, 0 if unknown */
+	uint32_t bytes;       /* length; 0 for a flush without data */
+	uint32_t pid;         /* submitting task's tgid, 0 if unknown */
+	uint32_t comm_id;     /* index into the string table (bpt_*_intern) */
+	int32_t error;        /* 0, or a negative errno as the kernel returned */
+	uint16_t dev;         /* index into the header's device table */
+	uint8_t op;           /* enum bpt_op */
+	uint8_t flags;        /* enum bpt_flag bits */
+	uint32_t member;      /* BPT_COL_MEMBER */
+	uint64_t sched_ns;    /* BPT_COL_SCHED */
+	uint64_t source_index; /* BPT_COL_SOURCE */
+};
+
+#define BPT_MAX_DEVICES 64
+#define BPT_MAX_META 32
+
+/* One device the trace's records refer to (by index). */
+struct bpt_device {
+	char name[32];     /* "loop0", "nvme0n1", or a target spec's member */
+	uint32_t major, minor;
+	uint64_t size_bytes;
+	uint32_t logical_block_size, physical_block_size;
+	uint8_t rotational; /* 1 spinning, 0 not, as sysfs says */
+	char model[48];     /* sysfs device/model, "" if none */
+};
+
+/* A free-form option or fact about the trace: key=value. */
+struct bpt_meta {
+	char key[32];
+	char value[224];
+};
+
+/*
+ * The file header. The writer stores exactly what the caller put here;
+ * bpt_header_init() fills the fields every file needs.
+ * Keys used in `meta` by the tools (documented in trace-format.md):
+ *   capture: "options" (command line), "filter.*"
+ *   replay:  "source" (path), "source.digest" (hex), "target", "timing",
+ *            "speed", "queue_depth", "engine"
+ *   generate: "generator" (its options)
+ */
+struct bpt_header {
+	uint16_t version_major, version_minor; /* set by the library */
+	char kind[16];          /* "capture", "generate", "replay", "import" */
+	char tool_version[32];  /* blkpeak version that wrote the file */
+	char host[64];
+	char kernel[128];       /* uname -r */
+	int64_t start_wall_ns;  /* CLOCK_REALTIME at start */
+	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start (record time 0) */
+	uint32_t columns;       /* enum bpt_column bits */
+	uint32_t ndevices;
+	struct bpt_device devices[BPT_MAX_DEVICES];
+	uint32_t nmeta;
+	struct bpt_meta meta[BPT_MAX_META];
+};
+
+struct bpt_error {
+	int code;        /* negative errno, 0 when no error */
+	uint64_t offset; /* byte offset in the file the error is about, or 0 */
+	char msg[320];   /* full sentence, names the file and offset */
+};
+
+/* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */
+void bpt_header_init(struct bpt_header *hdr, const char *kind);
+/* Add or replace a meta entry; -E2BIG when full or too long. */
+int bpt_header_set_meta(struct bpt_header *hdr, const char *key, const char *value);
+/* The value of a meta key, or NULL. */
+const char *bpt_header_get_meta(const struct bpt_header *hdr, const char *key);
+/* Append a device; returns its index (>= 0) or -E2BIG. */
+int bpt_header_add_device(struct bpt_header *hdr, const struct bpt_device *dev);
+
+/* Names: "read", "write", "flush", "discard", "write-zeroes"; "?" if bad. */
+const char *bpt_op_name(unsigned op);
+/* Parse an op name; returns the op or -EINVAL. */
+int bpt_op_parse(const char *name);
+/* Flags as letters, blktrace style: S sync, F fua, P preflush, M meta,
+ * A readahead; "" when none. buf must hold 8 bytes. Returns buf. */
+char *bpt_flags_str(unsigned flags, char buf[8]);
+
+/* ---------------------------------------------------------------- writer */
+
+struct bpt_writer;
+
+struct bpt_writer_opts {
+	uint32_t block_records;   /* records per block at most; 0 = default (65536) */
+	uint64_t block_span_ns;   /* close a block when its issue times span this; 0 = 1 s */
+	int zstd_level;           /* 0 = default (3) */
+	int sync_blocks;          /* fdatasync after each block (power-cut safety) */
+};
+
+/*
+ * Create `path` (truncating an existing file) and write the header.
+ * Memory is bounded by one open block whatever the trace length.
+ */
+int bpt_writer_create(struct bpt_writer **out, const char *path,
+		      const struct bpt_header *hdr,
+		      const struct bpt_writer_opts *opts, struct bpt_error *err);
+
+/* Intern a string (a comm); same string -> same id. New strings are
+ * written with the block that first uses them. */
+int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id);
+
+/* Append one record. Closes and writes the open block when it is full or
+ * spans block_span_ns. Records may come in any time order (captures write
+ * them in completion order); the coding is best when times rise. */
+int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *rec);
+
+/* Record `count` events lost between t0_ns and t1_ns (e.g. ring buffer
+ * overflow). Stored with the open block and totalled in the footer. */
+int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
+			uint64_t count);
+
+/* Close the open block (if it holds anything) and write it out. A capture
+ * calls this at least once per wall-clock second so a SIGKILL loses at
+ * most about a second. */
+int bpt_writer_flush(struct bpt_writer *w);
+
+/* Flush, write the footer (index, string table, totals, digest), close the
+ * file and free the writer, also on failure. */
+int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err);
+
+/* Records written so far (including the open block). */
+uint64_t bpt_writer_count(const struct bpt_writer *w);
+/* Bytes written to the file so far. */
+uint64_t bpt_writer_bytes(const struct bpt_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+struct bpt_reader;
+
+/* Totals. From the footer when the file is complete; otherwise they grow
+ * as blocks are read and are final once bpt_reader_next() returned 0. */
+struct bpt_stats {
+	uint64_t records;
+	uint64_t blocks;
+	uint64_t first_issue_ns, last_issue_ns; /* range of issue times */
+	uint64_t last_complete_ns;
+	uint64_t lost_events;   /* sum of all loss entries */
+	uint64_t loss_windows;  /* number of loss entries */
+	uint64_t file_bytes;    /* size of the file */
+	uint64_t valid_bytes;   /* bytes up to the end of the last good block */
+	int complete;           /* 1: footer present and valid */
+	int truncated;          /* 1: file ends inside a block or before the footer */
+};
+
+/* One loss entry (see bpt_writer_add_loss). */
+struct bpt_loss {
+	uint64_t t0_ns, t1_ns, count;
+};
+
+/* Open and check the header; reads the footer if present. */
+int bpt_reader_open(struct bpt_reader **out, const char *path,
+		    struct bpt_error *err);
+/* The same over a memory buffer (for fuzzing and tests); `data` must
+ * outlive the reader. `name` is used in error messages. */
+int bpt_reader_open_mem(struct bpt_reader **out, const void *data, size_t len,
+			const char *name, struct bpt_error *err);
+void bpt_reader_close(struct bpt_reader *r);
+
+const struct bpt_header *bpt_reader_header(const struct bpt_reader *r);
+
+/*
+ * Next record, in file order. Returns 1 with *rec filled, 0 at the end of
+ * the data (a truncated tail is not an error: stats.truncated says so and
+ * stats.valid_bytes where the good data ends), or a negative errno on a
+ * corrupt block (-EBADMSG), an I/O error, or a record that fails a check.
+ * After an error, further calls return the same error.
+ */
+int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
+		    struct bpt_error *err);
+
+/* Position so that the next record returned is the first one, in file
+ * order, of the first block whose issue-time range reaches t_ns; records
+ * before t_ns in that block are skipped. Uses the footer index, or scans
+ * block headers when there is no footer. */
+int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
+			 struct bpt_error *err);
+
+/* Back to the first record. */
+int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err);
+
+/* A string by id, or NULL when the id is not (yet) known. */
+const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id);
+
+void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st);
+
+/* Loss entries seen so far (all of them when complete). Returns the count
+ * and sets *losses to an array owned by the reader. */
+size_t bpt_reader_losses(const struct bpt_reader *r, const struct bpt_loss **losses);
+
+/*
+ * A 64-bit digest that identifies the trace's content (header and every
+ * block). Taken from the footer when the file is complete; for a truncated
+ * file it is computed over the complete blocks, which reads the file once
+ * (the reader's position is kept).
+ */
+int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
+		      struct bpt_error *err);
+
+/*
+ * Read every block and check every checksum and the footer. Returns 0 when
+ * the whole file is sound, else the first error (err says where). The
+ * reader's position is kept.
+ */
+int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err);
+
+#endif /* BPT_H */

@@ -1,0 +1,35 @@
+/*
+ * cliutil.h — helpers every subcommand uses: parsing sizes, durations and
+ * numbers the way a user types them, clocks, and the one error printer.
+ *
+ * Parsers return 0 or -EINVAL/-ERANGE and never print; the caller names
+ * the option in its message: blkpeak: --bs: '4q': not a size
+ */
+#ifndef BLKPEAK_CLIUTIL_H
+#define BLKPEAK_CLIUTIL_H
+
+#include <stdint.h>
+
+/* Exit codes of every subcommand (DESIGN.md "Conventions"). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* "4096", "4k", "4K", "4KiB", "64m", "1G", "2t": binary units, bytes. */
+int parse_size(const char *s, uint64_t *out);
+/* "10" (seconds), "1.5s", "500ms", "20us", "100ns", "2m", "1h" -> ns. */
+int parse_duration_ns(const char *s, uint64_t *out);
+/* Plain unsigned decimal (or 0x hex) with range check. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_double(const char *s, double *out);
+
+/* Format bytes with a binary unit ("4.0 KiB", "1.5 GiB") into buf. */
+char *fmt_bytes(uint64_t bytes, char *buf, int len);
+
+uint64_t now_mono_ns(void);
+int64_t now_wall_ns(void);
+
+/* Print "blkpeak: " + message + "\n" on stderr. */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same with a "warning: " prefix. */
+void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

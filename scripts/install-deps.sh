@@ -1,0 +1,24 @@
+#!/bin/sh
+# install-deps.sh — install the Debian 12 packages blkpeak's build, tests,
+# demo and benchmarks need, but only those that are missing. Idempotent;
+# needs root (or sudo) only when something is missing.
+set -eu
+
+PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
+libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux kmod"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,111 @@
+# lib.sh — shared by the end-to-end tests (tests/e2e/NN-name.sh).
+#
+# A test sources this file, calls its prerequisites (need_root, need_bpf,
+# need_cmd) and then uses the helpers. Exit status: 0 pass, 77 skip (with
+# the reason printed), anything else fail. Under CI=true a skip is turned
+# into a failure by run.sh.
+#
+# Everything a test creates is registered and removed by the EXIT trap,
+# also when the test fails: loop devices (only those it attached), temp
+# files, background processes (killed by pid), the blk tracer.
+
+set -u
+
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/../.." && pwd)/build/blkpeak}
+E2E_TMP=$(mktemp -d /dev/shm/blkpeak-e2e.XXXXXX)
+_LOOPS=""
+_PIDS=""
+_BLKTRACE_ON=""
+_CLEANUPS=""
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*"; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
+need_bpf() {
+	need_root
+	[ -r /sys/kernel/btf/vmlinux ] || skip "needs kernel BTF (/sys/kernel/btf/vmlinux)"
+}
+
+# at_exit CMD: run CMD (a string) during cleanup, last registered first.
+at_exit() { _CLEANUPS="$1
+$_CLEANUPS"; }
+
+# make_loop SIZE [NAME]: sparse file in the test's temp dir, attached with
+# direct I/O; prints the loop device.
+make_loop() {
+	_f="$E2E_TMP/${2:-disk$(date +%s%N)}.img"
+	truncate -s "$1" "$_f" || fail "cannot create $_f"
+	_d=$(losetup -f --show --direct-io=on "$_f") || fail "losetup $_f failed"
+	_LOOPS="$_d $_LOOPS"
+	echo "$_d"
+}
+
+# bg_start CMD...: start in the background, remember its pid in $BG_PID.
+bg_start() { "$@" & BG_PID=$!; _PIDS="$BG_PID $_PIDS"; }
+
+# with_kernel_lock: take the lock for global kernel state (blk tracer,
+# drop_caches) for the rest of the test, so such tests never overlap,
+# even when two checkouts run their tests at once.
+with_kernel_lock() {
+	exec 9>/tmp/blkpeak-kernel-state.lock
+	flock 9
+}
+
+# blktrace_start DEV OUTFILE: record DEV with the kernel's ftrace blk
+# tracer in blktrace binary format (../shared/PEERS.md). Takes the lock.
+blktrace_start() {
+	with_kernel_lock
+	T=/sys/kernel/tracing
+	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null || skip "cannot mount tracefs"
+	_bt_dev=$(basename "$1")
+	echo 16384 > $T/buffer_size_kb
+	echo 1 > /sys/block/$_bt_dev/trace/enable
+	echo blk > $T/current_tracer
+	echo bin > $T/trace_options
+	echo nocontext-info > $T/trace_options
+	echo > $T/trace
+	_BLKTRACE_ON=$_bt_dev
+	_BT_OUT=$2
+}
+
+# blktrace_stop: stop tracing and write the binary stream to OUTFILE.
+blktrace_stop() {
+	[ -n "$_BLKTRACE_ON" ] || return 0
+	T=/sys/kernel/tracing
+	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable
+	timeout 10 cat $T/trace_pipe > "$_BT_OUT" &
+	_cat=$!
+	sleep 1
+	kill $_cat 2>/dev/null; wait $_cat 2>/dev/null
+	if grep -q 'overrun: [1-9]' $T/per_cpu/cpu*/stats; then
+		echo "blk tracer overran" >&2
+	fi
+	_blktrace_reset
+}
+
+_blktrace_reset() {
+	T=/sys/kernel/tracing
+	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable 2>/dev/null
+	echo nobin > $T/trace_options 2>/dev/null
+	echo context-info > $T/trace_options 2>/dev/null
+	echo nop > $T/current_tracer 2>/dev/null
+	echo 1408 > $T/buffer_size_kb 2>/dev/null
+	_BLKTRACE_ON=""
+}
+
+_cleanup() {
+	_rc=$?
+	set +e
+	echo "$_CLEANUPS" | while IFS= read -r c; do [ -n "$c" ] && eval "$c"; done
+	for p in $_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $_PIDS; do wait "$p" 2>/dev/null; done
+	[ -n "$_BLKTRACE_ON" ] && _blktrace_reset
+	for d in $_LOOPS; do losetup -d "$d" 2>/dev/null; done
+	rm -rf "$E2E_TMP"
+	exit $_rc
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM

@@ -1,0 +1,48 @@
+/* Unit tests of the user-typed number parsers in lib/cliutil.c. */
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include "cliutil.h"
+
+Test(cliutil, sizes)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_size("4096", &v), 0); cr_assert_eq(v, 4096);
+	cr_assert_eq(parse_size("4k", &v), 0); cr_assert_eq(v, 4096);
+	cr_assert_eq(parse_size("64KiB", &v), 0); cr_assert_eq(v, 65536);
+	cr_assert_eq(parse_size("1.5M", &v), 0); cr_assert_eq(v, 1572864);
+	cr_assert_eq(parse_size("2g", &v), 0); cr_assert_eq(v, 2147483648ull);
+	cr_assert_eq(parse_size("4q", &v), -EINVAL);
+	cr_assert_eq(parse_size("", &v), -EINVAL);
+	cr_assert_eq(parse_size("-1", &v), -EINVAL);
+	cr_assert_eq(parse_size("0.3", &v), -EINVAL, "fractional bytes");
+	cr_assert_eq(parse_size("99999999999t", &v), -ERANGE);
+}
+
+Test(cliutil, durations)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_duration_ns("10", &v), 0); cr_assert_eq(v, 10000000000ull);
+	cr_assert_eq(parse_duration_ns("1.5s", &v), 0); cr_assert_eq(v, 1500000000ull);
+	cr_assert_eq(parse_duration_ns("500ms", &v), 0); cr_assert_eq(v, 500000000ull);
+	cr_assert_eq(parse_duration_ns("20us", &v), 0); cr_assert_eq(v, 20000ull);
+	cr_assert_eq(parse_duration_ns("2m", &v), 0); cr_assert_eq(v, 120000000000ull);
+	cr_assert_eq(parse_duration_ns("5 s", &v), -EINVAL);
+	cr_assert_eq(parse_duration_ns("x", &v), -EINVAL);
+}
+
+Test(cliutil, numbers)
+{
+	uint64_t v;
+	double d;
+
+	cr_assert_eq(parse_u64("0x10", &v), 0); cr_assert_eq(v, 16);
+	cr_assert_eq(parse_u64("18446744073709551615", &v), 0);
+	cr_assert_eq(parse_u64("18446744073709551616", &v), -ERANGE);
+	cr_assert_eq(parse_u64("-3", &v), -EINVAL);
+	cr_assert_eq(parse_u64("12a", &v), -EINVAL);
+	cr_assert_eq(parse_double("0.25", &d), 0); cr_assert_float_eq(d, 0.25, 1e-12);
+	cr_assert_eq(parse_double("nan", &d), -ERANGE);
+}
