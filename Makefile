@@ -28,7 +28,7 @@ endif
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Ilib -Icli -Ibpf -I$(BUILD)/bpf
+CPPFLAGS += -D_GNU_SOURCE -Ilib -Icli -Ibpf -Ianalyze -I$(BUILD)/bpf
 LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
