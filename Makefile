@@ -107,10 +107,11 @@ bench: $(BIN)
 
 # libFuzzer needs clang; the library is rebuilt with the sanitizers.
 FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) lib/cliutil.c
-$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) lib/bpt.h
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
 
 fuzz: $(FUZZ_BIN)

@@ -261,7 +261,7 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
 	bpt_xxh64_update(&hs, p, stored);
 	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
-	if (bpt_xxh64_final(&hs) != c->checksum) {
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), c->checksum)) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + stored))
 			return 0; /* torn last block (power cut) */
 		return BAD(off, "block %u: checksum mismatch", seq);
