@@ -229,6 +229,10 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv);
 int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		   uint64_t *out);
+/* Estimated bits the plane coding of v[0..n) needs after entropy coding:
+ * the sum of each byte plane's order-0 entropy (what zstd's Huffman stage
+ * gets close to). Used by the writer to choose between codings. */
+double bpt_col_estimate(const uint64_t *v, uint32_t n);
 
 /* ------------------------------------------------------------ checksum */
 
