@@ -81,7 +81,7 @@ void gen_params_default(struct gen_params *p)
 	p->arrival = GEN_ARRIVAL_FIXED;
 	p->queue_depth = 1;
 	p->latency_ns = 100000;
-	p->bandwidth = 1e9;
+	p->bandwidth = 1073741824.0; /* 1 GiB/s */
 	p->seed = 1;
 	p->pid = 1;
 }

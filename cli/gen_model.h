@@ -59,7 +59,7 @@ struct gen_model;
 
 /* Defaults: 4 KiB random reads (read_pct 100, random_pct 100) over 1 GiB,
  * count 0 and duration 0 (the caller sets one), closed loop, queue depth
- * 1, 100 us + 1 GB/s device, seed 1, pid 1, dev 0, comm_id 0. */
+ * 1, 100 us + 1 GiB/s device, seed 1, pid 1, dev 0, comm_id 0. */
 void gen_params_default(struct gen_params *p);
 
 /* 0 if the parameters make sense, else -EINVAL with *why set to a static
