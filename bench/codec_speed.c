@@ -190,7 +190,7 @@ static int run(const char *name, int kind, size_t n, uint64_t span,
 	rc = 0;
 	(void)sum;
 out:
-	unlink(path);
+	if (!getenv("KEEP")) unlink(path);
 	free(recs);
 	return rc;
 }
