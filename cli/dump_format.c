@@ -92,7 +92,8 @@ static void fill(const struct dump_out *o, const struct bpt_record *r,
 	fmt_us(r->complete_ns, x->complete);
 	fmt_us_signed((int64_t)(r->issue_ns - q), x->wait);
 	fmt_us_signed((int64_t)(r->complete_ns - r->issue_ns), x->service);
-	if (r->dev < o->hdr->ndevices && o->hdr->devices[r->dev].name[0]) {
+	if (r->dev < o->hdr->ndevices && r->dev < BPT_MAX_DEVICES &&
+	    o->hdr->devices[r->dev].name[0]) {
 		x->dev = o->hdr->devices[r->dev].name;
 	} else {
 		snprintf(x->devbuf, sizeof(x->devbuf), "dev%u", r->dev);
