@@ -380,7 +380,7 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 	rc = sched_setup(&s);
 	if (rc)
 		goto out;
-	s.t0 = now_mono_ns() + START_LEAD_NS;
+	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
 	stats->start_mono_ns = s.t0;
 	s.next_progress = s.t0 + PROGRESS_NS;
 	for (;;) {
