@@ -25,7 +25,7 @@ blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$E2E_TMP/bt.bin" > "$E2E_TMP/bt.tx
 $CHECK timing "$E2E_TMP/src.csv" "$E2E_TMP/bt.txt" "$DEV" > "$E2E_TMP/timing" || fail "timing check"
 note "kernel D events: $(cat "$E2E_TMP/timing")"
 note "run file: $(grep lateness "$E2E_TMP/out")"
-read -r matched p99 max drift <<< "$(sed -E 's/matched ([0-9]+) of.*p99 ([0-9.]+) max ([0-9.]+); drift ([-+0-9.]+)%/\1 \2 \3 \4/' "$E2E_TMP/timing")"
+read -r matched p99 max drift <<< "$(sed -E 's/matched ([0-9]+) of.* p99 ([0-9.]+) max ([0-9.]+); drift ([-+0-9.]+)%.*/\1 \2 \3 \4/' "$E2E_TMP/timing")"
 total=$(($(wc -l < "$E2E_TMP/src.csv") - 1))
 [ "$matched" -eq "$total" ] || fail "only $matched of $total I/Os matched"
 awk -v p="$p99" -v m="$max" -v d="$drift" 'BEGIN { exit !(p <= 1000 && m <= 10000 && d <= 0.05 && d >= -0.05) }' ||
