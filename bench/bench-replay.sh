@@ -41,11 +41,15 @@ cp "$W/afap.bin" "$W/bt-in/$LN.blktrace.0"
 btrecord -d "$W/bt-in" -D "$W/bt-afap" "$LN" || fail "btrecord"
 rm -f "$W/afap.csv" "$W/afap.bin" "$W/bt-in/$LN.blktrace.0"
 
-# measure NAME CMD...: append "NAME wall user sys" to $W/afap.times
+# measure NAME CMD...: append "NAME wall user sys" to $W/afap.times; a
+# run that fails or hangs (btreplay sometimes does after its last I/O) is
+# reported and left out
 measure() {
 	_name=$1; shift
-	/usr/bin/time -f "$_name %e %U %S" -a -o "$W/afap.times" "$@" > "$W/$_name.out" 2>&1 ||
-		{ tail -5 "$W/$_name.out"; fail "$_name failed"; }
+	/usr/bin/time -f "$_name %e %U %S" -o "$W/one.time" timeout -k 5 120 "$@" > "$W/$_name.out" 2>&1
+	_rc=$?
+	if [ $_rc -eq 0 ]; then cat "$W/one.time" >> "$W/afap.times"
+	else echo "  $_name: exit $_rc (124 or 137: hung, killed after 120 s), left out"; fi
 }
 : > "$W/afap.times"
 for r in $(seq "$ROUNDS"); do
@@ -62,6 +66,7 @@ echo
 echo "as fast as possible, $N I/Os, median of $ROUNDS rounds:"
 printf '%-16s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
 for t in blkpeak-qd32 blkpeak-qd512 fio-qd32 btreplay-N; do
+	grep -q "^$t " "$W/afap.times" || { printf '%-16s %12s\n' "$t" "no run"; continue; }
 	wall=$(awk -v t="$t" '$1 == t { print $2 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	cpu=$(awk -v t="$t" '$1 == t { print $3 + $4 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	awk -v t="$t" -v n="$N" -v w="$wall" -v c="$cpu" \
@@ -84,7 +89,7 @@ echo "timing fidelity, $(($(wc -l < "$W/t.csv") - 1)) I/Os at 5000 IOPS (Poisson
 timed() {
 	_name=$1; shift
 	blktrace_start "$L" "$W/$_name.bin"
-	timeout 60 "$@" > "$W/$_name.out" 2>&1 || echo "  ($_name exited $?)"
+	timeout -k 5 60 "$@" > "$W/$_name.out" 2>&1 || echo "  ($_name exited $?; 124 or 137: hung after its I/Os, killed)"
 	blktrace_stop
 	blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$W/$_name.bin" > "$W/$_name.txt"
 	printf '  %-18s %s\n' "$_name" "$($CHECK timing "$W/t.csv" "$W/$_name.txt" "$DEVNO")"
