@@ -148,6 +148,17 @@ void layout_part_done(struct layout *l, const struct layout_part *p)
 		l->outstanding[p->member]--;
 }
 
+uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,
+			    uint64_t *k, uint64_t *in)
+{
+	uint64_t piece;
+
+	*k = pos / l->chunk;
+	*in = pos % l->chunk;
+	piece = l->chunk - *in;
+	return piece < left ? piece : left;
+}
+
 static uint64_t distance(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : b - a;

@@ -95,6 +95,10 @@ int layout_raid10_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 		      struct layout_part *parts, unsigned max);
 int layout_linear_map(struct layout *l, uint64_t off, uint64_t len,
 		      struct layout_part *parts, unsigned max);
+/* The chunk holding byte `pos` (*k), the offset in it (*in), and how much
+ * of the `left` bytes from pos fit before the chunk ends (returned). */
+uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,
+			    uint64_t *k, uint64_t *in);
 /* Of the candidate members, the one a read should go to (raid1 rule). */
 unsigned layout_pick_mirror(const struct layout *l, const unsigned *cand,
 			    unsigned ncand, uint64_t member_off);

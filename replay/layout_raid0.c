@@ -10,12 +10,9 @@ int layout_raid0_map(struct layout *l, uint64_t off, uint64_t len,
 	uint64_t done = 0;
 
 	do {
-		uint64_t pos = off + done;
-		uint64_t k = pos / l->chunk, in = pos % l->chunk;
-		uint64_t piece = l->chunk - in;
+		uint64_t k, in;
+		uint64_t piece = layout_chunk_piece(l, off + done, len - done, &k, &in);
 
-		if (piece > len - done)
-			piece = len - done;
 		if (n >= max)
 			return -E2BIG;
 		parts[n++] = (struct layout_part){

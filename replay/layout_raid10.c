@@ -16,13 +16,10 @@ int layout_raid10_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 	uint64_t done = 0;
 
 	do {
-		uint64_t pos = off + done;
-		uint64_t k = pos / l->chunk, in = pos % l->chunk;
-		uint64_t piece = l->chunk - in;
+		uint64_t k, in;
+		uint64_t piece = layout_chunk_piece(l, off + done, len - done, &k, &in);
 		struct layout_part copy[2];
 
-		if (piece > len - done)
-			piece = len - done;
 		for (unsigned c = 0; c < 2; c++) {
 			uint64_t slot = 2 * k + c;
 

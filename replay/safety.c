@@ -82,69 +82,91 @@ static dev_t blkdev_of_path(const char *path)
 	return st.st_rdev;
 }
 
-int safety_find_mount(const struct safety_paths *sp, dev_t dev, char *where,
-		      size_t len)
+/*
+ * Call fn(line, ctx) for each line of `path` until it returns nonzero;
+ * returns that value, 0 at the end, or -errno when the file cannot be
+ * opened (0 for a missing file when missing_ok).
+ */
+static int scan_lines(const char *path, int missing_ok,
+		      int (*fn)(const char *line, void *ctx), void *ctx)
 {
-	FILE *f = fopen(sp->mountinfo, "r");
+	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 
 	if (!f)
-		return -errno;
-	while (!found && getline(&line, &cap, f) > 0) {
-		unsigned ma, mi;
-		char mnt[PATH_MAX], src[PATH_MAX], raw[PATH_MAX];
-		const char *dash = strstr(line, " - ");
-		dev_t d, s;
-
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, raw) != 3)
-			continue;
-		d = makedev(ma, mi);
-		s = 0;
-		if (dash && sscanf(dash + 3, "%*s %4095s", src) == 1) {
-			char usrc[PATH_MAX];
-
-			unescape(src, usrc, sizeof(usrc));
-			s = blkdev_of_path(usrc);
-		}
-		if ((ma && safety_related(sp, dev, d)) || (s && safety_related(sp, dev, s))) {
-			unescape(raw, mnt, sizeof(mnt));
-			snprintf(where, len, "%s", mnt);
-			found = 1;
-		}
-	}
+		return missing_ok && errno == ENOENT ? 0 : -errno;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = fn(line, ctx);
 	free(line);
 	fclose(f);
 	return found;
 }
 
+/* What a table scan looks for, and where it puts the name it found. */
+struct scan_ctx {
+	const struct safety_paths *sp;
+	dev_t dev;
+	char *out;
+	size_t len;
+};
+
+/* A mountinfo line: "36 25 MAJ:MIN ROOT MOUNTPOINT OPTS ... - FSTYPE SOURCE ..." */
+static int mount_line(const char *line, void *arg)
+{
+	struct scan_ctx *c = arg;
+	unsigned ma, mi;
+	char src[PATH_MAX], raw[PATH_MAX], usrc[PATH_MAX];
+	const char *dash = strstr(line, " - ");
+	dev_t s = 0;
+
+	if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, raw) != 3)
+		return 0;
+	if (dash && sscanf(dash + 3, "%*s %4095s", src) == 1) {
+		unescape(src, usrc, sizeof(usrc));
+		s = blkdev_of_path(usrc);
+	}
+	if ((ma && safety_related(c->sp, c->dev, makedev(ma, mi))) ||
+	    (s && safety_related(c->sp, c->dev, s))) {
+		unescape(raw, c->out, c->len);
+		return 1;
+	}
+	return 0;
+}
+
+int safety_find_mount(const struct safety_paths *sp, dev_t dev, char *where,
+		      size_t len)
+{
+	struct scan_ctx c = { sp, dev, where, len };
+
+	return scan_lines(sp->mountinfo, 0, mount_line, &c);
+}
+
+/* A /proc/swaps line: "FILENAME TYPE SIZE USED PRIORITY" (or the header). */
+static int swap_line(const char *line, void *arg)
+{
+	struct scan_ctx *c = arg;
+	char raw[PATH_MAX], name[PATH_MAX];
+	dev_t s;
+
+	if (sscanf(line, "%4095s", raw) != 1 || raw[0] != '/')
+		return 0;
+	unescape(raw, name, sizeof(name));
+	s = blkdev_of_path(name);
+	if (s && safety_related(c->sp, c->dev, s)) {
+		snprintf(c->out, c->len, "%s", name);
+		return 1;
+	}
+	return 0;
+}
+
 int safety_find_swap(const struct safety_paths *sp, dev_t dev, char *what,
 		     size_t len)
 {
-	FILE *f = fopen(sp->swaps, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0;
+	struct scan_ctx c = { sp, dev, what, len };
 
-	if (!f)
-		return errno == ENOENT ? 0 : -errno; /* no swap support */
-	while (!found && getline(&line, &cap, f) > 0) {
-		char raw[PATH_MAX], name[PATH_MAX];
-		dev_t s;
-
-		if (sscanf(line, "%4095s", raw) != 1 || raw[0] != '/')
-			continue; /* header line */
-		unescape(raw, name, sizeof(name));
-		s = blkdev_of_path(name);
-		if (s && safety_related(sp, dev, s)) {
-			snprintf(what, len, "%s", name);
-			found = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
+	return scan_lines(sp->swaps, 1, swap_line, &c); /* no swap support: none */
 }
 
 /* First entry of directory `dir` other than . and .., into name[len]. */

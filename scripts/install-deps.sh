@@ -6,7 +6,8 @@ set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
-libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux kmod"
+libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux kmod
+python3 time"
 
 missing=""
 for p in $PKGS; do
