@@ -40,8 +40,9 @@ void at_cleanup(void)
 void at_write(const char *path, const char *kind, unsigned ndev,
 	      const char *const *comms, unsigned ncomms,
 	      const struct bpt_record *recs, size_t n, uint32_t columns,
-	      const char *const *meta)
+	      const char *const *meta, uint32_t block_records)
 {
+	struct bpt_writer_opts o = { .block_records = block_records };
 	struct bpt_header h;
 	struct bpt_writer *w;
 	struct bpt_error e = { 0 };
@@ -62,7 +63,7 @@ void at_write(const char *path, const char *kind, unsigned ndev,
 	}
 	for (int i = 0; meta && meta[i]; i += 2)
 		cr_assert_eq(bpt_header_set_meta(&h, meta[i], meta[i + 1]), 0);
-	cr_assert_eq(bpt_writer_create(&w, path, &h, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_writer_create(&w, path, &h, &o, &e), 0, "%s", e.msg);
 	for (unsigned i = 0; i < ncomms; i++) {
 		cr_assert_eq(bpt_writer_intern(w, comms[i], &id), 0);
 		cr_assert_eq(id, i, "string %u got id %u", i, id);
@@ -70,6 +71,19 @@ void at_write(const char *path, const char *kind, unsigned ndev,
 	for (size_t i = 0; i < n; i++)
 		cr_assert_eq(bpt_writer_add(w, &recs[i]), 0, "record %zu", i);
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+}
+
+const char *at_digest(const char *path)
+{
+	static char hex[17];
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	uint64_t d;
+
+	cr_assert_eq(bpt_reader_open(&r, path, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_digest(r, &d, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+	return import_digest_hex(d, hex);
 }
 
 struct bpt_record at_rec(unsigned op, uint64_t q, uint64_t i, uint64_t c,

@@ -20,12 +20,16 @@ void at_cleanup(void);
  * Write a trace: `kind` ("capture", "replay", ...), ndev devices named
  * loop0.., the strings comms[0..ncomms) interned in that order (so
  * comm_id i is comms[i]), the records, the optional columns and meta
- * pairs (NULL-terminated list of key, value). Fails the test on error.
+ * pairs (NULL-terminated list of key, value), at most block_records
+ * records per block (0: the writer's default). Fails the test on error.
  */
 void at_write(const char *path, const char *kind, unsigned ndev,
 	      const char *const *comms, unsigned ncomms,
 	      const struct bpt_record *recs, size_t n, uint32_t columns,
-	      const char *const *meta);
+	      const char *const *meta, uint32_t block_records);
+
+/* The digest of a trace file as 16 hex digits (static buffer). */
+const char *at_digest(const char *path);
 
 /* A record with the common fields. */
 struct bpt_record at_rec(unsigned op, uint64_t q, uint64_t i, uint64_t c,

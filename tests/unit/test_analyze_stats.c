@@ -36,7 +36,7 @@ static void write_five(const char *path)
 
 	r[0].queue_ns = 0; /* 0 = unknown: taken as the issue time, 1000 */
 	r[2].error = -5;
-	at_write(path, "capture", 1, comms, 4, r, 5, 0, NULL);
+	at_write(path, "capture", 1, comms, 4, r, 5, 0, NULL, 0);
 }
 
 Test(analyze_stats, hand_made_five)
@@ -185,7 +185,7 @@ Test(analyze_stats, percentiles_and_two_devices)
 		per_sec[t / 1000000000u]++;
 		t += lat;
 	}
-	at_write(trace, "capture", 2, comms, 2, r, N, 0, NULL);
+	at_write(trace, "capture", 2, comms, 2, r, N, 0, NULL, 0);
 	db = at_open(dbp);
 	cr_assert_eq(st_report_compute(db, at_import(db, trace), &rep, &e), 0, "%s", e.msg);
 
