@@ -35,6 +35,7 @@ struct bpt_bcur {
 	int loaded;              /* a block is loaded (records i..n-1 left) */
 	uint64_t blk_off;
 	uint32_t n, i;
+	uint8_t coding;          /* BPT_CODING_* of the loaded block */
 	uint64_t min_issue, max_issue, max_complete, checksum;
 	struct bpt_buf stored;   /* payload as stored (file source only) */
 	struct bpt_buf raw;      /* payload decompressed */

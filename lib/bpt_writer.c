@@ -19,6 +19,15 @@
 #include "bpt_internal.h"
 #include "bpt_strtab.h"
 
+/*
+ * Each byte plane of a large block starts a new zstd block (a flush), so
+ * zstd builds one entropy table per plane instead of one for a mix of
+ * planes with different statistics. Below this many records a plane is
+ * too small to pay for its own table.
+ */
+#define PLANE_CUT_MIN 4096
+#define EST_SAMPLE 8192
+
 struct index_entry {
 	uint64_t off;
 	uint32_t nrecords;
@@ -39,8 +48,9 @@ struct bpt_writer {
 	uint64_t *col[COL_KNOWN];
 	uint64_t seed[COL_KNOWN];
 	uint32_t n;
-	uint64_t prev_issue, prev_end, prev_source;
+	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
+	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE]; /* choose_coding's */
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -56,6 +66,8 @@ struct bpt_writer {
 	uint64_t digest, offset;
 
 	struct bpt_buf payload, colbuf, zbuf;
+	size_t cuts[COL_KNOWN * 8 + 1]; /* payload offsets starting a plane */
+	unsigned ncuts;
 	ZSTD_CCtx *cctx;
 };
 
@@ -236,8 +248,6 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	uint32_t i = w->n;
 
 	if (i == 0) {
-		w->prev_issue = w->seed[COL_ISSUE] = r->issue_ns;
-		w->prev_end = w->seed[COL_SECTOR] = r->sector;
 		w->prev_source = w->seed[COL_SOURCE] = r->source_index;
 		w->min_issue = w->max_issue = r->issue_ns;
 		w->max_complete = r->complete_ns;
@@ -246,12 +256,11 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	w->max_issue = r->issue_ns > w->max_issue ? r->issue_ns : w->max_issue;
 	w->max_complete = r->complete_ns > w->max_complete ? r->complete_ns
 							   : w->max_complete;
-	w->col[COL_ISSUE][i] = zigzag64((int64_t)(r->issue_ns - w->prev_issue));
-	w->prev_issue = r->issue_ns;
+	/* Times and sectors are kept raw; flush picks their coding. */
+	w->col[COL_ISSUE][i] = r->issue_ns;
+	w->col[COL_COMPLETE][i] = r->complete_ns;
+	w->col[COL_SECTOR][i] = r->sector;
 	w->col[COL_QUEUE][i] = zigzag64((int64_t)(r->issue_ns - r->queue_ns));
-	w->col[COL_COMPLETE][i] = zigzag64((int64_t)(r->complete_ns - r->issue_ns));
-	w->col[COL_SECTOR][i] = zigzag64((int64_t)(r->sector - w->prev_end));
-	w->prev_end = r->sector + (r->bytes >> 9);
 	w->col[COL_BYTES][i] = r->bytes;
 	w->col[COL_DEV][i] = r->dev;
 	w->col[COL_OP][i] = r->op;
@@ -311,6 +320,78 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
 	return 0;
 }
 
+/*
+ * Pick the block's coding flags and turn the raw time and sector columns
+ * into what is stored. Records in issue order make issue deltas cheap;
+ * records in completion order (a capture) make completion deltas cheap,
+ * and the issue time is then stored relative to completion. Sectors are
+ * coded as the distance from the previous request's end, unless storing
+ * them as they are is cheaper, as it is for random I/O, where the
+ * difference of two random offsets costs a bit more than one offset.
+ * "Cheaper" is estimated on the block's first EST_SAMPLE records with
+ * bpt_col_estimate (the entropy of the byte planes).
+ */
+static unsigned choose_coding(struct bpt_writer *w)
+{
+	uint64_t *is = w->col[COL_ISSUE], *co = w->col[COL_COMPLETE];
+	uint64_t *se = w->col[COL_SECTOR], *by = w->col[COL_BYTES];
+	uint64_t *a = w->est_a, *b = w->est_b, end;
+	uint32_t n = w->n, m = n < EST_SAMPLE ? n : EST_SAMPLE;
+	unsigned flags = 0;
+
+	if (!n)
+		return 0;
+	end = se[0];
+	for (uint32_t i = 0; i < m; i++) {
+		a[i] = zigzag64((int64_t)(se[i] - end));
+		end = se[i] + (by[i] >> 9);
+	}
+	if (bpt_col_estimate(se, m) < bpt_col_estimate(a, m)) {
+		flags |= BPT_CODING_SECTOR_ABS;
+		w->seed[COL_SECTOR] = 0;
+	} else {
+		w->seed[COL_SECTOR] = end = se[0];
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t s = se[i];
+
+			se[i] = zigzag64((int64_t)(s - end));
+			end = s + (by[i] >> 9);
+		}
+	}
+	a[0] = b[0] = 0;
+	for (uint32_t i = 1; i < m; i++) {
+		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
+		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+	}
+	if (bpt_col_estimate(b, m) < bpt_col_estimate(a, m)) {
+		uint64_t prev = co[0];
+
+		flags |= BPT_CODING_TIME_COMPLETE;
+		w->seed[COL_COMPLETE] = prev;
+		w->seed[COL_ISSUE] = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t c = co[i];
+
+			co[i] = zigzag64((int64_t)(c - prev));
+			is[i] = zigzag64((int64_t)(c - is[i]));
+			prev = c;
+		}
+	} else {
+		uint64_t prev = is[0];
+
+		w->seed[COL_ISSUE] = prev;
+		w->seed[COL_COMPLETE] = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t t = is[i];
+
+			is[i] = zigzag64((int64_t)(t - prev));
+			co[i] = zigzag64((int64_t)(co[i] - t));
+			prev = t;
+		}
+	}
+	return flags;
+}
+
 /* The uncompressed block payload: strings, losses, columns. */
 static void build_payload(struct bpt_writer *w)
 {
@@ -318,6 +399,7 @@ static void build_payload(struct bpt_writer *w)
 	uint32_t ncols = 0;
 
 	p->len = 0;
+	w->ncuts = 0;
 	buf_varint(p, w->strs.count - w->str_written);
 	buf_varint(p, w->str_written);
 	for (uint32_t id = w->str_written; id < w->strs.count; id++) {
@@ -338,13 +420,22 @@ static void build_payload(struct bpt_writer *w)
 	for (int id = 0; id < COL_KNOWN; id++) {
 		if (!w->col[id])
 			continue;
+		unsigned nplanes;
+		size_t planes_at;
+
 		w->colbuf.len = 0;
-		bpt_col_encode(&w->colbuf, w->col[id], w->n, w->seed[id]);
+		bpt_col_encode(&w->colbuf, w->col[id], w->n, w->seed[id],
+			       &nplanes, &planes_at);
+		if (w->colbuf.oom) {
+			p->oom = 1;
+			return;
+		}
 		buf_varint(p, (uint64_t)id);
 		buf_varint(p, w->colbuf.len);
+		planes_at += p->len;
 		buf_put(p, w->colbuf.p, w->colbuf.len);
-		if (w->colbuf.oom)
-			p->oom = 1;
+		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++)
+			w->cuts[w->ncuts++] = planes_at + (size_t)k * w->n;
 	}
 }
 
@@ -360,6 +451,34 @@ static int grow_index(struct bpt_writer *w)
 	w->index = e;
 	w->cap_index = cap;
 	return 0;
+}
+
+/* zstd of the payload into zbuf, one zstd block per plane (see cuts). */
+static size_t compress(struct bpt_writer *w, size_t bound)
+{
+	ZSTD_outBuffer out = { w->zbuf.p, bound, 0 };
+	size_t from = 0, rc;
+
+	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
+	if (ZSTD_isError(rc))
+		return rc;
+	ZSTD_CCtx_setPledgedSrcSize(w->cctx, w->payload.len);
+	for (unsigned i = 0; i <= w->ncuts; i++) {
+		size_t to = i < w->ncuts ? w->cuts[i] : w->payload.len;
+		ZSTD_inBuffer in = { w->payload.p + from, to - from, 0 };
+		ZSTD_EndDirective mode = i < w->ncuts ? ZSTD_e_flush : ZSTD_e_end;
+
+		do {
+			rc = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+			if (ZSTD_isError(rc))
+				return rc;
+		} while (rc && out.pos < out.size);
+		if (rc)
+			return (size_t)-1; /* did not fit: store raw */
+		from = to;
+	}
+	return out.pos;
 }
 
 int bpt_writer_flush(struct bpt_writer *w)
@@ -378,6 +497,8 @@ int bpt_writer_flush(struct bpt_writer *w)
 		return fail(w, -EFBIG, 0, "too many blocks");
 	if ((rc = grow_index(w)))
 		return fail(w, rc, 0, "out of memory");
+	unsigned coding = choose_coding(w);
+
 	build_payload(w);
 	if (w->payload.oom)
 		return fail(w, -ENOMEM, 0, "out of memory");
@@ -387,8 +508,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 
 	if (!buf_reserve(&w->zbuf, bound))
 		return fail(w, -ENOMEM, 0, "out of memory");
-	size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf.p, bound, w->payload.p,
-				     w->payload.len, w->level);
+	size_t z = compress(w, bound);
 
 	if (ZSTD_isError(z) || z >= w->payload.len) {
 		comp = BPT_COMP_NONE;
@@ -406,7 +526,8 @@ int bpt_writer_flush(struct bpt_writer *w)
 	put_le32(bh + 12, (uint32_t)stored_len);
 	put_le32(bh + 16, (uint32_t)w->payload.len);
 	bh[20] = comp;
-	bh[21] = bh[22] = bh[23] = 0;
+	bh[21] = (uint8_t)coding;
+	bh[22] = bh[23] = 0;
 	put_le64(bh + 24, w->min_issue);
 	put_le64(bh + 32, w->max_issue);
 	put_le64(bh + 40, w->max_complete);
