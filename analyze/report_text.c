@@ -47,18 +47,18 @@ static void print_mix(FILE *f, const struct st_report *r)
 {
 	char b[32];
 
-	fprintf(f, "mix             I/Os   share        bytes\n");
+	fprintf(f, "%-14s %10s  %6s  %11s\n", "mix", "I/Os", "share", "bytes");
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
 		if (r->op[op].ios)
 			fprintf(f, "  %-12s %10" PRIu64 "  %5.1f%%  %11s\n", bpt_op_name(op),
 				r->op[op].ios, pct(r->op[op].ios, r->ios),
 				fmt_bytes(r->op[op].bytes, b, sizeof(b)));
-	fprintf(f, "\nrequest size        read      write      other\n");
+	fprintf(f, "\n%-14s %10s %10s %10s\n", "request size", "read", "write", "other");
 	for (unsigned k = 0; k < ST_SIZE_CLASSES; k++) {
 		const uint64_t *h = r->size_hist[k];
 
 		if (h[0] + h[1] + h[2])
-			fprintf(f, "  %-10s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+			fprintf(f, "  %-12s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
 				st_size_label(k, b, sizeof(b)), h[0], h[1], h[2]);
 	}
 	fputc('\n', f);
@@ -71,15 +71,17 @@ static void print_seeks(FILE *f, const struct st_report *r)
 
 	for (int k = 0; k < ST_SEEK_CLASSES; k++)
 		with_prev += r->seek_hist[k];
-	fprintf(f, "seek distance, relative to the span used on each device\n");
+	fprintf(f, "seek distance (from the end of the previous I/O on the device, relative\n"
+		   "to the span the device's I/Os used)\n");
 	for (uint32_t d = 0; d < r->ndev; d++)
 		if (r->dev[d].data_ios)
 			fprintf(f, "  %s: span %s (sectors %" PRIu64 "-%" PRIu64 "), %" PRIu64 " data I/Os\n",
 				r->dev[d].name[0] ? r->dev[d].name : "?",
 				fmt_bytes((r->dev[d].span_hi - r->dev[d].span_lo) * 512, b, sizeof(b)),
 				r->dev[d].span_lo, r->dev[d].span_hi, r->dev[d].data_ios);
+	fprintf(f, "  %-14s %10s  %6s\n", "distance", "I/Os", "share");
 	for (int k = 0; k < ST_SEEK_CLASSES; k++)
-		fprintf(f, "  %-16s %10" PRIu64 "  %5.1f%%\n", st_seek_name[k], r->seek_hist[k],
+		fprintf(f, "  %-14s %10" PRIu64 "  %5.1f%%\n", st_seek_name[k], r->seek_hist[k],
 			pct(r->seek_hist[k], with_prev));
 	fprintf(f, "  sequential share %.1f%%\n\n", 100 * r->sequential_share);
 }
@@ -88,7 +90,7 @@ static void print_depth(FILE *f, const struct st_report *r)
 {
 	char b[32];
 
-	fprintf(f, "queue depth (time-weighted)     time   share\n");
+	fprintf(f, "%-14s %10s  %6s   (time-weighted; 0 is idle)\n", "queue depth", "time", "share");
 	for (int k = 0; k < ST_DEPTH_CLASSES; k++) {
 		char label[24];
 		uint32_t lo = k ? st_depth_bound[k - 1] + 1 : 0;
@@ -101,11 +103,11 @@ static void print_depth(FILE *f, const struct st_report *r)
 			snprintf(label, sizeof(label), "%u", lo);
 		else
 			snprintf(label, sizeof(label), "%u-%u", lo, st_depth_bound[k]);
-		fprintf(f, "  %-16s %14s  %5.1f%%\n", label,
+		fprintf(f, "  %-12s %10s  %5.1f%%\n", label,
 			report_fmt_ns((double)r->depth_ns[k], b, sizeof(b)),
 			pct(r->depth_ns[k], r->duration_ns));
 	}
-	fprintf(f, "\nidle periods        count           time\n");
+	fprintf(f, "\n%-14s %10s  %10s\n", "idle periods", "count", "time");
 	for (int k = 0; k < ST_IDLE_CLASSES; k++) {
 		char label[24];
 
@@ -115,7 +117,7 @@ static void print_depth(FILE *f, const struct st_report *r)
 		else
 			snprintf(label, sizeof(label), "<= %s",
 				 report_fmt_ns((double)st_idle_bound[k], b, sizeof(b)));
-		fprintf(f, "  %-12s %10" PRIu64 " %14s\n", label, r->idle_count[k],
+		fprintf(f, "  %-12s %10" PRIu64 "  %10s\n", label, r->idle_count[k],
 			report_fmt_ns((double)r->idle_ns_hist[k], b, sizeof(b)));
 	}
 	fputc('\n', f);
@@ -127,7 +129,7 @@ static void print_latency_row(FILE *f, const char *name, const struct st_latency
 
 	if (!l->n)
 		return;
-	fprintf(f, "  %-13s %9" PRIu64 " %10s", name, l->n, report_fmt_ns(l->mean_ns, b, sizeof(b)));
+	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->n, report_fmt_ns(l->mean_ns, b, sizeof(b)));
 	for (int p = 0; p < ST_NPCT; p++)
 		fprintf(f, " %10s", report_fmt_ns((double)l->pct[p], b, sizeof(b)));
 	fputc('\n', f);
@@ -136,8 +138,9 @@ static void print_latency_row(FILE *f, const char *name, const struct st_latency
 static void print_latency(FILE *f, const struct st_report *r)
 {
 	for (int total = 0; total < 2; total++) {
-		fprintf(f, "%s latency       n       mean",
-			total ? "total (queue->complete)  " : "service (issue->complete)");
+		fprintf(f, "%s latency (%s)\n", total ? "total" : "service",
+			total ? "queue to completion" : "issue to completion");
+		fprintf(f, "  %-12s %10s %10s", "op", "I/Os", "mean");
 		for (int p = 0; p < ST_NPCT; p++)
 			fprintf(f, " %10s", st_pct_name[p]);
 		fputc('\n', f);
