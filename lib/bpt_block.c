@@ -310,15 +310,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->seq++;
 	if (is_new) {
 		r->seen_blocks = seq + 1;
-		if (n) {
-			if (!r->seen_records || c->min_issue < r->first_issue)
-				r->first_issue = c->min_issue;
-			if (c->max_issue > r->last_issue)
-				r->last_issue = c->max_issue;
-			if (c->max_complete > r->last_complete)
-				r->last_complete = c->max_complete;
-		}
-		r->seen_records += n;
+		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
 	return 1;

@@ -96,6 +96,30 @@ enum bpt_col_id {
 #define BPT_CKSUM_OK(got, want) ((got) == (want))
 #endif
 
+/* ------------------------------------------------------------- totals */
+
+/* What the footer sums over blocks; the writer, the reader (for files
+ * without footer) and the verifier keep one each. */
+struct bpt_totals {
+	uint64_t records, first_issue, last_issue, last_complete;
+};
+
+/* Add a block of n records with the given time range. */
+static inline void bpt_totals_add(struct bpt_totals *t, uint32_t n,
+				  uint64_t min_issue, uint64_t max_issue,
+				  uint64_t max_complete)
+{
+	if (!n)
+		return;
+	if (!t->records || min_issue < t->first_issue)
+		t->first_issue = min_issue;
+	if (max_issue > t->last_issue)
+		t->last_issue = max_issue;
+	if (max_complete > t->last_complete)
+		t->last_complete = max_complete;
+	t->records += n;
+}
+
 /* ------------------------------------------------------------- errors */
 
 /* Fill err (may be NULL): "NAME: offset OFF: reason" (offset part left out

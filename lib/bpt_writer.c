@@ -62,7 +62,8 @@ struct bpt_writer {
 	size_t nloss, cap_loss;
 	struct index_entry *index;
 	size_t nblocks, cap_index;
-	uint64_t records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals tot;
+	uint64_t lost;
 	uint64_t digest, offset;
 
 	struct bpt_buf payload, colbuf, zbuf;
@@ -549,15 +550,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 	w->index[w->nblocks++] = (struct index_entry){ off, w->n, w->min_issue,
 						       w->max_issue };
 	w->digest = bpt_digest_step(w->digest, ck);
-	if (w->n) {
-		if (!w->records || w->min_issue < w->first_issue)
-			w->first_issue = w->min_issue;
-		if (w->max_issue > w->last_issue)
-			w->last_issue = w->max_issue;
-		if (w->max_complete > w->last_complete)
-			w->last_complete = w->max_complete;
-	}
-	w->records += w->n;
+	bpt_totals_add(&w->tot, w->n, w->min_issue, w->max_issue, w->max_complete);
 	for (uint32_t i = 0; i < w->nblk_loss; i++) {
 		w->losses[w->nloss++] = w->blk_loss[i];
 		w->lost += w->blk_loss[i].count;
@@ -579,10 +572,10 @@ static int write_footer(struct bpt_writer *w)
 	buf_put(&f, BPT_FOOTER_MAGIC, 4);
 	buf_u32(&f, 0);
 	buf_u64(&f, w->nblocks);
-	buf_u64(&f, w->records);
-	buf_u64(&f, w->first_issue);
-	buf_u64(&f, w->last_issue);
-	buf_u64(&f, w->last_complete);
+	buf_u64(&f, w->tot.records);
+	buf_u64(&f, w->tot.first_issue);
+	buf_u64(&f, w->tot.last_issue);
+	buf_u64(&f, w->tot.last_complete);
 	buf_u64(&f, w->lost);
 	buf_u64(&f, w->nloss);
 	buf_u64(&f, w->strs.count);
@@ -654,7 +647,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 
 uint64_t bpt_writer_count(const struct bpt_writer *w)
 {
-	return w->records + w->n;
+	return w->tot.records + w->n;
 }
 
 uint64_t bpt_writer_bytes(const struct bpt_writer *w)
