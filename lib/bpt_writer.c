@@ -9,6 +9,7 @@
  * that the footer needs (one 32-byte entry per block, 24 per loss window).
  * Byte layout: schemas/trace-format.md.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -435,8 +436,10 @@ static void build_payload(struct bpt_writer *w)
 		buf_varint(p, w->colbuf.len);
 		planes_at += p->len;
 		buf_put(p, w->colbuf.p, w->colbuf.len);
-		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++)
+		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++) {
+			assert(w->ncuts < sizeof(w->cuts) / sizeof(w->cuts[0]));
 			w->cuts[w->ncuts++] = planes_at + (size_t)k * w->n;
+		}
 	}
 }
 
