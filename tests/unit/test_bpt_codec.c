@@ -50,7 +50,7 @@ Test(bpt_codec, xxh64_known_values)
 	ZSTD_freeCCtx(cc);
 }
 
-Test(bpt_codec, varint_and_zigzag)
+Test(bpt_codec, varint_and_zigzag, .fini = tu_cleanup)
 {
 	static const uint64_t v[] = { 0, 1, 127, 128, 300, 1ull << 35,
 				      UINT64_MAX - 1, UINT64_MAX };
@@ -118,7 +118,7 @@ static int col_roundtrip(const uint64_t *v, uint32_t n)
 	return kind;
 }
 
-Test(bpt_codec, columns_every_width_and_kind)
+Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 {
 	static uint64_t v[5000];
 	uint64_t s = 9;
@@ -146,7 +146,7 @@ Test(bpt_codec, columns_every_width_and_kind)
 	col_roundtrip(v, 0);
 }
 
-Test(bpt_codec, dictionary_index_out_of_range)
+Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)
 {
 	uint8_t col[] = { BPT_COL_DICT, 0, 2, 3, 10, 20, 30, 0xff };
 	struct bpt_colview cv;
@@ -240,7 +240,7 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 	return len;
 }
 
-Test(bpt_codec, newer_minor_is_read_other_major_refused)
+Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 {
 	static uint8_t file[8192];
 	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR);
@@ -272,7 +272,7 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused)
  * previous completion" at queue depth 1; sectors as deltas when
  * sequential, as they are when random. Each round-trips exactly.
  */
-Test(bpt_codec, coding_choice_per_block)
+Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 {
 	static const struct {
 		int order; /* 0 issue order, 1 completion order, 2 QD1 */
