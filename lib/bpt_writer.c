@@ -9,6 +9,7 @@
  * that the footer needs (one 32-byte entry per block, 24 per loss window).
  * Byte layout: schemas/trace-format.md.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ struct bpt_writer {
 	uint32_t n;
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
-	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE]; /* choose_coding's */
+	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE], est_c[EST_SAMPLE];
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -62,7 +63,8 @@ struct bpt_writer {
 	size_t nloss, cap_loss;
 	struct index_entry *index;
 	size_t nblocks, cap_index;
-	uint64_t records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals tot;
+	uint64_t lost;
 	uint64_t digest, offset;
 
 	struct bpt_buf payload, colbuf, zbuf;
@@ -324,7 +326,10 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
  * Pick the block's coding flags and turn the raw time and sector columns
  * into what is stored. Records in issue order make issue deltas cheap;
  * records in completion order (a capture) make completion deltas cheap,
- * and the issue time is then stored relative to completion. Sectors are
+ * and the issue time is then stored relative to completion; at queue
+ * depth 1 each I/O is issued shortly after the previous one completed,
+ * so that gap is cheapest (the service time is stored once, not twice,
+ * as it would be in the issue delta). Sectors are
  * coded as the distance from the previous request's end, unless storing
  * them as they are is cheaper, as it is for random I/O, where the
  * difference of two random offsets costs a bit more than one offset.
@@ -358,12 +363,33 @@ static unsigned choose_coding(struct bpt_writer *w)
 			end = s + (by[i] >> 9);
 		}
 	}
-	a[0] = b[0] = 0;
+	/* a: issue deltas, b: completion deltas, c: issue after the
+	 * previous completion (what is cheap at queue depth 1) */
+	uint64_t *c = w->est_c;
+
+	a[0] = b[0] = c[0] = 0;
 	for (uint32_t i = 1; i < m; i++) {
 		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
 		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
 	}
-	if (bpt_col_estimate(b, m) < bpt_col_estimate(a, m)) {
+	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
+	double ec = bpt_col_estimate(c, m);
+
+	if (ec < ea && ec < eb) {
+		uint64_t prev = is[0];
+
+		flags |= BPT_CODING_TIME_AFTER;
+		w->seed[COL_ISSUE] = prev;
+		w->seed[COL_COMPLETE] = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t t = is[i];
+
+			is[i] = zigzag64((int64_t)(t - prev));
+			prev = co[i];
+			co[i] = zigzag64((int64_t)(co[i] - t));
+		}
+	} else if (eb < ea) {
 		uint64_t prev = co[0];
 
 		flags |= BPT_CODING_TIME_COMPLETE;
@@ -434,8 +460,10 @@ static void build_payload(struct bpt_writer *w)
 		buf_varint(p, w->colbuf.len);
 		planes_at += p->len;
 		buf_put(p, w->colbuf.p, w->colbuf.len);
-		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++)
+		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++) {
+			assert(w->ncuts < sizeof(w->cuts) / sizeof(w->cuts[0]));
 			w->cuts[w->ncuts++] = planes_at + (size_t)k * w->n;
+		}
 	}
 }
 
@@ -549,15 +577,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 	w->index[w->nblocks++] = (struct index_entry){ off, w->n, w->min_issue,
 						       w->max_issue };
 	w->digest = bpt_digest_step(w->digest, ck);
-	if (w->n) {
-		if (!w->records || w->min_issue < w->first_issue)
-			w->first_issue = w->min_issue;
-		if (w->max_issue > w->last_issue)
-			w->last_issue = w->max_issue;
-		if (w->max_complete > w->last_complete)
-			w->last_complete = w->max_complete;
-	}
-	w->records += w->n;
+	bpt_totals_add(&w->tot, w->n, w->min_issue, w->max_issue, w->max_complete);
 	for (uint32_t i = 0; i < w->nblk_loss; i++) {
 		w->losses[w->nloss++] = w->blk_loss[i];
 		w->lost += w->blk_loss[i].count;
@@ -579,10 +599,10 @@ static int write_footer(struct bpt_writer *w)
 	buf_put(&f, BPT_FOOTER_MAGIC, 4);
 	buf_u32(&f, 0);
 	buf_u64(&f, w->nblocks);
-	buf_u64(&f, w->records);
-	buf_u64(&f, w->first_issue);
-	buf_u64(&f, w->last_issue);
-	buf_u64(&f, w->last_complete);
+	buf_u64(&f, w->tot.records);
+	buf_u64(&f, w->tot.first_issue);
+	buf_u64(&f, w->tot.last_issue);
+	buf_u64(&f, w->tot.last_complete);
 	buf_u64(&f, w->lost);
 	buf_u64(&f, w->nloss);
 	buf_u64(&f, w->strs.count);
@@ -654,7 +674,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 
 uint64_t bpt_writer_count(const struct bpt_writer *w)
 {
-	return w->records + w->n;
+	return w->tot.records + w->n;
 }
 
 uint64_t bpt_writer_bytes(const struct bpt_writer *w)
