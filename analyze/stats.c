@@ -38,10 +38,16 @@ const uint64_t st_idle_bound[ST_IDLE_CLASSES - 1] = {
 
 void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t n)
 {
-	uint64_t (*count)[RADIX_SIZE] = calloc(RADIX_PASSES, sizeof(*count));
-	uint64_t *ks = k, *kd = kt;
+	uint64_t (*count)[RADIX_SIZE], *ks = k, *kd = kt, i;
 	uint32_t *ps = p, *pd = pt;
 
+	/* Often there is nothing to do: a capture is written in completion
+	 * order, a generated trace in issue order. */
+	for (i = 1; i < n && k[i - 1] <= k[i]; i++)
+		;
+	if (i >= n)
+		return;
+	count = calloc(RADIX_PASSES, sizeof(*count));
 	if (!count) { /* fall back to a slow but correct insertion sort */
 		for (uint64_t i = 1; i < n; i++)
 			for (uint64_t j = i; j > 0 && k[j - 1] > k[j]; j--) {

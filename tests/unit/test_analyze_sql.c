@@ -20,8 +20,17 @@ TestSuite(analyze_sql, .fini = teardown);
 
 static const char *const comms[] = { "", "fio", "dd", "postgres", "kworker/1:2" };
 
+static int by_completion(const void *a, const void *b)
+{
+	const struct bpt_record *x = a, *y = b;
+
+	if (x->complete_ns != y->complete_ns)
+		return x->complete_ns < y->complete_ns ? -1 : 1;
+	return x->issue_ns < y->issue_ns ? -1 : x->issue_ns > y->issue_ns;
+}
+
 /*
- * N I/Os on 3 devices: bursts (several I/Os at the same issue time) and
+ * N I/Os on 3 devices, written in completion order: bursts (several I/Os at the same issue time) and
  * idle gaps from 0 to 3 s, so that depth, idle periods and seconds all
  * vary; I/Os issued exactly when another completes, and some with zero
  * service time (ties between events); sequential runs and random jumps;
@@ -58,6 +67,7 @@ static void write_random(const char *path, size_t n, uint64_t seed)
 		x->error = tu_below(&seed, 500) ? 0 : -5;
 		x->flags = (uint8_t)tu_below(&seed, BPT_F__ALL + 1);
 	}
+	qsort(r, n, sizeof(*r), by_completion); /* as a capture writes them */
 	at_write(path, "capture", 3, comms, 5, r, n, 0, NULL, 8192);
 	free(r);
 }
