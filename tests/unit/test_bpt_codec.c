@@ -343,3 +343,38 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 	}
 	tu_cleanup();
 }
+
+/* A newer minor's footer fields after the string table are skipped. */
+Test(bpt_codec, footer_extension_is_skipped, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("footx");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 5, .bytes = 512 };
+	struct bpt_stats st;
+	size_t len;
+
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	uint8_t *f = tu_load(p, &len);
+	uint8_t *g = malloc(len + 8);
+	size_t toff = len - BPT_TRAILER;
+	uint64_t foff = get_le64(f + toff);
+
+	memcpy(g, f, toff);
+	memcpy(g + toff, "newfield", 8);
+	memcpy(g + toff + 8, f + toff, BPT_TRAILER);
+	put_le64(g + toff + 8 + 8, bpt_xxh64(g + foff, toff + 8 - foff, 0));
+	cr_assert_eq(bpt_reader_open_mem(&r, g, len + 8, "x.bpt", &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.records, 1);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+	free(f);
+	free(g);
+}
