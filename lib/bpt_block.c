@@ -239,7 +239,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
 	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
 	    (comp == BPT_COMP_NONE && stored != raw) ||
-	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23]) {
+	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23] ||
+	    ((h[21] & BPT_CODING_TIME_COMPLETE) && (h[21] & BPT_CODING_TIME_AFTER))) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
 			return 0; /* torn last block */
 		return BAD(off, "block %u: header malformed", seq);
@@ -261,7 +262,7 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
 	bpt_xxh64_update(&hs, p, stored);
 	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
-	if (bpt_xxh64_final(&hs) != c->checksum) {
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), c->checksum)) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + stored))
 			return 0; /* torn last block (power cut) */
 		return BAD(off, "block %u: checksum mismatch", seq);
@@ -310,15 +311,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->seq++;
 	if (is_new) {
 		r->seen_blocks = seq + 1;
-		if (n) {
-			if (!r->seen_records || c->min_issue < r->first_issue)
-				r->first_issue = c->min_issue;
-			if (c->max_issue > r->last_issue)
-				r->last_issue = c->max_issue;
-			if (c->max_complete > r->last_complete)
-				r->last_complete = c->max_complete;
-		}
-		r->seen_records += n;
+		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
 	return 1;
@@ -351,6 +345,13 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			pi += (uint64_t)unzigzag64(comp[j]);
 			comp[j] = pi;
 			issue[j] = pi - (uint64_t)unzigzag64(issue[j]);
+		}
+	} else if (c->coding & BPT_CODING_TIME_AFTER) {
+		/* pi: the previous record's completion (the seed at first) */
+		for (uint32_t j = 0; j < m; j++) {
+			issue[j] = pi + (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			pi = comp[j];
 		}
 	} else {
 		for (uint32_t j = 0; j < m; j++) {

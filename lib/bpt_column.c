@@ -19,6 +19,7 @@
  *    index: two pids cost about a bit per record instead of a byte-wide
  *    plane that zstd's Huffman coder cannot bring under one bit per byte.
  */
+#include <assert.h>
 #include <errno.h>
 
 #include "bpt_internal.h"
@@ -76,14 +77,15 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 
 	*nplanes = 0;
 	*planes_at = 0;
+	/* v[i] - min has k trailing zero bits for every i exactly when every
+	 * v[i] agrees with v[0] in its k low bits: one pass finds both. */
 	for (uint32_t i = 0; i < n; i++) {
 		min = v[i] < min ? v[i] : min;
 		max = v[i] > max ? v[i] : max;
+		ors |= v[i] ^ v[0];
 	}
 	if (!n)
 		min = 0;
-	for (uint32_t i = 0; i < n; i++)
-		ors |= v[i] - min;
 	if (ors) {
 		shift = (unsigned)__builtin_ctzll(ors);
 		width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
@@ -99,6 +101,7 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 			return;
 		}
 	}
+	assert(width <= 8 && shift < 64);
 	buf_u8(b, BPT_COL_PLANES);
 	buf_varint(b, seed);
 	buf_u8(b, (uint8_t)width);
@@ -110,12 +113,22 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 		return;
 	*nplanes = width;
 	*planes_at = b->len;
-	for (unsigned k = 0; k < width; k++) {
-		unsigned s = shift + 8 * k;
-		uint8_t *plane = d + (size_t)k * n;
+	if (width <= 4) {
+		/* one pass over the values for the common widths */
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t x = (v[i] - min) >> shift;
 
-		for (uint32_t i = 0; i < n; i++)
-			plane[i] = (uint8_t)((v[i] - min) >> s);
+			for (unsigned k = 0; k < width; k++)
+				d[(size_t)k * n + i] = (uint8_t)(x >> (8 * k));
+		}
+	} else {
+		for (unsigned k = 0; k < width; k++) {
+			unsigned s = shift + 8 * k;
+			uint8_t *plane = d + (size_t)k * n;
+
+			for (uint32_t i = 0; i < n; i++)
+				plane[i] = (uint8_t)((v[i] - min) >> s);
+		}
 	}
 	b->len += (size_t)width * n;
 }
@@ -215,4 +228,47 @@ int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		break;
 	}
 	return 0;
+}
+
+/* c * log2(c) for c >= 1, within about 0.01 bits per count: the
+ * estimate only compares codings, so libm's precision is not needed and
+ * its cost (thousands of calls per block) is. */
+static double clog2c(uint32_t c)
+{
+	int e = 31 - __builtin_clz(c);
+	double m = (double)c / (double)(1u << e) - 1.0; /* [0, 1) */
+
+	/* log2(1 + m) ~ m * (1.4425 - m * (0.7213 - m * 0.2788)) */
+	return c * (e + m * (1.4425 - m * (0.7213 - m * 0.2788)));
+}
+
+double bpt_col_estimate(const uint64_t *v, uint32_t n)
+{
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+	uint32_t hist[256];
+	double bits = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+		ors |= v[i] ^ v[0];
+	}
+	if (!ors)
+		return 0;
+	unsigned shift = (unsigned)__builtin_ctzll(ors);
+	unsigned width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
+
+	for (unsigned k = 0; k < width; k++) {
+		unsigned s = shift + 8 * k;
+
+		memset(hist, 0, sizeof(hist));
+		for (uint32_t i = 0; i < n; i++)
+			hist[(uint8_t)((v[i] - min) >> s)]++;
+		/* n log2 n - sum c log2 c: what an order-0 coder needs */
+		bits += clog2c(n);
+		for (int b = 0; b < 256; b++)
+			if (hist[b])
+				bits -= clog2c(hist[b]);
+	}
+	return bits;
 }

@@ -149,7 +149,7 @@ static void check_seeks(struct trace *t, size_t len)
 	bpt_reader_close(r);
 }
 
-Test(bpt_seek, with_footer_and_without)
+Test(bpt_seek, with_footer_and_without, .fini = tu_cleanup)
 {
 	static struct trace t;
 
@@ -162,7 +162,7 @@ Test(bpt_seek, with_footer_and_without)
 	}
 }
 
-Test(bpt_seek, strings_losses_and_stats)
+Test(bpt_seek, strings_losses_and_stats, .fini = tu_cleanup)
 {
 	static struct trace t;
 	struct bpt_reader *r;
@@ -211,7 +211,7 @@ Test(bpt_seek, strings_losses_and_stats)
 	free(t.data);
 }
 
-Test(bpt_seek, digest_and_verify)
+Test(bpt_seek, digest_and_verify, .fini = tu_cleanup)
 {
 	static struct trace t;
 	struct bpt_reader *r;
@@ -261,7 +261,7 @@ Test(bpt_seek, digest_and_verify)
 	free(t.data);
 }
 
-Test(bpt_seek, digest_changes_with_content)
+Test(bpt_seek, digest_changes_with_content, .fini = tu_cleanup)
 {
 	struct bpt_header h;
 	uint64_t d[3];
@@ -292,7 +292,7 @@ Test(bpt_seek, digest_changes_with_content)
 	tu_cleanup();
 }
 
-Test(bpt_seek, blocks_close_on_span_and_flush)
+Test(bpt_seek, blocks_close_on_span_and_flush, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("span");
 	struct bpt_header h;
