@@ -2,7 +2,9 @@
 # analyze compare: two traces of different I/O are refused unless --force;
 # the forced table has the figures of each report and the percentages
 # computed from their durations; it is stored (and not with --no-store);
-# a trace without runs, or a missing id, is an error.
+# a trace without runs, or a missing id, is an error. With the replay
+# command (and root): a trace and two real runs of it, on a loop device
+# and on a virtual RAID 0, compared by the trace's id.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3 sqlite3
 T=$E2E_TMP
@@ -51,6 +53,34 @@ grep -q "finishes 0.0% sooner" "$T/same.txt" || fail "same trace: $(tail -1 "$T/
 grep -q "has no runs" "$T/err" || fail "no-runs message: $(cat "$T/err")"
 "$BLKPEAK" analyze compare 1 9 2>"$T/err"; [ $? -eq 1 ] || fail "missing id: want exit 1"
 grep -q "no trace with id 9" "$T/err" || fail "missing id message: $(cat "$T/err")"
+# With the replay command built and root: a trace and its real runs.
+if "$BLKPEAK" replay --help >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+	"$BLKPEAK" generate -q --count 5000 --span 64m -o "$T/src.bpt" || fail "generate src"
+	a=$(make_loop 64M a) && b=$(make_loop 64M b) && c=$(make_loop 64M c) || fail "loop devices"
+	"$BLKPEAK" replay "$T/src.bpt" --target "$a" --timing afap -o "$T/run-a.bpt" >/dev/null ||
+		fail "replay on $a"
+	"$BLKPEAK" replay "$T/src.bpt" --target "raid0:chunk=64k:$b,$c" --timing afap \
+		-o "$T/run-r0.bpt" >/dev/null || fail "replay on raid0"
+	"$BLKPEAK" analyze import -q "$T/run-a.bpt" "$T/src.bpt" "$T/run-r0.bpt" || fail "import runs"
+	# ids 3 (run, imported before its source), 4 (the trace), 5 (run)
+	[ "$(sqlite3 "$BLKPEAK_DB" 'SELECT group_concat(source_trace_id) FROM runs ORDER BY trace_id')" = "4,4" ] ||
+		fail "runs not linked to their source: $(sqlite3 "$BLKPEAK_DB" 'SELECT * FROM runs')"
+	"$BLKPEAK" analyze compare 4 --json >"$T/runs.json" || fail "compare a trace and its runs"
+	python3 - "$T/runs.json" "$a" <<'PY' || fail "compare of runs: $(cat "$T/runs.json")"
+import json, sys
+c = json.load(open(sys.argv[1]))
+e = c["entries"]
+assert [x["trace_id"] for x in e] == [4, 3, 5] and c["forced"] is False
+assert [x["is_run"] for x in e] == [False, True, True]
+assert e[1]["label"] == sys.argv[2] + " (afap)", e[1]["label"]
+assert e[2]["label"].startswith("raid0:chunk=64k:")
+assert all(x["ios"] == 5000 for x in e)
+PY
+	note "trace and runs: $("$BLKPEAK" analyze compare 4 --no-store | tail -2 | tr '\n' ' ')"
+else
+	note "replay not built or not root: trace-and-runs part not run"
+fi
+
 "$BLKPEAK" analyze compare 2>/dev/null; [ $? -eq 2 ] || fail "no ids: want exit 2"
 "$BLKPEAK" analyze compare --help | grep -q "^usage: blkpeak analyze compare" || fail "--help"
 exit 0
