@@ -23,6 +23,8 @@ grep -q -- "not the same I/O (--force" "$T/err" || fail "refusal message: $(cat 
 grep -q "fast.bpt finishes [0-9.]*% sooner than slow.bpt" "$T/cmp.txt" || fail "summary line: $(cat "$T/cmp.txt")"
 grep -q "^comparison 1 (stored), forced" "$T/cmp.txt" || fail "stored line: $(head -1 "$T/cmp.txt")"
 "$BLKPEAK" analyze compare 1 2 --force --json >"$T/cmp.json" || fail "compare --json"
+python3 "$(dirname "$0")/json_schema_check.py" "$(dirname "$0")/../../schemas/analyze-compare.schema.json" \
+	"$T/cmp.json" || fail "compare --json does not match its schema"
 "$BLKPEAK" analyze report 1 --json >"$T/r1.json" && "$BLKPEAK" analyze report 2 --json >"$T/r2.json" ||
 	fail "reports"
 python3 - "$T/cmp.json" "$T/r1.json" "$T/r2.json" <<'PY' || fail "compare --json disagrees with the reports"

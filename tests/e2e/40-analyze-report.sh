@@ -1,7 +1,8 @@
 #!/bin/bash
 # analyze report: a FILE is imported first, an ID is read; the text has
-# every section; --json's figures agree with the same figures computed by
-# the sqlite3 shell over the ios table; bad ids and databases fail cleanly.
+# every section; --json matches schemas/analyze-report.schema.json and its
+# figures agree with the same figures computed by the sqlite3 shell over
+# the ios table; bad ids and databases fail cleanly.
 . "$(dirname "$0")/lib.sh"
 need_cmd sqlite3 python3
 T=$E2E_TMP
@@ -23,6 +24,9 @@ done
 start=$(date +%s%N)
 "$BLKPEAK" analyze report 1 --json --db "$DB" >"$T/rep.json" || fail "report --json"
 note "report --json of 200k I/Os: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+
+python3 "$(dirname "$0")/json_schema_check.py" "$(dirname "$0")/../../schemas/analyze-report.schema.json" \
+	"$T/rep.json" || fail "report --json does not match its schema"
 
 q() { sqlite3 "$DB" "$1"; }
 python3 - "$T/rep.json" \

@@ -428,3 +428,28 @@ Test(analyze_db, query_output_formats)
 	free(out);
 	sqlite3_close(db);
 }
+
+/* Version 0 (an empty file, or a database with only our application id)
+ * is brought to the current schema; a read-only open does not do that. */
+Test(analyze_db, version_zero_gets_the_schema)
+{
+	const char *empty = at_tmp("empty.db"), *bare = at_tmp("bare.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db;
+	FILE *f = fopen(empty, "w");
+
+	fclose(f);
+	cr_assert_eq(adb_open(&db, empty, ADB_READONLY, &e), -EPROTO);
+	cr_assert(strstr(e.msg, "empty database"), "%s", e.msg);
+	cr_assert_eq(adb_open(&db, empty, ADB_READWRITE, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
+	sqlite3_close(db);
+
+	cr_assert_eq(sqlite3_open(bare, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, "PRAGMA application_id = 1112296272", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	db = at_open(bare);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ops"), BPT_OP__COUNT);
+	sqlite3_close(db);
+}
