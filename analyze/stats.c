@@ -2,10 +2,12 @@
  * stats.c — compute a report's figures (stats.h has their definitions).
  *
  * The rows of one trace are read once, in file order, into columns in
- * memory (about 50 bytes per I/O); everything that needs an order (issue
- * order for seeks and queue depth, completion order for depth, latency
- * order for percentiles) is then a radix sort of 64-bit keys, which is
- * linear and much faster than asking SQLite to ORDER BY ten million rows.
+ * memory (79 bytes per I/O with the sorts' scratch; two connections read
+ * the two halves at once); everything that needs an order (issue order
+ * for seeks and queue depth, completion order for depth, latency order
+ * for percentiles) is then a radix sort of 64-bit keys, which is linear
+ * and much faster than asking SQLite to ORDER BY ten million rows. The
+ * latency percentiles are computed in a second thread meanwhile.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,7 +40,8 @@ const uint64_t st_idle_bound[ST_IDLE_CLASSES - 1] = {
 
 void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t n)
 {
-	uint64_t (*count)[RADIX_SIZE], *ks = k, *kd = kt, i;
+	uint64_t count[RADIX_PASSES][RADIX_SIZE]; /* 96 KiB: fine on any stack here */
+	uint64_t *ks = k, *kd = kt, i;
 	uint32_t *ps = p, *pd = pt;
 
 	/* Often there is nothing to do: a capture is written in completion
@@ -47,16 +50,8 @@ void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t 
 		;
 	if (i >= n)
 		return;
-	count = calloc(RADIX_PASSES, sizeof(*count));
-	if (!count) { /* fall back to a slow but correct insertion sort */
-		for (uint64_t i = 1; i < n; i++)
-			for (uint64_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
-				uint64_t t = k[j]; k[j] = k[j - 1]; k[j - 1] = t;
-				if (p) { uint32_t u = p[j]; p[j] = p[j - 1]; p[j - 1] = u; }
-			}
-		return;
-	}
-	for (uint64_t i = 0; i < n; i++)
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++)
 		for (int d = 0; d < RADIX_PASSES; d++)
 			count[d][(k[i] >> (d * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	for (int d = 0; d < RADIX_PASSES; d++) {
@@ -67,13 +62,13 @@ void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t 
 			uint64_t t = c[b];
 
 			if (t == n)
-				skip = 1; /* every key has this digit */
+				skip = 1; /* every key has this digit: the pass changes nothing */
 			c[b] = sum;
 			sum += t;
 		}
 		if (skip)
 			continue;
-		for (uint64_t i = 0; i < n; i++) {
+		for (i = 0; i < n; i++) {
 			uint64_t at = c[(ks[i] >> shift) & (RADIX_SIZE - 1)]++;
 
 			kd[at] = ks[i];
@@ -88,7 +83,6 @@ void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t 
 		if (p)
 			memcpy(p, ps, n * sizeof(*p));
 	}
-	free(count);
 }
 
 uint64_t st_percentile(const uint64_t *sorted, uint64_t n, uint32_t ppm)
@@ -339,6 +333,10 @@ static int basics(struct st_report *rep, const struct cols *c)
 	}
 	rep->first_second = lo / 1000000000ull;
 	rep->nseconds = last_issue / 1000000000ull - rep->first_second + 1;
+	if (rep->nseconds > ST_MAX_SECONDS) { /* not a trace a series helps with */
+		rep->nseconds = 0;
+		return 0;
+	}
 	rep->series = calloc(rep->nseconds, sizeof(*rep->series));
 	if (!rep->series)
 		return -ENOMEM;
@@ -448,14 +446,24 @@ static void seeks(struct st_report *rep, const struct cols *c, const uint32_t *o
 	rep->sequential_share = with_prev ? (double)rep->sequential / (double)with_prev : 0;
 }
 
-static unsigned bound_class(uint64_t v, const void *bounds, int nb, int wide)
+/* The class of a queue depth, and of an idle period's length: the first
+ * class whose (inclusive) upper bound holds it, else the last. */
+static unsigned depth_class(uint64_t d)
 {
-	int k;
+	unsigned k = 0;
 
-	for (k = 0; k < nb; k++)
-		if (v <= (wide ? ((const uint64_t *)bounds)[k] : ((const uint32_t *)bounds)[k]))
-			break;
-	return (unsigned)k;
+	while (k < ST_DEPTH_CLASSES - 1 && d > st_depth_bound[k])
+		k++;
+	return k;
+}
+
+static unsigned idle_class(uint64_t ns)
+{
+	unsigned k = 0;
+
+	while (k < ST_IDLE_CLASSES - 1 && ns > st_idle_bound[k])
+		k++;
+	return k;
 }
 
 /* Queue depth over time, busy and idle, from sorted issue and completion
@@ -471,12 +479,12 @@ static void depth(struct st_report *rep, const uint64_t *issue, const uint64_t *
 		uint64_t t = up ? issue[i++] : complete[j++];
 		uint64_t dt = t > t_prev ? t - t_prev : 0;
 
-		rep->depth_ns[bound_class(d, st_depth_bound, ST_DEPTH_CLASSES - 1, 0)] += dt;
+		rep->depth_ns[depth_class(d)] += dt;
 		area += (long double)d * dt;
 		if (d) {
 			rep->busy_ns += dt;
 		} else if (dt) {
-			unsigned k = bound_class(dt, st_idle_bound, ST_IDLE_CLASSES - 1, 1);
+			unsigned k = idle_class(dt);
 
 			rep->idle_ns += dt;
 			rep->idle_count[k]++;

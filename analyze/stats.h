@@ -24,7 +24,9 @@
  *                Percentile p is the nearest rank: the value of rank
  *                ceil(p/100 * n) (1-based) in ascending order, computed
  *                in integers (p in parts per million).
- *   per second   I/Os and bytes by issue second (issue_ns / 10^9).
+ *   per second   I/Os and bytes by issue second (issue_ns / 10^9), from
+ *                the first I/O's second to the last's; left out (nseconds
+ *                0) for a trace spanning more than ST_MAX_SECONDS.
  */
 #ifndef BLKPEAK_ANALYZE_STATS_H
 #define BLKPEAK_ANALYZE_STATS_H
@@ -41,6 +43,7 @@
 #define ST_NPCT 6
 #define ST_TOP 10
 #define ST_MAX_DEV BPT_MAX_DEVICES
+#define ST_MAX_SECONDS (1u << 24) /* 194 days */
 
 /* Percentiles reported, in parts per million, in this order: p50 p90 p99
  * p99.9 p99.99. The sixth slot of every latency is the maximum. */
