@@ -475,8 +475,8 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		goto out;
 	}
 	/* Bulk-load settings: a 64 MiB page cache (as fast on 10 M I/Os as
-	 * one holding the whole 540 MB database, measured, and 16 MiB is
-	 * slower); a rollback journal (the default) keeps "all or nothing". */
+	 * one holding the whole 540 MB database, measured); a rollback
+	 * journal (the default) keeps "all or nothing". */
 	if ((rc = adb_exec(db, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;"
 			       " PRAGMA synchronous = NORMAL", err)) ||
 	    (rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
