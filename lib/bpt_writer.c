@@ -54,6 +54,7 @@ struct bpt_writer {
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
 	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE], est_c[EST_SAMPLE];
+	uint64_t est_d[EST_SAMPLE];
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -325,24 +326,86 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
 }
 
 /*
- * Pick the block's coding flags and turn the raw time and sector columns
- * into what is stored. Records in issue order make issue deltas cheap;
- * records in completion order (a capture) make completion deltas cheap,
- * and the issue time is then stored relative to completion; at queue
- * depth 1 each I/O is issued shortly after the previous one completed,
- * so that gap is cheapest (the service time is stored once, not twice,
- * as it would be in the issue delta). Sectors are
- * coded as the distance from the previous request's end, unless storing
- * them as they are is cheaper, as it is for random I/O, where the
- * difference of two random offsets costs a bit more than one offset.
- * "Cheaper" is estimated on the block's first EST_SAMPLE records with
- * bpt_col_estimate (the entropy of the byte planes).
+ * The time mode of the open block (see the spec, "Columns"): the
+ * cheapest, by estimate, of
+ *   0         issue deltas + service times   (records in issue order)
+ *   COMPLETE  complete deltas + service times (in completion order)
+ *   AFTER     issue after the previous completion + service times
+ *             (queue depth 1: the issue delta would repeat the service)
+ *   BOTH      issue deltas + complete deltas (service times that drift
+ *             slowly, as on a busy device: each delta stays small)
+ * and the raw issue and complete columns turned into what is stored.
+ */
+static unsigned choose_time(struct bpt_writer *w)
+{
+	uint64_t *is = w->col[COL_ISSUE], *co = w->col[COL_COMPLETE];
+	uint64_t *a = w->est_a, *b = w->est_b, *c = w->est_c, *s = w->est_d;
+	uint32_t n = w->n, m = n < EST_SAMPLE ? n : EST_SAMPLE;
+
+	a[0] = b[0] = c[0] = 0;
+	s[0] = zigzag64((int64_t)(co[0] - is[0]));
+	for (uint32_t i = 1; i < m; i++) {
+		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
+		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
+		s[i] = zigzag64((int64_t)(co[i] - is[i]));
+	}
+	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
+	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
+	double cost[4] = { ea + es, eb + es, ec + es, ea + eb };
+	static const unsigned modes[4] = { 0, BPT_CODING_TIME_COMPLETE,
+					   BPT_CODING_TIME_AFTER,
+					   BPT_CODING_TIME_BOTH };
+	unsigned best = 0;
+
+	for (unsigned k = 1; k < 4; k++)
+		if (cost[k] < cost[best])
+			best = k;
+	uint64_t pi = is[0], pc = co[0];
+
+	w->seed[COL_ISSUE] = modes[best] == BPT_CODING_TIME_COMPLETE ? 0 : pi;
+	w->seed[COL_COMPLETE] = modes[best] & BPT_CODING_TIME_COMPLETE ? pc : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t = is[i], d = co[i];
+
+		switch (modes[best]) {
+		case 0:
+			is[i] = zigzag64((int64_t)(t - pi));
+			co[i] = zigzag64((int64_t)(d - t));
+			break;
+		case BPT_CODING_TIME_COMPLETE:
+			co[i] = zigzag64((int64_t)(d - pc));
+			is[i] = zigzag64((int64_t)(d - t));
+			break;
+		case BPT_CODING_TIME_AFTER:
+			is[i] = zigzag64((int64_t)(t - (i ? pc : pi)));
+			co[i] = zigzag64((int64_t)(d - t));
+			break;
+		default:
+			is[i] = zigzag64((int64_t)(t - pi));
+			co[i] = zigzag64((int64_t)(d - pc));
+			break;
+		}
+		pi = t;
+		pc = d;
+	}
+	return modes[best];
+}
+
+/*
+ * The block's coding byte: the time mode (choose_time) and how sectors
+ * are stored, with the raw time and sector columns turned into what is
+ * stored. Sectors are coded as the distance from the previous request's
+ * end, unless storing them as they are is cheaper, as it is for random
+ * I/O, where the difference of two random offsets costs about a bit more
+ * than one offset. "Cheaper" is estimated on the block's first
+ * EST_SAMPLE records with bpt_col_estimate (the entropy of the byte
+ * planes), as in choose_time.
  */
 static unsigned choose_coding(struct bpt_writer *w)
 {
-	uint64_t *is = w->col[COL_ISSUE], *co = w->col[COL_COMPLETE];
 	uint64_t *se = w->col[COL_SECTOR], *by = w->col[COL_BYTES];
-	uint64_t *a = w->est_a, *b = w->est_b, end;
+	uint64_t *a = w->est_a, end;
 	uint32_t n = w->n, m = n < EST_SAMPLE ? n : EST_SAMPLE;
 	unsigned flags = 0;
 
@@ -365,59 +428,7 @@ static unsigned choose_coding(struct bpt_writer *w)
 			end = s + (by[i] >> 9);
 		}
 	}
-	/* a: issue deltas, b: completion deltas, c: issue after the
-	 * previous completion (what is cheap at queue depth 1) */
-	uint64_t *c = w->est_c;
-
-	a[0] = b[0] = c[0] = 0;
-	for (uint32_t i = 1; i < m; i++) {
-		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
-		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
-		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
-	}
-	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
-	double ec = bpt_col_estimate(c, m);
-
-	if (ec < ea && ec < eb) {
-		uint64_t prev = is[0];
-
-		flags |= BPT_CODING_TIME_AFTER;
-		w->seed[COL_ISSUE] = prev;
-		w->seed[COL_COMPLETE] = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t t = is[i];
-
-			is[i] = zigzag64((int64_t)(t - prev));
-			prev = co[i];
-			co[i] = zigzag64((int64_t)(co[i] - t));
-		}
-	} else if (eb < ea) {
-		uint64_t prev = co[0];
-
-		flags |= BPT_CODING_TIME_COMPLETE;
-		w->seed[COL_COMPLETE] = prev;
-		w->seed[COL_ISSUE] = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t c = co[i];
-
-			co[i] = zigzag64((int64_t)(c - prev));
-			is[i] = zigzag64((int64_t)(c - is[i]));
-			prev = c;
-		}
-	} else {
-		uint64_t prev = is[0];
-
-		w->seed[COL_ISSUE] = prev;
-		w->seed[COL_COMPLETE] = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t t = is[i];
-
-			is[i] = zigzag64((int64_t)(t - prev));
-			co[i] = zigzag64((int64_t)(co[i] - t));
-			prev = t;
-		}
-	}
-	return flags;
+	return flags | choose_time(w);
 }
 
 /* The uncompressed block payload: strings, losses, columns. */

@@ -275,13 +275,15 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 {
 	static const struct {
-		int order; /* 0 issue order, 1 completion order, 2 QD1 */
+		int order; /* 0 issue order, 1 completion order, 2 QD1,
+			      3 issue order with slowly drifting service */
 		int random;
 		uint8_t want;
 	} cases[] = {
 		{ 0, 0, 0 },
 		{ 1, 0, BPT_CODING_TIME_COMPLETE },
 		{ 2, 0, BPT_CODING_TIME_AFTER },
+		{ 3, 0, BPT_CODING_TIME_BOTH },
 		{ 0, 1, BPT_CODING_SECTOR_ABS },
 	};
 	static struct bpt_record recs[20000];
@@ -293,7 +295,7 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 		struct bpt_reader *r;
 		struct bpt_error e = { 0 };
 		struct bpt_writer_opts o = { .block_span_ns = UINT64_MAX };
-		uint64_t s = 17, t = 1000;
+		uint64_t s = 17, t = 1000, svc = 100000;
 
 		tu_header(&h, 1, 0);
 		for (int i = 0; i < 20000; i++) {
@@ -306,6 +308,12 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 				x->issue_ns = t + 500 + tu_below(&s, 300);
 				x->complete_ns = x->issue_ns + 20000 + tu_below(&s, 50000);
 				t = x->complete_ns;
+			} else if (cases[k].order == 3) {
+				t += 3000 + tu_below(&s, 6000);
+				svc += tu_below(&s, 1001) - 500;
+				svc = svc < 20000 ? 20000 : svc;
+				x->issue_ns = t;
+				x->complete_ns = t + svc;
 			} else {
 				t += tu_below(&s, 20000);
 				x->issue_ns = t;
