@@ -8,6 +8,15 @@
 #include "jsonout.h"
 #include "report.h"
 
+/* A string, or null when empty. */
+static void json_opt_str(FILE *f, const char *s)
+{
+	if (*s)
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
 static void latency_json(FILE *f, const struct st_latency *l)
 {
 	fprintf(f, "{\"n\":%" PRIu64 ",\"mean_ns\":", l->n);
@@ -153,10 +162,27 @@ void report_print_json(FILE *f, const struct st_report *r)
 	json_str(f, r->path);
 	fprintf(f, ",\"kind\":");
 	json_str(f, r->kind);
-	fprintf(f, ",\"digest\":\"%s\"},\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
+	fprintf(f, ",\"digest\":\"%s\"},\"run\":", r->digest);
+	if (r->is_run) {
+		fprintf(f, "{\"source_digest\":");
+		json_opt_str(f, r->source_digest);
+		fprintf(f, ",\"source_trace_id\":");
+		if (r->source_id)
+			fprintf(f, "%" PRId64, r->source_id);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"target\":");
+		json_opt_str(f, r->target);
+		fprintf(f, ",\"timing\":");
+		json_opt_str(f, r->timing);
+		putc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"errors\":%" PRIu64 ",\"first_issue_ns\":%" PRIu64 ",\"last_complete_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"iops\":",
-		r->digest, r->ios, r->bytes, r->errors, r->first_issue_ns, r->last_complete_ns,
+		r->ios, r->bytes, r->errors, r->first_issue_ns, r->last_complete_ns,
 		r->duration_ns);
 	json_num(f, r->iops, 3);
 	fprintf(f, ",\"mbps\":");

@@ -29,7 +29,15 @@ static void print_summary(FILE *f, const struct st_report *r)
 	char b1[32], b2[32], b3[32];
 
 	fprintf(f, "trace %" PRId64 ": %s\n", r->trace_id, r->path);
-	fprintf(f, "  kind %s, digest %s\n\n", r->kind, r->digest);
+	fprintf(f, "  kind %s, digest %s\n", r->kind, r->digest);
+	if (r->is_run) {
+		fprintf(f, "  replay of %s", r->source_digest[0] ? r->source_digest : "an unknown trace");
+		if (r->source_id)
+			fprintf(f, " (trace %" PRId64 ")", r->source_id);
+		fprintf(f, " on %s, timing %s\n", r->target[0] ? r->target : "?",
+			r->timing[0] ? r->timing : "?");
+	}
+	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
 	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",
 		report_fmt_ns((double)r->duration_ns, b1, sizeof(b1)),

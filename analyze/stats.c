@@ -238,6 +238,14 @@ static void *load_range(void *arg)
 	return NULL;
 }
 
+/* Column i as text, "" for NULL. */
+static const char *text_or(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
 /*
  * Read the trace row and all its I/O rows. A large trace is read in two
  * halves at once, the second by a thread with a connection of its own
@@ -255,7 +263,9 @@ static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 	uint64_t n = 0;
 	int rc, threaded = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT path, kind, digest, ios FROM traces WHERE id = ?",
+	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
+			       " r.source_trace_id, r.source_digest, r.target, r.timing FROM traces t"
+			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
 	sqlite3_bind_int64(st, 1, id);
@@ -270,6 +280,11 @@ static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 	snprintf(rep->kind, sizeof(rep->kind), "%s", (const char *)sqlite3_column_text(st, 1));
 	snprintf(rep->digest, sizeof(rep->digest), "%s", (const char *)sqlite3_column_text(st, 2));
 	n = (uint64_t)sqlite3_column_int64(st, 3);
+	rep->is_run = sqlite3_column_int(st, 4);
+	rep->source_id = sqlite3_column_int64(st, 5);
+	snprintf(rep->source_digest, sizeof(rep->source_digest), "%s", text_or(st, 6));
+	snprintf(rep->target, sizeof(rep->target), "%s", text_or(st, 7));
+	snprintf(rep->timing, sizeof(rep->timing), "%s", text_or(st, 8));
 	sqlite3_finalize(st);
 	if (cols_alloc(c, n))
 		return adb_err(err, -ENOMEM, "trace %lld: out of memory for %llu I/Os",

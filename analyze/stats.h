@@ -90,6 +90,11 @@ struct st_second {
 struct st_report {
 	int64_t trace_id;
 	char path[4096], kind[16], digest[17];
+	/* A replay run: what it replayed and how ("" when not a run, or not
+	 * known); source_id 0 when the source trace is not in the database. */
+	int is_run;
+	int64_t source_id;
+	char source_digest[17], target[256], timing[16];
 	uint64_t ios, bytes, errors;
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;

@@ -78,6 +78,13 @@ Test(analyze_compare, trace_and_runs)
 	cr_assert_float_eq(c.e[2].speedup_pct, -20.0, 1e-9);
 	cr_assert_float_eq(c.e[1].rep.iops, 100 / 6.31e-3, 1e-6);
 	cr_assert_str_eq(c.e[1].label, "raid0:/dev/loop1,/dev/loop2 (afap)");
+	/* the report of a run says what it replayed */
+	cr_assert_eq(c.e[0].rep.is_run, 0);
+	cr_assert_eq(c.e[1].rep.is_run, 1);
+	cr_assert_eq(c.e[1].rep.source_id, idsrc);
+	cr_assert_str_eq(c.e[1].rep.source_digest, digest);
+	cr_assert_str_eq(c.e[1].rep.target, "raid0:/dev/loop1,/dev/loop2");
+	cr_assert_str_eq(c.e[1].rep.timing, "afap");
 	cr_assert_eq(c.e[2].rep.all_service.pct[0], 125000);
 	cr_assert_eq(c.forced, 0);
 
