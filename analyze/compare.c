@@ -17,55 +17,59 @@ int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *n
 		   struct bpt_error *err)
 {
 	static const char sql[] =
-		"SELECT t.id, (SELECT count(*) FROM runs WHERE trace_id = t.id),"
-		" (SELECT group_concat(r.trace_id) FROM (SELECT trace_id FROM runs"
-		"  WHERE source_digest = t.digest ORDER BY trace_id) r)"
-		" FROM traces t WHERE t.id = ?";
+		"SELECT t.id, r.trace_id IS NOT NULL, s.trace_id FROM traces t"
+		" LEFT JOIN runs r ON r.trace_id = t.id"
+		" LEFT JOIN runs s ON s.source_digest = t.digest"
+		" WHERE t.id = ? ORDER BY s.trace_id";
 	sqlite3_stmt *st;
-	int64_t *v;
-	int rc, k = 0;
+	int64_t *v, *grown;
+	int rc, k = 0, rows = 0;
 
+	if (!(v = malloc((n >= 2 ? n : 1) * sizeof(*v))))
+		return adb_err(err, -ENOMEM, "out of memory");
+	memcpy(v, ids, n * sizeof(*v));
 	if (n >= 2) {
-		if (!(v = malloc(n * sizeof(*v))))
-			return adb_err(err, -ENOMEM, "out of memory");
-		memcpy(v, ids, n * sizeof(*v));
 		*out = v;
 		*nout = n;
 		return 0;
 	}
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	/* one id: the trace, then every run whose source digest is its digest */
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(v);
 		return adb_fail(db, err, "cannot look up the runs");
-	sqlite3_bind_int64(st, 1, ids[0]);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? adb_err(err, -ENOENT, "no trace with id %lld in the database",
-						   (long long)ids[0])
-					 : adb_fail(db, err, "cannot look up the runs");
 	}
-	if (sqlite3_column_int(st, 1) || sqlite3_column_type(st, 2) == SQLITE_NULL) {
-		rc = adb_err(err, -EINVAL, sqlite3_column_int(st, 1)
-				 ? "trace %lld is a run: give the runs to compare, or the trace they replayed"
-				 : "trace %lld has no runs in the database to compare with",
+	sqlite3_bind_int64(st, 1, ids[0]);
+	k = 1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rows++;
+		if (sqlite3_column_int(st, 1)) {
+			rc = adb_err(err, -EINVAL, "trace %lld is a run: give the runs to compare, or"
+				     " the trace they replayed", (long long)ids[0]);
+			break;
+		}
+		if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+			continue;
+		if (!(grown = realloc(v, (k + 1) * sizeof(*v)))) {
+			rc = adb_err(err, -ENOMEM, "out of memory");
+			break;
+		}
+		v = grown;
+		v[k++] = sqlite3_column_int64(st, 2);
+	}
+	if (rc == SQLITE_DONE && rows == 0)
+		rc = adb_err(err, -ENOENT, "no trace with id %lld in the database", (long long)ids[0]);
+	else if (rc == SQLITE_DONE && k == 1)
+		rc = adb_err(err, -EINVAL, "trace %lld has no runs in the database to compare with",
 			     (long long)ids[0]);
-		sqlite3_finalize(st);
+	else if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = adb_fail(db, err, "cannot look up the runs");
+	sqlite3_finalize(st);
+	if (rc) {
+		free(v);
 		return rc;
 	}
-	const char *list = (const char *)sqlite3_column_text(st, 2);
-	int cnt = 2;
-	for (const char *p = list; *p; p++)
-		cnt += *p == ',';
-	if (!(v = malloc(cnt * sizeof(*v)))) {
-		sqlite3_finalize(st);
-		return adb_err(err, -ENOMEM, "out of memory");
-	}
-	v[k++] = ids[0];
-	for (char *p = (char *)list; *p; p++) {
-		v[k++] = strtoll(p, &p, 10);
-		if (!*p)
-			break;
-	}
-	sqlite3_finalize(st);
 	*out = v;
 	*nout = k;
 	return 0;
