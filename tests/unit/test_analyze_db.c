@@ -361,6 +361,8 @@ Test(analyze_db, query_is_read_only)
 		"PRAGMA journal_mode = WAL",
 		"PRAGMA query_only = 0",
 		"VACUUM",
+		"VACUUM INTO '/dev/shm/blkpeak-ut-vacuum.db'",
+		"WITH x AS (SELECT 1) DELETE FROM ios",
 		"SELECT 1; DROP TABLE ios",
 		NULL,
 	};
