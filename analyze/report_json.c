@@ -135,7 +135,9 @@ static void top_json(FILE *f, const struct st_report *r)
 		for (uint32_t i = 0; i < n; i++) {
 			fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? "," : "", top[i].pid);
 			json_str(f, top[i].comm);
-			fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", top[i].ios, top[i].bytes);
+			fprintf(f, ",\"lost_events\":%" PRIu64 ",\"loss_windows\":%" PRIu64 ",\"truncated\":%s",
+		r->lost_events, r->loss_windows, r->truncated ? "true" : "false");
+	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", top[i].ios, top[i].bytes);
 		}
 		putc(']', f);
 	}
@@ -179,6 +181,8 @@ void report_print_json(FILE *f, const struct st_report *r)
 	} else {
 		fputs("null", f);
 	}
+	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"loss_windows\":%" PRIu64 ",\"truncated\":%s",
+		r->lost_events, r->loss_windows, r->truncated ? "true" : "false");
 	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"errors\":%" PRIu64 ",\"first_issue_ns\":%" PRIu64 ",\"last_complete_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"iops\":",

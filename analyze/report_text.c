@@ -37,6 +37,11 @@ static void print_summary(FILE *f, const struct st_report *r)
 		fprintf(f, " on %s, timing %s\n", r->target[0] ? r->target : "?",
 			r->timing[0] ? r->timing : "?");
 	}
+	if (r->lost_events)
+		fprintf(f, "  WARNING: the capture lost %" PRIu64 " events in %" PRIu64
+			" windows: the figures below miss those I/Os\n", r->lost_events, r->loss_windows);
+	if (r->truncated)
+		fprintf(f, "  WARNING: imported from a truncated file: its last, incomplete block is missing\n");
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
 	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",

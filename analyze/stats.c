@@ -264,7 +264,8 @@ static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 	int rc, threaded = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
-			       " r.source_trace_id, r.source_digest, r.target, r.timing FROM traces t"
+			       " r.source_trace_id, r.source_digest, r.target, r.timing, t.lost_events,"
+			       " t.loss_windows, t.truncated FROM traces t"
 			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
@@ -285,6 +286,9 @@ static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 	snprintf(rep->source_digest, sizeof(rep->source_digest), "%s", text_or(st, 6));
 	snprintf(rep->target, sizeof(rep->target), "%s", text_or(st, 7));
 	snprintf(rep->timing, sizeof(rep->timing), "%s", text_or(st, 8));
+	rep->lost_events = (uint64_t)sqlite3_column_int64(st, 9);
+	rep->loss_windows = (uint64_t)sqlite3_column_int64(st, 10);
+	rep->truncated = sqlite3_column_int(st, 11);
 	sqlite3_finalize(st);
 	if (cols_alloc(c, n))
 		return adb_err(err, -ENOMEM, "trace %lld: out of memory for %llu I/Os",

@@ -94,6 +94,8 @@ struct st_report {
 	 * known); source_id 0 when the source trace is not in the database. */
 	int is_run;
 	int64_t source_id;
+	uint64_t lost_events, loss_windows; /* a capture's losses: I/Os the figures miss */
+	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
 	uint64_t ios, bytes, errors;
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;

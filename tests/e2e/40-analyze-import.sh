@@ -63,6 +63,8 @@ grep -q "imported as trace 3: .*truncated file: complete blocks only" "$T/out" |
 [ "$(sqlite3 "$DB" 'SELECT truncated FROM traces WHERE id = 3')" = 1 ] || fail "traces.truncated"
 n=$(sqlite3 "$DB" 'SELECT count(*) FROM ios WHERE trace_id = 3')
 [ "$n" -gt 0 ] && [ "$n" -lt 300000 ] || fail "--partial imported $n rows"
+"$BLKPEAK" analyze report 3 --db "$DB" | grep -q "WARNING: imported from a truncated file" ||
+	fail "the report of a --partial import does not say it is truncated"
 
 head -c 100000 /dev/urandom >"$T/garbage.db"
 DB=$T/garbage.db expect_fail "garbage database" "not a SQLite database" \

@@ -279,3 +279,46 @@ Test(analyze_stats, empty_trace)
 	st_report_free(&rep);
 	sqlite3_close(db);
 }
+
+/* A capture that lost events: the losses are stored and the report says
+ * so, in text and JSON. */
+Test(analyze_stats, losses_are_reported)
+{
+	const char *trace = at_tmp("loss.bpt"), *dbp = at_tmp("loss.db");
+	struct bpt_error e = { 0 };
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_record r = at_rec(BPT_OP_READ, 0, 10, 20, 0, 4096, 1, 0);
+	struct st_report rep;
+	char *out;
+	size_t len;
+	FILE *f;
+	sqlite3 *db;
+
+	struct bpt_device d = { .name = "loop0", .major = 7, .logical_block_size = 512 };
+	uint32_t comm;
+
+	bpt_header_init(&h, "capture");
+	cr_assert_eq(bpt_header_add_device(&h, &d), 0);
+	cr_assert_eq(bpt_writer_create(&w, trace, &h, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_writer_intern(w, "", &comm), 0);
+	cr_assert_eq(bpt_writer_add(w, &r), 0);
+	cr_assert_eq(bpt_writer_add_loss(w, 100, 200, 7), 0);
+	cr_assert_eq(bpt_writer_add_loss(w, 300, 400, 5), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	db = at_open(dbp);
+	cr_assert_eq(st_report_compute(db, at_import(db, trace), &rep, &e), 0, "%s", e.msg);
+	cr_assert_eq(rep.lost_events, 12);
+	cr_assert_eq(rep.loss_windows, 2);
+	cr_assert_eq(rep.truncated, 0);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM losses WHERE t0_ns = 300 AND t1_ns = 400 AND count = 5"), 1);
+	f = open_memstream(&out, &len);
+	report_print_text(f, &rep);
+	report_print_json(f, &rep);
+	fclose(f);
+	cr_assert(strstr(out, "the capture lost 12 events in 2 windows"), "%s", out);
+	cr_assert(strstr(out, "\"lost_events\":12,\"loss_windows\":2,\"truncated\":false"), "%s", out);
+	free(out);
+	st_report_free(&rep);
+	sqlite3_close(db);
+}
