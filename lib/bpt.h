@@ -256,13 +256,15 @@ int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
 /* Back to the first record. */
 int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err);
 
-/* A string by id, or NULL when the id is not (yet) known. */
+/* A string by id, or NULL when the id is not (yet) known. The pointer
+ * stays valid until bpt_reader_close. */
 const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id);
 
 void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st);
 
 /* Loss entries seen so far (all of them when complete). Returns the count
- * and sets *losses to an array owned by the reader. */
+ * and sets *losses to an array owned by the reader, valid until the next
+ * call that reads blocks (next, seek_time, rewind, digest, verify). */
 size_t bpt_reader_losses(const struct bpt_reader *r, const struct bpt_loss **losses);
 
 /*

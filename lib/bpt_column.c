@@ -24,14 +24,34 @@
 
 #include "bpt_internal.h"
 
-/* Distinct values of v if at most BPT_DICT_MAX, else 0. */
-static unsigned distinct(const uint64_t *v, uint32_t n, uint64_t *dict)
-{
-	unsigned nd = 0;
+/* Bytes a dictionary column's header can take: kind, seed, bits, count,
+ * values. */
+#define DICT_HDR_MAX (1 + 10 + 1 + 1 + BPT_DICT_MAX * 10)
 
+/*
+ * Append v as a dictionary column if it has at most BPT_DICT_MAX distinct
+ * values and that is smaller than `planes_bytes`; returns 1 when done, 0
+ * with b unchanged otherwise. The indexes are first written one per byte
+ * past the room the header can take, then packed forward in place (byte
+ * j of the packed form only needs indexes at positions >= j).
+ */
+static int try_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+		    uint64_t seed, size_t planes_bytes)
+{
+	uint64_t dict[BPT_DICT_MAX];
+	unsigned nd = 0, last = 0;
+	uint8_t *idx = buf_reserve(b, DICT_HDR_MAX + (size_t)n);
+
+	if (!idx)
+		return 0;
+	idx += DICT_HDR_MAX;
 	for (uint32_t i = 0; i < n; i++) {
 		unsigned k = 0;
 
+		if (nd && v[i] == dict[last]) {
+			idx[i] = (uint8_t)last;
+			continue;
+		}
 		while (k < nd && dict[k] != v[i])
 			k++;
 		if (k == nd) {
@@ -39,40 +59,43 @@ static unsigned distinct(const uint64_t *v, uint32_t n, uint64_t *dict)
 				return 0;
 			dict[nd++] = v[i];
 		}
+		idx[i] = (uint8_t)k;
+		last = k;
 	}
-	return nd;
-}
-
-static void encode_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
-			const uint64_t *dict, unsigned nd, unsigned bits)
-{
+	unsigned bits = nd <= 2 ? 1 : nd <= 4 ? 2 : 4, per = 8 / bits;
 	size_t bytes = ((size_t)n * bits + 7) / 8;
 
+	if (!nd || bytes + nd * 10 >= planes_bytes)
+		return 0;
+	/* the header fits the room reserved above: no reallocation */
+	buf_u8(b, BPT_COL_DICT);
+	buf_varint(b, seed);
 	buf_u8(b, (uint8_t)bits);
 	buf_u8(b, (uint8_t)nd);
 	for (unsigned k = 0; k < nd; k++)
 		buf_varint(b, dict[k]);
-	uint8_t *d = buf_reserve(b, bytes);
+	uint8_t *out = b->p + b->len;
 
-	if (!d)
-		return;
-	memset(d, 0, bytes);
-	for (uint32_t i = 0; i < n; i++) {
-		unsigned k = 0;
+	assert(out <= idx);
+	for (size_t j = 0; j < bytes; j++) {
+		unsigned x = 0;
 
-		while (dict[k] != v[i])
-			k++;
-		size_t bit = (size_t)i * bits;
+		for (unsigned q = 0; q < per; q++) {
+			size_t i = j * per + q;
 
-		d[bit / 8] |= (uint8_t)(k << (bit % 8));
+			if (i < n)
+				x |= (unsigned)idx[i] << (q * bits);
+		}
+		out[j] = (uint8_t)x;
 	}
 	b->len += bytes;
+	return 1;
 }
 
 void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 		    uint64_t seed, unsigned *nplanes, size_t *planes_at)
 {
-	uint64_t min = UINT64_MAX, max = 0, ors = 0, dict[BPT_DICT_MAX];
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
 	unsigned shift = 0, width = 0;
 
 	*nplanes = 0;
@@ -90,17 +113,8 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 		shift = (unsigned)__builtin_ctzll(ors);
 		width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
 	}
-	if (width) {
-		unsigned nd = distinct(v, n, dict);
-		unsigned bits = nd <= 2 ? 1 : nd <= 4 ? 2 : 4;
-
-		if (nd && (size_t)n * bits / 8 + nd * 10 < (size_t)n * width) {
-			buf_u8(b, BPT_COL_DICT);
-			buf_varint(b, seed);
-			encode_dict(b, v, n, dict, nd, bits);
-			return;
-		}
-	}
+	if (width && try_dict(b, v, n, seed, (size_t)n * width))
+		return;
 	assert(width <= 8 && shift < 64);
 	buf_u8(b, BPT_COL_PLANES);
 	buf_varint(b, seed);

@@ -17,6 +17,8 @@ int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len
 {
 	if (off > r->size || len > r->size - off)
 		return -EIO;
+	if (!len)
+		return 0;
 	if (r->fd < 0) {
 		memcpy(dst, r->mem + off, len);
 		return 0;

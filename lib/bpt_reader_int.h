@@ -42,7 +42,7 @@ struct bpt_bcur {
 	void *dctx;              /* ZSTD_DCtx */
 	struct bpt_colview cols[COL_KNOWN];
 	uint8_t have[COL_KNOWN];
-	uint64_t prev_issue, prev_end, prev_source;
+	uint64_t prev_issue, prev_complete, prev_end, prev_source;
 	uint32_t chunk_start, chunk_len;
 	uint64_t vals[COL_KNOWN][BPT_CHUNK];
 };

@@ -275,13 +275,15 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 {
 	static const struct {
-		int order; /* 0 issue order, 1 completion order, 2 QD1 */
+		int order; /* 0 issue order, 1 completion order, 2 QD1,
+			      3 issue order with slowly drifting service */
 		int random;
 		uint8_t want;
 	} cases[] = {
 		{ 0, 0, 0 },
 		{ 1, 0, BPT_CODING_TIME_COMPLETE },
 		{ 2, 0, BPT_CODING_TIME_AFTER },
+		{ 3, 0, BPT_CODING_TIME_BOTH },
 		{ 0, 1, BPT_CODING_SECTOR_ABS },
 	};
 	static struct bpt_record recs[20000];
@@ -293,7 +295,7 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 		struct bpt_reader *r;
 		struct bpt_error e = { 0 };
 		struct bpt_writer_opts o = { .block_span_ns = UINT64_MAX };
-		uint64_t s = 17, t = 1000;
+		uint64_t s = 17, t = 1000, svc = 100000;
 
 		tu_header(&h, 1, 0);
 		for (int i = 0; i < 20000; i++) {
@@ -306,6 +308,12 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 				x->issue_ns = t + 500 + tu_below(&s, 300);
 				x->complete_ns = x->issue_ns + 20000 + tu_below(&s, 50000);
 				t = x->complete_ns;
+			} else if (cases[k].order == 3) {
+				t += 3000 + tu_below(&s, 6000);
+				svc += tu_below(&s, 1001) - 500;
+				svc = svc < 20000 ? 20000 : svc;
+				x->issue_ns = t;
+				x->complete_ns = t + svc;
 			} else {
 				t += tu_below(&s, 20000);
 				x->issue_ns = t;
@@ -342,4 +350,39 @@ Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 		free(f);
 	}
 	tu_cleanup();
+}
+
+/* A newer minor's footer fields after the string table are skipped. */
+Test(bpt_codec, footer_extension_is_skipped, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("footx");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 5, .bytes = 512 };
+	struct bpt_stats st;
+	size_t len;
+
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	uint8_t *f = tu_load(p, &len);
+	uint8_t *g = malloc(len + 8);
+	size_t toff = len - BPT_TRAILER;
+	uint64_t foff = get_le64(f + toff);
+
+	memcpy(g, f, toff);
+	memcpy(g + toff, "newfield", 8);
+	memcpy(g + toff + 8, f + toff, BPT_TRAILER);
+	put_le64(g + toff + 8 + 8, bpt_xxh64(g + foff, toff + 8 - foff, 0));
+	cr_assert_eq(bpt_reader_open_mem(&r, g, len + 8, "x.bpt", &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.records, 1);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+	free(f);
+	free(g);
 }

@@ -220,3 +220,22 @@ Test(bpt_roundtrip, names_and_flags, .fini = tu_cleanup)
 	cr_assert_str_eq(bpt_flags_str(BPT_F__ALL, b), "SFPMA");
 	cr_assert_str_eq(bpt_flags_str(BPT_F_FUA | BPT_F_READAHEAD, b), "FA");
 }
+
+Test(bpt_roundtrip, open_errors_name_the_file)
+{
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	static const uint8_t text[] = "hello, this is not a trace at all\n";
+
+	cr_assert_eq(bpt_reader_open_mem(&r, NULL, 0, "empty.bpt", &e), -EBADMSG);
+	cr_assert_str_eq(e.msg, "empty.bpt: offset 0: empty file, not a .bpt trace");
+	cr_assert_eq(bpt_reader_open_mem(&r, text, sizeof(text), "t.txt", &e), -EBADMSG);
+	cr_assert_str_eq(e.msg, "t.txt: offset 0: not a .bpt trace (bad magic)");
+	cr_assert_eq(bpt_reader_open(&r, "/nonexistent/x.bpt", &e), -ENOENT);
+	cr_assert_str_eq(e.msg, "/nonexistent/x.bpt: cannot open: No such file or directory");
+	cr_assert_eq(bpt_reader_open(&r, "/dev/null", &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "/dev/null: not a regular file");
+	cr_assert_eq(bpt_reader_open(&r, "/tmp", &e), -EINVAL);
+	bpt_reader_close(NULL);
+	cr_assert_eq(bpt_writer_close(NULL, NULL), 0);
+}

@@ -202,9 +202,15 @@ Test(bpt_seek, strings_losses_and_stats, .fini = tu_cleanup)
 		cr_assert_eq(bpt_reader_losses(r, &l), 5);
 		cr_assert_eq(l[0].t0_ns + 10, l[0].t1_ns);
 		cr_assert_eq(l[4].count, 3);
-		cr_assert_eq(st.first_issue_ns, t.recs[0].issue_ns < t.recs[1].issue_ns ?
-			     st.first_issue_ns : st.first_issue_ns);
-		cr_assert_eq(st.last_complete_ns, st.last_issue_ns + 5000);
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (int i = 0; i < N; i++) {
+			lo = t.recs[i].issue_ns < lo ? t.recs[i].issue_ns : lo;
+			hi = t.recs[i].issue_ns > hi ? t.recs[i].issue_ns : hi;
+		}
+		cr_assert_eq(st.first_issue_ns, lo);
+		cr_assert_eq(st.last_issue_ns, hi);
+		cr_assert_eq(st.last_complete_ns, hi + 5000);
 		cr_assert_eq(st.truncated, cut);
 		bpt_reader_close(r);
 	}
