@@ -16,6 +16,19 @@ TestSuite(analyze_stats, .fini = teardown);
 
 static const char *const comms[] = { "", "fio", "dd", "postgres" };
 
+/* The text and the JSON report of rep, one after the other (malloc'ed). */
+static char *printed(const struct st_report *rep)
+{
+	char *out;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+
+	report_print_text(f, rep);
+	report_print_json(f, rep);
+	fclose(f);
+	return out;
+}
+
 /*
  * Five I/Os on one device, in completion order (ns):
  *   idx op     queue   issue   complete sector bytes  pid comm
@@ -257,8 +270,6 @@ Test(analyze_stats, empty_trace)
 	struct bpt_error e = { 0 };
 	struct st_report rep;
 	char *out;
-	size_t len;
-	FILE *f;
 	sqlite3 *db;
 
 	at_write(trace, "capture", 1, comms, 1, NULL, 0, 0, NULL, 0);
@@ -268,10 +279,7 @@ Test(analyze_stats, empty_trace)
 	cr_assert_eq(rep.duration_ns, 0);
 	cr_assert_eq(rep.nseconds, 0);
 	cr_assert_eq(rep.all_service.pct[0], 0);
-	f = open_memstream(&out, &len);
-	report_print_json(f, &rep);
-	report_print_text(f, &rep);
-	fclose(f);
+	out = printed(&rep);
 	cr_assert(strstr(out, "\"ios\":0,"), "%s", out);
 	cr_assert(strstr(out, "\"per_second\":{\"first_second\":0,\"iops\":[],\"mbps\":[]}"), "%s", out);
 	cr_assert(strstr(out, "I/Os        0 (0 with errors)"), "%s", out);
@@ -312,10 +320,7 @@ Test(analyze_stats, losses_are_reported)
 	cr_assert_eq(rep.loss_windows, 2);
 	cr_assert_eq(rep.truncated, 0);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM losses WHERE t0_ns = 300 AND t1_ns = 400 AND count = 5"), 1);
-	f = open_memstream(&out, &len);
-	report_print_text(f, &rep);
-	report_print_json(f, &rep);
-	fclose(f);
+	out = printed(&rep);
 	cr_assert(strstr(out, "the capture lost 12 events in 2 windows"), "%s", out);
 	cr_assert(strstr(out, "\"lost_events\":12,\"loss_windows\":2,\"truncated\":false"), "%s", out);
 	free(out);
