@@ -297,14 +297,11 @@ Test(analyze_stats, losses_are_reported)
 	struct bpt_header h;
 	struct bpt_writer *w;
 	struct bpt_record r = at_rec(BPT_OP_READ, 0, 10, 20, 0, 4096, 1, 0);
-	struct st_report rep;
-	char *out;
-	size_t len;
-	FILE *f;
-	sqlite3 *db;
-
 	struct bpt_device d = { .name = "loop0", .major = 7, .logical_block_size = 512 };
+	struct st_report rep;
 	uint32_t comm;
+	char *out;
+	sqlite3 *db;
 
 	bpt_header_init(&h, "capture");
 	cr_assert_eq(bpt_header_add_device(&h, &d), 0);
