@@ -3,7 +3,10 @@
  *
  * The decision whether a file may be used is taken on a read-only
  * connection, so a foreign, corrupt or too new file is never written to
- * (not even a journal is created). Only then is the file reopened in the
+ * (not even a journal is created). The one exception to read-only first:
+ * a hot journal, left by an import that was killed, needs a read-write
+ * connection to be rolled back; that is done only when the file's header
+ * carries blkpeak's application id. Only then is the file reopened in the
  * mode the caller asked for and, when new or older, given the schema of
  * schemas/analyze.sql (embedded at build time as analyze_schema_sql).
  */
@@ -117,6 +120,12 @@ static int inspect(const char *path, struct db_facts *facts,
 			       "%s: not a SQLite database (or a corrupt one), refusing to touch it",
 			       path);
 	}
+	if (rc == SQLITE_READONLY && sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK) {
+		sqlite3_close(db);
+		return adb_err(err, -EAGAIN,
+			       "%s: an interrupted write left %s-journal behind, and the file is not"
+			       " a blkpeak database: refusing to roll it back", path, path);
+	}
 	if (rc != SQLITE_OK) {
 		adb_err(err, -EIO, "%s: cannot read: %s", path,
 			db ? sqlite3_errmsg(db) : "out of memory");
@@ -125,6 +134,41 @@ static int inspect(const char *path, struct db_facts *facts,
 	}
 	sqlite3_close(db);
 	return 0;
+}
+
+/* 1 when the file's 100-byte SQLite header carries our application id
+ * (big-endian at offset 68), read without SQLite. */
+static int header_is_ours(const char *path)
+{
+	unsigned char h[100];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+
+	if (f)
+		fclose(f);
+	return n == sizeof(h) && !memcmp(h, "SQLite format 3", 16) &&
+	       ((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71]) ==
+		       ADB_APPLICATION_ID;
+}
+
+/*
+ * A blkpeak database with a hot journal (an import killed mid-way):
+ * let SQLite roll it back, which restores the last committed state, by
+ * reading it once on a read-write connection.
+ */
+static int recover(const char *path, struct bpt_error *err)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc == SQLITE_OK)
+		query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
+	if (rc != SQLITE_OK)
+		adb_err(err, -EIO, "%s: cannot roll back the journal an interrupted import left: %s",
+			path, db ? sqlite3_errmsg(db) : "out of memory");
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -EIO;
 }
 
 /*
@@ -165,7 +209,7 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	struct db_facts facts = { 0, 0, 0 };
 	struct stat stb;
 	sqlite3 *db = NULL;
-	int flags, rc, exists;
+	int flags, rc = 0, exists;
 
 	*out = NULL;
 	exists = stat(path, &stb) == 0;
@@ -175,7 +219,10 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 			       path);
 	if (exists && S_ISDIR(stb.st_mode))
 		return adb_err(err, -EISDIR, "%s: is a directory, not a database", path);
-	if (exists && (rc = inspect(path, &facts, err)))
+	if (exists && (rc = inspect(path, &facts, err)) == -EAGAIN && header_is_ours(path) &&
+	    !(rc = recover(path, err)))
+		rc = inspect(path, &facts, err);
+	if (rc)
 		return rc;
 	if (facts.app_id != ADB_APPLICATION_ID && (facts.app_id != 0 || facts.tables > 0))
 		return adb_err(err, -ENOTSUP,

@@ -5,7 +5,9 @@
  * SQLite database, or a SQLite database of another application, or a
  * blkpeak database of a newer schema, is refused with a message and never
  * written to (it is inspected read-only first). A new or empty file gets
- * the schema; an older schema is migrated in one transaction.
+ * the schema; an older schema is migrated in one transaction. A blkpeak
+ * database that an interrupted import left with a hot journal is first
+ * rolled back to its last committed state (SQLite's own recovery).
  *
  * Like the trace library, these functions return 0 or a negative errno,
  * fill `err` (may be NULL) and never print.
@@ -33,7 +35,8 @@ const char *adb_default_path(const char *opt);
 /*
  * Open `path` in `mode` and check it is a usable blkpeak database.
  * Errors: -ENOENT (missing, modes other than ADB_CREATE), -ENOTSUP (not a
- * SQLite file, or another application's), -EPROTO (schema newer than
+ * SQLite file, or another application's), -EAGAIN (another application's
+ * database with a hot journal), -EPROTO (schema newer than
  * ADB_SCHEMA_VERSION, or older in ADB_READONLY mode), -EIO (SQLite error).
  * On success *out is an open connection the caller closes with
  * sqlite3_close(); foreign keys are on.

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze_testutil.h"
@@ -454,4 +455,63 @@ Test(analyze_db, version_zero_gets_the_schema)
 	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM ops"), BPT_OP__COUNT);
 	sqlite3_close(db);
+}
+
+/* An import killed in the middle leaves a hot journal; the next open, in
+ * any mode, rolls it back to the last committed state, byte for byte. A
+ * foreign database with a hot journal is refused instead. */
+Test(analyze_db, interrupted_import_is_rolled_back)
+{
+	const char *trace = at_tmp("hot.bpt"), *dbp = at_tmp("hot.db"), *foreign = at_tmp("fhot.db");
+	struct bpt_error e = { 0 };
+	uint64_t committed;
+	sqlite3 *db;
+	char journal[256];
+	pid_t pid;
+	int status;
+
+	write_simple(trace, 20000, 11, 0);
+	db = at_open(dbp);
+	at_import(db, trace);
+	sqlite3_close(db);
+	committed = at_file_hash(dbp);
+	for (int k = 0; k < 2; k++) {
+		const char *path = k ? foreign : dbp;
+
+		if (k) { /* another application's database, same story */
+			cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+			cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t (x); WITH RECURSIVE n(i) AS"
+						  " (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)"
+						  " INSERT INTO t SELECT randomblob(100) FROM n", NULL, NULL, NULL),
+				     SQLITE_OK);
+			sqlite3_close(db);
+		}
+		pid = fork();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) { /* write much in a transaction, then die without ending it */
+			sqlite3_open(path, &db);
+			sqlite3_exec(db, k ? "PRAGMA cache_size = 2; BEGIN; UPDATE t SET x = randomblob(100)"
+					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO ios SELECT trace_id + 100,"
+					     " idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, flags,"
+					     " pid, comm_id, cgroup_id, error, sched_ns, source_index, member FROM ios",
+				     NULL, NULL, NULL);
+			_exit(0);
+		}
+		cr_assert_eq(waitpid(pid, &status, 0), pid);
+		snprintf(journal, sizeof(journal), "%s-journal", path);
+		cr_assert_eq(access(journal, F_OK), 0, "no journal was left");
+	}
+	cr_assert_neq(at_file_hash(dbp), committed, "the killed transaction wrote nothing");
+
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios"), 20000);
+	sqlite3_close(db);
+	cr_assert_eq(at_file_hash(dbp), committed, "not rolled back to the committed state");
+	snprintf(journal, sizeof(journal), "%s-journal", dbp);
+	cr_assert_neq(access(journal, F_OK), 0);
+
+	uint64_t before = at_file_hash(foreign);
+	cr_assert_eq(adb_open(&db, foreign, ADB_CREATE, &e), -EAGAIN);
+	cr_assert(strstr(e.msg, "interrupted write"), "%s", e.msg);
+	cr_assert_eq(at_file_hash(foreign), before);
 }
