@@ -3,7 +3,8 @@
 # digest, the database location (--db, $BLKPEAK_DB, ./blkpeak.db), row
 # counts equal to the traces' records; a missing file, a truncated trace,
 # a garbage file, another application's database and a newer schema each
-# give a clear error and leave the database byte for byte as it was.
+# give a clear error and leave the database byte for byte as it was, and
+# so does an import killed half-way (once the next command has run).
 . "$(dirname "$0")/lib.sh"
 need_cmd sqlite3 python3 sha256sum
 T=$E2E_TMP
@@ -75,6 +76,22 @@ DB=$T/foreign.db expect_fail "foreign database" "not a blkpeak database" \
 cp "$DB" "$T/newer.db" && sqlite3 "$T/newer.db" "PRAGMA user_version = 9"
 DB=$T/newer.db expect_fail "newer schema" "schema version 9 is newer" \
 	"$BLKPEAK" analyze report 1 --db "$T/newer.db"
+
+# An import killed half-way: the database is as it was before that
+# import once the next command has run (it rolls back a hot journal: one
+# whose header SQLite has written, i.e. pages of the database changed).
+"$BLKPEAK" generate -q --count 6000000 --seed 4 -o "$T/big.bpt" || fail "generate big"
+before=$(sum "$DB")
+"$BLKPEAK" analyze import -q "$T/big.bpt" --db "$DB" & pid=$!
+sleep 1.2; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+hot=no
+[ "$(head -c 8 "$DB-journal" 2>/dev/null | od -An -tx1 | tr -d ' ')" = d9d505f920a163d7 ] && hot=yes
+"$BLKPEAK" analyze query "SELECT count(*) FROM traces" --db "$DB" --csv >"$T/out" ||
+	fail "query after a killed import"
+[ "$(tail -1 "$T/out" | tr -d '\r')" = 3 ] || fail "after a killed import: $(cat "$T/out")"
+[ "$(sum "$DB")" = "$before" ] || fail "the database differs from before the killed import (hot journal: $hot)"
+[ $hot = no ] || [ ! -e "$DB-journal" ] || fail "the hot journal is still there"
+note "killed import: hot journal $hot, database as before"
 
 "$BLKPEAK" analyze import --db "$DB" 2>/dev/null; [ $? -eq 2 ] || fail "no file: want exit 2"
 "$BLKPEAK" analyze import --help | grep -q "^usage: blkpeak analyze import" || fail "--help"
