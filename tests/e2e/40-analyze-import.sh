@@ -84,6 +84,7 @@ DB=$T/newer.db expect_fail "newer schema" "schema version 9 is newer" \
 before=$(sum "$DB")
 "$BLKPEAK" analyze import -q "$T/big.bpt" --db "$DB" & pid=$!
 sleep 1.2; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+[ $? -ne 0 ] || skip "the 6 M I/O import finished within 1.2 s: nothing to kill (a fast machine)"
 hot=no
 [ "$(head -c 8 "$DB-journal" 2>/dev/null | od -An -tx1 | tr -d ' ')" = d9d505f920a163d7 ] && hot=yes
 "$BLKPEAK" analyze query "SELECT count(*) FROM traces" --db "$DB" --csv >"$T/out" ||
