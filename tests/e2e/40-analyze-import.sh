@@ -83,16 +83,20 @@ DB=$T/newer.db expect_fail "newer schema" "schema version 9 is newer" \
 "$BLKPEAK" generate -q --count 6000000 --seed 4 -o "$T/big.bpt" || fail "generate big"
 before=$(sum "$DB")
 "$BLKPEAK" analyze import -q "$T/big.bpt" --db "$DB" & pid=$!
-sleep 1.2; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
-[ $? -ne 0 ] || skip "the 6 M I/O import finished within 1.2 s: nothing to kill (a fast machine)"
-hot=no
-[ "$(head -c 8 "$DB-journal" 2>/dev/null | od -An -tx1 | tr -d ' ')" = d9d505f920a163d7 ] && hot=yes
-"$BLKPEAK" analyze query "SELECT count(*) FROM traces" --db "$DB" --csv >"$T/out" ||
-	fail "query after a killed import"
-[ "$(tail -1 "$T/out" | tr -d '\r')" = 3 ] || fail "after a killed import: $(cat "$T/out")"
-[ "$(sum "$DB")" = "$before" ] || fail "the database differs from before the killed import (hot journal: $hot)"
-[ $hot = no ] || [ ! -e "$DB-journal" ] || fail "the hot journal is still there"
-note "killed import: hot journal $hot, database as before"
+sleep 1.2; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?
+if [ $rc -eq 0 ]; then # a machine fast enough to import 6 M I/Os in 1.2 s
+	[ "$(sqlite3 "$DB" 'SELECT count(*) FROM traces')" = 4 ] || fail "the finished import is missing"
+	note "killed import: the import had finished, nothing to roll back"
+else
+	hot=no
+	[ "$(head -c 8 "$DB-journal" 2>/dev/null | od -An -tx1 | tr -d ' ')" = d9d505f920a163d7 ] && hot=yes
+	"$BLKPEAK" analyze query "SELECT count(*) FROM traces" --db "$DB" --csv >"$T/out" ||
+		fail "query after a killed import"
+	[ "$(tail -1 "$T/out" | tr -d '\r')" = 3 ] || fail "after a killed import: $(cat "$T/out")"
+	[ "$(sum "$DB")" = "$before" ] || fail "the database differs from before the killed import (hot journal: $hot)"
+	[ $hot = no ] || [ ! -e "$DB-journal" ] || fail "the hot journal is still there"
+	note "killed import: hot journal $hot, database as before"
+fi
 
 "$BLKPEAK" analyze import --db "$DB" 2>/dev/null; [ $? -eq 2 ] || fail "no file: want exit 2"
 "$BLKPEAK" analyze import --help | grep -q "^usage: blkpeak analyze import" || fail "--help"
