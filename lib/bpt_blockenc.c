@@ -22,19 +22,40 @@
  */
 #define PLANE_CUT_MIN 4096
 
+/* Room for `alloc` records in every present column. */
+static int grow(struct bpt_blockenc *e, uint32_t alloc)
+{
+	for (int id = 0; id < COL_KNOWN; id++) {
+		if (!e->col[id])
+			continue;
+		uint64_t *p = realloc(e->col[id], sizeof(uint64_t) * alloc);
+
+		if (!p)
+			return -ENOMEM;
+		e->col[id] = p;
+	}
+	e->alloc = alloc;
+	return 0;
+}
+
 int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 		      int level)
 {
+	/* Small traces (a short replay, a test) should not pay for a whole
+	 * block of columns: start small and double. */
+	uint32_t first = cap < 4096 ? cap : 4096;
+
 	memset(e, 0, sizeof(*e));
 	e->cap = cap;
 	e->level = level;
 	for (int id = 0; id < COL_KNOWN; id++) {
 		if (id >= COL_MANDATORY && !(columns & (1u << (id - COL_MANDATORY))))
 			continue;
-		e->col[id] = malloc(sizeof(uint64_t) * cap);
+		e->col[id] = malloc(sizeof(uint64_t) * first);
 		if (!e->col[id])
 			return -ENOMEM;
 	}
+	e->alloc = first;
 	e->cctx = ZSTD_createCCtx();
 	return e->cctx ? 0 : -ENOMEM;
 }
@@ -55,11 +76,14 @@ static inline uint64_t zz32(int32_t v)
 	return (uint32_t)(((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
 }
 
-void bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
+int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 {
 	uint32_t i = e->n;
 
 	assert(i < e->cap);
+	if (i == e->alloc &&
+	    grow(e, e->alloc > e->cap / 2 ? e->cap : e->alloc * 2))
+		return -ENOMEM;
 	if (i == 0) {
 		e->prev_source = e->seed[COL_SOURCE] = r->source_index;
 		e->min_issue = e->max_issue = r->issue_ns;
@@ -92,6 +116,7 @@ void bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 	if (e->col[COL_MEMBER])
 		e->col[COL_MEMBER][i] = r->member;
 	e->n++;
+	return 0;
 }
 
 /*

@@ -13,10 +13,11 @@
 #define BPT_EST_SAMPLE 8192 /* records the coding choice looks at */
 
 struct bpt_blockenc {
-	/* The open block: one value array per present column, cap each. */
+	/* The open block: one value array per present column, room for
+	 * `alloc` records each, grown by doubling up to `cap`. */
 	uint64_t *col[COL_KNOWN];
 	uint64_t seed[COL_KNOWN];
-	uint32_t n, cap;
+	uint32_t n, alloc, cap;
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
 	uint64_t est[4][BPT_EST_SAMPLE]; /* scratch of the coding choice */
@@ -33,8 +34,9 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 		      int level);
 void bpt_blockenc_free(struct bpt_blockenc *e);
 
-/* Append a record (already validated by the writer); e->n < e->cap. */
-void bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r);
+/* Append a record (already validated by the writer; e->n < e->cap):
+ * 0, or -ENOMEM with the block unchanged. */
+int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r);
 
 /*
  * Encode the open block as block number `seq` with the string-table

@@ -201,7 +201,8 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 				return rc;
 		}
 	}
-	bpt_blockenc_add(&w->blk, r);
+	if ((rc = bpt_blockenc_add(&w->blk, r)))
+		return rc;
 	if (w->blk.n >= w->block_records)
 		return bpt_writer_flush(w);
 	return 0;
