@@ -4,7 +4,7 @@
  * disk, for a random and a sequential 4 KiB workload.
  *
  * usage: codec_speed [--count N] [--span BYTES] [--iops N] [--level L]
- *                    [--repeat N] [--dir DIR] [--json]
+ *                    [--repeat N] [--dir DIR] [--keep] [--json]
  *
  * Workloads, all 4 KiB, timestamps in nanoseconds with the jitter a real
  * device has (records are written in completion order, as a capture
@@ -40,6 +40,7 @@
 #include "bpt.h"
 
 static uint64_t rng = 0x1234567887654321ull;
+static int keep; /* --keep: leave the written traces in --dir */
 
 static uint64_t rnd(void)
 {
@@ -212,7 +213,8 @@ static int once(const char *name, int kind, size_t n, uint64_t span,
 	rc = 0;
 	(void)sum;
 out:
-	if (!getenv("KEEP")) unlink(path);
+	if (!keep)
+		unlink(path);
 	free(recs);
 	return rc;
 }
@@ -256,6 +258,7 @@ int main(int argc, char **argv)
 		{ "level", required_argument, 0, 'l' },
 		{ "dir", required_argument, 0, 'd' },
 		{ "repeat", required_argument, 0, 'r' },
+		{ "keep", no_argument, 0, 'k' },
 		{ "json", no_argument, 0, 'j' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
@@ -274,10 +277,11 @@ int main(int argc, char **argv)
 		case 'l': level = atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 'r': repeat = atoi(optarg); break;
+		case 'k': keep = 1; break;
 		case 'j': json = 1; break;
 		case 'h':
 			printf("usage: codec_speed [--count N] [--span BYTES] [--iops N] "
-			       "[--level L] [--repeat N] [--dir DIR] [--json]\n");
+			       "[--level L] [--repeat N] [--dir DIR] [--keep] [--json]\n");
 			return 0;
 		default:
 			return 2;

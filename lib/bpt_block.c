@@ -299,8 +299,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 		return rc;
 	if (r->complete && (rc = check_entry(r, c, err)))
 		return rc;
-	c->prev_issue = c->coding & BPT_CODING_TIME_COMPLETE
-				? c->cols[COL_COMPLETE].seed : c->cols[COL_ISSUE].seed;
+	c->prev_issue = c->cols[COL_ISSUE].seed;
+	c->prev_complete = c->cols[COL_COMPLETE].seed;
 	c->prev_end = c->cols[COL_SECTOR].seed;
 	c->prev_source = c->have[COL_SOURCE] ? c->cols[COL_SOURCE].seed : 0;
 	c->i = 0;
@@ -310,15 +310,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->seq++;
 	if (is_new) {
 		r->seen_blocks = seq + 1;
-		if (n) {
-			if (!r->seen_records || c->min_issue < r->first_issue)
-				r->first_issue = c->min_issue;
-			if (c->max_issue > r->last_issue)
-				r->last_issue = c->max_issue;
-			if (c->max_complete > r->last_complete)
-				r->last_complete = c->max_complete;
-		}
-		r->seen_records += n;
+		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
 	return 1;
@@ -341,23 +334,43 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint64_t *comp = c->vals[COL_COMPLETE], *sector = c->vals[COL_SECTOR];
 	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
 	uint64_t *src = c->vals[COL_SOURCE], *errv = c->vals[COL_ERROR];
-	uint64_t pi = c->prev_issue, pe = c->prev_end, ps = c->prev_source;
+	uint64_t pi = c->prev_issue, pc = c->prev_complete;
+	uint64_t pe = c->prev_end, ps = c->prev_source;
 	uint64_t lim32 = 0, ndev = r->hdr.ndevices;
 	int bad = 0;
 
-	/* Times: pi carries the previous issue or complete time. */
-	if (c->coding & BPT_CODING_TIME_COMPLETE) {
+	/* Times: pi, pc carry the previous issue and complete times. */
+	switch (c->coding & BPT_CODING_TIME_MASK) {
+	case BPT_CODING_TIME_COMPLETE:
 		for (uint32_t j = 0; j < m; j++) {
-			pi += (uint64_t)unzigzag64(comp[j]);
-			comp[j] = pi;
-			issue[j] = pi - (uint64_t)unzigzag64(issue[j]);
+			pc += (uint64_t)unzigzag64(comp[j]);
+			comp[j] = pc;
+			issue[j] = pc - (uint64_t)unzigzag64(issue[j]);
 		}
-	} else {
+		break;
+	case BPT_CODING_TIME_AFTER:
+		/* pi: the previous record's completion (the seed at first) */
+		for (uint32_t j = 0; j < m; j++) {
+			issue[j] = pi + (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			pi = comp[j];
+		}
+		break;
+	case BPT_CODING_TIME_BOTH:
+		for (uint32_t j = 0; j < m; j++) {
+			pi += (uint64_t)unzigzag64(issue[j]);
+			pc += (uint64_t)unzigzag64(comp[j]);
+			issue[j] = pi;
+			comp[j] = pc;
+		}
+		break;
+	default:
 		for (uint32_t j = 0; j < m; j++) {
 			pi += (uint64_t)unzigzag64(issue[j]);
 			issue[j] = pi;
 			comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
 		}
+		break;
 	}
 	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
 		for (uint32_t j = 0; j < m; j++) {
@@ -409,6 +422,7 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
 	}
 	c->prev_issue = pi;
+	c->prev_complete = pc;
 	c->prev_end = pe;
 	c->prev_source = ps;
 	c->chunk_start = i0;

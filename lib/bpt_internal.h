@@ -40,10 +40,18 @@
 #define BPT_COMP_NONE 0
 #define BPT_COMP_ZSTD 1
 
-/* Block coding flags (block header byte 21), chosen per block. */
-#define BPT_CODING_TIME_COMPLETE 1u /* time base is complete_ns, not issue_ns */
+/*
+ * Block coding byte (block header byte 21), chosen per block. Bits 0 and 2
+ * together are the time mode, what columns 0 (issue) and 2 (complete)
+ * hold; bit 1 says how sectors are stored.
+ */
+#define BPT_CODING_TIME_COMPLETE 1u /* complete deltas; issue from complete */
 #define BPT_CODING_SECTOR_ABS 2u    /* sectors stored as they are, no delta */
-#define BPT_CODING__ALL 3u
+#define BPT_CODING_TIME_AFTER 4u    /* issue relative to the previous
+				       record's completion (queue depth 1) */
+#define BPT_CODING_TIME_BOTH 5u     /* issue deltas and complete deltas */
+#define BPT_CODING_TIME_MASK 5u     /* 0: issue deltas, service times */
+#define BPT_CODING__ALL 7u
 
 #define BPT_FOOTER_FIXED 80
 #define BPT_INDEX_ENTRY 32
@@ -63,11 +71,14 @@
  * spec, "Columns"): the decoder needs no other description.
  */
 enum bpt_col_id {
-	COL_ISSUE = 0,    /* delta from previous issue_ns, zigzag; with
-			     TIME_COMPLETE: zigzag(complete_ns - issue_ns) */
+	COL_ISSUE = 0,    /* by time mode (coding & TIME_MASK): 0, BOTH:
+			     zigzag delta from the previous issue_ns;
+			     COMPLETE: zigzag(complete_ns - issue_ns);
+			     AFTER: zigzag(issue_ns - previous complete_ns) */
 	COL_QUEUE = 1,    /* zigzag(issue_ns - queue_ns) */
-	COL_COMPLETE = 2, /* zigzag(complete_ns - issue_ns); with
-			     TIME_COMPLETE: delta from previous complete_ns */
+	COL_COMPLETE = 2, /* by time mode: 0, AFTER: zigzag(complete_ns -
+			     issue_ns); COMPLETE, BOTH: zigzag delta from
+			     the previous complete_ns */
 	COL_SECTOR = 3,   /* zigzag(sector - previous end sector); with
 			     SECTOR_ABS: sector */
 	COL_BYTES = 4,    /* raw */
@@ -95,6 +106,30 @@ enum bpt_col_id {
 #else
 #define BPT_CKSUM_OK(got, want) ((got) == (want))
 #endif
+
+/* ------------------------------------------------------------- totals */
+
+/* What the footer sums over blocks; the writer, the reader (for files
+ * without footer) and the verifier keep one each. */
+struct bpt_totals {
+	uint64_t records, first_issue, last_issue, last_complete;
+};
+
+/* Add a block of n records with the given time range. */
+static inline void bpt_totals_add(struct bpt_totals *t, uint32_t n,
+				  uint64_t min_issue, uint64_t max_issue,
+				  uint64_t max_complete)
+{
+	if (!n)
+		return;
+	if (!t->records || min_issue < t->first_issue)
+		t->first_issue = min_issue;
+	if (max_issue > t->last_issue)
+		t->last_issue = max_issue;
+	if (max_complete > t->last_complete)
+		t->last_complete = max_complete;
+	t->records += n;
+}
 
 /* ------------------------------------------------------------- errors */
 

@@ -50,7 +50,7 @@ Test(bpt_codec, xxh64_known_values)
 	ZSTD_freeCCtx(cc);
 }
 
-Test(bpt_codec, varint_and_zigzag)
+Test(bpt_codec, varint_and_zigzag, .fini = tu_cleanup)
 {
 	static const uint64_t v[] = { 0, 1, 127, 128, 300, 1ull << 35,
 				      UINT64_MAX - 1, UINT64_MAX };
@@ -118,7 +118,7 @@ static int col_roundtrip(const uint64_t *v, uint32_t n)
 	return kind;
 }
 
-Test(bpt_codec, columns_every_width_and_kind)
+Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 {
 	static uint64_t v[5000];
 	uint64_t s = 9;
@@ -146,7 +146,7 @@ Test(bpt_codec, columns_every_width_and_kind)
 	col_roundtrip(v, 0);
 }
 
-Test(bpt_codec, dictionary_index_out_of_range)
+Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)
 {
 	uint8_t col[] = { BPT_COL_DICT, 0, 2, 3, 10, 20, 30, 0xff };
 	struct bpt_colview cv;
@@ -240,7 +240,7 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 	return len;
 }
 
-Test(bpt_codec, newer_minor_is_read_other_major_refused)
+Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 {
 	static uint8_t file[8192];
 	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR);
@@ -264,4 +264,125 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused)
 	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR + 1);
 	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "v2.bpt", &e), -EPROTONOSUPPORT);
 	cr_assert(strstr(e.msg, "v2.bpt: offset 8: format version 2.7"), "%s", e.msg);
+}
+
+/*
+ * The writer picks the time coding per block: issue deltas for records in
+ * issue order, completion deltas for completion order, "issued after the
+ * previous completion" at queue depth 1; sectors as deltas when
+ * sequential, as they are when random. Each round-trips exactly.
+ */
+Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
+{
+	static const struct {
+		int order; /* 0 issue order, 1 completion order, 2 QD1,
+			      3 issue order with slowly drifting service */
+		int random;
+		uint8_t want;
+	} cases[] = {
+		{ 0, 0, 0 },
+		{ 1, 0, BPT_CODING_TIME_COMPLETE },
+		{ 2, 0, BPT_CODING_TIME_AFTER },
+		{ 3, 0, BPT_CODING_TIME_BOTH },
+		{ 0, 1, BPT_CODING_SECTOR_ABS },
+	};
+	static struct bpt_record recs[20000];
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *p = tu_tmpname("coding");
+		struct bpt_header h;
+		struct bpt_writer *w;
+		struct bpt_reader *r;
+		struct bpt_error e = { 0 };
+		struct bpt_writer_opts o = { .block_span_ns = UINT64_MAX };
+		uint64_t s = 17, t = 1000, svc = 100000;
+
+		tu_header(&h, 1, 0);
+		for (int i = 0; i < 20000; i++) {
+			struct bpt_record *x = &recs[i];
+
+			memset(x, 0, sizeof(*x));
+			x->bytes = 4096;
+			x->sector = cases[k].random ? tu_below(&s, 1u << 22) * 8 : 8u * i;
+			if (cases[k].order == 2) {
+				x->issue_ns = t + 500 + tu_below(&s, 300);
+				x->complete_ns = x->issue_ns + 20000 + tu_below(&s, 50000);
+				t = x->complete_ns;
+			} else if (cases[k].order == 3) {
+				t += 3000 + tu_below(&s, 6000);
+				svc += tu_below(&s, 1001) - 500;
+				svc = svc < 20000 ? 20000 : svc;
+				x->issue_ns = t;
+				x->complete_ns = t + svc;
+			} else {
+				t += tu_below(&s, 20000);
+				x->issue_ns = t;
+				x->complete_ns = t + 20000 + tu_below(&s, 200000);
+			}
+			x->queue_ns = x->issue_ns - tu_below(&s, 1000);
+		}
+		if (cases[k].order == 1) /* completion order, by insertion */
+			for (int i = 1; i < 20000; i++)
+				for (int j = i; j > 0 && recs[j].complete_ns < recs[j - 1].complete_ns; j--) {
+					struct bpt_record tmp = recs[j];
+
+					recs[j] = recs[j - 1];
+					recs[j - 1] = tmp;
+				}
+		cr_assert_eq(bpt_writer_create(&w, p, &h, &o, &e), 0);
+		for (int i = 0; i < 20000; i++)
+			cr_assert_eq(bpt_writer_add(w, &recs[i]), 0);
+		cr_assert_eq(bpt_writer_close(w, &e), 0);
+		size_t len;
+		uint8_t *f = tu_load(p, &len);
+
+		cr_assert_eq(f[get_le32(f + 12) + 21], cases[k].want, "case %zu: coding 0x%x",
+			     k, f[get_le32(f + 12) + 21]);
+		cr_assert_eq(bpt_reader_open_mem(&r, f, len, "c.bpt", &e), 0);
+		for (int i = 0; i < 20000; i++) {
+			struct bpt_record got;
+
+			cr_assert_eq(bpt_reader_next(r, &got, &e), 1);
+			if (!tu_rec_eq(&got, &recs[i]))
+				cr_assert_fail("case %zu: record %d differs", k, i);
+		}
+		bpt_reader_close(r);
+		free(f);
+	}
+	tu_cleanup();
+}
+
+/* A newer minor's footer fields after the string table are skipped. */
+Test(bpt_codec, footer_extension_is_skipped, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("footx");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 5, .bytes = 512 };
+	struct bpt_stats st;
+	size_t len;
+
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	uint8_t *f = tu_load(p, &len);
+	uint8_t *g = malloc(len + 8);
+	size_t toff = len - BPT_TRAILER;
+	uint64_t foff = get_le64(f + toff);
+
+	memcpy(g, f, toff);
+	memcpy(g + toff, "newfield", 8);
+	memcpy(g + toff + 8, f + toff, BPT_TRAILER);
+	put_le64(g + toff + 8 + 8, bpt_xxh64(g + foff, toff + 8 - foff, 0));
+	cr_assert_eq(bpt_reader_open_mem(&r, g, len + 8, "x.bpt", &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.records, 1);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+	free(f);
+	free(g);
 }
