@@ -155,6 +155,11 @@ static int aio_open(struct engine **out, const struct engine_opts *opts)
 		aio_close(e);
 		return rc;
 	}
+	/* Empty calls now, so the first real I/O does not pay for resolving
+	 * the symbols and the first trip through the AIO code. */
+	struct timespec zero = { 0, 0 };
+	io_submit(e->ctx, 0, e->queued);
+	io_getevents(e->ctx, 0, 1, e->events, &zero);
 	pthread_mutex_init(&e->h.lock, NULL);
 	pthread_cond_init(&e->h.wake, NULL);
 	rc = -pthread_create(&e->h.thread, NULL, helper_main, &e->h);

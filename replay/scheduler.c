@@ -350,6 +350,9 @@ static int sched_setup(struct sched *s)
 		s->reqs[i].eio = calloc(s->maxparts, sizeof(*s->reqs[i].eio));
 		if (!s->reqs[i].lp || !s->reqs[i].eio)
 			return -ENOMEM;
+		/* touch the pages now rather than while issuing */
+		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
+		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
 		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
 	}
 	if (cfg->timing == TIMING_CAUSAL) {
