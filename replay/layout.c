@@ -117,13 +117,17 @@ int layout_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 			n = 1;
 			break;
 		case LAYOUT_RAID0:
-			n = layout_raid0_map(l, off, len, parts, max);
+			n = op == BPT_OP_DISCARD || op == BPT_OP_WRITE_ZEROES ?
+				    layout_stripe_ranges(l, 1, off, len, parts, max) :
+				    layout_raid0_map(l, off, len, parts, max);
 			break;
 		case LAYOUT_RAID1:
 			n = layout_raid1_map(l, op, off, len, parts, max);
 			break;
 		case LAYOUT_RAID10:
-			n = layout_raid10_map(l, op, off, len, parts, max);
+			n = op == BPT_OP_DISCARD || op == BPT_OP_WRITE_ZEROES ?
+				    layout_stripe_ranges(l, 2, off, len, parts, max) :
+				    layout_raid10_map(l, op, off, len, parts, max);
 			break;
 		case LAYOUT_LINEAR:
 			n = layout_linear_map(l, off, len, parts, max);
@@ -146,6 +150,45 @@ void layout_part_done(struct layout *l, const struct layout_part *p)
 {
 	if (p->member < l->nmembers && l->outstanding[p->member])
 		l->outstanding[p->member]--;
+}
+
+int layout_stripe_ranges(const struct layout *l, unsigned copies, uint64_t off,
+			 uint64_t len, struct layout_part *parts, unsigned max)
+{
+	uint64_t cs = l->chunk, n = l->nmembers, end = off + len;
+	uint64_t k0 = off / cs, ke, s0, s1, in0 = off % cs, ine;
+	unsigned np = 0;
+
+	if (!len) {
+		if (max < 1)
+			return -E2BIG;
+		parts[0] = (struct layout_part){
+			.member = (unsigned)(copies * k0 % n),
+			.offset = (copies * k0 / n) * cs + in0,
+		};
+		return 1;
+	}
+	ke = (end - 1) / cs;
+	ine = (end - 1) % cs + 1;
+	/* logical chunks k0..ke fill slots s0..s1, contiguously */
+	s0 = copies * k0;
+	s1 = copies * ke + copies - 1;
+	for (uint64_t m = 0; m < n; m++) {
+		uint64_t sf = s0 + (m + n - s0 % n) % n;   /* first slot on m */
+		uint64_t sl = s1 - (s1 % n + n - m) % n;   /* last slot on m */
+		uint64_t start, stop;
+
+		if (sf > s1)
+			continue;
+		start = (sf / n) * cs + (sf / copies == k0 ? in0 : 0);
+		stop = (sl / n) * cs + (sl / copies == ke ? ine : cs);
+		if (np >= max)
+			return -E2BIG;
+		parts[np++] = (struct layout_part){
+			.member = (unsigned)m, .offset = start, .len = stop - start,
+		};
+	}
+	return (int)np;
 }
 
 uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,

@@ -21,6 +21,10 @@
  *   linear  members concatenated in order; requests split at member ends
  *
  * A flush goes to every member (offset 0, length 0) in every layout.
+ * Discards and write-zeroes carry no data, so raid0 and raid10 send them
+ * as one range per member (the union of that member's chunks, which is
+ * contiguous on the member) instead of one part per chunk: a 1 GiB
+ * discard on 64 KiB chunks is n parts, not 16384.
  */
 #ifndef BLKPEAK_LAYOUT_H
 #define BLKPEAK_LAYOUT_H
@@ -95,6 +99,10 @@ int layout_raid10_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 		      struct layout_part *parts, unsigned max);
 int layout_linear_map(struct layout *l, uint64_t off, uint64_t len,
 		      struct layout_part *parts, unsigned max);
+/* Discard/write-zeroes on raid0 (copies 1) or raid10 (copies 2): one
+ * part per member that holds any of [off, off+len), in member order. */
+int layout_stripe_ranges(const struct layout *l, unsigned copies, uint64_t off,
+			 uint64_t len, struct layout_part *parts, unsigned max);
 /* The chunk holding byte `pos` (*k), the offset in it (*in), and how much
  * of the `left` bytes from pos fit before the chunk ends (returned). */
 uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,

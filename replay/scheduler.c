@@ -330,8 +330,10 @@ static int sched_setup(struct sched *s)
 	struct engine_opts eo = cfg->eopts;
 	int rc;
 
+	/* only reads and writes are split per chunk (see layout.h) */
 	for (uint64_t i = 0; i < s->n; i++)
-		if (s->io[i].len > maxlen)
+		if ((s->io[i].op == BPT_OP_READ || s->io[i].op == BPT_OP_WRITE) &&
+		    s->io[i].len > maxlen)
 			maxlen = s->io[i].len;
 	s->maxparts = 1;
 	for (unsigned t = 0; t < cfg->ntargets; t++) {

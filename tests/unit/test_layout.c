@@ -251,3 +251,74 @@ Test(layout, linear_concat)
 	part_is(&p[0], 2, 196 * K, 4 * K, 0);
 	cr_expect_eq(layout_map(&l, BPT_OP_READ, 347 * K, 4 * K, p, 4), -ERANGE);
 }
+
+/* Per-member union of the per-chunk parts of [off, off+len) on l. */
+static void union_by_member(struct layout *l, unsigned op, uint64_t off, uint64_t len,
+			    uint64_t *lo, uint64_t *hi, uint64_t *bytes)
+{
+	struct layout_part p[64];
+	int n = op == BPT_OP_WRITE && l->kind == LAYOUT_RAID10 ?
+			layout_raid10_map(l, BPT_OP_WRITE, off, len, p, 64) :
+			layout_raid0_map(l, off, len, p, 64);
+
+	cr_assert_gt(n, 0);
+	for (unsigned m = 0; m < l->nmembers; m++) {
+		lo[m] = UINT64_MAX;
+		hi[m] = bytes[m] = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned m = p[i].member;
+
+		if (p[i].offset < lo[m])
+			lo[m] = p[i].offset;
+		if (p[i].offset + p[i].len > hi[m])
+			hi[m] = p[i].offset + p[i].len;
+		bytes[m] += p[i].len;
+	}
+}
+
+Test(layout, discards_are_one_range_per_member)
+{
+	uint64_t offs[] = { 0, 4 * K, 60 * K, 64 * K, 100 * K, 300 * K };
+	uint64_t lens[] = { 4 * K, 64 * K, 68 * K, 128 * K, 200 * K, 512 * K, 1000 * K };
+	enum layout_kind kinds[] = { LAYOUT_RAID0, LAYOUT_RAID10 };
+	unsigned nmem[] = { 2, 3, 4 };
+
+	for (unsigned a = 0; a < 2; a++)
+		for (unsigned b = 0; b < 3; b++) {
+			struct layout l = mk(kinds[a], nmem[b], 64 * K, 8 << 20);
+
+			for (unsigned i = 0; i < 6; i++)
+				for (unsigned j = 0; j < 7; j++) {
+					struct layout_part p[LAYOUT_MAX_MEMBERS];
+					uint64_t lo[8], hi[8], bytes[8];
+					int n = layout_map(&l, BPT_OP_DISCARD, offs[i], lens[j], p,
+							   LAYOUT_MAX_MEMBERS);
+
+					cr_assert_gt(n, 0);
+					cr_assert_leq(n, (int)nmem[b]);
+					done_all(&l, p, n);
+					union_by_member(&l, BPT_OP_WRITE, offs[i], lens[j], lo, hi, bytes);
+					for (int q = 0; q < n; q++) {
+						unsigned m = p[q].member;
+
+						cr_assert_eq(p[q].offset, lo[m], "%s n=%u off %llu len %llu member %u",
+							     layout_kind_name(kinds[a]), nmem[b],
+							     (unsigned long long)offs[i],
+							     (unsigned long long)lens[j], m);
+						cr_assert_eq(p[q].offset + p[q].len, hi[m]);
+						cr_assert_eq(p[q].len, bytes[m], "contiguous on the member");
+					}
+					for (unsigned m = 0, seen = 0; m < nmem[b]; m++, seen = 0) {
+						for (int q = 0; q < n; q++)
+							seen += p[q].member == m;
+						cr_assert_eq(seen, bytes[m] ? 1u : 0u);
+					}
+				}
+		}
+	/* a 1 GiB discard on 64 KiB chunks: 4 parts, not 16384 */
+	struct layout big = mk(LAYOUT_RAID0, 4, 64 * K, 1ull << 30);
+	struct layout_part p[4];
+	cr_expect_eq(layout_map(&big, BPT_OP_DISCARD, 0, 1ull << 30, p, 4), 4);
+	cr_expect_eq(p[3].len, 256ull << 20);
+}
