@@ -427,7 +427,10 @@ int replay_run(const struct replay_opts *opts)
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rp.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc < 0)
+	if (rc == -EAGAIN)
+		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
+		       "is used up; try a smaller --queue-depth", o.engine);
+	else if (rc < 0)
 		pr_err("replay: %s engine: %s", o.engine, strerror(-rc));
 	if (o.realtime) {
 		struct sched_param sp = { 0 };
