@@ -133,6 +133,19 @@ char *fmt_bytes(uint64_t bytes, char *buf, int len)
 	return buf;
 }
 
+char *fmt_ns(double ns, char *buf, int len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	return buf;
+}
+
 uint64_t now_mono_ns(void)
 {
 	struct timespec ts;

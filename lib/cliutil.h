@@ -23,6 +23,8 @@ int parse_double(const char *s, double *out);
 
 /* Format bytes with a binary unit ("4.0 KiB", "1.5 GiB") into buf. */
 char *fmt_bytes(uint64_t bytes, char *buf, int len);
+/* Format a duration: "123 ns", "45.6 us", "7.89 ms", "1.234 s". */
+char *fmt_ns(double ns, char *buf, int len);
 
 uint64_t now_mono_ns(void);
 int64_t now_wall_ns(void);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliutil.h"
 #include "summary.h"
 
 static void vec_push(struct summary *s, struct ns_vec *v, uint64_t x)
@@ -84,20 +85,6 @@ static double mean(const struct ns_vec *v)
 	for (uint64_t i = 0; i < v->n; i++)
 		sum += (double)v->v[i];
 	return v->n ? sum / (double)v->n : 0;
-}
-
-/* "123 ns", "45.6 us", "7.89 ms", "1.234 s" */
-static const char *fmt_ns(double ns, char *buf, size_t len)
-{
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-	return buf;
 }
 
 static double secs(uint64_t ns)

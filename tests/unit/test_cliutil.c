@@ -46,3 +46,13 @@ Test(cliutil, numbers)
 	cr_assert_eq(parse_double("0.25", &d), 0); cr_assert_float_eq(d, 0.25, 1e-12);
 	cr_assert_eq(parse_double("nan", &d), -ERANGE);
 }
+
+Test(cliutil, durations_formatted)
+{
+	char b[32];
+
+	cr_expect_str_eq(fmt_ns(123, b, sizeof(b)), "123 ns");
+	cr_expect_str_eq(fmt_ns(45600, b, sizeof(b)), "45.6 us");
+	cr_expect_str_eq(fmt_ns(7890000, b, sizeof(b)), "7.89 ms");
+	cr_expect_str_eq(fmt_ns(1234000000, b, sizeof(b)), "1.234 s");
+}
