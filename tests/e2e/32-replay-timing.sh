@@ -5,7 +5,9 @@
 # occurrence, aligned at the first) and from the run file. Stated
 # accuracy (README "Replay"): p99 absolute issue error <= 1 ms, max <= 10
 # ms, total drift <= 0.05%, on this shared 2-core machine.
-# Also checks --speed 2 halves the duration, and afap keeps its depth.
+# Also checks --speed 2 halves the duration, that causal timing never
+# issues an I/O before its recorded dependencies completed, and that afap
+# never has more than --queue-depth I/Os outstanding (from the run files).
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd blkparse python3
@@ -36,4 +38,20 @@ awk -v p="$p99" -v m="$max" -v d="$drift" 'BEGIN { exit !(p <= 1000 && m <= 1000
 	fail "--speed 2"
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); d=j['duration_ns']/1e9; sys.exit(not (1.45 < d < 1.6))" \
 	"$E2E_TMP/j" || fail "--speed 2: duration $(cat "$E2E_TMP/j")"
+# causal (--no-idle): a trace with 8 outstanding, so that dependencies matter
+"$BLKPEAK" generate -o "$E2E_TMP/c.bpt" --count 3000 --queue-depth 8 --read-pct 70 --span 32m \
+	--seed 5 -q || fail "generate"
+"$BLKPEAK" dump --format csv "$E2E_TMP/c.bpt" > "$E2E_TMP/c.csv" || fail "dump"
+"$BLKPEAK" replay "$E2E_TMP/c.bpt" --target "$A" --allow-write --timing causal --no-idle \
+	-o "$E2E_TMP/causal.bpt" > /dev/null || fail "causal replay"
+"$BLKPEAK" dump --format csv "$E2E_TMP/causal.bpt" > "$E2E_TMP/causal.csv" || fail "dump"
+$CHECK causal "$E2E_TMP/c.csv" "$E2E_TMP/causal.csv" > "$E2E_TMP/cc" || { cat "$E2E_TMP/cc"; fail "causal order"; }
+note "causal: $(cat "$E2E_TMP/cc")"
+# afap at depth 4
+"$BLKPEAK" replay "$E2E_TMP/c.bpt" --target "$A" --allow-write --timing afap --queue-depth 4 \
+	-o "$E2E_TMP/afap.bpt" > /dev/null || fail "afap replay"
+"$BLKPEAK" dump --format csv "$E2E_TMP/afap.bpt" > "$E2E_TMP/afap.csv" || fail "dump"
+$CHECK depth "$E2E_TMP/afap.csv" 4 > "$E2E_TMP/dc" || { cat "$E2E_TMP/dc"; fail "afap depth"; }
+grep -q "at most 4 outstanding" "$E2E_TMP/dc" || fail "afap did not fill its depth: $(cat "$E2E_TMP/dc")"
+note "afap: $(cat "$E2E_TMP/dc")"
 exit 0

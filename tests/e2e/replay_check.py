@@ -8,6 +8,11 @@
       offset of every part, nothing more. LAYOUT is single, raid0, raid1,
       raid10 or linear; DEV... are the members as MAJ,MIN:SIZE_BYTES.
       Mirrored reads may go to any copy the run file's member mask names.
+  replay_check.py causal SOURCE.csv RUN.csv
+      No I/O of a causal replay was issued before every I/O that had
+      completed before it in the recording had completed in the replay.
+  replay_check.py depth RUN.csv N
+      Never more than N I/Os outstanding in the run (issue to completion).
   replay_check.py timing SOURCE.csv BLKPARSE.txt DEV [SPEED]
       Issue-time error of a timed replay: D events matched to the source's
       I/Os by (sector, nth occurrence), aligned at the first; prints
@@ -194,7 +199,52 @@ def check_timing(argv):
     return 0
 
 
+def check_causal(argv):
+    src = read_csv(argv[0])
+    run = {int(r['source']): r for r in read_csv(argv[1])}
+    if len(run) != len(src):
+        print('%d of %d I/Os in the run' % (len(run), len(src)))
+        return 1
+    by_done = sorted(range(len(src)), key=lambda i: float(src[i]['complete_us']))
+    by_issue = sorted(range(len(src)), key=lambda i: float(src[i]['issue_us']))
+    j, latest, bad, waited = 0, 0.0, 0, 0
+    for i in by_issue:
+        t = float(src[i]['issue_us'])
+        while j < len(by_done) and float(src[by_done[j]]['complete_us']) < t:
+            latest = max(latest, float(run[by_done[j]]['complete_us']))
+            j += 1
+        if j:
+            waited += 1
+        if float(run[i]['issue_us']) < latest:
+            bad += 1
+            if bad <= 5:
+                print('I/O %d issued at %s us, before a dependency completed at %.3f us' % (
+                    i, run[i]['issue_us'], latest))
+    print('%d I/Os, %d with dependencies, %d issued too early' % (len(src), waited, bad))
+    return 1 if bad else 0
+
+
+def check_depth(argv):
+    run = read_csv(argv[0])
+    limit = int(argv[1])
+    ev = []
+    for r in run:
+        ev.append((float(r['issue_us']), 1))
+        ev.append((float(r['complete_us']), -1))
+    ev.sort()  # at equal times the completion (-1) comes first
+    cur = most = 0
+    for _, d in ev:
+        cur += d
+        most = max(most, cur)
+    print('%d I/Os, at most %d outstanding (limit %d)' % (len(run), most, limit))
+    return 1 if most > limit else 0
+
+
 if __name__ == '__main__':
+    if len(sys.argv) > 1 and sys.argv[1] == 'causal':
+        sys.exit(check_causal(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == 'depth':
+        sys.exit(check_depth(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'parts':
         sys.exit(check_parts(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'timing':
