@@ -3,7 +3,8 @@
 # its offset, length and operation, through a plain loop device and
 # through each virtual layout (raid0, raid1, raid10, linear), checking the
 # member and member offset of every part against the kernel's own record
-# of the replay (ftrace blk tracer, Q events) and the run file.
+# of the replay (ftrace blk tracer, Q events) and the run file; a random
+# trace on every layout, a sequential one across linear and raid0 members.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd blkparse python3 losetup
@@ -12,7 +13,12 @@ M=$((1024 * 1024))
 
 "$BLKPEAK" generate -o "$E2E_TMP/g.bpt" --count 300 --read-pct 50 --bs 4k:50,16k:30,64k:20 \
 	--span 16m --queue-depth 4 --seed 3 -q || fail "generate"
-"$BLKPEAK" dump --format csv "$E2E_TMP/g.bpt" > "$E2E_TMP/src.csv" || fail "dump source"
+"$BLKPEAK" dump --format csv "$E2E_TMP/g.bpt" > "$E2E_TMP/g.csv" || fail "dump source"
+# a sequential one, so that I/Os cross the first linear member's end
+"$BLKPEAK" generate -o "$E2E_TMP/s.bpt" --pattern sequential --count 200 --read-pct 50 --bs 64k \
+	--span 16m -q || fail "generate"
+"$BLKPEAK" dump --format csv "$E2E_TMP/s.bpt" > "$E2E_TMP/s.csv" || fail "dump source"
+TR=g  # the trace check() replays
 
 # trace_devs OUT DEV...: record every DEV with the blk tracer into OUT
 trace_devs() {
@@ -37,7 +43,7 @@ check() {
 	for _ds in "$@"; do _devs="$_devs ${_ds%%:*}"; _args="$_args $(majmin "${_ds%%:*}" "${_ds##*:}")"; done
 	# shellcheck disable=SC2086
 	trace_devs "$E2E_TMP/$_name.bin" $_devs
-	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$_spec" --allow-write --timing afap \
+	"$BLKPEAK" replay "$E2E_TMP/$TR.bpt" --target "$_spec" --allow-write --timing afap \
 		--queue-depth 8 -o "$E2E_TMP/$_name.bpt" > "$E2E_TMP/$_name.out" 2>&1 ||
 		{ cat "$E2E_TMP/$_name.out"; fail "$_name: replay failed"; }
 	# shellcheck disable=SC2086
@@ -45,7 +51,7 @@ check() {
 	blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$E2E_TMP/$_name.bin" > "$E2E_TMP/$_name.txt"
 	"$BLKPEAK" dump --format csv "$E2E_TMP/$_name.bpt" > "$E2E_TMP/$_name.csv" || fail "$_name: dump run"
 	# shellcheck disable=SC2086
-	$CHECK parts "$E2E_TMP/src.csv" "$E2E_TMP/$_name.csv" "$E2E_TMP/$_name.txt" \
+	$CHECK parts "$E2E_TMP/$TR.csv" "$E2E_TMP/$_name.csv" "$E2E_TMP/$_name.txt" \
 		"$_layout" "$_chunk" $_args > "$E2E_TMP/$_name.check" ||
 		{ cat "$E2E_TMP/$_name.check"; fail "$_name: parts differ"; }
 	note "$_name: $(tail -1 "$E2E_TMP/$_name.check")"
@@ -64,7 +70,10 @@ check raid1 raid1 0 "raid1:$A,$B" "$A:$((32 * M))" "$B:$((32 * M))"
 check raid10 raid10 16384 "raid10:chunk=16k:$A,$B,$C,$D" \
 	"$A:$((32 * M))" "$B:$((32 * M))" "$C:$((16 * M))" "$D:$((16 * M))"
 losetup -d "$C"; losetup -d "$D"
-E=$(make_loop 10M e); F=$(make_loop 30M f)
-check linear linear 0 "linear:$E,$F" "$E:$((10 * M))" "$F:$((30 * M))"
-grep -q "member" "$E2E_TMP/linear.csv" || fail "run file has no member column"
+E=$(make_loop $((10 * M + 4096)) e); F=$(make_loop 30M f)
+check linear linear 0 "linear:$E,$F" "$E:$((10 * M + 4096))" "$F:$((30 * M))"
+TR=s
+check linear-seq linear 0 "linear:$E,$F" "$E:$((10 * M + 4096))" "$F:$((30 * M))"
+awk -F, '$17 == 3' "$E2E_TMP/linear-seq.csv" | grep -q . || fail "no I/O crossed the linear members' boundary"
+check raid0-seq raid0 65536 "raid0:chunk=64k:$A,$B" "$A:$((32 * M))" "$B:$((32 * M))"
 exit 0
