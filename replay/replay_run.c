@@ -242,6 +242,31 @@ static void short_name(const struct target *t, char *buf, size_t len)
 	}
 }
 
+/* -1 (after saying why) when -o names the trace or a target member,
+ * which writing the run file would destroy. */
+static int check_output(const struct replay *rp)
+{
+	const char *out = rp->o->output;
+	struct stat o, st;
+
+	if (stat(out, &o))
+		return 0; /* does not exist yet */
+	if (!stat(rp->o->trace, &st) && st.st_dev == o.st_dev && st.st_ino == o.st_ino) {
+		pr_err("replay: -o %s: that is the trace being replayed, refusing to overwrite it",
+		       out);
+		return -1;
+	}
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
+			if (!fstat(rp->tgt[t].fd[m], &st) && st.st_dev == o.st_dev &&
+			    st.st_ino == o.st_ino) {
+				pr_err("replay: -o %s: that is a member of the target, refusing "
+				       "to overwrite it", out);
+				return -1;
+			}
+	return 0;
+}
+
 static int open_run_file(struct replay *rp)
 {
 	const struct replay_opts *o = rp->o;
@@ -404,7 +429,7 @@ int replay_run(const struct replay_opts *opts)
 		pr_err("replay: out of memory for %llu results", (unsigned long long)rp.lt.n);
 		goto out;
 	}
-	if (o.output && open_run_file(&rp))
+	if (o.output && (check_output(&rp) || open_run_file(&rp)))
 		goto out;
 	if (o.realtime)
 		go_realtime();

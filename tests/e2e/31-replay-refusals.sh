@@ -82,6 +82,14 @@ expect_refusal "missing file" 1 "$F: no such file; --create SIZE creates it" \
 	fail "--create"
 [ "$(stat -c %s "$F")" -eq $((32 * 1024 * 1024)) ] || fail "--create: wrong size"
 
+# -o must not overwrite the trace or a target member
+cp "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt"
+expect_refusal "-o onto the trace" 1 "that is the trace being replayed, refusing to overwrite it" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing afap -o "$E2E_TMP/ro.bpt"
+cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
+expect_refusal "-o onto the target" 1 "that is a member of the target" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing afap -o "$F"
+
 # usage
 expect_refusal "bad layout" 2 "unknown layout 'raid5'" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid5:$F,$F"
