@@ -168,6 +168,14 @@ static int load(struct replay *rp)
 	return 0;
 }
 
+/* 1 when descriptor `fd` is the file `st` describes. */
+static int same_file(int fd, const struct stat *st)
+{
+	struct stat f;
+
+	return !fstat(fd, &f) && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
+}
+
 /* Open every target and fit the trace's offsets onto it. */
 static int open_targets(struct replay *rp)
 {
@@ -183,12 +191,20 @@ static int open_targets(struct replay *rp)
 			.create_size = o->create_size,
 		};
 		struct fit fit;
+		struct stat tst;
 
 		if (target_open(&rp->tgt[t], rp->spec[t], &pol, why, sizeof(why))) {
 			pr_err("replay: %s", why);
 			return -1;
 		}
 		rp->opened[t] = 1;
+		if (!stat(o->trace, &tst))
+			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
+				if (same_file(rp->tgt[t].fd[m], &tst)) {
+					pr_err("replay: %s: the trace is also a member of the target, "
+					       "refusing to replay onto it", o->trace);
+					return -1;
+				}
 		if (fit_init(&fit, o->fit, ts->extent, ts->max_len, rp->tgt[t].layout.capacity,
 			     o->offset, rp->tgt[t].align, rp->spec[t], why, sizeof(why))) {
 			pr_err("replay: %s", why);
@@ -249,8 +265,8 @@ static int check_output(const struct replay *rp)
 	const char *out = rp->o->output;
 	struct stat o, st;
 
-	if (stat(out, &o))
-		return 0; /* does not exist yet */
+	if (!out || stat(out, &o))
+		return 0; /* no run file, or a new one */
 	if (!stat(rp->o->trace, &st) && st.st_dev == o.st_dev && st.st_ino == o.st_ino) {
 		pr_err("replay: -o %s: that is the trace being replayed, refusing to overwrite it",
 		       out);
@@ -258,8 +274,7 @@ static int check_output(const struct replay *rp)
 	}
 	for (unsigned t = 0; t < rp->ntargets; t++)
 		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
-			if (!fstat(rp->tgt[t].fd[m], &st) && st.st_dev == o.st_dev &&
-			    st.st_ino == o.st_ino) {
+			if (same_file(rp->tgt[t].fd[m], &o)) {
 				pr_err("replay: -o %s: that is a member of the target, refusing "
 				       "to overwrite it", out);
 				return -1;
@@ -429,7 +444,7 @@ int replay_run(const struct replay_opts *opts)
 		pr_err("replay: out of memory for %llu results", (unsigned long long)rp.lt.n);
 		goto out;
 	}
-	if (o.output && (check_output(&rp) || open_run_file(&rp)))
+	if (check_output(&rp) || (o.output && open_run_file(&rp)))
 		goto out;
 	if (o.realtime)
 		go_realtime();

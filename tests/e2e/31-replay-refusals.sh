@@ -89,6 +89,9 @@ expect_refusal "-o onto the trace" 1 "that is the trace being replayed, refusing
 cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
 expect_refusal "-o onto the target" 1 "that is a member of the target" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing afap -o "$F"
+expect_refusal "the trace as target" 1 "the trace is also a member of the target" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid1:$F,$E2E_TMP/ro.bpt" --timing afap
+cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
 
 # usage
 expect_refusal "bad layout" 2 "unknown layout 'raid5'" \
