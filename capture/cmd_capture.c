@@ -218,67 +218,73 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	return 0;
 }
 
+/* Add a disk to the header's table and the conversion's, and to the
+ * comma-separated list kept for the trace's meta. */
+static int table_add(struct bpt_header *hdr, struct convert *conv,
+		     const struct bpt_device *dev, char *list, size_t len)
+{
+	size_t used = strlen(list);
+
+	for (unsigned j = 0; j < hdr->ndevices; j++)
+		if (hdr->devices[j].major == dev->major && hdr->devices[j].minor == dev->minor)
+			return 0; /* named twice */
+	if (bpt_header_add_device(hdr, dev) < 0 ||
+	    convert_add_dev(conv, capture_kdev(dev->major, dev->minor)))
+		return -E2BIG;
+	if (used < len)
+		snprintf(list + used, len - used, "%s%s", used ? "," : "", dev->name);
+	return 0;
+}
+
 /* Resolve -d arguments into the filter and the header's device table;
- * with none, every disk goes into the table and nothing is filtered. */
+ * with none, every disk that has a size goes into the table and nothing
+ * is filtered. */
 static int setup_devices(struct capture_opts *o, struct bpt_header *hdr,
 			 struct convert *conv, char *devlist, size_t len)
 {
-	char names[BPT_MAX_DEVICES][32], msg[CAPTURE_MSG_LEN];
-	struct bpt_device dev;
+	struct bpt_device devs[BPT_MAX_DEVICES];
+	char msg[CAPTURE_MSG_LEN];
 	struct dev_spec spec;
 	int n, err;
-	size_t used = 0;
 
 	devlist[0] = '\0';
-	if (o->ndevs) {
-		for (unsigned i = 0; i < o->ndevs; i++) {
-			if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
-				pr_err("capture: %s", msg);
-				return -ENOENT;
-			}
-			if (spec.part[0])
-				fprintf(stderr, "capture: %s is a partition of %s: "
-					"recording all of %s's sectors\n",
-					o->devs[i], spec.disk, spec.disk);
-			err = filters_add_dev(&o->filters, spec.major, spec.minor);
-			if (err)
-				return err;
-			snprintf(names[i], sizeof(names[i]), "%s", spec.disk);
-		}
-		n = o->ndevs;
-	} else {
-		n = devices_list(SYSFS, names, BPT_MAX_DEVICES);
+	if (!o->ndevs) {
+		n = devices_list_active(SYSFS, devs, BPT_MAX_DEVICES);
 		if (n < 0) {
 			pr_err("capture: %s/block: %s", SYSFS, strerror(-n));
 			return n;
 		}
 		if (n > BPT_MAX_DEVICES) {
-			pr_warn("capture: %d disks, the trace holds %d: I/O on the "
+			pr_warn("capture: %d disks, a trace holds %d: I/O on the "
 				"others is counted as lost; choose with -d",
 				n, BPT_MAX_DEVICES);
 			n = BPT_MAX_DEVICES;
 		}
+		for (int i = 0; i < n; i++)
+			if ((err = table_add(hdr, conv, &devs[i], devlist, len)))
+				return err;
+		snprintf(devlist, len, "all");
+		return 0;
 	}
-	for (int i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (unsigned j = 0; j < hdr->ndevices; j++)
-			dup |= !strcmp(hdr->devices[j].name, names[i]);
-		if (dup)
-			continue;
-		err = devices_read(SYSFS, names[i], &dev);
+	for (unsigned i = 0; i < o->ndevs; i++) {
+		if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
+			pr_err("capture: %s", msg);
+			return -ENOENT;
+		}
+		if (spec.part[0])
+			fprintf(stderr, "capture: %s is a partition of %s: "
+				"recording all of %s's sectors\n",
+				o->devs[i], spec.disk, spec.disk);
+		err = filters_add_dev(&o->filters, spec.major, spec.minor);
+		if (!err)
+			err = devices_read(SYSFS, spec.disk, &devs[0]);
+		if (!err)
+			err = table_add(hdr, conv, &devs[0], devlist, len);
 		if (err) {
-			pr_err("capture: %s/block/%s: %s", SYSFS, names[i], strerror(-err));
+			pr_err("capture: %s: %s", o->devs[i], strerror(-err));
 			return err;
 		}
-		if (bpt_header_add_device(hdr, &dev) < 0 ||
-		    convert_add_dev(conv, capture_kdev(dev.major, dev.minor)))
-			return -E2BIG;
-		used += snprintf(devlist + used, used < len ? len - used : 0, "%s%s",
-				 used ? "," : "", names[i]);
 	}
-	if (!o->ndevs)
-		snprintf(devlist, len, "all");
 	return 0;
 }
 
