@@ -45,6 +45,7 @@ tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
 	       args->nr_sector * 512, (nsecs - @start[args->dev, args->sector]) / 1000);
 	delete(@start[args->dev, args->sector]);
 }
+END { clear(@start); }
 BT
 
 # run_with TRACER QD TAG: one fio run under TRACER; leaves $W/TAG.json
@@ -72,7 +73,7 @@ run_with() {
 		_blktrace_reset
 		flock -u 9 ;;
 	bpftrace)
-		bpftrace -o "$W/$tag.txt" "$W/biosnoop.bt" 2>"$W/$tag.err" &
+		bpftrace -o "$W/$tag.txt" "$W/biosnoop.bt" >/dev/null 2>"$W/$tag.err" &
 		bt_pid=$!
 		for _ in $(seq 100); do grep -q Attaching "$W/$tag.txt" 2>/dev/null && break; sleep 0.1; done
 		fio_run "$qd" "$W/$tag.json"
@@ -101,6 +102,14 @@ for r in $(seq "$ROUNDS"); do
 		echo >> "$W/table"
 	done
 done
+# The highest rate: two fio jobs at QD32 each, recorded by blkpeak with
+# its default buffer.
+"$BLKPEAK" capture -o "$W/max.bpt" -d "$dev" --json -- \
+	fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
+	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
+	--output="$W/max.json" > "$W/max.sum" 2>"$W/max.err" || note "max rate: $(cat "$W/max.err")"
+
 echo "IOPS per round ($SECS s runs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)):"
 cat "$W/table"
 

@@ -17,6 +17,8 @@
  * Functions return 0 or a negative errno and do not print, except where
  * a `char *msg` buffer is taken: it then receives a one-line reason
  * (without the "blkpeak: capture: " prefix) for the caller to print.
+ * Only cmd_capture.c prints, and session.c's warning when I/O arrives
+ * for a disk that is not in the trace's device table.
  */
 #ifndef BLKPEAK_CAPTURE_H
 #define BLKPEAK_CAPTURE_H
