@@ -41,25 +41,27 @@ static struct capture_event event(uint32_t pid, const char *comm)
 	return e;
 }
 
-static void setup(struct convert *c, struct fake_interner *fi)
+/* Every test: a conversion with start time 1 ms, disks 8:0 and 7:3. */
+static struct fake_interner fi;
+static struct convert c;
+static struct bpt_record r;
+
+static void setup(void)
 {
 	struct req_bits b;
 
-	memset(fi, 0, sizeof(*fi));
+	memset(&fi, 0, sizeof(fi));
 	req_bits_default(&b);
-	convert_init(c, 1000000, &b, fake_intern, fi);
-	cr_assert_eq(convert_add_dev(c, capture_kdev(8, 0)), 0);
-	cr_assert_eq(convert_add_dev(c, capture_kdev(7, 3)), 0);
+	convert_init(&c, 1000000, &b, fake_intern, &fi);
+	cr_assert_eq(convert_add_dev(&c, capture_kdev(8, 0)), 0);
+	cr_assert_eq(convert_add_dev(&c, capture_kdev(7, 3)), 0);
 }
+
+TestSuite(capture_convert, .init = setup);
 
 Test(capture_convert, fields)
 {
-	struct fake_interner fi;
 	struct capture_event e = event(77, "fio");
-	struct bpt_record r;
-	struct convert c;
-
-	setup(&c, &fi);
 	e.status = 10; /* BLK_STS_IOERR */
 	cr_assert_eq(convert_event(&c, &e, &r), 0);
 	cr_assert_eq(r.queue_ns, 500);
@@ -80,13 +82,10 @@ Test(capture_convert, fields)
 
 Test(capture_convert, comm_cache)
 {
-	struct fake_interner fi;
 	struct capture_event a = event(77, "fio"), b = event(78, "fio"),
 			     x = event(77, "kworker/u4:1");
 	struct bpt_record r1, r2, r3;
-	struct convert c;
 
-	setup(&c, &fi);
 	for (int i = 0; i < 1000; i++)
 		cr_assert_eq(convert_event(&c, &a, &r1), 0);
 	cr_assert_eq(fi.calls, 1, "one intern for a thousand I/Os of one task");
@@ -99,12 +98,7 @@ Test(capture_convert, comm_cache)
 
 Test(capture_convert, full_length_comm)
 {
-	struct fake_interner fi;
 	struct capture_event e = event(5, "");
-	struct bpt_record r;
-	struct convert c;
-
-	setup(&c, &fi);
 	memcpy(e.comm, "abcdefghijklmno", 16); /* 15 chars + NUL, the maximum */
 	cr_assert_eq(convert_event(&c, &e, &r), 0);
 	cr_assert_str_eq(fi.strs[r.comm_id], "abcdefghijklmno");
@@ -112,12 +106,7 @@ Test(capture_convert, full_length_comm)
 
 Test(capture_convert, unknown_device_and_op)
 {
-	struct fake_interner fi;
 	struct capture_event e = event(5, "dd");
-	struct bpt_record r;
-	struct convert c;
-
-	setup(&c, &fi);
 	e.dev = capture_kdev(259, 0);
 	cr_assert_eq(convert_event(&c, &e, &r), -ENODEV);
 	e = event(5, "dd");
@@ -128,12 +117,7 @@ Test(capture_convert, unknown_device_and_op)
 
 Test(capture_convert, flush_and_early_times)
 {
-	struct fake_interner fi;
 	struct capture_event e = event(9, "sync");
-	struct bpt_record r;
-	struct convert c;
-
-	setup(&c, &fi);
 	e.cmd_flags = 2 | (1u << 18); /* REQ_OP_FLUSH | REQ_PREFLUSH */
 	e.bytes = 0;
 	e.sector = 0;
@@ -147,13 +131,7 @@ Test(capture_convert, flush_and_early_times)
 
 Test(capture_convert, device_table_full)
 {
-	struct fake_interner fi;
-	struct convert c;
-	struct req_bits b;
-
-	req_bits_default(&b);
-	convert_init(&c, 0, &b, fake_intern, &fi);
-	for (int i = 0; i < BPT_MAX_DEVICES; i++)
-		cr_assert_eq(convert_add_dev(&c, capture_kdev(7, i)), 0);
+	for (int i = 2; i < BPT_MAX_DEVICES; i++)
+		cr_assert_eq(convert_add_dev(&c, capture_kdev(7, 100 + i)), 0);
 	cr_assert_eq(convert_add_dev(&c, capture_kdev(8, 0)), -E2BIG);
 }
