@@ -2,7 +2,8 @@
 # capture: every request the kernel's own blk tracer sees issued and
 # completed (its D and C events) is in the trace with the same sector,
 # size and operation, the counts match exactly, and pid/comm name fio.
-# Runs the same check once more on the raw_tp fallback programs.
+# Runs the same check on the raw_tp fallback programs, and with the
+# mq-deadline scheduler under a load that makes it merge requests.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/capture_lib.sh"
 need_capture
@@ -51,11 +52,27 @@ io_size=16m
 fsync=16
 JOBS
 
-run_checked() { # NAME EXTRA-CAPTURE-OPTIONS...
-	name=$1; shift
+# random 4 KiB writes crowded into 512 KiB: the scheduler merges some
+cat > "$E2E_TMP/merges.fio" <<JOBS
+[crowded-writes]
+filename=$L
+direct=1
+ioengine=libaio
+rw=randwrite
+bs=4k
+iodepth=64
+iodepth_batch_submit=64
+size=512k
+io_size=32m
+norandommap
+numjobs=2
+JOBS
+
+run_checked() { # NAME JOBFILE EXTRA-CAPTURE-OPTIONS...
+	name=$1 jobs=$2; shift 2
 	blktrace_start "$L" "$E2E_TMP/$name.bin"
 	"$BLKPEAK" capture -o "$E2E_TMP/$name.bpt" -d "$L" "$@" -- \
-		fio "$E2E_TMP/jobs.fio" --output="$E2E_TMP/$name.fio" \
+		fio "$jobs" --output="$E2E_TMP/$name.fio" \
 		2>"$E2E_TMP/$name.err" || { cat "$E2E_TMP/$name.err"; fail "$name: capture failed"; }
 	blktrace_stop
 	grep -q ' 0 lost events' "$E2E_TMP/$name.err" || fail "$name: $(cat "$E2E_TMP/$name.err")"
@@ -75,9 +92,16 @@ run_checked() { # NAME EXTRA-CAPTURE-OPTIONS...
 	note "$name: $(sed -n 's/^capture: //p' "$E2E_TMP/$name.err" | head -1)"
 }
 
-run_checked tp_btf
-run_checked raw_tp --raw-tp
-grep -q 'raw_tp:block_io_start,block_rq_issue,block_rq_complete' "$E2E_TMP/raw_tp.bpt" 2>/dev/null ||
-	"$BLKPEAK" info "$E2E_TMP/raw_tp.bpt" | grep -q 'capture.attach=raw_tp:' ||
+run_checked tp_btf "$E2E_TMP/jobs.fio"
+run_checked raw_tp "$E2E_TMP/jobs.fio" --raw-tp
+"$BLKPEAK" info "$E2E_TMP/raw_tp.bpt" | grep -q 'capture.attach=raw_tp:block_io_start,block_rq_issue,block_rq_complete' ||
 	fail "--raw-tp did not attach raw tracepoints"
+
+if echo mq-deadline > "/sys/block/$(basename "$L")/queue/scheduler" 2>/dev/null; then
+	run_checked mq-deadline "$E2E_TMP/merges.fio"
+	merged=$(blkparse -q -i - -f "%a\n" < "$E2E_TMP/mq-deadline.bin" | awk '$1 == "G" { g++ } $1 == "I" { i++ } END { print g - i }')
+	note "mq-deadline: $merged requests merged into others before insertion"
+else
+	note "mq-deadline not available: merges not checked"
+fi
 exit 0
