@@ -48,6 +48,20 @@ struct capture_event {
 _Static_assert(sizeof(struct capture_event) == 80, "capture_event layout");
 
 /*
+ * One entry of the in-flight table (the BPF array map `inflight`, which
+ * the user side maps into memory at the end of a capture to see which
+ * requests never finished): the request owning it and its event so far.
+ * Two whole cache lines, so CPUs working on neighbouring entries do not
+ * share one.
+ */
+struct capture_inflight {
+	__u64 rq; /* the owner's key (rq_key() in capture.bpf.c); 0: free */
+	struct capture_event ev;
+	__u8 pad[40];
+};
+_Static_assert(sizeof(struct capture_inflight) == 128, "capture_inflight layout");
+
+/*
  * Counters kept by the BPF side in its .bss; the user side reads them
  * through the skeleton's memory map (no system call).
  *   lost:      requests that completed but found no room in the ring buffer
@@ -56,12 +70,16 @@ _Static_assert(sizeof(struct capture_event) == 80, "capture_event layout");
  *   own:       requests submitted by the capture process itself (its
  *              own trace writes when the output is on a traced disk),
  *              left out on purpose
+ *   missed:    issued requests whose completion never reached the BPF
+ *              side (the kernel skipped the program run), found when the
+ *              struct request is used again (lost too)
  */
 struct capture_counters {
 	__u64 lost;
 	__u64 map_full;
 	__u64 own;
+	__u64 missed;
 };
-_Static_assert(sizeof(struct capture_counters) == 24, "capture_counters layout");
+_Static_assert(sizeof(struct capture_counters) == 32, "capture_counters layout");
 
 #endif

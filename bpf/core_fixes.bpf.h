@@ -77,4 +77,15 @@ static __always_inline __u32 req_preflush_mask(void)
 	return 1u << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH);
 }
 
+/*
+ * The cgroup v2 id of a task, as bpf_get_current_cgroup_id() gives it:
+ * the kernfs node id of its default-hierarchy cgroup. kernfs_node.id is a
+ * u64 since 5.5 (commit 67c0496e87d1, "kernfs: convert kernfs_node->id
+ * from union kernfs_node_id to u64"); older kernels take the helper path.
+ */
+static __always_inline __u64 task_cgroup_id_btf(struct task_struct *t)
+{
+	return t->cgroups->dfl_cgrp->kn->id;
+}
+
 #endif

@@ -10,13 +10,17 @@
  * Attach points are chosen per tracepoint from the kernel's BTF: a
  * `btf_trace_<name>` typedef says the tracepoint exists and where its
  * struct request * argument sits. tp_btf is used when the request is the
- * first argument (Linux 5.11+); otherwise the raw_tp program, told the
- * argument's index. block_io_start (6.5+) is preferred to block_rq_insert
+ * first argument of them all (Linux 5.11+); otherwise raw_tp programs for
+ * all, each told its argument's index (the two flavours key requests
+ * differently, so they are never mixed). block_io_start (6.5+) is preferred to block_rq_insert
  * for the creation time; with neither, requests are tracked from issue.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -185,7 +189,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	const char *reason;
 	struct btf *btf;
 	uint64_t slots;
-	int err;
+	int err, any_raw = 0;
 
 	memset(h, 0, sizeof(*h));
 	btf = o->btf_path ? btf__parse(o->btf_path, NULL) : btf__load_vmlinux_btf();
@@ -227,6 +231,12 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 		tps[i].choice = tp_choose(btf, tps[i].tp,
 					  kernel_btf && !o->btf_path && !o->force_raw);
 	btf__free(btf);
+	/* one flavour for all: the two compute request keys differently */
+	for (int i = 0; i < 5; i++)
+		any_raw |= tps[i].choice.mode == TP_RAW;
+	for (int i = 0; i < 5 && any_raw; i++)
+		if (tps[i].choice.mode == TP_BTF)
+			tps[i].choice.mode = TP_RAW;
 	for (int i = 2; i <= 3; i++) {
 		if (tps[i].choice.mode == TP_NONE) {
 			snprintf(msg, CAPTURE_MSG_LEN,
@@ -281,17 +291,47 @@ fail:
 	return err < 0 ? err : -EINVAL;
 }
 
+/*
+ * Attach the loaded programs, the end of a request's life first: a request
+ * is only tracked once the programs that will see it issued and completed
+ * are live, so none is left waiting for a completion that came before.
+ */
 int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
 {
-	const char *reason;
-	int err = capture_bpf__attach(h->skel);
+	struct capture_bpf *sk = h->skel;
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+		{ sk->progs.rq_complete_btf, &sk->links.rq_complete_btf },
+		{ sk->progs.rq_complete_raw, &sk->links.rq_complete_raw },
+		{ sk->progs.rq_merge_btf, &sk->links.rq_merge_btf },
+		{ sk->progs.rq_merge_raw, &sk->links.rq_merge_raw },
+		{ sk->progs.rq_issue_btf, &sk->links.rq_issue_btf },
+		{ sk->progs.rq_issue_raw, &sk->links.rq_issue_raw },
+		{ sk->progs.rq_insert_btf, &sk->links.rq_insert_btf },
+		{ sk->progs.rq_insert_raw, &sk->links.rq_insert_raw },
+		{ sk->progs.io_start_btf, &sk->links.io_start_btf },
+		{ sk->progs.io_start_raw, &sk->links.io_start_raw },
+	};
 
-	if (err) {
-		reason = load_reason(err);
-		snprintf(msg, CAPTURE_MSG_LEN, "attaching the BPF programs: %s",
-			 reason ? reason : strerror(-err));
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *reason;
+		int err;
+
+		if (!bpf_program__autoload(order[i].prog))
+			continue;
+		*order[i].link = bpf_program__attach(order[i].prog);
+		if (!*order[i].link) {
+			err = -errno;
+			reason = load_reason(err);
+			snprintf(msg, CAPTURE_MSG_LEN, "attaching %s: %s",
+				 bpf_program__name(order[i].prog),
+				 reason ? reason : strerror(-err));
+			return err;
+		}
 	}
-	return err;
+	return 0;
 }
 
 void loader_stop(struct capture_bpf_handle *h)
@@ -303,6 +343,77 @@ void loader_stop(struct capture_bpf_handle *h)
 int loader_ringbuf_fd(const struct capture_bpf_handle *h)
 {
 	return bpf_map__fd(h->skel->maps.events);
+}
+
+uint64_t loader_missed_runs(const struct capture_bpf_handle *h)
+{
+	/* the merge program's misses lose nothing (an entry stays behind) */
+	struct bpf_program *progs[] = {
+		h->skel->progs.io_start_btf, h->skel->progs.io_start_raw,
+		h->skel->progs.rq_insert_btf, h->skel->progs.rq_insert_raw,
+		h->skel->progs.rq_issue_btf, h->skel->progs.rq_issue_raw,
+		h->skel->progs.rq_complete_btf, h->skel->progs.rq_complete_raw,
+	};
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(progs[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+/* An issued request seen in the in-flight table: where, and who. */
+struct pending {
+	uint32_t idx;
+	uint64_t rq, issue_ns;
+};
+
+int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
+		      uint64_t *left)
+{
+	const struct bpf_map *m = h->skel->maps.inflight;
+	size_t n = bpf_map__max_entries(m), np = 0, len;
+	const volatile struct capture_inflight *t;
+	struct pending *p;
+	long page = sysconf(_SC_PAGESIZE);
+	int err = 0;
+
+	*left = 0;
+	len = (n * sizeof(*t) + page - 1) / page * page;
+	t = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(m), 0);
+	if (t == MAP_FAILED)
+		return -errno;
+	p = malloc(n * sizeof(*p));
+	if (!p) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (t[i].rq && t[i].ev.issue_ns)
+			p[np++] = (struct pending){ i, t[i].rq, t[i].ev.issue_ns };
+	for (unsigned waited = 0; np; waited += 10) {
+		size_t keep = 0;
+
+		for (size_t i = 0; i < np; i++)
+			if (t[p[i].idx].rq == p[i].rq &&
+			    t[p[i].idx].ev.issue_ns == p[i].issue_ns)
+				p[keep++] = p[i];
+		np = keep;
+		if (!np || waited >= wait_ms)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
+	}
+	*left = np;
+	free(p);
+out:
+	munmap((void *)t, len);
+	return err;
 }
 
 const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h)

@@ -200,6 +200,22 @@ void loader_stop(struct capture_bpf_handle *h);
 /* The ring buffer's map fd and the live counters (in the mapped .bss). */
 int loader_ringbuf_fd(const struct capture_bpf_handle *h);
 const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h);
+/*
+ * Runs of the start, insert, issue and complete programs the kernel
+ * skipped: a BPF program is not entered again on a CPU where it is
+ * already running (a completion interrupting a completion), and each such
+ * skip may lose a request. The kernel counts them (recursion_misses,
+ * Linux 5.12+); one system call per program.
+ */
+uint64_t loader_missed_runs(const struct capture_bpf_handle *h);
+/*
+ * At the end of a capture: wait up to `wait_ms` for the issued requests
+ * now in the in-flight table to finish (usually a few milliseconds), and
+ * set *left to how many did not: requests whose completion never reached
+ * the BPF side (or, rarely, requests slower than wait_ms).
+ */
+int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
+		      uint64_t *left);
 
 /* ------------------------------------------------------------ session.c */
 
@@ -213,6 +229,11 @@ struct session_result {
 	uint64_t ios;          /* records written */
 	uint64_t lost;         /* ring buffer full + map full + unknown device */
 	uint64_t unknown_dev;  /* part of lost: I/O on a disk not in the table */
+	uint64_t unfinished;   /* part of lost: issued, never seen completing */
+	uint64_t ring_full;    /* part of lost: no room in the ring buffer */
+	uint64_t table_full;   /* part of lost: in-flight table full */
+	uint64_t missed;       /* part of lost: completions the BPF side missed */
+	uint64_t skipped_runs; /* part of lost: program runs the kernel skipped */
 	uint64_t skipped;      /* requests a trace does not hold (pass-through) */
 	uint64_t own;          /* the capture's own requests, left out */
 	uint64_t duration_ns;

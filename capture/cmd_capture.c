@@ -378,6 +378,13 @@ static void print_summary(const struct capture_opts *o,
 			"%.1f bytes per I/O\n", (unsigned long)r->ios, secs,
 			(unsigned long)r->lost, o->output, size, per_io);
 	}
+	if (r->lost && o->verbose)
+		fprintf(stderr, "capture: lost: %lu ring buffer full, %lu in-flight table "
+			"full, %lu completions missed, %lu program runs skipped, "
+			"%lu never finished, %lu on unlisted disks\n",
+			(unsigned long)r->ring_full, (unsigned long)r->table_full,
+			(unsigned long)r->missed, (unsigned long)r->skipped_runs,
+			(unsigned long)r->unfinished, (unsigned long)r->unknown_dev);
 	if (r->skipped)
 		fprintf(stderr, "capture: %lu pass-through or zone-management "
 			"requests not recorded (a trace has no op for them)\n",

@@ -30,6 +30,7 @@
 
 #define NSEC_PER_SEC 1000000000ull
 #define MAX_WARNED_DEVS 8
+#define UNFINISHED_WAIT_MS 1000
 
 /*
  * Set by the signal handlers, read by the loop. Process-wide by nature
@@ -100,13 +101,16 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Losses so far: ring buffer full, in-flight map full, unknown devices. */
+/* Losses so far: ring buffer full, in-flight table full, program runs
+ * the kernel skipped, unknown devices. */
 static uint64_t losses(const struct capture_bpf_handle *h, const struct session_result *r)
 {
 	const volatile struct capture_counters *c = loader_counters(h);
 
 	return __atomic_load_n(&c->lost, __ATOMIC_RELAXED) +
-	       __atomic_load_n(&c->map_full, __ATOMIC_RELAXED) + r->unknown_dev;
+	       __atomic_load_n(&c->map_full, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&c->missed, __ATOMIC_RELAXED) +
+	       loader_missed_runs(h) + r->unknown_dev + r->unfinished;
 }
 
 static pid_t start_cmd(char **cmd)
@@ -248,8 +252,11 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		}
 	}
 
-	/* what completed up to now */
+	/* what completed up to now, and what was issued by then: requests
+	 * still in flight get a moment to finish; those that never do are
+	 * counted as lost */
 	if (!err) {
+		loader_unfinished(h, UNFINISHED_WAIT_MS, &res->unfinished);
 		ring_buffer__consume(rb);
 		if (d.err) {
 			err = d.err;
@@ -271,7 +278,12 @@ out:
 	restore_handlers(old);
 	ring_buffer__free(rb);
 	res->lost = losses(h, res);
+	res->ring_full = loader_counters(h)->lost;
+	res->table_full = loader_counters(h)->map_full;
+	res->missed = loader_counters(h)->missed;
+	res->skipped_runs = loader_missed_runs(h);
 	res->own = loader_counters(h)->own;
+
 	res->duration_ns = now_mono_ns() - conv->start_ns;
 	return err;
 }
