@@ -16,13 +16,23 @@ bg_start fio --name=load --filename="$L" --rw=randread --bs=4k --direct=1 \
 	--output=/dev/null
 sleep 0.5
 
+# A capture that starts under load may miss a few completions right when
+# its programs attach (the kernel skips their runs while it patches the
+# tracepoints); they are counted as lost, so these runs allow a loss, and
+# check that it is tiny.
+small_loss() { # ERRFILE: lost events <= 1% of the I/Os in the end line
+	awk '/^capture: [0-9]+ I\/Os/ { ios = $2; lost = $7 }
+	     END { exit !(ios > 0 && lost * 100 <= ios) }' "$1"
+}
+
 for sig in INT TERM; do
-	"$BLKPEAK" capture -o "$T/$sig.bpt" -d "$L" 2>"$T/$sig.err" &
+	"$BLKPEAK" capture -o "$T/$sig.bpt" -d "$L" --allow-loss 2>"$T/$sig.err" &
 	cap=$!
 	sleep 1.5
 	kill -$sig $cap
 	wait $cap; rc=$?
 	[ $rc -eq 0 ] || fail "SIG$sig: exit $rc: $(cat "$T/$sig.err")"
+	small_loss "$T/$sig.err" || fail "SIG$sig: $(cat "$T/$sig.err")"
 	"$BLKPEAK" info --verify "$T/$sig.bpt" > "$T/$sig.info" || fail "SIG$sig: trace does not verify"
 	grep -q '^status: *complete' "$T/$sig.info" || fail "SIG$sig: trace not complete"
 	n=$(bpt_count "$T/$sig.bpt")
