@@ -141,21 +141,27 @@ for qd in ("32", "1"):
         cells.append("%10.3f" % statistics.median(r) if r else "%10s" % "-")
     print("%-4s %s" % (qd, " ".join(cells)))
 # blkpeak: events per second and loss, bytes per I/O; blk tracer bytes per I/O
-best, lost_any, bp_bytes, bp_ios, bt_bytes, bt_ios, overruns = 0, 0, 0, 0, 0, 0, 0
+best, lost_any, ring_lost, bp_bytes, bp_ios, bt_bytes, bt_ios, overruns = 0, 0, 0, 0, 0, 0, 0, 0
+causes = {}
 for f in sorted(os.listdir(w)):
     tag, ext = os.path.splitext(f)
     if ext == ".sum" and os.path.getsize(os.path.join(w, f)):
         s = json.load(open(os.path.join(w, f)))
         lost_any += s["lost"]
+        ring_lost += s["lost_by_cause"]["ring_buffer_full"]
+        for k, v in s["lost_by_cause"].items():
+            causes[k] = causes.get(k, 0) + v
         bp_bytes += s["file_bytes"]; bp_ios += s["ios"]
-        if s["lost"] == 0 and s["duration_s"] > 0:
-            best = max(best, s["ios"] / s["duration_s"])
+        rate = json.load(open(os.path.join(w, tag + ".json")))["jobs"][0]["read"]["iops"]
+        if s["lost_by_cause"]["ring_buffer_full"] == 0:
+            best = max(best, rate)
     if ext == ".bin":
         bt_bytes += os.path.getsize(os.path.join(w, f))
         bt_ios += json.load(open(os.path.join(w, tag + ".json")))["jobs"][0]["read"]["total_ios"]
         overruns += os.path.exists(os.path.join(w, tag + ".overrun"))
-print("\nblkpeak: highest zero-loss rate %.0f events/s (default buffer); events lost over all runs: %d"
-      % (best, lost_any))
+print("\nblkpeak, default buffer: highest rate with no ring-buffer loss %.0f events/s;" % best)
+print("  lost over all runs: %d of %d (%s)" % (lost_any, bp_ios + lost_any,
+      ", ".join("%s %d" % kv for kv in sorted(causes.items()) if kv[1]) or "none"))
 # direct costs at the highest rate
 ids = set(int(l) for l in open(os.path.join(w, "max.progs")) if l.strip())
 progs = [p for p in json.load(open(os.path.join(w, "max.bpfstats"))) if p["id"] in ids]
@@ -167,7 +173,8 @@ if mx["ios"] and progs:
     bpf_ns = sum(p.get("run_time_ns", 0) for p in progs) / mx["ios"]
     user_ns = ticks / hz * 1e9 / mx["ios"]
     share = (bpf_ns + user_ns) * rate / (os.cpu_count() * 1e9)
-    print("highest rate: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost" % (rate, mx["ios"], mx["lost"]))
+    print("highest rate: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (rate, mx["ios"], mx["lost"],
+          ", ".join("%s %d" % kv for kv in sorted(mx["lost_by_cause"].items()) if kv[1]) or "none"))
     print("  BPF run time per I/O %.0f ns (%s), capture process %.0f ns per I/O"
           % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items())), user_ns))
     print("  = %.1f%% of the machine's %d CPUs at that rate" % (share * 100, os.cpu_count()))

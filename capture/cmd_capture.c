@@ -368,10 +368,16 @@ static void print_summary(const struct capture_opts *o,
 		json_str(stdout, o->output);
 		printf(",\"ios\":%lu,\"duration_s\":%.3f,"
 		       "\"lost\":%lu,\"file_bytes\":%lu,\"bytes_per_io\":%.2f,"
-		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d}\n",
+		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d,"
+		       "\"lost_by_cause\":{\"ring_buffer_full\":%lu,\"table_full\":%lu,"
+		       "\"completions_missed\":%lu,\"runs_skipped\":%lu,"
+		       "\"never_finished\":%lu,\"unlisted_disks\":%lu}}\n",
 		       (unsigned long)r->ios, secs, (unsigned long)r->lost,
 		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
-		       (unsigned long)r->skipped, r->cmd_status);
+		       (unsigned long)r->skipped, r->cmd_status,
+		       (unsigned long)r->ring_full, (unsigned long)r->table_full,
+		       (unsigned long)r->missed, (unsigned long)r->skipped_runs,
+		       (unsigned long)r->unfinished, (unsigned long)r->unknown_dev);
 	} else {
 		fmt_bytes(file_bytes, size, sizeof(size));
 		fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "
