@@ -80,8 +80,9 @@ static __always_inline __u32 req_preflush_mask(void)
 /*
  * The cgroup v2 id of a task, as bpf_get_current_cgroup_id() gives it:
  * the kernfs node id of its default-hierarchy cgroup. kernfs_node.id is a
- * u64 since 5.5 (commit 67c0496e87d1, "kernfs: convert kernfs_node->id
- * from union kernfs_node_id to u64"); older kernels take the helper path.
+ * u64 since 5.5 (commit "kernfs: convert kernfs_node->id
+ * from union kernfs_node_id to u64"); tp_btf programs, the only users,
+ * need 5.11 or later anyway.
  */
 static __always_inline __u64 task_cgroup_id_btf(struct task_struct *t)
 {
