@@ -34,7 +34,9 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUIL
 
 SRC_DIRS  := lib cli capture replay analyze
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
-OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
+# The SQLite schema, embedded as a C string for analyze/db.c.
+SCHEMA_C  := $(BUILD)/gen/schema_sql.c
+OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o)
 MAIN_OBJ  := $(BUILD)/cli/main.o
 LIB_OBJS  := $(filter-out $(MAIN_OBJ),$(OBJS))
 
@@ -63,6 +65,17 @@ $(BUILD)/%.o: %.c | $(SKELS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(SCHEMA_C): schemas/analyze.sql
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q){ echo '/* Generated from schemas/analyze.sql by the Makefile: do not edit. */'; \
+	  echo 'const char analyze_schema_sql[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(VMLINUX_H):
 	@mkdir -p $(dir $@)
@@ -102,15 +115,23 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo.sh
 
-bench: $(BIN)
+# Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+$(BENCH_BINS): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: $(BIN) $(BENCH_BINS)
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
 # libFuzzer needs clang; the library is rebuilt with the sanitizers.
 FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) lib/cliutil.c
-$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) lib/bpt.h
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
 
 fuzz: $(FUZZ_BIN)
@@ -125,4 +146,4 @@ install: $(BIN)
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)

@@ -5,11 +5,16 @@
 #      RAM-backed loop device, recorded by the kernel's ftrace blk tracer
 #      in blktrace binary format (../shared/PEERS.md); blkparse counts the
 #      completed I/Os; bytes per I/O = trace bytes / completions;
-#   2. a .bpt from `blkpeak generate` with the same size, span, rate, I/O
-#      count and the service time fio measured -> bytes per I/O;
-#   3. the ratio (blktrace / bpt). Targets: <= 8 B/I/O random 4 KiB, <= 3 sequential.
+#   2. the same I/Os (queue/issue/complete times, sector, size, op, pid,
+#      comm from blkparse's Q, D and C events) written as a .bpt by
+#      bench/bpt_from_text.c -> bytes per I/O of the real recording;
+#   3. a .bpt from `blkpeak generate` with the same size, span, rate, I/O
+#      count and the service time fio measured, with Poisson and with
+#      fixed arrivals -> bytes per I/O;
+#   4. the ratios (blktrace / bpt). Targets: <= 8 B/I/O random 4 KiB, <= 3 sequential.
 # Needs root (loop device, tracefs). Takes the kernel-state lock.
 # Usage: bench/bench-size.sh [SECONDS] [IOPS]   (default 4 s at 10000 IOPS)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio blkparse python3
@@ -18,8 +23,10 @@ RATE=${2:-10000}
 SPAN=1g
 W=$E2E_TMP  # (lib.sh uses T for tracefs)
 
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+${CC:-cc} -O2 -I"$ROOT/lib" -o "$W/bpt_from_text" "$ROOT/bench/bpt_from_text.c" \
+	"$ROOT"/build/lib/*.o -lzstd -lm || fail "cannot build bpt_from_text (run make first)"
 dev=$(make_loop $SPAN bench)
-printf '%-11s %8s %12s %9s %10s %9s %8s %9s\n' pattern I/Os blktrace_B B/I/O bpt_B B/I/O ratio fixed_B/IO
 for rw in randread read; do
 	blktrace_start "$dev" "$W/$rw.bin"
 	fio --name=size --filename="$dev" --rw=$rw --bs=4k --size=$SPAN --direct=1 \
@@ -28,8 +35,25 @@ for rw in randread read; do
 		fail "fio: $(cat "$W/$rw.fio.err")"
 	blktrace_stop
 	bt_bytes=$(stat -c %s "$W/$rw.bin")
-	ios=$(blkparse -q -i - -f '%a\n' <"$W/$rw.bin" | grep -c '^C$')
-	[ "$ios" -gt 0 ] || fail "blkparse counted no completions in $W/$rw.bin"
+	# pair each completion with its queue and issue events (by sector)
+	blkparse -q -i - -f '%a %T.%9t %S %N %d %p %C\n' <"$W/$rw.bin" | python3 -c '
+import sys
+q, d = {}, {}
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 7: continue
+    a, t, sec = f[0], round(float(f[1]) * 1e9), f[2]
+    if a == "Q": q[sec] = (t, f[5], f[6])
+    elif a == "D": d[sec] = t
+    elif a == "C" and sec in q and sec in d:
+        qt, pid, comm = q.pop(sec)
+        print(qt, d.pop(sec), t, sec, f[3], f[4], pid, comm)
+' >"$W/$rw.txt"
+	ios=$(wc -l <"$W/$rw.txt")
+	[ "$ios" -gt 0 ] || fail "no completed I/Os in $W/$rw.bin"
+	"$W/bpt_from_text" "$W/$rw-same.bpt" <"$W/$rw.txt" || fail "bpt_from_text"
+	"$BLKPEAK" info --verify "$W/$rw-same.bpt" | grep -q "^records: *$ios in" ||
+		fail "$W/$rw-same.bpt does not hold $ios records"
 	lat_ns=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["mean"]))' "$W/$rw.json")
 	pattern=random; [ $rw = read ] && pattern=sequential
 	# Poisson arrivals stand in for fio's irregular rate limiting (its gaps
@@ -40,11 +64,27 @@ for rw in randread read; do
 			--iops "$RATE" --arrival $arr --queue-depth 1 --latency "${lat_ns}ns" \
 			-q -o "$W/$rw-$arr.bpt" || fail "generate"
 	done
-	python3 - "$pattern" "$ios" "$bt_bytes" "$(stat -c %s "$W/$rw-poisson.bpt")" \
-		"$(stat -c %s "$W/$rw-fixed.bpt")" <<'PY'
+	python3 - "$pattern" "$ios" "$bt_bytes" "$(stat -c %s "$W/$rw-same.bpt")" \
+		"$(stat -c %s "$W/$rw-poisson.bpt")" "$(stat -c %s "$W/$rw-fixed.bpt")" <<'PY'
 import sys
-p, n, bt, bpt, fixed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-print("%-11s %8d %12d %9.1f %10d %9.2f %7.0fx %9.2f" % (p, n, bt, bt / n, bpt, bpt / n, bt / bpt, fixed / n))
+p = sys.argv[1]
+n, bt, same, pois, fix = (int(x) for x in sys.argv[2:])
+print("%s 4 KiB reads: %d I/Os\n"
+      "  blktrace format             %9d bytes %7.1f B/I/O\n"
+      "  .bpt of the same I/Os       %9d bytes %7.2f B/I/O  %4.0fx smaller\n"
+      "  .bpt generate, poisson      %9d bytes %7.2f B/I/O  %4.0fx smaller\n"
+      "  .bpt generate, fixed rate   %9d bytes %7.2f B/I/O  %4.0fx smaller" %
+      (p, n, bt, bt / n, same, same / n, bt / same, pois, pois / n, bt / pois,
+       fix, fix / n, bt / fix))
+PY
+	python3 - "$W/$rw.txt" <<'PY'
+import statistics as st, sys
+rows = [list(map(int, l.split()[:3])) for l in open(sys.argv[1])]
+qs = sorted(r[0] for r in rows)
+gaps = [(b - a) / 1e3 for a, b in zip(qs, qs[1:])]
+svc = [(r[2] - r[1]) / 1e3 for r in rows]
+print("  recorded timing: queue gaps mean %.1f us, sd %.1f us; service mean %.1f us, sd %.1f us"
+      % (st.mean(gaps), st.stdev(gaps), st.mean(svc), st.stdev(svc)))
 PY
 	note "fio: mean completion latency ${lat_ns} ns -> generate --latency ${lat_ns}ns --iops $RATE"
 done

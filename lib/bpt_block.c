@@ -52,8 +52,13 @@ void bpt_bcur_reset(const struct bpt_reader *r, struct bpt_bcur *c)
 	c->chunk_start = c->chunk_len = 0;
 }
 
-/* 1 when every byte from off to the end of the file is zero: the tail a
- * power cut leaves when the size was updated but the data was not. */
+/*
+ * 1 when every byte from off to the end of the file is zero. In a file
+ * without footer, a block that fails its header or checksum check and is
+ * followed by nothing but zeros is a torn last write (a power cut leaves
+ * the file size updated and the data not): the data ends before it. The
+ * same damage followed by anything else is corruption.
+ */
 static int zero_tail(const struct bpt_reader *r, uint64_t off)
 {
 	uint8_t b[4096];
@@ -233,8 +238,12 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 		return BAD(off + 4, "block sequence number %u, expected %u", seq, c->seq);
 	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
 	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
-	    (comp == BPT_COMP_NONE && stored != raw) || h[21] || h[22] || h[23])
+	    (comp == BPT_COMP_NONE && stored != raw) ||
+	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23]) {
+		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
+			return 0; /* torn last block */
 		return BAD(off, "block %u: header malformed", seq);
+	}
 	if (stored > avail - BPT_BLOCK_HDR) {
 		if (r->complete)
 			return BAD(off, "block %u: runs into the footer", seq);
@@ -252,10 +261,14 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
 	bpt_xxh64_update(&hs, p, stored);
 	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
-	if (bpt_xxh64_final(&hs) != c->checksum)
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), c->checksum)) {
+		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + stored))
+			return 0; /* torn last block (power cut) */
 		return BAD(off, "block %u: checksum mismatch", seq);
+	}
 	c->blk_off = off;
 	c->n = n;
+	c->coding = h[21];
 	c->min_issue = get_le64(h + 24);
 	c->max_issue = get_le64(h + 32);
 	c->max_complete = get_le64(h + 40);
@@ -287,6 +300,7 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	if (r->complete && (rc = check_entry(r, c, err)))
 		return rc;
 	c->prev_issue = c->cols[COL_ISSUE].seed;
+	c->prev_complete = c->cols[COL_COMPLETE].seed;
 	c->prev_end = c->cols[COL_SECTOR].seed;
 	c->prev_source = c->have[COL_SOURCE] ? c->cols[COL_SOURCE].seed : 0;
 	c->i = 0;
@@ -296,15 +310,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->seq++;
 	if (is_new) {
 		r->seen_blocks = seq + 1;
-		if (n) {
-			if (!r->seen_records || c->min_issue < r->first_issue)
-				r->first_issue = c->min_issue;
-			if (c->max_issue > r->last_issue)
-				r->last_issue = c->max_issue;
-			if (c->max_complete > r->last_complete)
-				r->last_complete = c->max_complete;
-		}
-		r->seen_records += n;
+		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
 	return 1;
@@ -317,28 +324,66 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
 
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (c->have[id])
-			bpt_col_decode(&c->cols[id], i0, m, c->vals[id]);
-		else
+		if (!c->have[id])
 			memset(c->vals[id], 0, sizeof(uint64_t) * m);
+		else if (bpt_col_decode(&c->cols[id], i0, m, c->vals[id]))
+			return BAD(c->blk_off, "block %u: column %d: dictionary index out of range",
+				   c->seq - 1, id);
 	}
 	uint64_t *issue = c->vals[COL_ISSUE], *queue = c->vals[COL_QUEUE];
 	uint64_t *comp = c->vals[COL_COMPLETE], *sector = c->vals[COL_SECTOR];
 	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
 	uint64_t *src = c->vals[COL_SOURCE], *errv = c->vals[COL_ERROR];
-	uint64_t pi = c->prev_issue, pe = c->prev_end, ps = c->prev_source;
+	uint64_t pi = c->prev_issue, pc = c->prev_complete;
+	uint64_t pe = c->prev_end, ps = c->prev_source;
 	uint64_t lim32 = 0, ndev = r->hdr.ndevices;
 	int bad = 0;
 
+	/* Times: pi, pc carry the previous issue and complete times. */
+	switch (c->coding & BPT_CODING_TIME_MASK) {
+	case BPT_CODING_TIME_COMPLETE:
+		for (uint32_t j = 0; j < m; j++) {
+			pc += (uint64_t)unzigzag64(comp[j]);
+			comp[j] = pc;
+			issue[j] = pc - (uint64_t)unzigzag64(issue[j]);
+		}
+		break;
+	case BPT_CODING_TIME_AFTER:
+		/* pi: the previous record's completion (the seed at first) */
+		for (uint32_t j = 0; j < m; j++) {
+			issue[j] = pi + (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			pi = comp[j];
+		}
+		break;
+	case BPT_CODING_TIME_BOTH:
+		for (uint32_t j = 0; j < m; j++) {
+			pi += (uint64_t)unzigzag64(issue[j]);
+			pc += (uint64_t)unzigzag64(comp[j]);
+			issue[j] = pi;
+			comp[j] = pc;
+		}
+		break;
+	default:
+		for (uint32_t j = 0; j < m; j++) {
+			pi += (uint64_t)unzigzag64(issue[j]);
+			issue[j] = pi;
+			comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
+		}
+		break;
+	}
+	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
+		for (uint32_t j = 0; j < m; j++) {
+			pe += (uint64_t)unzigzag64(sector[j]);
+			sector[j] = pe;
+			pe += bytes[j] >> 9;
+		}
+	}
 	for (uint32_t j = 0; j < m; j++) {
-		pi += (uint64_t)unzigzag64(issue[j]);
-		issue[j] = pi;
-		queue[j] = pi - (uint64_t)unzigzag64(queue[j]);
-		comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
-		pe += (uint64_t)unzigzag64(sector[j]);
-		sector[j] = pe;
-		pe += bytes[j] >> 9;
-		sched[j] = c->have[COL_SCHED] ? pi + (uint64_t)unzigzag64(sched[j]) : 0;
+		uint64_t t = issue[j];
+
+		queue[j] = t - (uint64_t)unzigzag64(queue[j]);
+		sched[j] = c->have[COL_SCHED] ? t + (uint64_t)unzigzag64(sched[j]) : 0;
 		if (c->have[COL_SOURCE]) {
 			ps += (uint64_t)unzigzag64(src[j]);
 			src[j] = ps;
@@ -348,7 +393,7 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		errv[j] = (uint64_t)(int64_t)(int32_t)((uint32_t)(e >> 1) ^ -(uint32_t)(e & 1));
 		lim32 |= bytes[j] | c->vals[COL_PID][j] | c->vals[COL_COMM][j] |
 			 c->vals[COL_MEMBER][j] | e;
-		bad |= pi < c->min_issue || pi > c->max_issue ||
+		bad |= t < c->min_issue || t > c->max_issue ||
 		       comp[j] > c->max_complete || c->vals[COL_DEV][j] >= ndev ||
 		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
 		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
@@ -377,6 +422,7 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
 	}
 	c->prev_issue = pi;
+	c->prev_complete = pc;
 	c->prev_end = pe;
 	c->prev_source = ps;
 	c->chunk_start = i0;

@@ -133,9 +133,7 @@ static int read_tables(struct bpt_reader *r, struct rbuf *b,
 					     : BAD(at, "footer: string %llu malformed",
 						   (unsigned long long)id);
 	}
-	if (rb_tell(b) != b->end)
-		return BAD(rb_tell(b), "footer: %llu unexpected bytes at its end",
-			   (unsigned long long)(b->end - rb_tell(b)));
+	/* Bytes left before the trailer are fields of a newer minor. */
 	return 0;
 }
 
@@ -177,7 +175,7 @@ int bpt_footer_read(struct bpt_reader *r, struct bpt_error *err)
 		bpt_xxh64_update(&hs, b->buf, take);
 		off += take;
 	}
-	if (bpt_xxh64_final(&hs) != get_le64(tr + 8)) {
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), get_le64(tr + 8))) {
 		rc = BAD(toff + 8, "footer checksum mismatch (footer at offset %llu)",
 			 (unsigned long long)foff);
 		goto out;

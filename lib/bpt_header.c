@@ -190,6 +190,8 @@ int bpt_header_check_fixed(const uint8_t *p, size_t avail, uint64_t file_size,
 			   uint32_t *hdr_size, const char *name,
 			   struct bpt_error *err)
 {
+	if (!avail)
+		return bpt_err(err, -EBADMSG, name, 1, 0, "empty file, not a .bpt trace");
 	if (avail < BPT_MAGIC_LEN || memcmp(p, BPT_MAGIC, BPT_MAGIC_LEN)) {
 		if (avail < BPT_MAGIC_LEN &&
 		    !memcmp(p, BPT_MAGIC, avail))
@@ -228,7 +230,7 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 	uint16_t ndev, nmeta;
 	uint64_t wall;
 
-	if (bpt_xxh64(p, hdr_size - 8, 0) != want)
+	if (!BPT_CKSUM_OK(bpt_xxh64(p, hdr_size - 8, 0), want))
 		return bpt_err(err, -EBADMSG, name, 1, hdr_size - 8,
 			       "header checksum mismatch");
 	memset(hdr, 0, sizeof(*hdr));

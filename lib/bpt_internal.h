@@ -40,6 +40,19 @@
 #define BPT_COMP_NONE 0
 #define BPT_COMP_ZSTD 1
 
+/*
+ * Block coding byte (block header byte 21), chosen per block. Bits 0 and 2
+ * together are the time mode, what columns 0 (issue) and 2 (complete)
+ * hold; bit 1 says how sectors are stored.
+ */
+#define BPT_CODING_TIME_COMPLETE 1u /* complete deltas; issue from complete */
+#define BPT_CODING_SECTOR_ABS 2u    /* sectors stored as they are, no delta */
+#define BPT_CODING_TIME_AFTER 4u    /* issue relative to the previous
+				       record's completion (queue depth 1) */
+#define BPT_CODING_TIME_BOTH 5u     /* issue deltas and complete deltas */
+#define BPT_CODING_TIME_MASK 5u     /* 0: issue deltas, service times */
+#define BPT_CODING__ALL 7u
+
 #define BPT_FOOTER_FIXED 80
 #define BPT_INDEX_ENTRY 32
 #define BPT_LOSS_ENTRY 24
@@ -58,10 +71,16 @@
  * spec, "Columns"): the decoder needs no other description.
  */
 enum bpt_col_id {
-	COL_ISSUE = 0,    /* delta from previous issue_ns, zigzag */
+	COL_ISSUE = 0,    /* by time mode (coding & TIME_MASK): 0, BOTH:
+			     zigzag delta from the previous issue_ns;
+			     COMPLETE: zigzag(complete_ns - issue_ns);
+			     AFTER: zigzag(issue_ns - previous complete_ns) */
 	COL_QUEUE = 1,    /* zigzag(issue_ns - queue_ns) */
-	COL_COMPLETE = 2, /* zigzag(complete_ns - issue_ns) */
-	COL_SECTOR = 3,   /* zigzag(sector - previous end sector) */
+	COL_COMPLETE = 2, /* by time mode: 0, AFTER: zigzag(complete_ns -
+			     issue_ns); COMPLETE, BOTH: zigzag delta from
+			     the previous complete_ns */
+	COL_SECTOR = 3,   /* zigzag(sector - previous end sector); with
+			     SECTOR_ABS: sector */
 	COL_BYTES = 4,    /* raw */
 	COL_DEV = 5,
 	COL_OP = 6,
@@ -76,6 +95,41 @@ enum bpt_col_id {
 	COL_MEMBER = 14,  /* raw; bit 2 */
 	COL_KNOWN = 15
 };
+
+/*
+ * Checksum comparison. A fuzzing build (libFuzzer defines the macro below)
+ * accepts any checksum so the fuzzer reaches the parsers behind them
+ * instead of stopping at the first hash; never defined in real builds.
+ */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define BPT_CKSUM_OK(got, want) ((void)(got), (void)(want), 1)
+#else
+#define BPT_CKSUM_OK(got, want) ((got) == (want))
+#endif
+
+/* ------------------------------------------------------------- totals */
+
+/* What the footer sums over blocks; the writer, the reader (for files
+ * without footer) and the verifier keep one each. */
+struct bpt_totals {
+	uint64_t records, first_issue, last_issue, last_complete;
+};
+
+/* Add a block of n records with the given time range. */
+static inline void bpt_totals_add(struct bpt_totals *t, uint32_t n,
+				  uint64_t min_issue, uint64_t max_issue,
+				  uint64_t max_complete)
+{
+	if (!n)
+		return;
+	if (!t->records || min_issue < t->first_issue)
+		t->first_issue = min_issue;
+	if (max_issue > t->last_issue)
+		t->last_issue = max_issue;
+	if (max_complete > t->last_complete)
+		t->last_complete = max_complete;
+	t->records += n;
+}
 
 /* ------------------------------------------------------------- errors */
 
@@ -176,26 +230,44 @@ int cur_varint(struct bpt_cur *c, uint64_t *v);
 int cur_str16(struct bpt_cur *c, char *dst, size_t dstsz);
 
 /*
- * Column coding ("frame of reference, shift, byte planes"):
- *   u8 width, u8 shift, varint base, varint seed, then `width` planes of n
- *   bytes each; plane k holds byte k of (v - base) >> shift.
- * bpt_col_encode appends that for the n values (the seed is stored as
- * given). bpt_col_parse checks a column's bytes and fills a view from
- * which bpt_col_decode reconstructs values i0..i0+m-1.
+ * Column coding (bpt_column.c, spec "Column coding"). A column is
+ *   u8 kind, varint seed, then
+ *   kind 0 "planes": u8 width, u8 shift, varint base, `width` planes of n
+ *                    bytes; plane k holds byte k of (v - base) >> shift;
+ *   kind 1 "dict":   u8 bits (1, 2 or 4), u8 count (1..2^bits), count
+ *                    varint values, then n indexes of `bits` bits packed
+ *                    LSB first into ceil(n * bits / 8) bytes.
+ * bpt_col_encode picks the smaller kind for the n values and appends it
+ * (the seed, a column's starting point for delta transforms, is stored as
+ * given); the payload offsets where its byte planes start are added to
+ * cuts[] (for the writer's zstd block splitting). bpt_col_parse checks a
+ * column's bytes and fills a view; bpt_col_decode reconstructs values
+ * i0..i0+m-1 (-EBADMSG for a dictionary index out of range).
  */
+#define BPT_COL_PLANES 0
+#define BPT_COL_DICT 1
+#define BPT_DICT_MAX 16
+
 struct bpt_colview {
-	const uint8_t *planes;
+	const uint8_t *data;   /* planes or packed indexes */
 	uint32_t n;
-	uint8_t width, shift;
+	uint8_t kind, width, shift, bits, ndict;
 	uint64_t base, seed;
+	uint64_t dict[BPT_DICT_MAX];
 };
 
+/* Appends to b; *nplanes gets the number of byte planes written and
+ * *planes_at the offset in b where the first starts (0 planes for dict). */
 void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
-		    uint64_t seed);
+		    uint64_t seed, unsigned *nplanes, size_t *planes_at);
 int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv);
-void bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
-		    uint64_t *out);
+int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
+		   uint64_t *out);
+/* Estimated bits the plane coding of v[0..n) needs after entropy coding:
+ * the sum of each byte plane's order-0 entropy (what zstd's Huffman stage
+ * gets close to). Used by the writer to choose between codings. */
+double bpt_col_estimate(const uint64_t *v, uint32_t n);
 
 /* ------------------------------------------------------------ checksum */
 

@@ -35,13 +35,14 @@ struct bpt_bcur {
 	int loaded;              /* a block is loaded (records i..n-1 left) */
 	uint64_t blk_off;
 	uint32_t n, i;
+	uint8_t coding;          /* BPT_CODING_* of the loaded block */
 	uint64_t min_issue, max_issue, max_complete, checksum;
 	struct bpt_buf stored;   /* payload as stored (file source only) */
 	struct bpt_buf raw;      /* payload decompressed */
 	void *dctx;              /* ZSTD_DCtx */
 	struct bpt_colview cols[COL_KNOWN];
 	uint8_t have[COL_KNOWN];
-	uint64_t prev_issue, prev_end, prev_source;
+	uint64_t prev_issue, prev_complete, prev_end, prev_source;
 	uint32_t chunk_start, chunk_len;
 	uint64_t vals[COL_KNOWN][BPT_CHUNK];
 };
@@ -64,7 +65,8 @@ struct bpt_reader {
 
 	/* Totals of blocks read so far (used when there is no footer). */
 	uint32_t seen_blocks;
-	uint64_t seen_records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals seen;
+	uint64_t lost;
 	uint64_t valid_bytes;
 
 	struct bpt_bcur *cur;    /* bpt_reader_next's position */

@@ -1,23 +1,18 @@
 /*
- * bpt_writer.c — the streaming .bpt writer.
- *
- * Records are turned into column values as they arrive (deltas against
- * the previous record of the open block, so no record is kept), held for
- * one block, then the block is coded column by column (bpt_codec.c),
- * compressed with zstd, checksummed and written with one write. Memory is
- * one block of column values plus the index, string table and loss list
- * that the footer needs (one 32-byte entry per block, 24 per loss window).
- * Byte layout: schemas/trace-format.md.
+ * bpt_writer.c — the streaming .bpt writer: the file, the header, the
+ * string table, loss entries, closing blocks when they are full or span
+ * too much time, the footer and the bookkeeping it needs. The open block
+ * and its encoding are in bpt_blockenc.c. Memory is one block of column
+ * values plus what the footer needs: 32 bytes per block written, 24 per
+ * loss entry, and the string table. Layout: schemas/trace-format.md.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include <zstd.h>
 
-#include "bpt_internal.h"
-#include "bpt_strtab.h"
+#include "bpt_blockenc.h"
 
 struct index_entry {
 	uint64_t off;
@@ -35,12 +30,7 @@ struct bpt_writer {
 	int error;              /* first failure, sticky */
 	struct bpt_error err;
 
-	/* The open block: one value array per present column. */
-	uint64_t *col[COL_KNOWN];
-	uint64_t seed[COL_KNOWN];
-	uint32_t n;
-	uint64_t prev_issue, prev_end, prev_source;
-	uint64_t min_issue, max_issue, max_complete;
+	struct bpt_blockenc blk; /* the open block */
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -52,11 +42,9 @@ struct bpt_writer {
 	size_t nloss, cap_loss;
 	struct index_entry *index;
 	size_t nblocks, cap_index;
-	uint64_t records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals tot;
+	uint64_t lost;
 	uint64_t digest, offset;
-
-	struct bpt_buf payload, colbuf, zbuf;
-	ZSTD_CCtx *cctx;
 };
 
 static int fail(struct bpt_writer *w, int code, int has_off, const char *what)
@@ -98,12 +86,6 @@ static int write_all(struct bpt_writer *w, const struct iovec *iov, int cnt)
 	return 0;
 }
 
-static int col_present(const struct bpt_writer *w, int id)
-{
-	return id < COL_MANDATORY ||
-	       (w->hdr.columns & (1u << (id - COL_MANDATORY)));
-}
-
 int bpt_writer_create(struct bpt_writer **out, const char *path,
 		      const struct bpt_header *hdr,
 		      const struct bpt_writer_opts *opts, struct bpt_error *err)
@@ -137,18 +119,9 @@ int bpt_writer_create(struct bpt_writer **out, const char *path,
 	rc = bpt_header_encode(&w->hdr, &hb, path, err);
 	if (rc)
 		goto fail;
-	for (int id = 0; id < COL_KNOWN; id++) {
-		if (!col_present(w, id))
-			continue;
-		w->col[id] = malloc(sizeof(uint64_t) * w->block_records);
-		if (!w->col[id]) {
-			rc = bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
-			goto fail;
-		}
-	}
-	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx) {
-		rc = bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
+	rc = bpt_blockenc_init(&w->blk, w->hdr.columns, w->block_records, w->level);
+	if (rc) {
+		bpt_err(err, rc, path, 0, 0, "out of memory");
 		goto fail;
 	}
 	uint32_t empty;
@@ -209,11 +182,6 @@ int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id)
 	return 0;
 }
 
-static inline uint64_t zz32(int32_t v)
-{
-	return (uint32_t)(((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
-}
-
 int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 {
 	int rc;
@@ -223,9 +191,9 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
 	    (r->flags & ~BPT_F__ALL) || r->comm_id >= w->strs.count)
 		return -EINVAL;
-	if (w->n) {
-		uint64_t lo = r->issue_ns < w->min_issue ? r->issue_ns : w->min_issue;
-		uint64_t hi = r->issue_ns > w->max_issue ? r->issue_ns : w->max_issue;
+	if (w->blk.n) {
+		uint64_t lo = r->issue_ns < w->blk.min_issue ? r->issue_ns : w->blk.min_issue;
+		uint64_t hi = r->issue_ns > w->blk.max_issue ? r->issue_ns : w->blk.max_issue;
 
 		if (hi - lo >= w->span_ns) {
 			rc = bpt_writer_flush(w);
@@ -233,44 +201,9 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 				return rc;
 		}
 	}
-	uint32_t i = w->n;
-
-	if (i == 0) {
-		w->prev_issue = w->seed[COL_ISSUE] = r->issue_ns;
-		w->prev_end = w->seed[COL_SECTOR] = r->sector;
-		w->prev_source = w->seed[COL_SOURCE] = r->source_index;
-		w->min_issue = w->max_issue = r->issue_ns;
-		w->max_complete = r->complete_ns;
-	}
-	w->min_issue = r->issue_ns < w->min_issue ? r->issue_ns : w->min_issue;
-	w->max_issue = r->issue_ns > w->max_issue ? r->issue_ns : w->max_issue;
-	w->max_complete = r->complete_ns > w->max_complete ? r->complete_ns
-							   : w->max_complete;
-	w->col[COL_ISSUE][i] = zigzag64((int64_t)(r->issue_ns - w->prev_issue));
-	w->prev_issue = r->issue_ns;
-	w->col[COL_QUEUE][i] = zigzag64((int64_t)(r->issue_ns - r->queue_ns));
-	w->col[COL_COMPLETE][i] = zigzag64((int64_t)(r->complete_ns - r->issue_ns));
-	w->col[COL_SECTOR][i] = zigzag64((int64_t)(r->sector - w->prev_end));
-	w->prev_end = r->sector + (r->bytes >> 9);
-	w->col[COL_BYTES][i] = r->bytes;
-	w->col[COL_DEV][i] = r->dev;
-	w->col[COL_OP][i] = r->op;
-	w->col[COL_FLAGS][i] = r->flags;
-	w->col[COL_PID][i] = r->pid;
-	w->col[COL_COMM][i] = r->comm_id;
-	w->col[COL_CGROUP][i] = r->cgroup_id;
-	w->col[COL_ERROR][i] = zz32(r->error);
-	if (w->col[COL_SCHED])
-		w->col[COL_SCHED][i] = zigzag64((int64_t)(r->sched_ns - r->issue_ns));
-	if (w->col[COL_SOURCE]) {
-		w->col[COL_SOURCE][i] =
-			zigzag64((int64_t)(r->source_index - w->prev_source));
-		w->prev_source = r->source_index;
-	}
-	if (w->col[COL_MEMBER])
-		w->col[COL_MEMBER][i] = r->member;
-	w->n++;
-	if (w->n >= w->block_records)
+	if ((rc = bpt_blockenc_add(&w->blk, r)))
+		return rc;
+	if (w->blk.n >= w->block_records)
 		return bpt_writer_flush(w);
 	return 0;
 }
@@ -311,43 +244,6 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
 	return 0;
 }
 
-/* The uncompressed block payload: strings, losses, columns. */
-static void build_payload(struct bpt_writer *w)
-{
-	struct bpt_buf *p = &w->payload;
-	uint32_t ncols = 0;
-
-	p->len = 0;
-	buf_varint(p, w->strs.count - w->str_written);
-	buf_varint(p, w->str_written);
-	for (uint32_t id = w->str_written; id < w->strs.count; id++) {
-		size_t len;
-		const char *s = bpt_strtab_get(&w->strs, id, &len);
-
-		buf_str16(p, s, len);
-	}
-	buf_varint(p, w->nblk_loss);
-	for (uint32_t i = 0; i < w->nblk_loss; i++) {
-		buf_varint(p, w->blk_loss[i].t0_ns);
-		buf_varint(p, w->blk_loss[i].t1_ns - w->blk_loss[i].t0_ns);
-		buf_varint(p, w->blk_loss[i].count);
-	}
-	for (int id = 0; id < COL_KNOWN; id++)
-		ncols += w->col[id] != NULL;
-	buf_varint(p, ncols);
-	for (int id = 0; id < COL_KNOWN; id++) {
-		if (!w->col[id])
-			continue;
-		w->colbuf.len = 0;
-		bpt_col_encode(&w->colbuf, w->col[id], w->n, w->seed[id]);
-		buf_varint(p, (uint64_t)id);
-		buf_varint(p, w->colbuf.len);
-		buf_put(p, w->colbuf.p, w->colbuf.len);
-		if (w->colbuf.oom)
-			p->oom = 1;
-	}
-}
-
 static int grow_index(struct bpt_writer *w)
 {
 	if (w->nblocks < w->cap_index)
@@ -367,57 +263,22 @@ int bpt_writer_flush(struct bpt_writer *w)
 	uint8_t bh[BPT_BLOCK_HDR];
 	const void *stored;
 	size_t stored_len;
-	uint8_t comp = BPT_COMP_ZSTD;
 	int rc;
 
 	if (w->error)
 		return w->error;
-	if (!w->n && !w->nblk_loss && w->str_written == w->strs.count)
+	if (!w->blk.n && !w->nblk_loss && w->str_written == w->strs.count)
 		return 0;
 	if (w->nblocks >= UINT32_MAX)
 		return fail(w, -EFBIG, 0, "too many blocks");
 	if ((rc = grow_index(w)))
 		return fail(w, rc, 0, "out of memory");
-	build_payload(w);
-	if (w->payload.oom)
-		return fail(w, -ENOMEM, 0, "out of memory");
-	if (w->payload.len > BPT_BLOCK_MAX_RAW)
-		return fail(w, -EFBIG, 0, "block payload too large");
-	size_t bound = ZSTD_compressBound(w->payload.len);
-
-	if (!buf_reserve(&w->zbuf, bound))
-		return fail(w, -ENOMEM, 0, "out of memory");
-	size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf.p, bound, w->payload.p,
-				     w->payload.len, w->level);
-
-	if (ZSTD_isError(z) || z >= w->payload.len) {
-		comp = BPT_COMP_NONE;
-		stored = w->payload.p;
-		stored_len = w->payload.len;
-	} else {
-		stored = w->zbuf.p;
-		stored_len = z;
-	}
-	if (!w->n)
-		w->min_issue = w->max_issue = w->max_complete = 0;
-	memcpy(bh, BPT_BLOCK_MAGIC, 4);
-	put_le32(bh + 4, (uint32_t)w->nblocks);
-	put_le32(bh + 8, w->n);
-	put_le32(bh + 12, (uint32_t)stored_len);
-	put_le32(bh + 16, (uint32_t)w->payload.len);
-	bh[20] = comp;
-	bh[21] = bh[22] = bh[23] = 0;
-	put_le64(bh + 24, w->min_issue);
-	put_le64(bh + 32, w->max_issue);
-	put_le64(bh + 40, w->max_complete);
-	struct bpt_xxh64_state hs;
-
-	bpt_xxh64_init(&hs, 0);
-	bpt_xxh64_update(&hs, bh, BPT_BLOCK_CKSUM_OFF);
-	bpt_xxh64_update(&hs, stored, stored_len);
-	uint64_t ck = bpt_xxh64_final(&hs);
-
-	put_le64(bh + BPT_BLOCK_CKSUM_OFF, ck);
+	rc = bpt_blockenc_finish(&w->blk, (uint32_t)w->nblocks, &w->strs,
+				 w->str_written, w->blk_loss, w->nblk_loss, bh,
+				 &stored, &stored_len);
+	if (rc)
+		return fail(w, rc, 0, rc == -EFBIG ? "block payload too large"
+						   : "out of memory");
 	uint64_t off = w->offset;
 	struct iovec iov[2] = { { bh, sizeof(bh) }, { (void *)stored, stored_len } };
 
@@ -425,24 +286,18 @@ int bpt_writer_flush(struct bpt_writer *w)
 		return rc;
 	if (w->sync_blocks && fdatasync(w->fd))
 		return fail(w, -errno, 1, "fdatasync failed");
-	w->index[w->nblocks++] = (struct index_entry){ off, w->n, w->min_issue,
-						       w->max_issue };
-	w->digest = bpt_digest_step(w->digest, ck);
-	if (w->n) {
-		if (!w->records || w->min_issue < w->first_issue)
-			w->first_issue = w->min_issue;
-		if (w->max_issue > w->last_issue)
-			w->last_issue = w->max_issue;
-		if (w->max_complete > w->last_complete)
-			w->last_complete = w->max_complete;
-	}
-	w->records += w->n;
+	w->index[w->nblocks++] = (struct index_entry){ off, w->blk.n,
+						       get_le64(bh + 24),
+						       get_le64(bh + 32) };
+	w->digest = bpt_digest_step(w->digest, get_le64(bh + BPT_BLOCK_CKSUM_OFF));
+	bpt_totals_add(&w->tot, w->blk.n, get_le64(bh + 24), get_le64(bh + 32),
+		       get_le64(bh + 40));
 	for (uint32_t i = 0; i < w->nblk_loss; i++) {
 		w->losses[w->nloss++] = w->blk_loss[i];
 		w->lost += w->blk_loss[i].count;
 	}
 	w->nblk_loss = 0;
-	w->n = 0;
+	w->blk.n = 0;
 	w->str_written = w->strs.count;
 	w->str_pending_bytes = 0;
 	return 0;
@@ -458,10 +313,10 @@ static int write_footer(struct bpt_writer *w)
 	buf_put(&f, BPT_FOOTER_MAGIC, 4);
 	buf_u32(&f, 0);
 	buf_u64(&f, w->nblocks);
-	buf_u64(&f, w->records);
-	buf_u64(&f, w->first_issue);
-	buf_u64(&f, w->last_issue);
-	buf_u64(&f, w->last_complete);
+	buf_u64(&f, w->tot.records);
+	buf_u64(&f, w->tot.first_issue);
+	buf_u64(&f, w->tot.last_issue);
+	buf_u64(&f, w->tot.last_complete);
 	buf_u64(&f, w->lost);
 	buf_u64(&f, w->nloss);
 	buf_u64(&f, w->strs.count);
@@ -516,16 +371,11 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 	rc = w->error;
 	if (rc && err && w->err.code)
 		*err = w->err;
-	for (int id = 0; id < COL_KNOWN; id++)
-		free(w->col[id]);
+	bpt_blockenc_free(&w->blk);
 	free(w->blk_loss);
 	free(w->losses);
 	free(w->index);
 	bpt_strtab_free(&w->strs);
-	buf_free(&w->payload);
-	buf_free(&w->colbuf);
-	buf_free(&w->zbuf);
-	ZSTD_freeCCtx(w->cctx);
 	free(w->path);
 	free(w);
 	return rc;
@@ -533,7 +383,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 
 uint64_t bpt_writer_count(const struct bpt_writer *w)
 {
-	return w->records + w->n;
+	return w->tot.records + w->blk.n;
 }
 
 uint64_t bpt_writer_bytes(const struct bpt_writer *w)

@@ -71,7 +71,7 @@ static void read_all_check(const char *path, const struct bpt_record *recs,
 	bpt_reader_close(r);
 }
 
-Test(bpt_roundtrip, random_all_columns_combinations)
+Test(bpt_roundtrip, random_all_columns_combinations, .fini = tu_cleanup)
 {
 	for (uint32_t cols = 0; cols <= BPT_COL__KNOWN; cols++) {
 		const char *p = tu_tmpname("rt");
@@ -84,7 +84,7 @@ Test(bpt_roundtrip, random_all_columns_combinations)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, big_blocks_and_single_record_blocks)
+Test(bpt_roundtrip, big_blocks_and_single_record_blocks, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("big");
 	struct bpt_record *recs = write_random(p, 7, 70000, BPT_COL__KNOWN, 0);
@@ -97,7 +97,7 @@ Test(bpt_roundtrip, big_blocks_and_single_record_blocks)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, empty_trace)
+Test(bpt_roundtrip, empty_trace, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("empty");
 	struct bpt_record *recs = write_random(p, 1, 0, 0, 0);
@@ -116,7 +116,7 @@ Test(bpt_roundtrip, empty_trace)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, header_devices_meta)
+Test(bpt_roundtrip, header_devices_meta, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("hdr");
 	struct bpt_header h, *g;
@@ -167,7 +167,7 @@ Test(bpt_roundtrip, header_devices_meta)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, writer_rejects_bad_records)
+Test(bpt_roundtrip, writer_rejects_bad_records, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("bad");
 	struct bpt_header h;
@@ -207,7 +207,7 @@ Test(bpt_roundtrip, writer_rejects_bad_records)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, names_and_flags)
+Test(bpt_roundtrip, names_and_flags, .fini = tu_cleanup)
 {
 	char b[8];
 
@@ -219,4 +219,23 @@ Test(bpt_roundtrip, names_and_flags)
 	cr_assert_str_eq(bpt_flags_str(0, b), "");
 	cr_assert_str_eq(bpt_flags_str(BPT_F__ALL, b), "SFPMA");
 	cr_assert_str_eq(bpt_flags_str(BPT_F_FUA | BPT_F_READAHEAD, b), "FA");
+}
+
+Test(bpt_roundtrip, open_errors_name_the_file)
+{
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	static const uint8_t text[] = "hello, this is not a trace at all\n";
+
+	cr_assert_eq(bpt_reader_open_mem(&r, NULL, 0, "empty.bpt", &e), -EBADMSG);
+	cr_assert_str_eq(e.msg, "empty.bpt: offset 0: empty file, not a .bpt trace");
+	cr_assert_eq(bpt_reader_open_mem(&r, text, sizeof(text), "t.txt", &e), -EBADMSG);
+	cr_assert_str_eq(e.msg, "t.txt: offset 0: not a .bpt trace (bad magic)");
+	cr_assert_eq(bpt_reader_open(&r, "/nonexistent/x.bpt", &e), -ENOENT);
+	cr_assert_str_eq(e.msg, "/nonexistent/x.bpt: cannot open: No such file or directory");
+	cr_assert_eq(bpt_reader_open(&r, "/dev/null", &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "/dev/null: not a regular file");
+	cr_assert_eq(bpt_reader_open(&r, "/tmp", &e), -EINVAL);
+	bpt_reader_close(NULL);
+	cr_assert_eq(bpt_writer_close(NULL, NULL), 0);
 }

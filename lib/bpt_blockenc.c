@@ -1,0 +1,355 @@
+/*
+ * bpt_blockenc.c — the open block of a writer and its encoding: records
+ * are split into column values as they arrive; when the block closes,
+ * choose_coding picks the cheapest coding of its times and sectors and
+ * turns them into stored values, each column is coded (bpt_column.c), the
+ * payload (strings, losses, columns) is compressed with zstd, one zstd
+ * block per byte plane, and the block header is filled and checksummed.
+ * Layout: schemas/trace-format.md, "Record blocks" and "Columns".
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <zstd.h>
+
+#include "bpt_blockenc.h"
+
+/*
+ * Each byte plane of a large block starts a new zstd block (a flush), so
+ * zstd builds one entropy table per plane instead of one for a mix of
+ * planes with different statistics. Below this many records a plane is
+ * too small to pay for its own table.
+ */
+#define PLANE_CUT_MIN 4096
+
+/* Room for `alloc` records in every present column. */
+static int grow(struct bpt_blockenc *e, uint32_t alloc)
+{
+	for (int id = 0; id < COL_KNOWN; id++) {
+		if (!e->col[id])
+			continue;
+		uint64_t *p = realloc(e->col[id], sizeof(uint64_t) * alloc);
+
+		if (!p)
+			return -ENOMEM;
+		e->col[id] = p;
+	}
+	e->alloc = alloc;
+	return 0;
+}
+
+int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
+		      int level)
+{
+	/* Small traces (a short replay, a test) should not pay for a whole
+	 * block of columns: start small and double. */
+	uint32_t first = cap < 4096 ? cap : 4096;
+
+	memset(e, 0, sizeof(*e));
+	e->cap = cap;
+	e->level = level;
+	for (int id = 0; id < COL_KNOWN; id++) {
+		if (id >= COL_MANDATORY && !(columns & (1u << (id - COL_MANDATORY))))
+			continue;
+		e->col[id] = malloc(sizeof(uint64_t) * first);
+		if (!e->col[id])
+			return -ENOMEM;
+	}
+	e->alloc = first;
+	e->cctx = ZSTD_createCCtx();
+	return e->cctx ? 0 : -ENOMEM;
+}
+
+void bpt_blockenc_free(struct bpt_blockenc *e)
+{
+	for (int id = 0; id < COL_KNOWN; id++)
+		free(e->col[id]);
+	buf_free(&e->payload);
+	buf_free(&e->colbuf);
+	buf_free(&e->zbuf);
+	ZSTD_freeCCtx(e->cctx);
+	memset(e, 0, sizeof(*e));
+}
+
+static inline uint64_t zz32(int32_t v)
+{
+	return (uint32_t)(((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
+}
+
+int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
+{
+	uint32_t i = e->n;
+
+	assert(i < e->cap);
+	if (i == e->alloc &&
+	    grow(e, e->alloc > e->cap / 2 ? e->cap : e->alloc * 2))
+		return -ENOMEM;
+	if (i == 0) {
+		e->prev_source = e->seed[COL_SOURCE] = r->source_index;
+		e->min_issue = e->max_issue = r->issue_ns;
+		e->max_complete = r->complete_ns;
+	}
+	e->min_issue = r->issue_ns < e->min_issue ? r->issue_ns : e->min_issue;
+	e->max_issue = r->issue_ns > e->max_issue ? r->issue_ns : e->max_issue;
+	e->max_complete = r->complete_ns > e->max_complete ? r->complete_ns
+							   : e->max_complete;
+	/* Times and sectors are kept raw; choose_coding codes them. */
+	e->col[COL_ISSUE][i] = r->issue_ns;
+	e->col[COL_COMPLETE][i] = r->complete_ns;
+	e->col[COL_SECTOR][i] = r->sector;
+	e->col[COL_QUEUE][i] = zigzag64((int64_t)(r->issue_ns - r->queue_ns));
+	e->col[COL_BYTES][i] = r->bytes;
+	e->col[COL_DEV][i] = r->dev;
+	e->col[COL_OP][i] = r->op;
+	e->col[COL_FLAGS][i] = r->flags;
+	e->col[COL_PID][i] = r->pid;
+	e->col[COL_COMM][i] = r->comm_id;
+	e->col[COL_CGROUP][i] = r->cgroup_id;
+	e->col[COL_ERROR][i] = zz32(r->error);
+	if (e->col[COL_SCHED])
+		e->col[COL_SCHED][i] = zigzag64((int64_t)(r->sched_ns - r->issue_ns));
+	if (e->col[COL_SOURCE]) {
+		e->col[COL_SOURCE][i] =
+			zigzag64((int64_t)(r->source_index - e->prev_source));
+		e->prev_source = r->source_index;
+	}
+	if (e->col[COL_MEMBER])
+		e->col[COL_MEMBER][i] = r->member;
+	e->n++;
+	return 0;
+}
+
+/*
+ * The time mode of the open block (see the spec, "Columns"): the
+ * cheapest, by estimate, of
+ *   0         issue deltas + service times   (records in issue order)
+ *   COMPLETE  complete deltas + service times (in completion order)
+ *   AFTER     issue after the previous completion + service times
+ *             (queue depth 1: the issue delta would repeat the service)
+ *   BOTH      issue deltas + complete deltas (service times that drift
+ *             slowly, as on a busy device: each delta stays small)
+ * and the raw issue and complete columns turned into what is stored.
+ */
+static unsigned choose_time(struct bpt_blockenc *e)
+{
+	uint64_t *is = e->col[COL_ISSUE], *co = e->col[COL_COMPLETE];
+	uint64_t *a = e->est[0], *b = e->est[1], *c = e->est[2], *s = e->est[3];
+	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
+
+	a[0] = b[0] = c[0] = 0;
+	s[0] = zigzag64((int64_t)(co[0] - is[0]));
+	for (uint32_t i = 1; i < m; i++) {
+		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
+		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
+		s[i] = zigzag64((int64_t)(co[i] - is[i]));
+	}
+	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
+	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
+	double cost[4] = { ea + es, eb + es, ec + es, ea + eb };
+	static const unsigned modes[4] = { 0, BPT_CODING_TIME_COMPLETE,
+					   BPT_CODING_TIME_AFTER,
+					   BPT_CODING_TIME_BOTH };
+	unsigned best = 0;
+
+	for (unsigned k = 1; k < 4; k++)
+		if (cost[k] < cost[best])
+			best = k;
+	uint64_t pi = is[0], pc = co[0];
+
+	e->seed[COL_ISSUE] = modes[best] == BPT_CODING_TIME_COMPLETE ? 0 : pi;
+	e->seed[COL_COMPLETE] = modes[best] & BPT_CODING_TIME_COMPLETE ? pc : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t = is[i], d = co[i];
+
+		switch (modes[best]) {
+		case 0:
+			is[i] = zigzag64((int64_t)(t - pi));
+			co[i] = zigzag64((int64_t)(d - t));
+			break;
+		case BPT_CODING_TIME_COMPLETE:
+			co[i] = zigzag64((int64_t)(d - pc));
+			is[i] = zigzag64((int64_t)(d - t));
+			break;
+		case BPT_CODING_TIME_AFTER:
+			is[i] = zigzag64((int64_t)(t - (i ? pc : pi)));
+			co[i] = zigzag64((int64_t)(d - t));
+			break;
+		default:
+			is[i] = zigzag64((int64_t)(t - pi));
+			co[i] = zigzag64((int64_t)(d - pc));
+			break;
+		}
+		pi = t;
+		pc = d;
+	}
+	return modes[best];
+}
+
+/*
+ * The block's coding byte: the time mode (choose_time) and how sectors
+ * are stored, with the raw time and sector columns turned into what is
+ * stored. Sectors are coded as the distance from the previous request's
+ * end, unless storing them as they are is cheaper, as it is for random
+ * I/O, where the difference of two random offsets costs about a bit more
+ * than one offset. "Cheaper" is estimated on the block's first
+ * BPT_EST_SAMPLE records with bpt_col_estimate (the entropy of the byte
+ * planes), as in choose_time.
+ */
+static unsigned choose_coding(struct bpt_blockenc *e)
+{
+	uint64_t *se = e->col[COL_SECTOR], *by = e->col[COL_BYTES];
+	uint64_t *a = e->est[0], end;
+	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
+	unsigned flags = 0;
+
+	if (!n)
+		return 0;
+	end = se[0];
+	for (uint32_t i = 0; i < m; i++) {
+		a[i] = zigzag64((int64_t)(se[i] - end));
+		end = se[i] + (by[i] >> 9);
+	}
+	if (bpt_col_estimate(se, m) < bpt_col_estimate(a, m)) {
+		flags |= BPT_CODING_SECTOR_ABS;
+		e->seed[COL_SECTOR] = 0;
+	} else {
+		e->seed[COL_SECTOR] = end = se[0];
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t s = se[i];
+
+			se[i] = zigzag64((int64_t)(s - end));
+			end = s + (by[i] >> 9);
+		}
+	}
+	return flags | choose_time(e);
+}
+
+/* The uncompressed block payload: strings, losses, columns. */
+static void build_payload(struct bpt_blockenc *e, const struct bpt_strtab *strs,
+			  uint32_t str_from, const struct bpt_loss *loss,
+			  uint32_t nloss)
+{
+	struct bpt_buf *p = &e->payload;
+	uint32_t ncols = 0;
+
+	p->len = 0;
+	e->ncuts = 0;
+	buf_varint(p, strs->count - str_from);
+	buf_varint(p, str_from);
+	for (uint32_t id = str_from; id < strs->count; id++) {
+		size_t len;
+		const char *s = bpt_strtab_get(strs, id, &len);
+
+		buf_str16(p, s, len);
+	}
+	buf_varint(p, nloss);
+	for (uint32_t i = 0; i < nloss; i++) {
+		buf_varint(p, loss[i].t0_ns);
+		buf_varint(p, loss[i].t1_ns - loss[i].t0_ns);
+		buf_varint(p, loss[i].count);
+	}
+	for (int id = 0; id < COL_KNOWN; id++)
+		ncols += e->col[id] != NULL;
+	buf_varint(p, ncols);
+	for (int id = 0; id < COL_KNOWN; id++) {
+		if (!e->col[id])
+			continue;
+		unsigned nplanes;
+		size_t planes_at;
+
+		e->colbuf.len = 0;
+		bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
+			       &nplanes, &planes_at);
+		if (e->colbuf.oom) {
+			p->oom = 1;
+			return;
+		}
+		buf_varint(p, (uint64_t)id);
+		buf_varint(p, e->colbuf.len);
+		planes_at += p->len;
+		buf_put(p, e->colbuf.p, e->colbuf.len);
+		for (unsigned k = 0; k < nplanes && e->n >= PLANE_CUT_MIN; k++) {
+			assert(e->ncuts < sizeof(e->cuts) / sizeof(e->cuts[0]));
+			e->cuts[e->ncuts++] = planes_at + (size_t)k * e->n;
+		}
+	}
+}
+
+/* zstd of the payload into zbuf, one zstd block per plane (see cuts). */
+static size_t compress(struct bpt_blockenc *e, size_t bound)
+{
+	ZSTD_outBuffer out = { e->zbuf.p, bound, 0 };
+	size_t from = 0, rc;
+
+	ZSTD_CCtx_reset(e->cctx, ZSTD_reset_session_only);
+	rc = ZSTD_CCtx_setParameter(e->cctx, ZSTD_c_compressionLevel, e->level);
+	if (ZSTD_isError(rc))
+		return rc;
+	ZSTD_CCtx_setPledgedSrcSize(e->cctx, e->payload.len);
+	for (unsigned i = 0; i <= e->ncuts; i++) {
+		size_t to = i < e->ncuts ? e->cuts[i] : e->payload.len;
+		ZSTD_inBuffer in = { e->payload.p + from, to - from, 0 };
+		ZSTD_EndDirective mode = i < e->ncuts ? ZSTD_e_flush : ZSTD_e_end;
+
+		do {
+			rc = ZSTD_compressStream2(e->cctx, &out, &in, mode);
+			if (ZSTD_isError(rc))
+				return rc;
+		} while (rc && out.pos < out.size);
+		if (rc)
+			return (size_t)-1; /* did not fit: store raw */
+		from = to;
+	}
+	return out.pos;
+}
+
+int bpt_blockenc_finish(struct bpt_blockenc *e, uint32_t seq,
+			const struct bpt_strtab *strs, uint32_t str_from,
+			const struct bpt_loss *loss, uint32_t nloss,
+			uint8_t hdr[BPT_BLOCK_HDR], const void **stored,
+			size_t *stored_len)
+{
+	uint8_t comp = BPT_COMP_ZSTD;
+	unsigned coding = choose_coding(e);
+
+	build_payload(e, strs, str_from, loss, nloss);
+	if (e->payload.oom)
+		return -ENOMEM;
+	if (e->payload.len > BPT_BLOCK_MAX_RAW)
+		return -EFBIG;
+	size_t bound = ZSTD_compressBound(e->payload.len);
+
+	if (!buf_reserve(&e->zbuf, bound))
+		return -ENOMEM;
+	size_t z = compress(e, bound);
+
+	if (ZSTD_isError(z) || z >= e->payload.len) {
+		comp = BPT_COMP_NONE;
+		*stored = e->payload.p;
+		*stored_len = e->payload.len;
+	} else {
+		*stored = e->zbuf.p;
+		*stored_len = z;
+	}
+	if (!e->n)
+		e->min_issue = e->max_issue = e->max_complete = 0;
+	memcpy(hdr, BPT_BLOCK_MAGIC, 4);
+	put_le32(hdr + 4, seq);
+	put_le32(hdr + 8, e->n);
+	put_le32(hdr + 12, (uint32_t)*stored_len);
+	put_le32(hdr + 16, (uint32_t)e->payload.len);
+	hdr[20] = comp;
+	hdr[21] = (uint8_t)coding;
+	hdr[22] = hdr[23] = 0;
+	put_le64(hdr + 24, e->min_issue);
+	put_le64(hdr + 32, e->max_issue);
+	put_le64(hdr + 40, e->max_complete);
+	struct bpt_xxh64_state hs;
+
+	bpt_xxh64_init(&hs, 0);
+	bpt_xxh64_update(&hs, hdr, BPT_BLOCK_CKSUM_OFF);
+	bpt_xxh64_update(&hs, *stored, *stored_len);
+	put_le64(hdr + BPT_BLOCK_CKSUM_OFF, bpt_xxh64_final(&hs));
+	return 0;
+}

@@ -1,0 +1,288 @@
+/*
+ * bpt_column.c — the coding of one column of a record block: the values
+ * of one field for every record of the block, already turned into small
+ * unsigned numbers by the column's transform (deltas, zigzag; see
+ * bpt_writer.c and the spec's "Columns").
+ *
+ * Two kinds, the smaller is chosen per column and block:
+ *  - planes: the block's minimum is subtracted and the trailing zero bits
+ *    common to all values shifted out (a constant column costs nothing,
+ *    4 KiB-aligned sizes lose 12 zero bits), then every value is stored
+ *    with the same byte width, byte k of all values together (a "plane").
+ *    Fixed width decodes without branches, and grouping byte k of all
+ *    values hands zstd streams of one statistic each: the low planes of
+ *    random offsets stay as they are, the high planes of skewed columns
+ *    become nearly constant and shrink to almost nothing. Varints would
+ *    lose a bit per byte that zstd cannot win back.
+ *  - dict: at most 16 distinct values (a couple of pids, an op mix, a few
+ *    request sizes) are stored once and each record keeps a 1, 2 or 4-bit
+ *    index: two pids cost about a bit per record instead of a byte-wide
+ *    plane that zstd's Huffman coder cannot bring under one bit per byte.
+ */
+#include <assert.h>
+#include <errno.h>
+
+#include "bpt_internal.h"
+
+/* Bytes a dictionary column's header can take: kind, seed, bits, count,
+ * values. */
+#define DICT_HDR_MAX (1 + 10 + 1 + 1 + BPT_DICT_MAX * 10)
+
+/*
+ * Append v as a dictionary column if it has at most BPT_DICT_MAX distinct
+ * values and that is smaller than `planes_bytes`; returns 1 when done, 0
+ * with b unchanged otherwise. The indexes are first written one per byte
+ * past the room the header can take, then packed forward in place (byte
+ * j of the packed form only needs indexes at positions >= j).
+ */
+static int try_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+		    uint64_t seed, size_t planes_bytes)
+{
+	uint64_t dict[BPT_DICT_MAX];
+	unsigned nd = 0, last = 0;
+	uint8_t *idx = buf_reserve(b, DICT_HDR_MAX + (size_t)n);
+
+	if (!idx)
+		return 0;
+	idx += DICT_HDR_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned k = 0;
+
+		if (nd && v[i] == dict[last]) {
+			idx[i] = (uint8_t)last;
+			continue;
+		}
+		while (k < nd && dict[k] != v[i])
+			k++;
+		if (k == nd) {
+			if (nd == BPT_DICT_MAX)
+				return 0;
+			dict[nd++] = v[i];
+		}
+		idx[i] = (uint8_t)k;
+		last = k;
+	}
+	unsigned bits = nd <= 2 ? 1 : nd <= 4 ? 2 : 4, per = 8 / bits;
+	size_t bytes = ((size_t)n * bits + 7) / 8;
+
+	if (!nd || bytes + nd * 10 >= planes_bytes)
+		return 0;
+	/* the header fits the room reserved above: no reallocation */
+	buf_u8(b, BPT_COL_DICT);
+	buf_varint(b, seed);
+	buf_u8(b, (uint8_t)bits);
+	buf_u8(b, (uint8_t)nd);
+	for (unsigned k = 0; k < nd; k++)
+		buf_varint(b, dict[k]);
+	uint8_t *out = b->p + b->len;
+
+	assert(out <= idx);
+	for (size_t j = 0; j < bytes; j++) {
+		unsigned x = 0;
+
+		for (unsigned q = 0; q < per; q++) {
+			size_t i = j * per + q;
+
+			if (i < n)
+				x |= (unsigned)idx[i] << (q * bits);
+		}
+		out[j] = (uint8_t)x;
+	}
+	b->len += bytes;
+	return 1;
+}
+
+void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+		    uint64_t seed, unsigned *nplanes, size_t *planes_at)
+{
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+	unsigned shift = 0, width = 0;
+
+	*nplanes = 0;
+	*planes_at = 0;
+	/* v[i] - min has k trailing zero bits for every i exactly when every
+	 * v[i] agrees with v[0] in its k low bits: one pass finds both. */
+	for (uint32_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+		ors |= v[i] ^ v[0];
+	}
+	if (!n)
+		min = 0;
+	if (ors) {
+		shift = (unsigned)__builtin_ctzll(ors);
+		width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
+	}
+	if (width && try_dict(b, v, n, seed, (size_t)n * width))
+		return;
+	assert(width <= 8 && shift < 64);
+	buf_u8(b, BPT_COL_PLANES);
+	buf_varint(b, seed);
+	buf_u8(b, (uint8_t)width);
+	buf_u8(b, (uint8_t)shift);
+	buf_varint(b, min);
+	uint8_t *d = buf_reserve(b, (size_t)width * n);
+
+	if (!d)
+		return;
+	*nplanes = width;
+	*planes_at = b->len;
+	if (width <= 4) {
+		/* one pass over the values for the common widths */
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t x = (v[i] - min) >> shift;
+
+			for (unsigned k = 0; k < width; k++)
+				d[(size_t)k * n + i] = (uint8_t)(x >> (8 * k));
+		}
+	} else {
+		for (unsigned k = 0; k < width; k++) {
+			unsigned s = shift + 8 * k;
+			uint8_t *plane = d + (size_t)k * n;
+
+			for (uint32_t i = 0; i < n; i++)
+				plane[i] = (uint8_t)((v[i] - min) >> s);
+		}
+	}
+	b->len += (size_t)width * n;
+}
+
+int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
+		  struct bpt_colview *cv)
+{
+	struct bpt_cur c = { .p = p, .len = len };
+	size_t need;
+
+	memset(cv, 0, sizeof(*cv));
+	cv->n = n;
+	if (cur_u8(&c, &cv->kind) || cur_varint(&c, &cv->seed))
+		return -EBADMSG;
+	if (cv->kind == BPT_COL_PLANES) {
+		if (cur_u8(&c, &cv->width) || cur_u8(&c, &cv->shift) ||
+		    cur_varint(&c, &cv->base))
+			return -EBADMSG;
+		if (cv->width > 8 || cv->shift > 63)
+			return -EBADMSG;
+		need = (size_t)cv->width * n;
+	} else if (cv->kind == BPT_COL_DICT) {
+		if (cur_u8(&c, &cv->bits) || cur_u8(&c, &cv->ndict))
+			return -EBADMSG;
+		if ((cv->bits != 1 && cv->bits != 2 && cv->bits != 4) ||
+		    !cv->ndict || cv->ndict > (1u << cv->bits))
+			return -EBADMSG;
+		for (unsigned k = 0; k < cv->ndict; k++)
+			if (cur_varint(&c, &cv->dict[k]))
+				return -EBADMSG;
+		need = ((size_t)n * cv->bits + 7) / 8;
+	} else {
+		return -EBADMSG;
+	}
+	if (c.len - c.pos != need)
+		return -EBADMSG;
+	cv->data = c.p + c.pos;
+	return 0;
+}
+
+static int decode_dict(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
+		       uint64_t *out)
+{
+	unsigned bits = cv->bits, mask = (1u << bits) - 1, bad = 0;
+
+	for (uint32_t j = 0; j < m; j++) {
+		size_t bit = (size_t)(i0 + j) * bits;
+		unsigned k = (cv->data[bit / 8] >> (bit % 8)) & mask;
+
+		bad |= k >= cv->ndict;
+		out[j] = cv->dict[k & (BPT_DICT_MAX - 1)];
+	}
+	return bad ? -EBADMSG : 0;
+}
+
+int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
+		   uint64_t *out)
+{
+	const uint8_t *pl = cv->data + i0;
+	uint64_t base = cv->base;
+	unsigned shift = cv->shift;
+	size_t n = cv->n;
+
+	if (cv->kind == BPT_COL_DICT)
+		return decode_dict(cv, i0, m, out);
+	switch (cv->width) {
+	case 0:
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = base;
+		break;
+	case 1:
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = base + ((uint64_t)pl[j] << shift);
+		break;
+	case 2:
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = base + ((uint64_t)(pl[j] | (uint32_t)pl[j + n] << 8)
+					 << shift);
+		break;
+	case 3:
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = base + ((uint64_t)(pl[j] | (uint32_t)pl[j + n] << 8 |
+						    (uint32_t)pl[j + 2 * n] << 16)
+					 << shift);
+		break;
+	default:
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = 0;
+		for (unsigned k = 0; k < cv->width; k++) {
+			const uint8_t *plane = pl + k * n;
+
+			for (uint32_t j = 0; j < m; j++)
+				out[j] |= (uint64_t)plane[j] << (8 * k);
+		}
+		for (uint32_t j = 0; j < m; j++)
+			out[j] = base + (out[j] << shift);
+		break;
+	}
+	return 0;
+}
+
+/* c * log2(c) for c >= 1, within about 0.01 bits per count: the
+ * estimate only compares codings, so libm's precision is not needed and
+ * its cost (thousands of calls per block) is. */
+static double clog2c(uint32_t c)
+{
+	int e = 31 - __builtin_clz(c);
+	double m = (double)c / (double)(1u << e) - 1.0; /* [0, 1) */
+
+	/* log2(1 + m) ~ m * (1.4425 - m * (0.7213 - m * 0.2788)) */
+	return c * (e + m * (1.4425 - m * (0.7213 - m * 0.2788)));
+}
+
+double bpt_col_estimate(const uint64_t *v, uint32_t n)
+{
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+	uint32_t hist[256];
+	double bits = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+		ors |= v[i] ^ v[0];
+	}
+	if (!ors)
+		return 0;
+	unsigned shift = (unsigned)__builtin_ctzll(ors);
+	unsigned width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
+
+	for (unsigned k = 0; k < width; k++) {
+		unsigned s = shift + 8 * k;
+
+		memset(hist, 0, sizeof(hist));
+		for (uint32_t i = 0; i < n; i++)
+			hist[(uint8_t)((v[i] - min) >> s)]++;
+		/* n log2 n - sum c log2 c: what an order-0 coder needs */
+		bits += clog2c(n);
+		for (int b = 0; b < 256; b++)
+			if (hist[b])
+				bits -= clog2c(hist[b]);
+	}
+	return bits;
+}
