@@ -375,7 +375,7 @@ struct pending {
 };
 
 int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
-		      uint64_t *left)
+		      uint64_t *left, void (*tick)(void *ctx), void *ctx)
 {
 	const struct bpf_map *m = h->skel->maps.inflight;
 	size_t n = bpf_map__max_entries(m), np = 0, len;
@@ -408,6 +408,7 @@ int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
 		if (!np || waited >= wait_ms)
 			break;
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
+		tick(ctx);
 	}
 	*left = np;
 	free(p);

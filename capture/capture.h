@@ -210,12 +210,13 @@ const volatile struct capture_counters *loader_counters(const struct capture_bpf
 uint64_t loader_missed_runs(const struct capture_bpf_handle *h);
 /*
  * At the end of a capture: wait up to `wait_ms` for the issued requests
- * now in the in-flight table to finish (usually a few milliseconds), and
+ * now in the in-flight table to finish (usually a few milliseconds),
+ * calling tick(ctx) every 10 ms meanwhile (to drain the ring buffer), and
  * set *left to how many did not: requests whose completion never reached
  * the BPF side (or, rarely, requests slower than wait_ms).
  */
 int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
-		      uint64_t *left);
+		      uint64_t *left, void (*tick)(void *ctx), void *ctx);
 
 /* ------------------------------------------------------------ session.c */
 

@@ -113,6 +113,12 @@ static uint64_t losses(const struct capture_bpf_handle *h, const struct session_
 	       loader_missed_runs(h) + r->unknown_dev + r->unfinished;
 }
 
+/* loader_unfinished()'s tick: keep the ring buffer drained meanwhile. */
+static void drain_ring(void *rb)
+{
+	ring_buffer__consume(rb);
+}
+
 static pid_t start_cmd(char **cmd)
 {
 	pid_t pid = fork();
@@ -256,7 +262,8 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 	 * still in flight get a moment to finish; those that never do are
 	 * counted as lost */
 	if (!err) {
-		loader_unfinished(h, UNFINISHED_WAIT_MS, &res->unfinished);
+		loader_unfinished(h, UNFINISHED_WAIT_MS, &res->unfinished,
+				  drain_ring, rb);
 		ring_buffer__consume(rb);
 		if (d.err) {
 			err = d.err;
