@@ -186,12 +186,13 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 	put_le16(hb.p + 10, 7);
 	put_le32(hb.p + 12, (uint32_t)hb.len + 8);
 	buf_u64(&hb, bpt_xxh64(hb.p, hb.len, 0));
-	/* payload: "" as string 0, no losses, 12 columns + unknown id 21 */
+	/* payload: "" as string 0, no losses, 12 columns, sector_ref
+	 * (coding 0 has sector deltas) + unknown id 21 */
 	buf_varint(&pay, 1);
 	buf_varint(&pay, 0);
 	buf_str16(&pay, "", 0);
 	buf_varint(&pay, 0);
-	buf_varint(&pay, COL_MANDATORY + 1);
+	buf_varint(&pay, COL_MANDATORY + 2);
 	for (int i = 0; i < 3; i++) {
 		vals[COL_ISSUE][i] = zigzag64(i ? 1000 : 0); /* 5000, 6000, 7000 */
 		vals[COL_COMPLETE][i] = zigzag64(500);
@@ -203,6 +204,12 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 		struct bpt_buf cb = { 0 };
 
 		if (id == COL_MANDATORY) {
+			/* sector_ref, all 0: each sector follows the previous end */
+			bpt_col_encode(&cb, vals[COL_DEV], 3, 0, &np, &at);
+			buf_varint(&pay, COL_SECTOR_REF);
+			buf_varint(&pay, cb.len);
+			buf_put(&pay, cb.p, cb.len);
+			buf_free(&cb);
 			buf_varint(&pay, 21);
 			buf_varint(&pay, 4);
 			buf_put(&pay, "zzzz", 4);
