@@ -22,6 +22,15 @@
  */
 #define PLANE_CUT_MIN 4096
 
+/*
+ * A reference search (ref_pick over the last BPT_REF_WINDOW records) is
+ * used only where its estimate is below this share of the plain coding's
+ * (the previous record as the reference): it costs encode time, and on
+ * ties (queue depth 1, where it finds the previous record anyway) it
+ * would buy nothing for it.
+ */
+#define REF_GAIN 0.97
+
 /* Room for `alloc` records in every present column. */
 static int grow(struct bpt_blockenc *e, uint32_t alloc)
 {
@@ -162,6 +171,8 @@ static uint64_t ref_pick(const uint64_t *v, const uint64_t *len, uint32_t i,
  *   BOTH      issue deltas + complete deltas (service times that drift
  *             slowly, as on a busy device: each delta stays small)
  * and the raw issue and complete columns turned into what is stored.
+ * The reference search is estimated on the first BPT_EST_REF records
+ * only (it costs BPT_REF_WINDOW steps a record) and scaled up.
  */
 static unsigned choose_time(struct bpt_blockenc *e)
 {
@@ -170,6 +181,7 @@ static unsigned choose_time(struct bpt_blockenc *e)
 	uint64_t *a = e->est[0], *b = e->est[1], *c = e->est[2], *s = e->est[3];
 	uint64_t *w = e->est[4], *wk = e->est[5];
 	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
+	uint32_t mr = m < BPT_EST_REF ? m : BPT_EST_REF;
 
 	a[0] = b[0] = c[0] = 0;
 	s[0] = zigzag64((int64_t)(co[0] - is[0]));
@@ -180,11 +192,12 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
 		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
 		s[i] = zigzag64((int64_t)(co[i] - is[i]));
-		wk[i] = ref_pick(co, NULL, i, is[0], is[i], &w[i]);
 	}
+	for (uint32_t i = 1; i < mr; i++)
+		wk[i] = ref_pick(co, NULL, i, is[0], is[i], &w[i]);
 	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
 	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
-	double ew = bpt_col_estimate(w, m) + bpt_col_estimate(wk, m);
+	double ew = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
 	double cost[5] = { ea + es, eb + es, ec + es, ea + eb, ew + es };
 	static const unsigned modes[5] = { 0, BPT_CODING_TIME_COMPLETE,
 					   BPT_CODING_TIME_AFTER,
@@ -192,6 +205,9 @@ static unsigned choose_time(struct bpt_blockenc *e)
 					   BPT_CODING_TIME_AFTER };
 	unsigned best = 0;
 
+	/* the search costs encode time: keep it for a clear gain */
+	if (cost[4] > REF_GAIN * cost[2])
+		cost[4] = cost[2] + 1;
 	for (unsigned k = 1; k < 5; k++)
 		if (cost[k] < cost[best])
 			best = k;
@@ -260,20 +276,22 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 	uint64_t *kref = e->col[COL_SECTOR_REF];
 	uint64_t *a = e->est[0], *w = e->est[1], *wk = e->est[2];
 	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
+	uint32_t mr = m < BPT_EST_REF ? m : BPT_EST_REF;
 	uint64_t seed;
 
 	if (!n)
 		return 0;
 	seed = se[0];
-	for (uint32_t i = 0; i < m; i++) {
+	for (uint32_t i = 0; i < m; i++)
 		a[i] = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)
 						      : seed)));
+	for (uint32_t i = 0; i < mr; i++)
 		wk[i] = ref_pick(se, by, i, seed, se[i], &w[i]);
-	}
 	double eabs = bpt_col_estimate(se, m), eprev = bpt_col_estimate(a, m);
-	double ewin = bpt_col_estimate(w, m) + bpt_col_estimate(wk, m);
+	double ewin = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
+	int search = ewin < REF_GAIN * eprev;
 
-	if (eabs < eprev && eabs < ewin) {
+	if (eabs < (search ? ewin : eprev)) { /* random I/O */
 		e->seed[COL_SECTOR] = 0;
 		return BPT_CODING_SECTOR_ABS | choose_time(e);
 	}
@@ -283,7 +301,7 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 	for (uint32_t i = n; i-- > 0;) {
 		uint64_t z;
 
-		if (ewin < eprev) {
+		if (search) {
 			kref[i] = ref_pick(se, by, i, seed, se[i], &z);
 		} else {
 			kref[i] = 0;

@@ -11,6 +11,7 @@
 #include "bpt_strtab.h"
 
 #define BPT_EST_SAMPLE 8192 /* records the coding choice looks at */
+#define BPT_EST_REF 2048    /* ... and of them, the reference search */
 
 struct bpt_blockenc {
 	/* The open block: one value array per present column, room for
