@@ -389,9 +389,15 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
 		}
 	}
-	if (badref >= BPT_REF_WINDOW)
-		return BAD(c->blk_off, "block %u: a reference column reaches past %d records",
-			   c->seq - 1, BPT_REF_WINDOW);
+	if (badref >= BPT_REF_WINDOW) {
+		uint32_t j = 0;
+
+		while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
+		       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
+			j++;
+		return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
+			   c->seq - 1, i0 + j, BPT_REF_WINDOW);
+	}
 	for (uint32_t j = 0; j < m; j++) {
 		uint64_t t = issue[j];
 

@@ -303,7 +303,8 @@ Test(bpt_codec, sector_ref_decodes_as_specified, .fini = tu_cleanup)
 	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR, bad);
 	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "ref.bpt", &e), 0, "%s", e.msg);
 	cr_assert_eq(bpt_reader_next(r, &rec, &e), -EBADMSG);
-	cr_assert(strstr(e.msg, "reference column reaches past 32 records"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "block 0: record 1: a reference column reaches past 32 records"),
+		  "%s", e.msg);
 	bpt_reader_close(r);
 }
 
