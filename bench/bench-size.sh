@@ -14,6 +14,8 @@
 #   4. the ratios (blktrace / bpt). Targets: <= 8 B/I/O random 4 KiB, <= 3 sequential.
 # Needs root (loop device, tracefs). Takes the kernel-state lock.
 # Usage: bench/bench-size.sh [SECONDS] [IOPS]   (default 4 s at 10000 IOPS)
+# BENCH_KEEP=DIR keeps the recorded I/Os as text (DIR/randread.txt,
+# DIR/read.txt, bpt_from_text's input) to re-code them without fio.
 BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
@@ -49,6 +51,7 @@ for line in sys.stdin:
         qt, pid, comm = q.pop(sec)
         print(qt, d.pop(sec), t, sec, f[3], f[4], pid, comm)
 ' >"$W/$rw.txt"
+	[ -z "${BENCH_KEEP:-}" ] || cp "$W/$rw.txt" "$BENCH_KEEP/" || fail "cannot keep $rw.txt"
 	ios=$(wc -l <"$W/$rw.txt")
 	[ "$ios" -gt 0 ] || fail "no completed I/Os in $W/$rw.bin"
 	"$W/bpt_from_text" "$W/$rw-same.bpt" <"$W/$rw.txt" || fail "bpt_from_text"

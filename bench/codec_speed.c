@@ -20,6 +20,11 @@
  *   seq-qd1:     sequential reads at queue depth 1: each issued
  *                1 us + exponential(mean 1 us) after the previous one
  *                completed, service and queue wait as seq-fixed;
+ *   seq-qd16:    sequential reads at queue depth 16: each issued
+ *                1 us + exponential(mean 1 us) after the earliest of the
+ *                16 outstanding completed (in completion order the
+ *                offsets come slightly out of order), service and queue
+ *                wait as seq-fixed;
  *   seq-poisson: sequential offsets with the random workload's timing.
  * Encoding is timed from the first bpt_writer_add to the end of
  * bpt_writer_close (file in --dir, default /dev/shm); decoding from
@@ -81,13 +86,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum { RANDOM, SEQ_FIXED, SEQ_QD1, SEQ_POISSON };
+enum { RANDOM, SEQ_FIXED, SEQ_QD1, SEQ_QD16, SEQ_POISSON };
+
+#define QD16 16
 
 static void make(struct bpt_record *r, size_t n, int kind, uint64_t span,
 		 double iops, const uint32_t comm[2])
 {
-	uint64_t t = 1000000, sector = 2048;
+	uint64_t t = 1000000, sector = 2048, slot[QD16];
 	int seq = kind != RANDOM;
+
+	for (unsigned k = 0; k < QD16; k++)
+		slot[k] = t;
 
 	for (size_t i = 0; i < n; i++) {
 		struct bpt_record *x = &r[i];
@@ -110,6 +120,21 @@ static void make(struct bpt_record *r, size_t n, int kind, uint64_t span,
 			if (kind == SEQ_QD1)
 				t = x->complete_ns + 1000 + expo(1000);
 			break;
+		case SEQ_QD16: {
+			/* 16 slots; a slot issues its next I/O 1 us +
+			 * exp(1 us) after its last one completed, the
+			 * earliest slot first (so issue order is offset
+			 * order) */
+			unsigned k = 0;
+
+			for (unsigned j = 1; j < QD16; j++)
+				k = slot[j] < slot[k] ? j : k;
+			x->issue_ns = slot[k];
+			x->complete_ns = x->issue_ns + 15000 + expo(3000);
+			x->queue_ns = x->issue_ns - 300 - expo(100);
+			slot[k] = x->complete_ns + 1000 + expo(1000);
+			break;
+		}
 		default:
 			t += expo(1e9 / iops);
 			x->issue_ns = t;
@@ -294,6 +319,7 @@ int main(int argc, char **argv)
 	rc |= run("random", RANDOM, n, span, iops, level, repeat, dir, json);
 	rc |= run("seq-fixed", SEQ_FIXED, n, span, iops, level, repeat, dir, json);
 	rc |= run("seq-qd1", SEQ_QD1, n, span, iops, level, repeat, dir, json);
+	rc |= run("seq-qd16", SEQ_QD16, n, span, iops, level, repeat, dir, json);
 	rc |= run("seq-poisson", SEQ_POISSON, n, span, iops, level, repeat, dir, json);
 	return rc ? 1 : 0;
 }

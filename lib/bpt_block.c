@@ -151,9 +151,10 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 		if (bc->have[id])
 			return BAD(poff, "block payload: column %llu twice",
 				   (unsigned long long)id);
-		if (id >= COL_MANDATORY &&
-		    !(r->hdr.columns & (1u << (id - COL_MANDATORY))))
-			return BAD(poff, "block payload: column %llu not declared in the header",
+		if (!bpt_col_wanted(r->hdr.columns, bc->coding, (int)id))
+			return BAD(poff, id < COL_OPTIONAL_END
+				   ? "block payload: column %llu not declared in the header"
+				   : "block payload: column %llu not used by the block's coding",
 				   (unsigned long long)id);
 		if (bpt_col_parse(p, len, bc->n, &bc->cols[id]))
 			return BAD(poff, "block payload: column %llu malformed",
@@ -161,10 +162,7 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 		bc->have[id] = 1;
 	}
 	for (int id = 0; id < COL_KNOWN; id++) {
-		int want = id < COL_MANDATORY ||
-			   (r->hdr.columns & (1u << (id - COL_MANDATORY)));
-
-		if (want && !bc->have[id])
+		if (bpt_col_wanted(r->hdr.columns, bc->coding, id) && !bc->have[id])
 			return BAD(poff, "block payload: column %d missing", id);
 	}
 	if (c->pos != c->len)
@@ -301,7 +299,10 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 		return rc;
 	c->prev_issue = c->cols[COL_ISSUE].seed;
 	c->prev_complete = c->cols[COL_COMPLETE].seed;
-	c->prev_end = c->cols[COL_SECTOR].seed;
+	for (int k = 0; k < BPT_REF_WINDOW; k++) {
+		c->ring_end[k] = c->cols[COL_SECTOR].seed;
+		c->ring_comp[k] = c->prev_issue;
+	}
 	c->prev_source = c->have[COL_SOURCE] ? c->cols[COL_SOURCE].seed : 0;
 	c->i = 0;
 	c->chunk_start = c->chunk_len = 0;
@@ -335,8 +336,8 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
 	uint64_t *src = c->vals[COL_SOURCE], *errv = c->vals[COL_ERROR];
 	uint64_t pi = c->prev_issue, pc = c->prev_complete;
-	uint64_t pe = c->prev_end, ps = c->prev_source;
-	uint64_t lim32 = 0, ndev = r->hdr.ndevices;
+	uint64_t ps = c->prev_source;
+	uint64_t lim32 = 0, ndev = r->hdr.ndevices, badref = 0;
 	int bad = 0;
 
 	/* Times: pi, pc carry the previous issue and complete times. */
@@ -349,11 +350,16 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		}
 		break;
 	case BPT_CODING_TIME_AFTER:
-		/* pi: the previous record's completion (the seed at first) */
+		/* relative to the completion of record i-1-k (the seed
+		 * before the block), k from the issue_ref column */
 		for (uint32_t j = 0; j < m; j++) {
-			issue[j] = pi + (uint64_t)unzigzag64(issue[j]);
+			uint64_t k = c->vals[COL_ISSUE_REF][j];
+
+			badref |= k;
+			issue[j] = c->ring_comp[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+				   (uint64_t)unzigzag64(issue[j]);
 			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
-			pi = comp[j];
+			c->ring_comp[(i0 + j) % BPT_REF_WINDOW] = comp[j];
 		}
 		break;
 	case BPT_CODING_TIME_BOTH:
@@ -373,11 +379,24 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		break;
 	}
 	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
+		/* relative to the end of record i-1-k, k from sector_ref */
 		for (uint32_t j = 0; j < m; j++) {
-			pe += (uint64_t)unzigzag64(sector[j]);
-			sector[j] = pe;
-			pe += bytes[j] >> 9;
+			uint64_t k = c->vals[COL_SECTOR_REF][j];
+
+			badref |= k;
+			sector[j] = c->ring_end[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+				    (uint64_t)unzigzag64(sector[j]);
+			c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
 		}
+	}
+	if (badref >= BPT_REF_WINDOW) {
+		uint32_t j = 0;
+
+		while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
+		       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
+			j++;
+		return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
+			   c->seq - 1, i0 + j, BPT_REF_WINDOW);
 	}
 	for (uint32_t j = 0; j < m; j++) {
 		uint64_t t = issue[j];
@@ -423,7 +442,6 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	}
 	c->prev_issue = pi;
 	c->prev_complete = pc;
-	c->prev_end = pe;
 	c->prev_source = ps;
 	c->chunk_start = i0;
 	c->chunk_len = m;

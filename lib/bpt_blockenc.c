@@ -22,6 +22,15 @@
  */
 #define PLANE_CUT_MIN 4096
 
+/*
+ * A reference search (ref_pick over the last BPT_REF_WINDOW records) is
+ * used only where its estimate is below this share of the plain coding's
+ * (the previous record as the reference): it costs encode time, and on
+ * ties (queue depth 1, where it finds the previous record anyway) it
+ * would buy nothing for it.
+ */
+#define REF_GAIN 0.97
+
 /* Room for `alloc` records in every present column. */
 static int grow(struct bpt_blockenc *e, uint32_t alloc)
 {
@@ -48,8 +57,10 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 	memset(e, 0, sizeof(*e));
 	e->cap = cap;
 	e->level = level;
+	e->columns = columns;
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (id >= COL_MANDATORY && !(columns & (1u << (id - COL_MANDATORY))))
+		if (id >= COL_MANDATORY && id < COL_OPTIONAL_END &&
+		    !(columns & (1u << (id - COL_MANDATORY))))
 			continue;
 		e->col[id] = malloc(sizeof(uint64_t) * first);
 		if (!e->col[id])
@@ -120,49 +131,113 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 }
 
 /*
+ * The reference of record i among the BPT_REF_WINDOW records before it:
+ * the k for which x is closest to v[i-1-k] + (len ? len[i-1-k] >> 9 : 0)
+ * (`seed` for records before the block), the smallest k on a tie; the
+ * stored difference in *z. Callers code records from the last to the
+ * first, so v and len still hold raw values below i.
+ */
+static uint64_t ref_pick(const uint64_t *v, const uint64_t *len, uint32_t i,
+			 uint64_t seed, uint64_t x, uint64_t *z)
+{
+	uint64_t best = UINT64_MAX, bk = 0;
+
+	for (uint32_t k = 0; k < BPT_REF_WINDOW; k++) {
+		uint64_t r = k < i ? v[i - 1 - k] + (len ? len[i - 1 - k] >> 9 : 0)
+				   : seed;
+		uint64_t d = zigzag64((int64_t)(x - r));
+
+		if (d < best) {
+			best = d;
+			bk = k;
+		}
+		if (!d || k >= i)
+			break; /* exact, or only the seed is left */
+	}
+	*z = best;
+	return bk;
+}
+
+/*
  * The time mode of the open block (see the spec, "Columns"): the
  * cheapest, by estimate, of
  *   0         issue deltas + service times   (records in issue order)
  *   COMPLETE  complete deltas + service times (in completion order)
- *   AFTER     issue after the previous completion + service times
- *             (queue depth 1: the issue delta would repeat the service)
+ *   AFTER     issue after a recent record's completion + service times:
+ *             the previous record's (queue depth 1, where an issue delta
+ *             would hold the previous service time a second time), or
+ *             the nearest of the last BPT_REF_WINDOW (a queue kept full:
+ *             each I/O is issued when an earlier one completes)
  *   BOTH      issue deltas + complete deltas (service times that drift
  *             slowly, as on a busy device: each delta stays small)
  * and the raw issue and complete columns turned into what is stored.
+ * The reference search is estimated on the first BPT_EST_REF records
+ * only (it costs BPT_REF_WINDOW steps a record) and scaled up.
  */
 static unsigned choose_time(struct bpt_blockenc *e)
 {
 	uint64_t *is = e->col[COL_ISSUE], *co = e->col[COL_COMPLETE];
+	uint64_t *kref = e->col[COL_ISSUE_REF];
 	uint64_t *a = e->est[0], *b = e->est[1], *c = e->est[2], *s = e->est[3];
+	uint64_t *w = e->est[4], *wk = e->est[5];
 	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
+	uint32_t mr = m < BPT_EST_REF ? m : BPT_EST_REF;
 
 	a[0] = b[0] = c[0] = 0;
 	s[0] = zigzag64((int64_t)(co[0] - is[0]));
+	wk[0] = 0;
+	w[0] = 0;
 	for (uint32_t i = 1; i < m; i++) {
 		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
 		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
 		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
 		s[i] = zigzag64((int64_t)(co[i] - is[i]));
 	}
+	for (uint32_t i = 1; i < mr; i++)
+		wk[i] = ref_pick(co, NULL, i, is[0], is[i], &w[i]);
 	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
 	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
-	double cost[4] = { ea + es, eb + es, ec + es, ea + eb };
-	static const unsigned modes[4] = { 0, BPT_CODING_TIME_COMPLETE,
+	double ew = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
+	double cost[5] = { ea + es, eb + es, ec + es, ea + eb, ew + es };
+	static const unsigned modes[5] = { 0, BPT_CODING_TIME_COMPLETE,
 					   BPT_CODING_TIME_AFTER,
-					   BPT_CODING_TIME_BOTH };
+					   BPT_CODING_TIME_BOTH,
+					   BPT_CODING_TIME_AFTER };
 	unsigned best = 0;
 
-	for (unsigned k = 1; k < 4; k++)
+	/* the search costs encode time: keep it for a clear gain */
+	if (cost[4] > REF_GAIN * cost[2])
+		cost[4] = cost[2] + 1;
+	for (unsigned k = 1; k < 5; k++)
 		if (cost[k] < cost[best])
 			best = k;
+	unsigned mode = modes[best];
 	uint64_t pi = is[0], pc = co[0];
 
-	e->seed[COL_ISSUE] = modes[best] == BPT_CODING_TIME_COMPLETE ? 0 : pi;
-	e->seed[COL_COMPLETE] = modes[best] & BPT_CODING_TIME_COMPLETE ? pc : 0;
+	e->seed[COL_ISSUE] = mode == BPT_CODING_TIME_COMPLETE ? 0 : pi;
+	e->seed[COL_COMPLETE] = mode & BPT_CODING_TIME_COMPLETE ? pc : 0;
+	e->seed[COL_ISSUE_REF] = 0;
+	if (mode == BPT_CODING_TIME_AFTER) {
+		/* from the last record down: the window below i stays raw;
+		 * the seed stands for the completion before the block */
+		for (uint32_t i = n; i-- > 0;) {
+			uint64_t t = is[i], z;
+
+			if (best == 4) {
+				kref[i] = ref_pick(co, NULL, i, pi, t, &z);
+			} else {
+				kref[i] = 0;
+				z = zigzag64((int64_t)(t - (i ? co[i - 1] : pi)));
+			}
+			is[i] = z;
+			co[i] = zigzag64((int64_t)(co[i] - t));
+		}
+		return mode;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t t = is[i], d = co[i];
 
-		switch (modes[best]) {
+		switch (mode) {
 		case 0:
 			is[i] = zigzag64((int64_t)(t - pi));
 			co[i] = zigzag64((int64_t)(d - t));
@@ -170,10 +245,6 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		case BPT_CODING_TIME_COMPLETE:
 			co[i] = zigzag64((int64_t)(d - pc));
 			is[i] = zigzag64((int64_t)(d - t));
-			break;
-		case BPT_CODING_TIME_AFTER:
-			is[i] = zigzag64((int64_t)(t - (i ? pc : pi)));
-			co[i] = zigzag64((int64_t)(d - t));
 			break;
 		default:
 			is[i] = zigzag64((int64_t)(t - pi));
@@ -183,52 +254,69 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		pi = t;
 		pc = d;
 	}
-	return modes[best];
+	return mode;
 }
 
 /*
  * The block's coding byte: the time mode (choose_time) and how sectors
  * are stored, with the raw time and sector columns turned into what is
- * stored. Sectors are coded as the distance from the previous request's
- * end, unless storing them as they are is cheaper, as it is for random
- * I/O, where the difference of two random offsets costs about a bit more
- * than one offset. "Cheaper" is estimated on the block's first
+ * stored. Sectors are coded as the distance from the end of a recent
+ * request: the previous one, or, when it pays, the one of the last
+ * BPT_REF_WINDOW that ends nearest (exactly where this one starts, for
+ * sequential I/O written in completion order, which reorders it a
+ * little). Sectors are stored as they are when that is cheaper, as it is
+ * for random I/O, where the difference of two random offsets costs about
+ * a bit more than one offset. "Cheaper" is estimated on the block's first
  * BPT_EST_SAMPLE records with bpt_col_estimate (the entropy of the byte
  * planes), as in choose_time.
  */
 static unsigned choose_coding(struct bpt_blockenc *e)
 {
 	uint64_t *se = e->col[COL_SECTOR], *by = e->col[COL_BYTES];
-	uint64_t *a = e->est[0], end;
+	uint64_t *kref = e->col[COL_SECTOR_REF];
+	uint64_t *a = e->est[0], *w = e->est[1], *wk = e->est[2];
 	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
-	unsigned flags = 0;
+	uint32_t mr = m < BPT_EST_REF ? m : BPT_EST_REF;
+	uint64_t seed;
 
 	if (!n)
 		return 0;
-	end = se[0];
-	for (uint32_t i = 0; i < m; i++) {
-		a[i] = zigzag64((int64_t)(se[i] - end));
-		end = se[i] + (by[i] >> 9);
-	}
-	if (bpt_col_estimate(se, m) < bpt_col_estimate(a, m)) {
-		flags |= BPT_CODING_SECTOR_ABS;
-		e->seed[COL_SECTOR] = 0;
-	} else {
-		e->seed[COL_SECTOR] = end = se[0];
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t s = se[i];
+	seed = se[0];
+	for (uint32_t i = 0; i < m; i++)
+		a[i] = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)
+						      : seed)));
+	for (uint32_t i = 0; i < mr; i++)
+		wk[i] = ref_pick(se, by, i, seed, se[i], &w[i]);
+	double eabs = bpt_col_estimate(se, m), eprev = bpt_col_estimate(a, m);
+	double ewin = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
+	int search = ewin < REF_GAIN * eprev;
 
-			se[i] = zigzag64((int64_t)(s - end));
-			end = s + (by[i] >> 9);
-		}
+	if (eabs < (search ? ewin : eprev)) { /* random I/O */
+		e->seed[COL_SECTOR] = 0;
+		return BPT_CODING_SECTOR_ABS | choose_time(e);
 	}
-	return flags | choose_time(e);
+	e->seed[COL_SECTOR] = seed;
+	e->seed[COL_SECTOR_REF] = 0;
+	/* from the last record down, as in choose_time */
+	for (uint32_t i = n; i-- > 0;) {
+		uint64_t z;
+
+		if (search) {
+			kref[i] = ref_pick(se, by, i, seed, se[i], &z);
+		} else {
+			kref[i] = 0;
+			z = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)
+							   : seed)));
+		}
+		se[i] = z;
+	}
+	return choose_time(e);
 }
 
 /* The uncompressed block payload: strings, losses, columns. */
-static void build_payload(struct bpt_blockenc *e, const struct bpt_strtab *strs,
-			  uint32_t str_from, const struct bpt_loss *loss,
-			  uint32_t nloss)
+static void build_payload(struct bpt_blockenc *e, unsigned coding,
+			  const struct bpt_strtab *strs, uint32_t str_from,
+			  const struct bpt_loss *loss, uint32_t nloss)
 {
 	struct bpt_buf *p = &e->payload;
 	uint32_t ncols = 0;
@@ -250,10 +338,10 @@ static void build_payload(struct bpt_blockenc *e, const struct bpt_strtab *strs,
 		buf_varint(p, loss[i].count);
 	}
 	for (int id = 0; id < COL_KNOWN; id++)
-		ncols += e->col[id] != NULL;
+		ncols += e->col[id] && bpt_col_wanted(e->columns, coding, id);
 	buf_varint(p, ncols);
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (!e->col[id])
+		if (!e->col[id] || !bpt_col_wanted(e->columns, coding, id))
 			continue;
 		unsigned nplanes;
 		size_t planes_at;
@@ -313,7 +401,7 @@ int bpt_blockenc_finish(struct bpt_blockenc *e, uint32_t seq,
 	uint8_t comp = BPT_COMP_ZSTD;
 	unsigned coding = choose_coding(e);
 
-	build_payload(e, strs, str_from, loss, nloss);
+	build_payload(e, coding, strs, str_from, loss, nloss);
 	if (e->payload.oom)
 		return -ENOMEM;
 	if (e->payload.len > BPT_BLOCK_MAX_RAW)

@@ -11,6 +11,7 @@
 #include "bpt_strtab.h"
 
 #define BPT_EST_SAMPLE 8192 /* records the coding choice looks at */
+#define BPT_EST_REF 2048    /* ... and of them, the reference search */
 
 struct bpt_blockenc {
 	/* The open block: one value array per present column, room for
@@ -20,13 +21,14 @@ struct bpt_blockenc {
 	uint32_t n, alloc, cap;
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
-	uint64_t est[4][BPT_EST_SAMPLE]; /* scratch of the coding choice */
+	uint64_t est[6][BPT_EST_SAMPLE]; /* scratch of the coding choice */
 
 	struct bpt_buf payload, colbuf, zbuf;
 	size_t cuts[COL_KNOWN * 8 + 1];  /* payload offsets starting a plane */
 	unsigned ncuts;
 	void *cctx;                       /* ZSTD_CCtx */
 	int level;
+	uint32_t columns;                 /* the header's optional columns */
 };
 
 /* Arrays for the mandatory columns and those in `columns`; -ENOMEM. */

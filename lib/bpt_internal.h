@@ -47,8 +47,8 @@
  */
 #define BPT_CODING_TIME_COMPLETE 1u /* complete deltas; issue from complete */
 #define BPT_CODING_SECTOR_ABS 2u    /* sectors stored as they are, no delta */
-#define BPT_CODING_TIME_AFTER 4u    /* issue relative to the previous
-				       record's completion (queue depth 1) */
+#define BPT_CODING_TIME_AFTER 4u    /* issue relative to a recent
+				       record's completion (COL_ISSUE_REF) */
 #define BPT_CODING_TIME_BOTH 5u     /* issue deltas and complete deltas */
 #define BPT_CODING_TIME_MASK 5u     /* 0: issue deltas, service times */
 #define BPT_CODING__ALL 7u
@@ -74,13 +74,14 @@ enum bpt_col_id {
 	COL_ISSUE = 0,    /* by time mode (coding & TIME_MASK): 0, BOTH:
 			     zigzag delta from the previous issue_ns;
 			     COMPLETE: zigzag(complete_ns - issue_ns);
-			     AFTER: zigzag(issue_ns - previous complete_ns) */
+			     AFTER: zigzag(issue_ns - complete_ns of the
+			     record COL_ISSUE_REF names) */
 	COL_QUEUE = 1,    /* zigzag(issue_ns - queue_ns) */
 	COL_COMPLETE = 2, /* by time mode: 0, AFTER: zigzag(complete_ns -
 			     issue_ns); COMPLETE, BOTH: zigzag delta from
 			     the previous complete_ns */
-	COL_SECTOR = 3,   /* zigzag(sector - previous end sector); with
-			     SECTOR_ABS: sector */
+	COL_SECTOR = 3,   /* zigzag(sector - end sector of the record
+			     COL_SECTOR_REF names); SECTOR_ABS: sector */
 	COL_BYTES = 4,    /* raw */
 	COL_DEV = 5,
 	COL_OP = 6,
@@ -93,8 +94,33 @@ enum bpt_col_id {
 	COL_SCHED = 12,   /* zigzag(sched_ns - issue_ns); header bit 0 */
 	COL_SOURCE = 13,  /* delta from previous source_index, zigzag; bit 1 */
 	COL_MEMBER = 14,  /* raw; bit 2 */
-	COL_KNOWN = 15
+	COL_OPTIONAL_END = 15,
+	/* Reference columns, present exactly when the block's coding uses
+	 * them (bpt_col_wanted): which of the BPT_REF_WINDOW previous
+	 * records a value is relative to, 0 for the previous one. */
+	COL_SECTOR_REF = 15, /* sectors relative to that record's end
+				(every block without SECTOR_ABS) */
+	COL_ISSUE_REF = 16,  /* issue relative to that record's completion
+				(time mode AFTER) */
+	COL_KNOWN = 17
 };
+
+#define BPT_REF_WINDOW 32 /* records a reference column can reach back */
+
+/*
+ * 1 when column `id` must be in a block with this coding byte in a file
+ * whose header declares the optional `columns`, 0 when it must not be.
+ */
+static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
+{
+	if (id < COL_MANDATORY)
+		return 1;
+	if (id < COL_OPTIONAL_END)
+		return !!(columns & (1u << (id - COL_MANDATORY)));
+	if (id == COL_SECTOR_REF)
+		return !(coding & BPT_CODING_SECTOR_ABS);
+	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
+}
 
 /*
  * Checksum comparison. A fuzzing build (libFuzzer defines the macro below)

@@ -42,7 +42,10 @@ struct bpt_bcur {
 	void *dctx;              /* ZSTD_DCtx */
 	struct bpt_colview cols[COL_KNOWN];
 	uint8_t have[COL_KNOWN];
-	uint64_t prev_issue, prev_complete, prev_end, prev_source;
+	uint64_t prev_issue, prev_complete, prev_source;
+	/* end sectors and completion times of the last BPT_REF_WINDOW
+	 * records, record i at [i % BPT_REF_WINDOW] (the reference columns) */
+	uint64_t ring_end[BPT_REF_WINDOW], ring_comp[BPT_REF_WINDOW];
 	uint32_t chunk_start, chunk_len;
 	uint64_t vals[COL_KNOWN][BPT_CHUNK];
 };

@@ -11,10 +11,17 @@
 
 #include "bpt.h"
 
-/* ids: string ids of "fio", "kworker/1:2" and (from record nrec / 2 on)
- * "late-comm". */
+/*
+ * ids: string ids of "fio", "kworker/1:2" and (from record nrec / 2 on)
+ * "late-comm". With `qd` set, the records are what a queue kept 3 deep
+ * gives in completion order: 4 KiB sequential I/Os completing in swapped
+ * pairs (each starts where the one two records earlier ends, or where a
+ * later one ends), issued at irregular times, each 5 ns after the
+ * completion three records back, so the reference columns hold more
+ * than 0.
+ */
 static inline void corpus_record(int i, int nrec, const uint32_t ids[3],
-				 struct bpt_record *r)
+				 int qd, struct bpt_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->issue_ns = 1000u * i + (i % 3) * 7;
@@ -32,6 +39,13 @@ static inline void corpus_record(int i, int nrec, const uint32_t ids[3],
 	r->sched_ns = 1000u * i;
 	r->source_index = i;
 	r->member = i % 3;
+	if (qd) {
+		r->bytes = 4096;
+		r->sector = 4096 + 8u * (unsigned)(i ^ 1);
+		r->issue_ns = 1000u * i + (unsigned)(i * i % 17) * 7;
+		r->complete_ns = 1000u * (i + 3) +
+				 (unsigned)((i + 3) * (i + 3) % 17) * 7 - 5;
+	}
 }
 
 #endif

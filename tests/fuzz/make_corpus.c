@@ -2,9 +2,9 @@
  * make_corpus.c — writes the fuzzer's seed corpus: a few tiny valid .bpt
  * files covering every part of the format (empty trace, optional
  * columns, several blocks with strings and losses, a file without
- * footer, dictionary and plane columns). The output is deterministic
- * (fixed header clocks and host) so the committed files only change when
- * the format does. Rebuild them with:
+ * footer, dictionary and plane columns, reference columns). The output
+ * is deterministic (fixed header clocks and host) so the committed files
+ * only change when the format does. Rebuild them with:
  *   cc -std=gnu11 -D_GNU_SOURCE -Ilib -o build/make_corpus \
  *      tests/fuzz/make_corpus.c build/lib/bpt_*.o -lzstd && \
  *   build/make_corpus tests/fuzz/corpus
@@ -36,7 +36,7 @@ static void header(struct bpt_header *h, uint32_t columns, unsigned ndev)
 }
 
 static int write_one(const char *dir, const char *name, uint32_t columns,
-		     int nrec, int per_block, int losses, int truncate_to)
+		     int nrec, int per_block, int losses, int truncate_to, int qd)
 {
 	char path[512];
 	struct bpt_header h;
@@ -58,7 +58,7 @@ static int write_one(const char *dir, const char *name, uint32_t columns,
 
 		if (i == nrec / 2)
 			bpt_writer_intern(w, "late-comm", &ids[2]);
-		corpus_record(i, nrec, ids, &r);
+		corpus_record(i, nrec, ids, qd, &r);
 		if (losses && i % 4 == 0)
 			bpt_writer_add_loss(w, 1000u * i, 1000u * i + 10, i + 1);
 		bpt_writer_add(w, &r);
@@ -77,10 +77,11 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "tests/fuzz/corpus";
 	int rc = 0;
 
-	rc |= write_one(dir, "empty", 0, 0, 0, 0, 0);
-	rc |= write_one(dir, "one-block", 0, 6, 0, 0, 0);
-	rc |= write_one(dir, "all-columns", 7, 9, 0, 1, 0);
-	rc |= write_one(dir, "three-blocks", 0, 12, 4, 1, 0);
-	rc |= write_one(dir, "no-footer", 1, 12, 4, 0, 400);
+	rc |= write_one(dir, "empty", 0, 0, 0, 0, 0, 0);
+	rc |= write_one(dir, "one-block", 0, 6, 0, 0, 0, 0);
+	rc |= write_one(dir, "all-columns", 7, 9, 0, 1, 0, 0);
+	rc |= write_one(dir, "three-blocks", 0, 12, 4, 1, 0, 0);
+	rc |= write_one(dir, "queue-depth", 0, 40, 0, 0, 0, 1);
+	rc |= write_one(dir, "no-footer", 1, 12, 4, 0, 400, 0);
 	return rc;
 }

@@ -165,7 +165,8 @@ Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)
  * extension bytes and an unknown column bit, a block with an unknown
  * column id. This reader must return the records and ignore the rest.
  */
-static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
+static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
+				const uint64_t sref[3])
 {
 	struct bpt_header h;
 	struct bpt_buf hb = { 0 }, pay = { 0 };
@@ -186,12 +187,13 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 	put_le16(hb.p + 10, 7);
 	put_le32(hb.p + 12, (uint32_t)hb.len + 8);
 	buf_u64(&hb, bpt_xxh64(hb.p, hb.len, 0));
-	/* payload: "" as string 0, no losses, 12 columns + unknown id 21 */
+	/* payload: "" as string 0, no losses, 12 columns, sector_ref
+	 * (coding 0 has sector deltas) + unknown id 21 */
 	buf_varint(&pay, 1);
 	buf_varint(&pay, 0);
 	buf_str16(&pay, "", 0);
 	buf_varint(&pay, 0);
-	buf_varint(&pay, COL_MANDATORY + 1);
+	buf_varint(&pay, COL_MANDATORY + 2);
 	for (int i = 0; i < 3; i++) {
 		vals[COL_ISSUE][i] = zigzag64(i ? 1000 : 0); /* 5000, 6000, 7000 */
 		vals[COL_COMPLETE][i] = zigzag64(500);
@@ -203,6 +205,12 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 		struct bpt_buf cb = { 0 };
 
 		if (id == COL_MANDATORY) {
+			/* sector_ref: 0, each sector follows the previous end */
+			bpt_col_encode(&cb, sref, 3, 0, &np, &at);
+			buf_varint(&pay, COL_SECTOR_REF);
+			buf_varint(&pay, cb.len);
+			buf_put(&pay, cb.p, cb.len);
+			buf_free(&cb);
 			buf_varint(&pay, 21);
 			buf_varint(&pay, 4);
 			buf_put(&pay, "zzzz", 4);
@@ -243,7 +251,8 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 {
 	static uint8_t file[8192];
-	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR);
+	static const uint64_t sref[3] = { 0 };
+	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR, sref);
 	struct bpt_reader *r;
 	struct bpt_error e = { 0 };
 	struct bpt_record rec;
@@ -261,9 +270,42 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 	cr_assert_eq(bpt_reader_next(r, &rec, &e), 0, "%s", e.msg);
 	bpt_reader_close(r);
 
-	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR + 1);
+	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR + 1, sref);
 	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "v2.bpt", &e), -EPROTONOSUPPORT);
 	cr_assert(strstr(e.msg, "v2.bpt: offset 8: format version 2.7"), "%s", e.msg);
+}
+
+/*
+ * The reference column as the spec defines it, on hand-built bytes:
+ * sector_ref k makes a sector relative to the end of record i-1-k, and
+ * the seed for a record before the block; 32 or more is an error.
+ */
+Test(bpt_codec, sector_ref_decodes_as_specified, .fini = tu_cleanup)
+{
+	static uint8_t file[8192];
+	static const uint64_t back[3] = { 5, 0, 1 }, bad[3] = { 0, 32, 0 };
+	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR, back);
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec;
+
+	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "ref.bpt", &e), 0, "%s", e.msg);
+	/* record 0: before the block -> seed 800; record 1 after record 0's
+	 * end (808); record 2 after record 0's end again (808) */
+	static const uint64_t want[3] = { 800, 808, 808 };
+
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(bpt_reader_next(r, &rec, &e), 1, "%s", e.msg);
+		cr_assert_eq(rec.sector, want[i], "record %d: %llu", i,
+			     (unsigned long long)rec.sector);
+	}
+	bpt_reader_close(r);
+	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR, bad);
+	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "ref.bpt", &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_next(r, &rec, &e), -EBADMSG);
+	cr_assert(strstr(e.msg, "block 0: record 1: a reference column reaches past 32 records"),
+		  "%s", e.msg);
+	bpt_reader_close(r);
 }
 
 /*

@@ -15,6 +15,8 @@
 
 #include "bpt.h"
 #include "bpt_testutil.h"
+#include "bpt_internal.h"
+#include "../fuzz/corpus_record.h"
 
 #define NBLK 4
 #define PER_BLK 25
@@ -27,8 +29,12 @@ struct small {
 	size_t nrecs;
 };
 
-/* A trace of NBLK blocks with strings and losses added along the way. */
-static void make_small(struct small *s, uint32_t columns)
+/*
+ * A trace of NBLK blocks with strings and losses added along the way;
+ * with `qd`, sectors and times follow corpus_record's queue-depth
+ * pattern, so the blocks use the reference columns.
+ */
+static void make_small(struct small *s, uint32_t columns, int qd)
 {
 	const char *p = tu_tmpname("small");
 	struct bpt_header h;
@@ -52,6 +58,16 @@ static void make_small(struct small *s, uint32_t columns)
 			struct bpt_record *r = &s->recs[s->nrecs++];
 
 			tu_record(&seed, r, 2, id + 1, columns);
+			if (qd) {
+				struct bpt_record q;
+
+				corpus_record((int)s->nrecs - 1, 0, (uint32_t[3]){ 0 }, 1, &q);
+				r->issue_ns = q.issue_ns;
+				r->queue_ns = q.queue_ns;
+				r->complete_ns = q.complete_ns;
+				r->sector = q.sector;
+				r->bytes = q.bytes;
+			}
 			cr_assert_eq(bpt_writer_add(w, r), 0);
 		}
 		cr_assert_eq(bpt_writer_flush(w), 0);
@@ -60,6 +76,14 @@ static void make_small(struct small *s, uint32_t columns)
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
 	s->data = tu_load(p, &s->len);
 	cr_assert_not_null(s->data);
+	/* the writer's choice, checked so the test covers what it means to:
+	 * coding byte 4, issue after a completion (issue_ref) and sector
+	 * deltas (sector_ref) */
+	for (int b = 0; qd && b < NBLK; b++) {
+		size_t at = b ? s->blk_end[b - 1] : get_le32(s->data + 12);
+
+		cr_assert_eq(s->data[at + 21], 4, "block %d coding %d", b, s->data[at + 21]);
+	}
 	tu_cleanup();
 }
 
@@ -79,11 +103,11 @@ static long read_back(struct bpt_reader *r, const struct small *s, int *rc,
 	return n;
 }
 
-Test(bpt_damage, cut_at_every_offset, .fini = tu_cleanup)
+static void cut_at_every_offset(int qd)
 {
 	static struct small s;
 
-	make_small(&s, BPT_COL_SCHED);
+	make_small(&s, BPT_COL_SCHED, qd);
 	for (size_t len = 0; len < s.len; len++) {
 		struct bpt_reader *r;
 		struct bpt_error e = { 0 };
@@ -119,11 +143,21 @@ Test(bpt_damage, cut_at_every_offset, .fini = tu_cleanup)
 	free(s.data);
 }
 
-Test(bpt_damage, flipped_byte_anywhere_is_detected, .fini = tu_cleanup)
+Test(bpt_damage, cut_at_every_offset, .fini = tu_cleanup)
+{
+	cut_at_every_offset(0);
+}
+
+Test(bpt_damage, cut_at_every_offset_reference_columns, .fini = tu_cleanup)
+{
+	cut_at_every_offset(1);
+}
+
+static void flipped_byte_anywhere(int qd)
 {
 	static struct small s;
 
-	make_small(&s, BPT_COL_MEMBER | BPT_COL_SOURCE);
+	make_small(&s, BPT_COL_MEMBER | BPT_COL_SOURCE, qd);
 	for (size_t off = 0; off < s.len; off++) {
 		for (int v = 0; v < 2; v++) {
 			uint8_t save = s.data[off];
@@ -148,6 +182,16 @@ Test(bpt_damage, flipped_byte_anywhere_is_detected, .fini = tu_cleanup)
 		}
 	}
 	free(s.data);
+}
+
+Test(bpt_damage, flipped_byte_anywhere_is_detected, .fini = tu_cleanup)
+{
+	flipped_byte_anywhere(0);
+}
+
+Test(bpt_damage, flipped_byte_anywhere_reference_columns, .fini = tu_cleanup)
+{
+	flipped_byte_anywhere(1);
 }
 
 Test(bpt_damage, killed_writer_leaves_readable_blocks, .fini = tu_cleanup)
@@ -205,7 +249,7 @@ Test(bpt_damage, zero_filled_tail_is_truncation, .fini = tu_cleanup)
 {
 	static struct small s;
 
-	make_small(&s, 0);
+	make_small(&s, 0, 0);
 	size_t cut = s.blk_end[1] + 10;
 	uint8_t *d = calloc(1, cut + 4096);
 

@@ -22,14 +22,16 @@ struct golden {
 	int nread;       /* records readable (fewer when cut) */
 	int complete;
 	uint64_t lost;
+	int qd;          /* corpus_record's queue-depth pattern */
 };
 
 static const struct golden files[] = {
-	{ "empty", 0, 0, 0, 1, 0 },
-	{ "one-block", 0, 6, 6, 1, 0 },
-	{ "all-columns", 7, 9, 9, 1, 1 + 5 + 9 },
-	{ "three-blocks", 0, 12, 12, 1, 1 + 5 + 9 },
-	{ "no-footer", 1, 12, 4, 0, 0 },
+	{ "empty", 0, 0, 0, 1, 0, 0 },
+	{ "one-block", 0, 6, 6, 1, 0, 0 },
+	{ "all-columns", 7, 9, 9, 1, 1 + 5 + 9, 0 },
+	{ "three-blocks", 0, 12, 12, 1, 1 + 5 + 9, 0 },
+	{ "queue-depth", 0, 40, 40, 1, 0, 1 },
+	{ "no-footer", 1, 12, 4, 0, 0, 0 },
 };
 
 static void check_file(const struct golden *g)
@@ -62,7 +64,7 @@ static void check_file(const struct golden *g)
 	ids[2] = 3;
 	while ((rc = bpt_reader_next(r, &got, &e)) == 1) {
 		cr_assert_lt(n, g->nrec);
-		corpus_record(n, g->nrec, ids, &want);
+		corpus_record(n, g->nrec, ids, g->qd, &want);
 		if (!(g->columns & BPT_COL_SCHED))
 			want.sched_ns = 0;
 		if (!(g->columns & BPT_COL_SOURCE))
