@@ -1,0 +1,182 @@
+-- analyze.sql — the schema of the blkpeak analysis database (SQLite 3).
+--
+-- `blkpeak analyze import` loads .bpt files (captures, generated traces
+-- and replay runs alike) into one SQLite file; report, compare, query,
+-- export and the charts read it. This file is normative: analyze/db.c
+-- embeds it at build time and runs it on a new, empty database.
+--
+-- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
+-- blkpeak database; PRAGMA user_version is the schema version (1). A
+-- database with an older version is migrated by analyze/db.c, a newer one
+-- is refused, a file with another application id is never touched.
+--
+-- Conventions:
+--   - every time is an INTEGER of nanoseconds relative to the trace's
+--     start (record time 0), as in the .bpt file;
+--   - sizes are bytes, sectors are 512-byte units;
+--   - a trace is identified by its content digest (bpt_reader_digest, 16
+--     lowercase hex digits), so importing the same file twice is a no-op;
+--   - a replay run is a trace too (kind 'replay'): its I/Os are in `ios`
+--     like any other, and `runs` adds what it replayed and how.
+
+PRAGMA page_size = 16384;   -- fewer, larger pages: faster bulk import
+
+-- One imported .bpt file.
+CREATE TABLE IF NOT EXISTS traces (
+	id               INTEGER PRIMARY KEY,
+	digest           TEXT NOT NULL UNIQUE, -- content digest, hex
+	path             TEXT NOT NULL,        -- the file as given to import
+	kind             TEXT NOT NULL,        -- capture, generate, replay, import
+	format_version   TEXT NOT NULL,        -- "1.0"
+	tool_version     TEXT,                 -- blkpeak version that wrote it
+	host             TEXT,
+	kernel           TEXT,
+	start_wall_ns    INTEGER,              -- CLOCK_REALTIME at record time 0
+	columns          INTEGER NOT NULL,     -- optional columns (enum bpt_column bits)
+	ios              INTEGER NOT NULL,     -- rows in `ios` for this trace
+	bytes            INTEGER NOT NULL,     -- sum of ios.bytes
+	first_issue_ns   INTEGER,              -- NULL when the trace is empty
+	last_complete_ns INTEGER,
+	lost_events      INTEGER NOT NULL DEFAULT 0, -- events the capture lost
+	loss_windows     INTEGER NOT NULL DEFAULT 0,
+	truncated        INTEGER NOT NULL DEFAULT 0, -- 1: imported up to the last good block
+	file_bytes       INTEGER,
+	meta             TEXT,                 -- header key=value pairs as a JSON object
+	imported_at      TEXT NOT NULL         -- UTC, ISO 8601
+);
+
+-- The device table of each trace; ios.dev is `idx` here.
+CREATE TABLE IF NOT EXISTS devices (
+	trace_id            INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	idx                 INTEGER NOT NULL,
+	name                TEXT NOT NULL,
+	major               INTEGER,
+	minor               INTEGER,
+	size_bytes          INTEGER,
+	logical_block_size  INTEGER,
+	physical_block_size INTEGER,
+	rotational          INTEGER,
+	model               TEXT,
+	PRIMARY KEY (trace_id, idx)
+);
+
+-- The string table of each trace: process names (comm); ios.comm_id is
+-- `comm_id` here.
+CREATE TABLE IF NOT EXISTS processes (
+	trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	comm_id  INTEGER NOT NULL,
+	comm     TEXT NOT NULL,
+	PRIMARY KEY (trace_id, comm_id)
+);
+
+-- Operation names, for joins: 0 read, 1 write, 2 flush, 3 discard,
+-- 4 write-zeroes (enum bpt_op).
+CREATE TABLE IF NOT EXISTS ops (
+	op   INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO ops (op, name) VALUES
+	(0, 'read'), (1, 'write'), (2, 'flush'), (3, 'discard'), (4, 'write-zeroes');
+
+-- One row per completed I/O, `idx` being its position in the file
+-- (0, 1, 2, ...; captures write in completion order). Clustered by
+-- (trace_id, idx), so one trace's rows are read without an index.
+-- queue_ns equals issue_ns when the trace did not know the queue time.
+-- Service latency = complete_ns - issue_ns; total = complete_ns - queue_ns.
+-- The replay columns are NULL unless the trace carries them.
+CREATE TABLE IF NOT EXISTS ios (
+	trace_id     INTEGER NOT NULL,
+	idx          INTEGER NOT NULL,
+	queue_ns     INTEGER NOT NULL,
+	issue_ns     INTEGER NOT NULL,
+	complete_ns  INTEGER NOT NULL,
+	dev          INTEGER NOT NULL,         -- devices.idx
+	sector       INTEGER NOT NULL,
+	bytes        INTEGER NOT NULL,
+	op           INTEGER NOT NULL,         -- ops.op
+	flags        INTEGER NOT NULL,         -- 1 sync, 2 fua, 4 preflush, 8 meta, 16 readahead
+	pid          INTEGER NOT NULL,
+	comm_id      INTEGER NOT NULL,         -- processes.comm_id
+	cgroup_id    INTEGER NOT NULL,
+	error        INTEGER NOT NULL,         -- 0 or a negative errno
+	sched_ns     INTEGER,                  -- replay: when it was meant to issue
+	source_index INTEGER,                  -- replay: idx of the I/O in the source trace
+	member       INTEGER,                  -- replay: member of a virtual array
+	PRIMARY KEY (trace_id, idx)
+) WITHOUT ROWID;
+
+-- Events a capture lost (ring buffer overflow), per window.
+CREATE TABLE IF NOT EXISTS losses (
+	trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	t0_ns    INTEGER NOT NULL,
+	t1_ns    INTEGER NOT NULL,
+	count    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS losses_trace ON losses (trace_id);
+
+-- A replay run: the trace row of the run file plus what it replayed and
+-- how (from the run's header meta). source_trace_id is filled when the
+-- source trace is in the database (at import of either file); the link
+-- itself is the digest.
+CREATE TABLE IF NOT EXISTS runs (
+	trace_id        INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE,
+	source_digest   TEXT,                  -- traces.digest of the replayed trace
+	source_trace_id INTEGER REFERENCES traces(id),
+	source_path     TEXT,
+	target          TEXT,                  -- device, file or array spec
+	timing          TEXT,                  -- original, afap, causal
+	speed           REAL,
+	queue_depth     INTEGER,
+	engine          TEXT,
+	host            TEXT,
+	kernel          TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_source ON runs (source_digest);
+
+-- A comparison made by `blkpeak analyze compare`: several traces/runs of
+-- the same I/O, the first being the baseline.
+CREATE TABLE IF NOT EXISTS comparisons (
+	id                INTEGER PRIMARY KEY,
+	created_at        TEXT NOT NULL,       -- UTC, ISO 8601
+	baseline_trace_id INTEGER NOT NULL REFERENCES traces(id),
+	source_digest     TEXT,                -- the trace all entries replay (or are)
+	forced            INTEGER NOT NULL DEFAULT 0 -- 1: entries of different traces (--force)
+);
+
+-- One column of a comparison's table. Percentages are against the
+-- baseline (position 0): time_saved_pct = (T0 - T) / T0 * 100,
+-- speedup_pct = (T0 / T - 1) * 100. Latencies in ns.
+CREATE TABLE IF NOT EXISTS comparison_entries (
+	comparison_id   INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+	position        INTEGER NOT NULL,
+	trace_id        INTEGER NOT NULL REFERENCES traces(id),
+	label           TEXT NOT NULL,         -- target of a run, else the trace's path
+	duration_ns     INTEGER NOT NULL,      -- first issue to last completion
+	ios             INTEGER NOT NULL,
+	bytes           INTEGER NOT NULL,
+	iops            REAL NOT NULL,
+	mbps            REAL NOT NULL,         -- 10^6 bytes per second
+	time_saved_pct  REAL NOT NULL,
+	speedup_pct     REAL NOT NULL,
+	service_p50_ns  INTEGER,
+	service_p99_ns  INTEGER,
+	service_p999_ns INTEGER,
+	total_p50_ns    INTEGER,
+	total_p99_ns    INTEGER,
+	total_p999_ns   INTEGER,
+	errors          INTEGER NOT NULL,
+	PRIMARY KEY (comparison_id, position)
+);
+
+-- Every I/O with names and latencies spelled out, for hand-written SQL.
+CREATE VIEW IF NOT EXISTS io_detail AS
+	SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
+	       ios.complete_ns - ios.issue_ns AS service_ns,
+	       ios.complete_ns - ios.queue_ns AS total_ns
+	FROM ios
+	JOIN ops ON ops.op = ios.op
+	LEFT JOIN processes ON processes.trace_id = ios.trace_id
+			   AND processes.comm_id = ios.comm_id;
+
+PRAGMA application_id = 1112230736; -- 0x424C4B50, 'BLKP'
+PRAGMA user_version = 1;
