@@ -13,13 +13,13 @@
 
 #include "svg.h"
 
-#define LEGEND_W   190
+#define LEGEND_W   220
 #define MARGIN_L   72
 #define MARGIN_T   40
 #define MARGIN_B   52
 #define MARGIN_R   16
 #define MAX_TICKS  24
-#define LEGEND_CHARS 26
+#define LEGEND_CHARS 31
 
 /* Okabe–Ito colours, readable by colour-blind people, then two greys. */
 static const char *const palette[] = {
