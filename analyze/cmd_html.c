@@ -1,11 +1,99 @@
-/* cmd_html.c — placeholder until `blkpeak analyze html` lands; replaced by its real code. */
+/*
+ * cmd_html.c — `blkpeak analyze html ID... -o report.html`: the
+ * self-contained HTML report (html.c) on traces and runs of the database.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analyze_commands.h"
 #include "cliutil.h"
+#include "dbread.h"
+#include "html.h"
+#include "outfile.h"
+
+static void html_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blkpeak analyze html [--db PATH] [--title TEXT] [--note TEXT] -o FILE ID...\n"
+		"\n"
+		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
+		"network) on the traces and runs ID...: a table of each, a comparison\n"
+		"against the first (time saved in %%), and the latency CDF, IOPS, access\n"
+		"map, queue depth and request-size charts.\n"
+		"\n"
+		"  -o, --output FILE  write the report here (\"-\" for standard output)\n"
+		"      --title TEXT   the report's title (default \"blkpeak report\")\n"
+		"      --note TEXT    a paragraph under the title (how the runs were made)\n"
+		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
+		"  -h, --help         this help\n");
+}
 
 int analyze_html(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("analyze html: not built yet");
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "title", required_argument, NULL, 'T' },
+		{ "note", required_argument, NULL, 'N' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct html_options ho = { 0 };
+	const char *out = NULL, *dbopt = NULL;
+	struct outfile of;
+	int64_t *ids = NULL;
+	sqlite3 *db = NULL;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'T': ho.title = optarg; break;
+		case 'N': ho.note = optarg; break;
+		case 'D': dbopt = optarg; break;
+		case 'h': html_usage(stdout); return EXIT_OK;
+		default: html_usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!out) {
+		pr_err("analyze html: -o FILE is required (\"-\" for standard output)");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		pr_err("analyze html: no trace id given; see --help");
+		return EXIT_USAGE;
+	}
+	if (parse_trace_ids("html", argv + optind, argc - optind, &ids))
+		return EXIT_USAGE;
+
+	ho.db_path = dbread_path(dbopt);
+	rc = dbread_open(ho.db_path, &db);
+	if (rc) {
+		pr_err("analyze html: %s: %s", ho.db_path, dbread_strerror(rc));
+		free(ids);
+		return EXIT_FAIL;
+	}
+	rc = outfile_open(&of, out);
+	if (rc) {
+		pr_err("analyze html: %s: %s", out, strerror(-rc));
+		goto done;
+	}
+	rc = html_write(db, ids, (size_t)(argc - optind), &ho, of.f);
+	if (rc == -ENOENT)
+		pr_err("analyze html: %s: a trace id is not in the database", ho.db_path);
+	else if (rc)
+		pr_err("analyze html: %s: %s", ho.db_path, rc == -EIO ? sqlite3_errmsg(db) : strerror(-rc));
+	c = outfile_close(&of, rc);
+	if (c && !rc) {
+		pr_err("analyze html: %s: cannot write: %s", out, strerror(-c));
+		rc = c;
+	}
+done:
+	sqlite3_close(db);
+	free(ids);
+	return rc ? EXIT_FAIL : EXIT_OK;
 }

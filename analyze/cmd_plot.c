@@ -93,9 +93,11 @@ int analyze_plot(int argc, char **argv)
 		pr_err("analyze plot: %s: the traces have no I/O a %s chart can show", path, kind_s);
 	else if (rc)
 		pr_err("analyze plot: %s: %s", path, rc == -EIO ? sqlite3_errmsg(db) : strerror(-rc));
-	rc = outfile_close(&of, rc);
-	if (rc && rc != -ENOENT && rc != -ENODATA && rc != -EIO)
-		pr_err("analyze plot: %s: %s", out, strerror(-rc));
+	c = outfile_close(&of, rc);
+	if (c && !rc) {
+		pr_err("analyze plot: %s: cannot write: %s", out, strerror(-c));
+		rc = c;
+	}
 done:
 	sqlite3_close(db);
 	free(ids);
