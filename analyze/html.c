@@ -22,7 +22,7 @@ static const char css[] =
 	".meta{color:#666;font-size:.9em}"
 	"table{border-collapse:collapse;font-size:.9em;margin:.6em 0}"
 	"th,td{padding:.3em .7em;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}"
-	"th{background:#f4f4f4}td.l,th.l{text-align:left}"
+	"th{background:#f4f4f4}td.l,th.l{text-align:left;white-space:normal}"
 	"td.good{color:#0a6e31;font-weight:bold}td.bad{color:#b00020;font-weight:bold}"
 	".bar{display:inline-block;height:.8em;background:#0072b2;vertical-align:middle}"
 	".bar.neg{background:#d55e00}"

@@ -22,6 +22,7 @@ struct plot_ctx {
 	sqlite3 *db;
 	int64_t id;          /* the trace being read */
 	int64_t t0;          /* its first issue, ns */
+	int64_t own_ns;      /* its first issue to last completion */
 	int64_t span_ns;     /* longest first-issue-to-last-completion of all */
 	int64_t bin_ns;      /* time bin of the over-time charts */
 	int64_t max_sector;  /* highest sector + 1 of all (access map) */
@@ -221,10 +222,11 @@ static int series_latency_cdf(struct plot_ctx *c, struct plot_series *s)
 	return rc;
 }
 
-/* Completions per time bin, as IOPS; empty bins are zeros. */
+/* Completions per time bin, as IOPS, up to the trace's own end; empty
+ * bins are zeros. */
 static int series_iops(struct plot_ctx *c, struct plot_series *s)
 {
-	size_t nbins = (size_t)(c->span_ns / c->bin_ns) + 1;
+	size_t nbins = (size_t)(c->own_ns / c->bin_ns) + 1;
 	double *cnt = calloc(nbins, sizeof(*cnt));
 	sqlite3_stmt *st;
 	int rc;
@@ -296,7 +298,7 @@ static void add_area(double *acc, size_t nbins, int64_t bin, int64_t a, int64_t 
 /* I/Os in flight from issue to completion, averaged over each time bin. */
 static int series_qd(struct plot_ctx *c, struct plot_series *s)
 {
-	size_t nbins = (size_t)(c->span_ns / c->bin_ns) + 1, ni, nc, i = 0, j = 0;
+	size_t nbins = (size_t)(c->own_ns / c->bin_ns) + 1, ni, nc, i = 0, j = 0;
 	int64_t *is = NULL, *cs = NULL, t = 0;
 	double *acc = calloc(nbins, sizeof(*acc));
 	long depth = 0;
@@ -448,6 +450,7 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 		rc = trace_span(db, ids[i], &c.t0, &t1, &empty);
 		if (rc || empty)
 			continue;
+		c.own_ns = t1 - c.t0;
 		switch (kind) {
 		case PLOT_LATENCY_CDF: rc = series_latency_cdf(&c, &ps[i]); break;
 		case PLOT_IOPS: rc = series_iops(&c, &ps[i]); break;
