@@ -1,0 +1,240 @@
+/*
+ * codec_speed.c — the trace codec's speed and size on synthetic records:
+ * encode and decode records per second on one core, and bytes per I/O on
+ * disk, for a random and a sequential 4 KiB workload.
+ *
+ * usage: codec_speed [--count N] [--span BYTES] [--iops N] [--level L]
+ *                    [--dir DIR] [--json]
+ *
+ * Workloads (records are written in completion order, as a capture does):
+ *   random:     4 KiB at uniformly random 4 KiB-aligned offsets over
+ *               --span (default 10 GiB), Poisson arrivals at --iops
+ *               (default 100000), service time 20 us + exponential with
+ *               mean 60 us, queue wait exponential with mean 2 us, two
+ *               processes (70/30), 70% reads;
+ *   sequential: 4 KiB reads one after the other at QD1: each I/O is
+ *               issued 1 us + exponential(mean 1 us) after the previous
+ *               one completed, service 15 us + exponential(mean 3 us),
+ *               one process;
+ *   seq-poisson: sequential offsets with the random workload's timing.
+ * Encoding is timed from the first bpt_writer_add to the end of
+ * bpt_writer_close (file in --dir, default /dev/shm); decoding from
+ * bpt_reader_open to the last bpt_reader_next.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpt.h"
+
+static uint64_t rng = 0x1234567887654321ull;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static double unif(void)
+{
+	return ((rnd() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static uint64_t expo(double mean)
+{
+	return (uint64_t)(-log(unif()) * mean);
+}
+
+static int by_complete(const void *a, const void *b)
+{
+	const struct bpt_record *x = a, *y = b;
+
+	return x->complete_ns < y->complete_ns ? -1 : x->complete_ns > y->complete_ns;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+enum { RANDOM, SEQUENTIAL, SEQ_POISSON };
+
+static void make(struct bpt_record *r, size_t n, int kind, uint64_t span,
+		 double iops, const uint32_t comm[2])
+{
+	uint64_t t = 1000000, sector = 2048;
+
+	for (size_t i = 0; i < n; i++) {
+		struct bpt_record *x = &r[i];
+		int p2 = kind != SEQUENTIAL && unif() < 0.3;
+
+		memset(x, 0, sizeof(*x));
+		x->bytes = 4096;
+		x->op = kind == SEQUENTIAL || unif() < 0.7 ? BPT_OP_READ : BPT_OP_WRITE;
+		x->pid = p2 ? 4711 : 1234;
+		x->comm_id = comm[p2];
+		x->cgroup_id = 9876;
+		if (kind == SEQUENTIAL) {
+			x->issue_ns = t;
+			x->complete_ns = t + 15000 + expo(3000);
+			x->queue_ns = x->issue_ns - 300 - expo(100);
+			t = x->complete_ns + 1000 + expo(1000);
+		} else {
+			t += expo(1e9 / iops);
+			x->issue_ns = t;
+			x->queue_ns = t - expo(2000);
+			x->complete_ns = t + 20000 + expo(60000);
+		}
+		if (kind == RANDOM) {
+			x->sector = (rnd() % (span / 4096)) * 8;
+		} else {
+			x->sector = sector;
+			sector += 8;
+		}
+	}
+	if (kind != SEQUENTIAL)
+		qsort(r, n, sizeof(*r), by_complete);
+}
+
+static int run(const char *name, int kind, size_t n, uint64_t span,
+	       double iops, int level, const char *dir, int json)
+{
+	struct bpt_record *recs = malloc(n * sizeof(*recs));
+	struct bpt_header h;
+	struct bpt_device d = { .name = "bench0", .size_bytes = span,
+				.logical_block_size = 512,
+				.physical_block_size = 4096 };
+	struct bpt_writer_opts o = { .zstd_level = level };
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record got;
+	char path[4096];
+	uint32_t comm[2];
+	uint64_t sum = 0;
+	size_t cnt = 0;
+	int rc;
+
+	if (!recs)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/codec-speed-%d-%s.bpt", dir,
+		 (int)getpid(), name);
+	bpt_header_init(&h, "generate");
+	bpt_header_add_device(&h, &d);
+	if ((rc = bpt_writer_create(&w, path, &h, &o, &e))) {
+		fprintf(stderr, "codec_speed: %s\n", e.msg);
+		free(recs);
+		return rc;
+	}
+	bpt_writer_intern(w, "fio", &comm[0]);
+	bpt_writer_intern(w, "postgres", &comm[1]);
+	make(recs, n, kind, span, iops, comm);
+	double t0 = now();
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = bpt_writer_add(w, &recs[i]);
+	uint64_t bytes = bpt_writer_bytes(w);
+
+	rc = rc ? rc : bpt_writer_close(w, &e);
+	double t1 = now();
+
+	if (rc) {
+		fprintf(stderr, "codec_speed: %s: write failed: %s\n", path, e.msg);
+		goto out;
+	}
+	if ((rc = bpt_reader_open(&r, path, &e))) {
+		fprintf(stderr, "codec_speed: %s\n", e.msg);
+		goto out;
+	}
+	struct bpt_stats st;
+
+	bpt_reader_stats(r, &st);
+	bytes = st.file_bytes;
+	while ((rc = bpt_reader_next(r, &got, &e)) == 1) {
+		sum += got.sector ^ got.issue_ns;
+		if (cnt < n && memcmp(&got, &recs[cnt], sizeof(got)))
+			rc = -EBADMSG;
+		cnt++;
+		if (rc < 0)
+			break;
+	}
+	double t2 = now();
+
+	bpt_reader_close(r);
+	if (rc < 0 || cnt != n) {
+		fprintf(stderr, "codec_speed: %s: read back %zu of %zu records%s%s\n",
+			path, cnt, n, e.msg[0] ? ": " : "", e.msg);
+		rc = rc ? rc : -EBADMSG;
+		goto out;
+	}
+	if (json)
+		printf("{\"pattern\":\"%s\",\"records\":%zu,\"file_bytes\":%llu,"
+		       "\"bytes_per_io\":%.3f,\"encode_rps\":%.0f,\"decode_rps\":%.0f}\n",
+		       name, n, (unsigned long long)bytes, (double)bytes / n,
+		       n / (t1 - t0), n / (t2 - t1));
+	else
+		printf("%-12s %9zu records  %7.3f bytes/I/O  encode %6.2f M rec/s  "
+		       "decode %6.2f M rec/s\n", name, n, (double)bytes / n,
+		       n / (t1 - t0) / 1e6, n / (t2 - t1) / 1e6);
+	rc = 0;
+	(void)sum;
+out:
+	if (!getenv("KEEP")) unlink(path);
+	free(recs);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "count", required_argument, 0, 'n' },
+		{ "span", required_argument, 0, 's' },
+		{ "iops", required_argument, 0, 'i' },
+		{ "level", required_argument, 0, 'l' },
+		{ "dir", required_argument, 0, 'd' },
+		{ "json", no_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0 }
+	};
+	size_t n = 1000000;
+	uint64_t span = 10ull << 30;
+	double iops = 100000;
+	int level = 0, json = 0, c, rc = 0;
+	const char *dir = "/dev/shm";
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': n = strtoull(optarg, NULL, 0); break;
+		case 's': span = strtoull(optarg, NULL, 0); break;
+		case 'i': iops = strtod(optarg, NULL); break;
+		case 'l': level = atoi(optarg); break;
+		case 'd': dir = optarg; break;
+		case 'j': json = 1; break;
+		case 'h':
+			printf("usage: codec_speed [--count N] [--span BYTES] [--iops N] "
+			       "[--level L] [--dir DIR] [--json]\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (!n || span < 4096 || iops <= 0) {
+		fprintf(stderr, "codec_speed: bad --count, --span or --iops\n");
+		return 2;
+	}
+	rc |= run("random", RANDOM, n, span, iops, level, dir, json);
+	rc |= run("sequential", SEQUENTIAL, n, span, iops, level, dir, json);
+	rc |= run("seq-poisson", SEQ_POISSON, n, span, iops, level, dir, json);
+	return rc ? 1 : 0;
+}

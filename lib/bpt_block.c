@@ -1,0 +1,426 @@
+/*
+ * bpt_block.c — loading one record block of a .bpt file and decoding its
+ * records, with every length and value checked before use.
+ *
+ * bpt_block_load reads the 56-byte block header, decides between "end of
+ * data", "truncated tail" and "corrupt" (see the spec, "Reading a
+ * truncated or damaged file"), checks the checksum before anything in the
+ * payload is looked at, decompresses, and parses the string additions,
+ * loss entries and column directory. Records are then decoded lazily,
+ * BPT_CHUNK at a time, by bpt_block_decode_chunk, which rebuilds the
+ * fields from the column transforms and rejects any record whose device,
+ * op, flags, string id or 32-bit field is out of range.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <zstd.h>
+
+#include "bpt_reader_int.h"
+
+#define BAD(off, ...) bpt_err(err, -EBADMSG, r->name, 1, (off), __VA_ARGS__)
+
+struct bpt_bcur *bpt_bcur_new(void)
+{
+	struct bpt_bcur *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->dctx = ZSTD_createDCtx();
+	if (!c->dctx) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void bpt_bcur_free(struct bpt_bcur *c)
+{
+	if (!c)
+		return;
+	buf_free(&c->stored);
+	buf_free(&c->raw);
+	ZSTD_freeDCtx(c->dctx);
+	free(c);
+}
+
+void bpt_bcur_reset(const struct bpt_reader *r, struct bpt_bcur *c)
+{
+	c->off = r->hdr_size;
+	c->seq = 0;
+	c->loaded = 0;
+	c->n = c->i = 0;
+	c->chunk_start = c->chunk_len = 0;
+}
+
+/* 1 when every byte from off to the end of the file is zero: the tail a
+ * power cut leaves when the size was updated but the data was not. */
+static int zero_tail(const struct bpt_reader *r, uint64_t off)
+{
+	uint8_t b[4096];
+
+	while (off < r->size) {
+		size_t take = r->size - off < sizeof(b) ? (size_t)(r->size - off)
+							 : sizeof(b);
+
+		if (bpt_src_read(r, off, b, take))
+			return 0;
+		for (size_t i = 0; i < take; i++)
+			if (b[i])
+				return 0;
+		off += take;
+	}
+	return 1;
+}
+
+static int parse_strings(struct bpt_reader *r, struct bpt_cur *c,
+			 uint64_t poff, struct bpt_error *err)
+{
+	uint64_t nstr, first;
+	int rc;
+
+	if (cur_varint(c, &nstr) || cur_varint(c, &first) ||
+	    nstr > BPT_MAX_STRINGS || first > r->nstrs ||
+	    first + nstr > BPT_MAX_STRINGS)
+		return BAD(poff, "block payload: string additions malformed");
+	for (uint64_t k = 0; k < nstr; k++) {
+		uint16_t len;
+		const uint8_t *s;
+
+		if (cur_u16(c, &len) || len > BPT_STR_MAX || cur_bytes(c, &s, len))
+			return BAD(poff, "block payload: string %llu malformed",
+				   (unsigned long long)(first + k));
+		rc = bpt_reader_add_string(r, (uint32_t)(first + k), s, len);
+		if (rc == -ENOMEM)
+			return bpt_err(err, rc, r->name, 0, 0, "out of memory");
+		if (rc)
+			return BAD(poff, "block payload: string %llu differs from the table",
+				   (unsigned long long)(first + k));
+	}
+	return 0;
+}
+
+static int parse_losses(struct bpt_reader *r, struct bpt_cur *c, int is_new,
+			uint64_t poff, struct bpt_error *err)
+{
+	uint64_t n;
+
+	if (cur_varint(c, &n) || n > BPT_MAX_LOSSES_PER_BLOCK)
+		return BAD(poff, "block payload: loss entries malformed");
+	for (uint64_t k = 0; k < n; k++) {
+		struct bpt_loss l;
+		uint64_t dt;
+
+		if (cur_varint(c, &l.t0_ns) || cur_varint(c, &dt) ||
+		    cur_varint(c, &l.count) || l.t0_ns + dt < l.t0_ns ||
+		    r->lost + l.count < r->lost)
+			return BAD(poff, "block payload: loss entry %llu malformed",
+				   (unsigned long long)k);
+		l.t1_ns = l.t0_ns + dt;
+		/* A complete file's footer already gave every loss entry. */
+		if (is_new && !r->complete) {
+			if (bpt_reader_add_loss(r, &l))
+				return bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
+			r->lost += l.count;
+		}
+	}
+	return 0;
+}
+
+static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
+			 struct bpt_cur *c, uint64_t poff, struct bpt_error *err)
+{
+	uint64_t ncols;
+
+	memset(bc->have, 0, sizeof(bc->have));
+	if (cur_varint(c, &ncols) || ncols > 1024)
+		return BAD(poff, "block payload: column count malformed");
+	for (uint64_t k = 0; k < ncols; k++) {
+		uint64_t id, len;
+		const uint8_t *p;
+
+		if (cur_varint(c, &id) || cur_varint(c, &len) ||
+		    cur_bytes(c, &p, len))
+			return BAD(poff, "block payload: column directory malformed");
+		if (id >= COL_KNOWN)
+			continue; /* a column from a newer minor: skipped */
+		if (bc->have[id])
+			return BAD(poff, "block payload: column %llu twice",
+				   (unsigned long long)id);
+		if (id >= COL_MANDATORY &&
+		    !(r->hdr.columns & (1u << (id - COL_MANDATORY))))
+			return BAD(poff, "block payload: column %llu not declared in the header",
+				   (unsigned long long)id);
+		if (bpt_col_parse(p, len, bc->n, &bc->cols[id]))
+			return BAD(poff, "block payload: column %llu malformed",
+				   (unsigned long long)id);
+		bc->have[id] = 1;
+	}
+	for (int id = 0; id < COL_KNOWN; id++) {
+		int want = id < COL_MANDATORY ||
+			   (r->hdr.columns & (1u << (id - COL_MANDATORY)));
+
+		if (want && !bc->have[id])
+			return BAD(poff, "block payload: column %d missing", id);
+	}
+	if (c->pos != c->len)
+		return BAD(poff, "block payload: %zu unexpected bytes at its end",
+			   c->len - c->pos);
+	return 0;
+}
+
+/* Compare a loaded block with its footer index entry (complete files). */
+static int check_entry(struct bpt_reader *r, struct bpt_bcur *c,
+		       struct bpt_error *err)
+{
+	uint64_t off, mn, mx;
+	uint32_t n;
+	int rc;
+
+	if (c->seq >= r->ft.nblocks)
+		return BAD(c->blk_off, "block %u not in the footer index (%llu blocks)",
+			   c->seq, (unsigned long long)r->ft.nblocks);
+	rc = bpt_footer_entry(r, c->seq, &off, &n, &mn, &mx, err);
+	if (rc)
+		return rc;
+	if (off != c->blk_off || n != c->n || mn != c->min_issue || mx != c->max_issue)
+		return BAD(c->blk_off, "block %u disagrees with the footer index", c->seq);
+	return 0;
+}
+
+int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
+		   struct bpt_error *err)
+{
+	uint8_t h[BPT_BLOCK_HDR];
+	uint64_t off = c->off;
+	uint64_t limit = r->complete ? r->ft.off : r->size;
+	int rc;
+
+	c->loaded = 0;
+	if (off == limit) {
+		if (r->complete && c->seq != r->ft.nblocks)
+			return BAD(off, "footer says %llu blocks, found %u",
+				   (unsigned long long)r->ft.nblocks, c->seq);
+		return 0;
+	}
+	uint64_t avail = limit - off;
+
+	if (avail < BPT_BLOCK_HDR) {
+		if (r->complete)
+			return BAD(off, "block %u: header runs into the footer", c->seq);
+		if ((rc = bpt_src_read(r, off, h, (size_t)avail)))
+			return bpt_err(err, rc, r->name, 1, off, "read failed");
+		size_t m = avail < 4 ? (size_t)avail : 4;
+
+		if (!memcmp(h, BPT_BLOCK_MAGIC, m) || !memcmp(h, BPT_FOOTER_MAGIC, m) ||
+		    zero_tail(r, off))
+			return 0; /* truncated tail */
+		return BAD(off, "block %u: bad magic", c->seq);
+	}
+	if ((rc = bpt_src_read(r, off, h, sizeof(h))))
+		return bpt_err(err, rc, r->name, 1, off, "read failed");
+	if (!memcmp(h, BPT_FOOTER_MAGIC, 4) && !r->complete)
+		return 0; /* truncated: footer cut off or trailer lost */
+	if (memcmp(h, BPT_BLOCK_MAGIC, 4)) {
+		if (!r->complete && zero_tail(r, off))
+			return 0; /* truncated tail */
+		return BAD(off, "block %u: bad magic", c->seq);
+	}
+	uint32_t seq = get_le32(h + 4), n = get_le32(h + 8);
+	uint32_t stored = get_le32(h + 12), raw = get_le32(h + 16);
+	uint8_t comp = h[20];
+
+	if (seq != c->seq)
+		return BAD(off + 4, "block sequence number %u, expected %u", seq, c->seq);
+	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
+	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
+	    (comp == BPT_COMP_NONE && stored != raw) ||
+	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23])
+		return BAD(off, "block %u: header malformed", seq);
+	if (stored > avail - BPT_BLOCK_HDR) {
+		if (r->complete)
+			return BAD(off, "block %u: runs into the footer", seq);
+		return 0; /* truncated tail */
+	}
+	const uint8_t *p = bpt_src_view(r, off + BPT_BLOCK_HDR, stored,
+					&c->stored, &rc);
+
+	if (!p)
+		return bpt_err(err, rc, r->name, 1, off + BPT_BLOCK_HDR,
+			       rc == -ENOMEM ? "out of memory" : "read failed");
+	struct bpt_xxh64_state hs;
+
+	bpt_xxh64_init(&hs, 0);
+	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
+	bpt_xxh64_update(&hs, p, stored);
+	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
+	if (bpt_xxh64_final(&hs) != c->checksum)
+		return BAD(off, "block %u: checksum mismatch", seq);
+	c->blk_off = off;
+	c->n = n;
+	c->coding = h[21];
+	c->min_issue = get_le64(h + 24);
+	c->max_issue = get_le64(h + 32);
+	c->max_complete = get_le64(h + 40);
+	if (n ? c->min_issue > c->max_issue
+	      : c->min_issue || c->max_issue || c->max_complete)
+		return BAD(off + 24, "block %u: time range malformed", seq);
+	const uint8_t *payload = p;
+
+	if (comp == BPT_COMP_ZSTD) {
+		c->raw.len = 0;
+		if (!buf_reserve(&c->raw, raw ? raw : 1))
+			return bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
+		size_t got = ZSTD_decompressDCtx(c->dctx, c->raw.p, raw, p, stored);
+
+		if (ZSTD_isError(got) || got != raw)
+			return BAD(off + BPT_BLOCK_HDR, "block %u: zstd: %s", seq,
+				   ZSTD_isError(got) ? ZSTD_getErrorName(got)
+						     : "size differs from the header");
+		payload = c->raw.p;
+	}
+	struct bpt_cur pc = { .p = payload, .len = raw };
+	uint64_t poff = off + BPT_BLOCK_HDR;
+	int is_new = seq >= r->seen_blocks;
+
+	if ((rc = parse_strings(r, &pc, poff, err)) ||
+	    (rc = parse_losses(r, &pc, is_new, poff, err)) ||
+	    (rc = parse_columns(r, c, &pc, poff, err)))
+		return rc;
+	if (r->complete && (rc = check_entry(r, c, err)))
+		return rc;
+	c->prev_issue = c->coding & BPT_CODING_TIME_COMPLETE
+				? c->cols[COL_COMPLETE].seed : c->cols[COL_ISSUE].seed;
+	c->prev_end = c->cols[COL_SECTOR].seed;
+	c->prev_source = c->have[COL_SOURCE] ? c->cols[COL_SOURCE].seed : 0;
+	c->i = 0;
+	c->chunk_start = c->chunk_len = 0;
+	c->loaded = 1;
+	c->off = off + BPT_BLOCK_HDR + stored;
+	c->seq++;
+	if (is_new) {
+		r->seen_blocks = seq + 1;
+		if (n) {
+			if (!r->seen_records || c->min_issue < r->first_issue)
+				r->first_issue = c->min_issue;
+			if (c->max_issue > r->last_issue)
+				r->last_issue = c->max_issue;
+			if (c->max_complete > r->last_complete)
+				r->last_complete = c->max_complete;
+		}
+		r->seen_records += n;
+		r->valid_bytes = c->off;
+	}
+	return 1;
+}
+
+int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
+			   struct bpt_error *err)
+{
+	uint32_t i0 = c->chunk_start + c->chunk_len;
+	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
+
+	for (int id = 0; id < COL_KNOWN; id++) {
+		if (!c->have[id])
+			memset(c->vals[id], 0, sizeof(uint64_t) * m);
+		else if (bpt_col_decode(&c->cols[id], i0, m, c->vals[id]))
+			return BAD(c->blk_off, "block %u: column %d: dictionary index out of range",
+				   c->seq - 1, id);
+	}
+	uint64_t *issue = c->vals[COL_ISSUE], *queue = c->vals[COL_QUEUE];
+	uint64_t *comp = c->vals[COL_COMPLETE], *sector = c->vals[COL_SECTOR];
+	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
+	uint64_t *src = c->vals[COL_SOURCE], *errv = c->vals[COL_ERROR];
+	uint64_t pi = c->prev_issue, pe = c->prev_end, ps = c->prev_source;
+	uint64_t lim32 = 0, ndev = r->hdr.ndevices;
+	int bad = 0;
+
+	/* Times: pi carries the previous issue or complete time. */
+	if (c->coding & BPT_CODING_TIME_COMPLETE) {
+		for (uint32_t j = 0; j < m; j++) {
+			pi += (uint64_t)unzigzag64(comp[j]);
+			comp[j] = pi;
+			issue[j] = pi - (uint64_t)unzigzag64(issue[j]);
+		}
+	} else {
+		for (uint32_t j = 0; j < m; j++) {
+			pi += (uint64_t)unzigzag64(issue[j]);
+			issue[j] = pi;
+			comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
+		}
+	}
+	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
+		for (uint32_t j = 0; j < m; j++) {
+			pe += (uint64_t)unzigzag64(sector[j]);
+			sector[j] = pe;
+			pe += bytes[j] >> 9;
+		}
+	}
+	for (uint32_t j = 0; j < m; j++) {
+		uint64_t t = issue[j];
+
+		queue[j] = t - (uint64_t)unzigzag64(queue[j]);
+		sched[j] = c->have[COL_SCHED] ? t + (uint64_t)unzigzag64(sched[j]) : 0;
+		if (c->have[COL_SOURCE]) {
+			ps += (uint64_t)unzigzag64(src[j]);
+			src[j] = ps;
+		}
+		uint64_t e = errv[j];
+
+		errv[j] = (uint64_t)(int64_t)(int32_t)((uint32_t)(e >> 1) ^ -(uint32_t)(e & 1));
+		lim32 |= bytes[j] | c->vals[COL_PID][j] | c->vals[COL_COMM][j] |
+			 c->vals[COL_MEMBER][j] | e;
+		bad |= t < c->min_issue || t > c->max_issue ||
+		       comp[j] > c->max_complete || c->vals[COL_DEV][j] >= ndev ||
+		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
+		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
+		       c->vals[COL_COMM][j] >= r->nstrs;
+	}
+	if (bad || lim32 > UINT32_MAX) {
+		/* Find the first bad record to name it. */
+		for (uint32_t j = 0; j < m; j++) {
+			if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
+			    comp[j] > c->max_complete)
+				return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
+					   c->seq - 1, i0 + j);
+			if (c->vals[COL_DEV][j] >= ndev)
+				return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
+					   c->seq - 1, i0 + j,
+					   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
+			if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
+			    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
+				return BAD(c->blk_off, "block %u: record %u: bad op or flags",
+					   c->seq - 1, i0 + j);
+			if (c->vals[COL_COMM][j] >= r->nstrs)
+				return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
+					   c->seq - 1, i0 + j,
+					   (unsigned long long)c->vals[COL_COMM][j]);
+		}
+		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
+	}
+	c->prev_issue = pi;
+	c->prev_end = pe;
+	c->prev_source = ps;
+	c->chunk_start = i0;
+	c->chunk_len = m;
+	return 0;
+}
+
+void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
+		      struct bpt_record *rec)
+{
+	rec->issue_ns = c->vals[COL_ISSUE][j];
+	rec->queue_ns = c->vals[COL_QUEUE][j];
+	rec->complete_ns = c->vals[COL_COMPLETE][j];
+	rec->sector = c->vals[COL_SECTOR][j];
+	rec->cgroup_id = c->vals[COL_CGROUP][j];
+	rec->bytes = (uint32_t)c->vals[COL_BYTES][j];
+	rec->pid = (uint32_t)c->vals[COL_PID][j];
+	rec->comm_id = (uint32_t)c->vals[COL_COMM][j];
+	rec->error = (int32_t)c->vals[COL_ERROR][j];
+	rec->dev = (uint16_t)c->vals[COL_DEV][j];
+	rec->op = (uint8_t)c->vals[COL_OP][j];
+	rec->flags = (uint8_t)c->vals[COL_FLAGS][j];
+	rec->member = (uint32_t)c->vals[COL_MEMBER][j];
+	rec->sched_ns = c->vals[COL_SCHED][j];
+	rec->source_index = c->vals[COL_SOURCE][j];
+}

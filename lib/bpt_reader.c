@@ -1,0 +1,354 @@
+/*
+ * bpt_reader.c — opening a .bpt file or buffer, reading its records in
+ * file order, seeking to a time, and the reader's accessors. Block
+ * loading and decoding live in bpt_block.c, the footer in bpt_footer.c,
+ * verify and digest in bpt_verify.c; the state is described in
+ * bpt_reader_int.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpt_reader_int.h"
+
+int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len)
+{
+	if (off > r->size || len > r->size - off)
+		return -EIO;
+	if (r->fd < 0) {
+		memcpy(dst, r->mem + off, len);
+		return 0;
+	}
+	uint8_t *d = dst;
+
+	while (len) {
+		ssize_t n = pread(r->fd, d, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* the file shrank under us */
+		d += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+const uint8_t *bpt_src_view(const struct bpt_reader *r, uint64_t off,
+			    size_t len, struct bpt_buf *buf, int *rc)
+{
+	if (off > r->size || len > r->size - off) {
+		*rc = -EIO;
+		return NULL;
+	}
+	if (r->fd < 0)
+		return r->mem + off;
+	buf->len = 0;
+	if (!buf_reserve(buf, len ? len : 1)) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	*rc = bpt_src_read(r, off, buf->p, len);
+	return *rc ? NULL : buf->p;
+}
+
+int bpt_reader_add_string(struct bpt_reader *r, uint32_t id, const uint8_t *s,
+			  size_t len)
+{
+	if (memchr(s, 0, len))
+		return -EBADMSG;
+	if (id < r->nstrs)
+		return strlen(r->strs[id]) == len && !memcmp(r->strs[id], s, len)
+			       ? 0 : -EBADMSG;
+	if (id != r->nstrs)
+		return -EBADMSG;
+	if (r->nstrs == r->cap_strs) {
+		uint32_t cap = r->cap_strs ? r->cap_strs * 2 : 64;
+		char **p = realloc(r->strs, sizeof(*p) * cap);
+
+		if (!p)
+			return -ENOMEM;
+		r->strs = p;
+		r->cap_strs = cap;
+	}
+	char *c = malloc(len + 1);
+
+	if (!c)
+		return -ENOMEM;
+	memcpy(c, s, len);
+	c[len] = 0;
+	r->strs[r->nstrs++] = c;
+	return 0;
+}
+
+int bpt_reader_add_loss(struct bpt_reader *r, const struct bpt_loss *l)
+{
+	if (r->nloss == r->cap_loss) {
+		size_t cap = r->cap_loss ? r->cap_loss * 2 : 16;
+		struct bpt_loss *p = realloc(r->losses, sizeof(*p) * cap);
+
+		if (!p)
+			return -ENOMEM;
+		r->losses = p;
+		r->cap_loss = cap;
+	}
+	r->losses[r->nloss++] = *l;
+	return 0;
+}
+
+/* Everything after the source is set: header, footer, first cursor. */
+static int open_common(struct bpt_reader *r, struct bpt_error *err)
+{
+	uint8_t fixed[BPT_HDR_FIXED];
+	size_t avail = r->size < sizeof(fixed) ? (size_t)r->size : sizeof(fixed);
+	struct bpt_buf hb = { 0 };
+	int rc;
+
+	if ((rc = bpt_src_read(r, 0, fixed, avail)))
+		return bpt_err(err, rc, r->name, 1, 0, "read failed");
+	if ((rc = bpt_header_check_fixed(fixed, avail, r->size, &r->hdr_size,
+					 r->name, err)))
+		return rc;
+	const uint8_t *h = bpt_src_view(r, 0, r->hdr_size, &hb, &rc);
+
+	if (!h)
+		return bpt_err(err, rc, r->name, 1, 0, "read failed");
+	rc = bpt_header_decode(h, r->hdr_size, &r->hdr, &r->hdr_checksum,
+			       r->name, err);
+	buf_free(&hb);
+	if (rc)
+		return rc;
+	if ((rc = bpt_footer_read(r, err)))
+		return rc;
+	r->cur = bpt_bcur_new();
+	if (!r->cur)
+		return bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
+	bpt_bcur_reset(r, r->cur);
+	r->valid_bytes = r->hdr_size;
+	return 0;
+}
+
+static struct bpt_reader *reader_new(const char *name)
+{
+	struct bpt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fd = -1;
+	r->name = strdup(name ? name : "trace");
+	if (!r->name) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int bpt_reader_open(struct bpt_reader **out, const char *path,
+		    struct bpt_error *err)
+{
+	struct bpt_reader *r = reader_new(path);
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		rc = bpt_err(err, -errno, path, 0, 0, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	if (fstat(r->fd, &st)) {
+		rc = bpt_err(err, -errno, path, 0, 0, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = bpt_err(err, -EINVAL, path, 0, 0, "not a regular file");
+		goto fail;
+	}
+	r->size = (uint64_t)st.st_size;
+	if ((rc = open_common(r, err)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	bpt_reader_close(r);
+	return rc;
+}
+
+int bpt_reader_open_mem(struct bpt_reader **out, const void *data, size_t len,
+			const char *name, struct bpt_error *err)
+{
+	struct bpt_reader *r = reader_new(name);
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return bpt_err(err, -ENOMEM, name, 0, 0, "out of memory");
+	r->mem = data;
+	r->size = len;
+	if ((rc = open_common(r, err))) {
+		bpt_reader_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void bpt_reader_close(struct bpt_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	for (uint32_t i = 0; i < r->nstrs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	free(r->losses);
+	bpt_bcur_free(r->cur);
+	free(r->name);
+	free(r);
+}
+
+const struct bpt_header *bpt_reader_header(const struct bpt_reader *r)
+{
+	return &r->hdr;
+}
+
+static int set_sticky(struct bpt_reader *r, int rc, struct bpt_error *e)
+{
+	if (!e->code)
+		bpt_err(e, rc, r->name, 0, 0, "read failed");
+	r->sticky = *e;
+	r->sticky.code = rc;
+	return rc;
+}
+
+int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
+		    struct bpt_error *err)
+{
+	struct bpt_bcur *c = r->cur;
+	struct bpt_error e = { 0 };
+	int rc;
+
+	if (r->sticky.code) {
+		if (err)
+			*err = r->sticky;
+		return r->sticky.code;
+	}
+	for (;;) {
+		if (c->loaded && c->i < c->n) {
+			if (c->i == c->chunk_start + c->chunk_len &&
+			    (rc = bpt_block_decode_chunk(r, c, &e)))
+				goto fail;
+			bpt_block_record(c, c->i - c->chunk_start, rec);
+			c->i++;
+			if (r->seek_filter && rec->issue_ns < r->seek_t)
+				continue;
+			return 1;
+		}
+		r->seek_filter = 0;
+		rc = bpt_block_load(r, c, &e);
+		if (rc < 0)
+			goto fail;
+		if (rc == 0)
+			return 0;
+	}
+fail:
+	set_sticky(r, rc, &e);
+	if (err)
+		*err = r->sticky;
+	return rc;
+}
+
+int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err)
+{
+	(void)err;
+	memset(&r->sticky, 0, sizeof(r->sticky));
+	r->seek_filter = 0;
+	bpt_bcur_reset(r, r->cur);
+	return 0;
+}
+
+int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
+			 struct bpt_error *err)
+{
+	struct bpt_bcur *c = r->cur;
+	struct bpt_error e = { 0 };
+	int rc;
+
+	bpt_reader_rewind(r, err);
+	if (r->complete) {
+		uint64_t i, off = r->ft.off, mn, mx;
+		uint32_t n = 0;
+
+		for (i = 0; i < r->ft.nblocks; i++) {
+			if ((rc = bpt_footer_entry(r, i, &off, &n, &mn, &mx, &e)))
+				goto fail;
+			if (n && mx >= t_ns)
+				break;
+		}
+		c->off = i < r->ft.nblocks ? off : r->ft.off;
+		c->seq = (uint32_t)i;
+		if (i == r->ft.nblocks)
+			return 0;
+		rc = bpt_block_load(r, c, &e);
+	} else {
+		/* No footer: walk the blocks (their strings must be seen). */
+		while ((rc = bpt_block_load(r, c, &e)) == 1)
+			if (c->n && c->max_issue >= t_ns)
+				break;
+	}
+	if (rc < 0)
+		goto fail;
+	r->seek_filter = rc == 1;
+	r->seek_t = t_ns;
+	return 0;
+fail:
+	set_sticky(r, rc, &e);
+	if (err)
+		*err = r->sticky;
+	return rc;
+}
+
+const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id)
+{
+	return id < r->nstrs ? r->strs[id] : NULL;
+}
+
+void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->file_bytes = r->size;
+	st->complete = r->complete;
+	st->truncated = !r->complete;
+	st->loss_windows = r->nloss;
+	if (r->complete) {
+		st->records = r->ft.nrecords;
+		st->blocks = r->ft.nblocks;
+		st->first_issue_ns = r->ft.first_issue;
+		st->last_issue_ns = r->ft.last_issue;
+		st->last_complete_ns = r->ft.last_complete;
+		st->lost_events = r->ft.lost;
+		st->valid_bytes = r->size;
+		return;
+	}
+	st->records = r->seen_records;
+	st->blocks = r->seen_blocks;
+	st->first_issue_ns = r->first_issue;
+	st->last_issue_ns = r->last_issue;
+	st->last_complete_ns = r->last_complete;
+	st->lost_events = r->lost;
+	st->valid_bytes = r->valid_bytes;
+}
+
+size_t bpt_reader_losses(const struct bpt_reader *r, const struct bpt_loss **losses)
+{
+	*losses = r->losses;
+	return r->nloss;
+}

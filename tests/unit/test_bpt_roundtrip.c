@@ -1,0 +1,222 @@
+/*
+ * Unit tests of the trace library: randomised round trips through writer
+ * and reader (every field, op and flag, extremes, optional columns on and
+ * off), the header, strings across blocks, losses, block closing rules
+ * and seeking.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpt.h"
+#include "bpt_testutil.h"
+
+static const char *comms[] = { "", "fio", "kworker/0:1", "postgres", "a b c",
+			       "x123456789012345" };
+#define NCOMMS (sizeof(comms) / sizeof(comms[0]))
+
+/* Write n random records to path; returns them (malloc'd). */
+static struct bpt_record *write_random(const char *path, uint64_t seed,
+				       size_t n, uint32_t columns,
+				       uint32_t block_records)
+{
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_error e = { 0 };
+	struct bpt_writer_opts o = { .block_records = block_records,
+				     .block_span_ns = UINT64_MAX };
+	struct bpt_record *recs = calloc(n ? n : 1, sizeof(*recs));
+	uint32_t ids[NCOMMS];
+
+	tu_header(&h, 3, columns);
+	cr_assert_eq(bpt_writer_create(&w, path, &h, &o, &e), 0, "%s", e.msg);
+	for (size_t i = 0; i < NCOMMS; i++)
+		cr_assert_eq(bpt_writer_intern(w, comms[i], &ids[i]), 0);
+	cr_assert_eq(ids[0], 0, "\"\" is string 0");
+	for (size_t i = 0; i < n; i++) {
+		tu_record(&seed, &recs[i], 3, NCOMMS, columns);
+		cr_assert_eq(bpt_writer_add(w, &recs[i]), 0, "record %zu", i);
+	}
+	cr_assert_eq(bpt_writer_count(w), n);
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	return recs;
+}
+
+static void read_all_check(const char *path, const struct bpt_record *recs,
+			   size_t n)
+{
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record got;
+	struct bpt_stats st;
+	size_t i = 0;
+	int rc;
+
+	cr_assert_eq(bpt_reader_open(&r, path, &e), 0, "%s", e.msg);
+	while ((rc = bpt_reader_next(r, &got, &e)) == 1) {
+		cr_assert_lt(i, n);
+		cr_assert(tu_rec_eq(&got, &recs[i]), "record %zu differs", i);
+		cr_assert_str_eq(bpt_reader_string(r, got.comm_id), comms[got.comm_id]);
+		i++;
+	}
+	cr_assert_eq(rc, 0, "%s", e.msg);
+	cr_assert_eq(i, n);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.records, n);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.truncated, 0);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+}
+
+Test(bpt_roundtrip, random_all_columns_combinations)
+{
+	for (uint32_t cols = 0; cols <= BPT_COL__KNOWN; cols++) {
+		const char *p = tu_tmpname("rt");
+		size_t n = 3000 + cols * 117;
+		struct bpt_record *recs = write_random(p, 42 + cols, n, cols, 500);
+
+		read_all_check(p, recs, n);
+		free(recs);
+	}
+	tu_cleanup();
+}
+
+Test(bpt_roundtrip, big_blocks_and_single_record_blocks)
+{
+	const char *p = tu_tmpname("big");
+	struct bpt_record *recs = write_random(p, 7, 70000, BPT_COL__KNOWN, 0);
+
+	read_all_check(p, recs, 70000);
+	free(recs);
+	recs = write_random(p, 8, 50, 0, 1);
+	read_all_check(p, recs, 50);
+	free(recs);
+	tu_cleanup();
+}
+
+Test(bpt_roundtrip, empty_trace)
+{
+	const char *p = tu_tmpname("empty");
+	struct bpt_record *recs = write_random(p, 1, 0, 0, 0);
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_stats st;
+	uint64_t d;
+
+	read_all_check(p, recs, 0);
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.blocks, 1, "the block holding the strings");
+	cr_assert_eq(bpt_reader_digest(r, &d, &e), 0);
+	bpt_reader_close(r);
+	free(recs);
+	tu_cleanup();
+}
+
+Test(bpt_roundtrip, header_devices_meta)
+{
+	const char *p = tu_tmpname("hdr");
+	struct bpt_header h, *g;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	char key[32], val[224];
+
+	tu_header(&h, BPT_MAX_DEVICES, BPT_COL_SOURCE);
+	cr_assert_eq(bpt_header_add_device(&h, &h.devices[0]), -E2BIG);
+	strcpy(h.devices[5].model, "ACME SSD 9000 with a long model name, 47 chars");
+	h.start_wall_ns = -12345;
+	h.start_mono_ns = UINT64_MAX;
+	for (int i = 1; i < BPT_MAX_META; i++) {
+		snprintf(key, sizeof(key), "key.%d", i);
+		memset(val, 'a' + i % 26, sizeof(val) - 1);
+		val[sizeof(val) - 1] = 0;
+		cr_assert_eq(bpt_header_set_meta(&h, key, val), 0);
+	}
+	cr_assert_eq(bpt_header_set_meta(&h, "one.too.many", "x"), -E2BIG);
+	cr_assert_eq(bpt_header_set_meta(&h, "generator", "replaced"), 0);
+	cr_assert_str_eq(bpt_header_get_meta(&h, "generator"), "replaced");
+	cr_assert_null(bpt_header_get_meta(&h, "nope"));
+	memset(val, 'v', sizeof(val));
+	val[sizeof(val) - 1] = 0;
+	cr_assert_eq(bpt_header_set_meta(&h, "key.1", val), 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
+	g = (struct bpt_header *)bpt_reader_header(r);
+	cr_assert_eq(g->version_major, BPT_FORMAT_MAJOR);
+	cr_assert_eq(g->version_minor, BPT_FORMAT_MINOR);
+	cr_assert_str_eq(g->kind, "test");
+	cr_assert_str_eq(g->host, h.host);
+	cr_assert_str_eq(g->kernel, h.kernel);
+	cr_assert_str_eq(g->tool_version, h.tool_version);
+	cr_assert_eq(g->start_wall_ns, -12345);
+	cr_assert_eq(g->start_mono_ns, UINT64_MAX);
+	cr_assert_eq(g->columns, BPT_COL_SOURCE);
+	cr_assert_eq(g->ndevices, BPT_MAX_DEVICES);
+	cr_assert_eq(memcmp(g->devices, h.devices, sizeof(h.devices)), 0);
+	cr_assert_eq(g->nmeta, h.nmeta);
+	for (uint32_t i = 0; i < h.nmeta; i++) {
+		cr_assert_str_eq(g->meta[i].key, h.meta[i].key);
+		cr_assert_str_eq(g->meta[i].value, h.meta[i].value);
+	}
+	bpt_reader_close(r);
+	tu_cleanup();
+}
+
+Test(bpt_roundtrip, writer_rejects_bad_records)
+{
+	const char *p = tu_tmpname("bad");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_record rec = { .bytes = 4096 };
+	struct bpt_error e = { 0 };
+	char big[5000];
+
+	tu_header(&h, 2, 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	rec.dev = 2;
+	cr_assert_eq(bpt_writer_add(w, &rec), -EINVAL);
+	rec.dev = 0;
+	rec.op = BPT_OP__COUNT;
+	cr_assert_eq(bpt_writer_add(w, &rec), -EINVAL);
+	rec.op = 0;
+	rec.flags = BPT_F__ALL + 1;
+	cr_assert_eq(bpt_writer_add(w, &rec), -EINVAL);
+	rec.flags = 0;
+	rec.comm_id = 1;
+	cr_assert_eq(bpt_writer_add(w, &rec), -EINVAL, "comm not interned");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	uint32_t id;
+
+	cr_assert_eq(bpt_writer_intern(w, big, &id), -E2BIG);
+	cr_assert_eq(bpt_writer_add_loss(w, 10, 5, 1), -EINVAL);
+	cr_assert_eq(bpt_writer_count(w), 1);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	h.columns = 1u << 7;
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), -EINVAL);
+	cr_assert_str_neq(e.msg, "");
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_writer_create(&w, "/nonexistent/dir/x.bpt", &h, NULL, &e), -ENOENT);
+	cr_assert(strstr(e.msg, "/nonexistent/dir/x.bpt"), "%s", e.msg);
+	tu_cleanup();
+}
+
+Test(bpt_roundtrip, names_and_flags)
+{
+	char b[8];
+
+	cr_assert_str_eq(bpt_op_name(BPT_OP_WRITE_ZEROES), "write-zeroes");
+	cr_assert_str_eq(bpt_op_name(99), "?");
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+		cr_assert_eq(bpt_op_parse(bpt_op_name(op)), (int)op);
+	cr_assert_eq(bpt_op_parse("frob"), -EINVAL);
+	cr_assert_str_eq(bpt_flags_str(0, b), "");
+	cr_assert_str_eq(bpt_flags_str(BPT_F__ALL, b), "SFPMA");
+	cr_assert_str_eq(bpt_flags_str(BPT_F_FUA | BPT_F_READAHEAD, b), "FA");
+}
