@@ -1,0 +1,81 @@
+#!/bin/bash
+# bench-size.sh — bytes per I/O of a .bpt trace against blktrace's binary
+# format, for comparable I/O (issue 2, item 7):
+#   1. fio 4 KiB reads (random, then sequential) at a fixed rate on a
+#      RAM-backed loop device, recorded by the kernel's ftrace blk tracer
+#      in blktrace binary format (../shared/PEERS.md); blkparse counts the
+#      completed I/Os; bytes per I/O = trace bytes / completions;
+#   2. the same I/Os (queue/issue/complete times, sector, size, op, pid,
+#      comm from blkparse's Q, D and C events) written as a .bpt by
+#      bench/bpt_from_text.c -> bytes per I/O of the real recording;
+#   3. a .bpt from `blkpeak generate` with the same size, span, rate, I/O
+#      count and the service time fio measured, with Poisson and with
+#      fixed arrivals -> bytes per I/O;
+#   4. the ratios (blktrace / bpt). Targets: <= 8 B/I/O random 4 KiB, <= 3 sequential.
+# Needs root (loop device, tracefs). Takes the kernel-state lock.
+# Usage: bench/bench-size.sh [SECONDS] [IOPS]   (default 4 s at 10000 IOPS)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
+. "$(dirname "$0")/../tests/e2e/lib.sh"
+need_root
+need_cmd fio blkparse python3
+SECS=${1:-4}
+RATE=${2:-10000}
+SPAN=1g
+W=$E2E_TMP  # (lib.sh uses T for tracefs)
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+${CC:-cc} -O2 -I"$ROOT/lib" -o "$W/bpt_from_text" "$ROOT/bench/bpt_from_text.c" \
+	"$ROOT"/build/lib/*.o -lzstd -lm || fail "cannot build bpt_from_text (run make first)"
+dev=$(make_loop $SPAN bench)
+for rw in randread read; do
+	blktrace_start "$dev" "$W/$rw.bin"
+	fio --name=size --filename="$dev" --rw=$rw --bs=4k --size=$SPAN --direct=1 \
+		--ioengine=libaio --iodepth=1 --rate_iops=$RATE --time_based \
+		--runtime="$SECS" --output-format=json >"$W/$rw.json" 2>"$W/$rw.fio.err" ||
+		fail "fio: $(cat "$W/$rw.fio.err")"
+	blktrace_stop
+	bt_bytes=$(stat -c %s "$W/$rw.bin")
+	# pair each completion with its queue and issue events (by sector)
+	blkparse -q -i - -f '%a %T.%9t %S %N %d %p %C\n' <"$W/$rw.bin" | python3 -c '
+import sys
+q, d = {}, {}
+for line in sys.stdin:
+    f = line.split()
+    if len(f) < 7: continue
+    a, t, sec = f[0], round(float(f[1]) * 1e9), f[2]
+    if a == "Q": q[sec] = (t, f[5], f[6])
+    elif a == "D": d[sec] = t
+    elif a == "C" and sec in q and sec in d:
+        qt, pid, comm = q.pop(sec)
+        print(qt, d.pop(sec), t, sec, f[3], f[4], pid, comm)
+' >"$W/$rw.txt"
+	ios=$(wc -l <"$W/$rw.txt")
+	[ "$ios" -gt 0 ] || fail "no completed I/Os in $W/$rw.bin"
+	"$W/bpt_from_text" "$W/$rw-same.bpt" <"$W/$rw.txt" || fail "bpt_from_text"
+	"$BLKPEAK" info --verify "$W/$rw-same.bpt" | grep -q "^records: *$ios in" ||
+		fail "$W/$rw-same.bpt does not hold $ios records"
+	lat_ns=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["mean"]))' "$W/$rw.json")
+	pattern=random; [ $rw = read ] && pattern=sequential
+	# Poisson arrivals stand in for fio's irregular rate limiting (its gaps
+	# measured here: mean 100 us, sd 410 us); fixed spacing shows what the
+	# timing entropy costs.
+	for arr in poisson fixed; do
+		"$BLKPEAK" generate --pattern $pattern --bs 4k --span $SPAN --count "$ios" \
+			--iops "$RATE" --arrival $arr --queue-depth 1 --latency "${lat_ns}ns" \
+			-q -o "$W/$rw-$arr.bpt" || fail "generate"
+	done
+	python3 - "$pattern" "$ios" "$bt_bytes" "$(stat -c %s "$W/$rw-same.bpt")" \
+		"$(stat -c %s "$W/$rw-poisson.bpt")" "$(stat -c %s "$W/$rw-fixed.bpt")" <<'PY'
+import sys
+p = sys.argv[1]
+n, bt, same, pois, fix = (int(x) for x in sys.argv[2:])
+print("%s 4 KiB reads: %d I/Os\n"
+      "  blktrace format             %9d bytes %7.1f B/I/O\n"
+      "  .bpt of the same I/Os       %9d bytes %7.2f B/I/O  %4.0fx smaller\n"
+      "  .bpt generate, poisson      %9d bytes %7.2f B/I/O  %4.0fx smaller\n"
+      "  .bpt generate, fixed rate   %9d bytes %7.2f B/I/O  %4.0fx smaller" %
+      (p, n, bt, bt / n, same, same / n, bt / same, pois, pois / n, bt / pois,
+       fix, fix / n, bt / fix))
+PY
+	note "fio: mean completion latency ${lat_ns} ns -> generate --latency ${lat_ns}ns --iops $RATE"
+done

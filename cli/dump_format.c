@@ -1,0 +1,163 @@
+/*
+ * dump_format.c — formatting records for `blkpeak dump` (columns and
+ * their meaning in dump_format.h).
+ */
+#include "dump_format.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "fmt.h"
+
+int dump_format_parse(const char *s, enum dump_format *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = DUMP_TEXT;
+	else if (!strcmp(s, "csv"))
+		*fmt = DUMP_CSV;
+	else if (!strcmp(s, "json"))
+		*fmt = DUMP_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The column names, in order; the optional ones last. */
+static const char *const base_cols[] = {
+	"queue_us", "issue_us", "complete_us", "dev", "sector", "bytes", "op",
+	"flags", "pid", "comm", "cgroup", "wait_us", "service_us", "error",
+};
+static const struct {
+	uint32_t bit;
+	const char *name;
+} opt_cols[] = {
+	{ BPT_COL_SCHED, "sched_us" },
+	{ BPT_COL_SOURCE, "source" },
+	{ BPT_COL_MEMBER, "member" },
+};
+#define NBASE (sizeof(base_cols) / sizeof(base_cols[0]))
+#define NOPT (sizeof(opt_cols) / sizeof(opt_cols[0]))
+
+void dump_begin(struct dump_out *o)
+{
+	uint32_t cols = o->hdr->columns;
+
+	o->lines = 0;
+	switch (o->fmt) {
+	case DUMP_JSON:
+		fputs("[\n", o->f);
+		return;
+	case DUMP_TEXT:
+		fprintf(o->f, "# %10s %12s %12s %-8s %12s %8s %-6s %-5s %7s %-16s %10s %10s %10s %5s",
+			"queue_us", "issue_us", "complete_us", "dev", "sector", "bytes",
+			"op", "flags", "pid", "comm", "cgroup", "wait_us", "service_us",
+			"error");
+		for (size_t i = 0; i < NOPT; i++)
+			if (cols & opt_cols[i].bit)
+				fprintf(o->f, " %12s", opt_cols[i].name);
+		fputc('\n', o->f);
+		return;
+	case DUMP_CSV:
+		for (size_t i = 0; i < NBASE; i++)
+			fprintf(o->f, "%s%s", i ? "," : "", base_cols[i]);
+		for (size_t i = 0; i < NOPT; i++)
+			if (cols & opt_cols[i].bit)
+				fprintf(o->f, ",%s", opt_cols[i].name);
+		fputc('\n', o->f);
+		return;
+	}
+}
+
+void dump_end(struct dump_out *o)
+{
+	if (o->fmt == DUMP_JSON)
+		fputs(o->lines ? "\n]\n" : "]\n", o->f);
+}
+
+/* The record's fields as strings, in column order. */
+struct fields {
+	char queue[32], issue[32], complete[32], wait[32], service[32], sched[32];
+	char devbuf[16], flags[8];
+	const char *dev, *op, *comm;
+};
+
+static void fill(const struct dump_out *o, const struct bpt_record *r,
+		 const char *comm, struct fields *x)
+{
+	uint64_t q = r->queue_ns ? r->queue_ns : r->issue_ns;
+
+	fmt_us(q, x->queue);
+	fmt_us(r->issue_ns, x->issue);
+	fmt_us(r->complete_ns, x->complete);
+	fmt_us_signed((int64_t)(r->issue_ns - q), x->wait);
+	fmt_us_signed((int64_t)(r->complete_ns - r->issue_ns), x->service);
+	fmt_us(r->sched_ns, x->sched);
+	if (r->dev < o->hdr->ndevices && o->hdr->devices[r->dev].name[0]) {
+		x->dev = o->hdr->devices[r->dev].name;
+	} else {
+		snprintf(x->devbuf, sizeof(x->devbuf), "dev%u", r->dev);
+		x->dev = x->devbuf;
+	}
+	x->op = bpt_op_name(r->op);
+	bpt_flags_str(r->flags, x->flags);
+	x->comm = comm ? comm : "";
+}
+
+void dump_record(struct dump_out *o, const struct bpt_record *r, const char *comm)
+{
+	uint32_t cols = o->hdr->columns;
+	struct fields x;
+	FILE *f = o->f;
+
+	fill(o, r, comm, &x);
+	switch (o->fmt) {
+	case DUMP_TEXT:
+		fprintf(f, "%12s %12s %12s %-8s %12" PRIu64 " %8u %-6s %-5s %7u %-16s %10" PRIu64
+			" %10s %10s %5d",
+			x.queue, x.issue, x.complete, x.dev, r->sector, r->bytes, x.op,
+			x.flags[0] ? x.flags : "-", r->pid, x.comm[0] ? x.comm : "-",
+			r->cgroup_id, x.wait, x.service, r->error);
+		if (cols & BPT_COL_SCHED)
+			fprintf(f, " %12s", x.sched);
+		if (cols & BPT_COL_SOURCE)
+			fprintf(f, " %12" PRIu64, r->source_index);
+		if (cols & BPT_COL_MEMBER)
+			fprintf(f, " %12u", r->member);
+		fputc('\n', f);
+		break;
+	case DUMP_CSV:
+		fprintf(f, "%s,%s,%s,", x.queue, x.issue, x.complete);
+		csv_str(f, x.dev);
+		fprintf(f, ",%" PRIu64 ",%u,%s,%s,%u,", r->sector, r->bytes, x.op,
+			x.flags, r->pid);
+		csv_str(f, x.comm);
+		fprintf(f, ",%" PRIu64 ",%s,%s,%d", r->cgroup_id, x.wait, x.service, r->error);
+		if (cols & BPT_COL_SCHED)
+			fprintf(f, ",%s", x.sched);
+		if (cols & BPT_COL_SOURCE)
+			fprintf(f, ",%" PRIu64, r->source_index);
+		if (cols & BPT_COL_MEMBER)
+			fprintf(f, ",%u", r->member);
+		fputc('\n', f);
+		break;
+	case DUMP_JSON:
+		fprintf(f, "%s{\"queue_us\":%s,\"issue_us\":%s,\"complete_us\":%s,\"dev\":",
+			o->lines ? ",\n" : "", x.queue, x.issue, x.complete);
+		json_str(f, x.dev);
+		fprintf(f, ",\"sector\":%" PRIu64 ",\"bytes\":%u,\"op\":\"%s\",\"flags\":\"%s\","
+			"\"pid\":%u,\"comm\":", r->sector, r->bytes, x.op, x.flags, r->pid);
+		json_str(f, x.comm);
+		fprintf(f, ",\"cgroup\":%" PRIu64 ",\"wait_us\":%s,\"service_us\":%s,\"error\":%d",
+			r->cgroup_id, x.wait, x.service, r->error);
+		if (cols & BPT_COL_SCHED)
+			fprintf(f, ",\"sched_us\":%s", x.sched);
+		if (cols & BPT_COL_SOURCE)
+			fprintf(f, ",\"source\":%" PRIu64, r->source_index);
+		if (cols & BPT_COL_MEMBER)
+			fprintf(f, ",\"member\":%u", r->member);
+		fputc('}', f);
+		break;
+	}
+	o->lines++;
+}

@@ -1,0 +1,206 @@
+/*
+ * info_print.c — text and JSON forms of the `blkpeak info` report (see
+ * info_print.h). Both show the same facts; the JSON keys are listed in
+ * the README ("Trace files").
+ */
+#include "info_print.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "cliutil.h"
+#include "fmt.h"
+
+static const char *const col_names[] = { "sched", "source", "member" };
+
+static double span_s(const struct bpt_stats *st)
+{
+	if (!st->records || st->last_complete_ns < st->first_issue_ns)
+		return 0;
+	return (double)(st->last_complete_ns - st->first_issue_ns) / 1e9;
+}
+
+static double per_io(const struct bpt_stats *st)
+{
+	return st->records ? (double)st->file_bytes / (double)st->records : 0;
+}
+
+/* Bytes after the good data of an incomplete file; 0 when complete. */
+uint64_t cut_bytes(const struct bpt_stats *st)
+{
+	if (st->complete || st->valid_bytes >= st->file_bytes)
+		return 0;
+	return st->file_bytes - st->valid_bytes;
+}
+
+static void text_devices(FILE *f, const struct info_data *d)
+{
+	const struct bpt_header *h = d->hdr;
+	char size[32];
+
+	fprintf(f, "devices:      %u\n", h->ndevices);
+	if (!h->ndevices)
+		return;
+	fprintf(f, "  %3s %-12s %-9s %10s %9s %4s %10s  %s\n", "#", "name", "maj:min",
+		"size", "lbs/pbs", "rot", "I/Os", "model");
+	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
+		const struct bpt_device *v = &h->devices[i];
+		char mm[24], bs[24];
+
+		snprintf(mm, sizeof(mm), "%u:%u", v->major, v->minor);
+		snprintf(bs, sizeof(bs), "%u/%u", v->logical_block_size, v->physical_block_size);
+		fprintf(f, "  %3u %-12s %-9s %10s %9s %4u %10" PRIu64 "  %s\n", i, v->name, mm,
+			fmt_bytes(v->size_bytes, size, sizeof(size)), bs, v->rotational,
+			d->sum.per_dev[i], v->model[0] ? v->model : "-");
+	}
+	if (d->sum.other_dev)
+		fprintf(f, "  (%" PRIu64 " I/Os name a device not in the table)\n", d->sum.other_dev);
+}
+
+static void text_mix(FILE *f, const struct info_data *d)
+{
+	const struct trace_summary *s = &d->sum;
+	char b[32], avg[32];
+	int any = 0;
+
+	fprintf(f, "I/O mix:\n  %-13s %12s %7s %12s %10s\n", "op", "I/Os", "share",
+		"bytes", "avg size");
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
+		if (!s->count[op])
+			continue;
+		any = 1;
+		fprintf(f, "  %-13s %12" PRIu64 " %6.1f%% %12s %10s\n", bpt_op_name(op),
+			s->count[op], 100.0 * (double)s->count[op] / (double)s->records,
+			fmt_bytes(s->bytes[op], b, sizeof(b)),
+			fmt_bytes(s->bytes[op] / s->count[op], avg, sizeof(avg)));
+	}
+	if (!any)
+		fprintf(f, "  (no I/Os)\n");
+}
+
+void info_print_text(FILE *f, const struct info_data *d)
+{
+	const struct bpt_header *h = d->hdr;
+	const struct bpt_stats *st = &d->st;
+	char when[64], size[32], valid[32];
+	int first;
+
+	fprintf(f, "file:         %s\n", d->path);
+	fprintf(f, "kind:         %s (format %u.%u, written by blkpeak %s)\n", h->kind,
+		h->version_major, h->version_minor, h->tool_version[0] ? h->tool_version : "?");
+	fprintf(f, "host:         %s, kernel %s\n", h->host[0] ? h->host : "?",
+		h->kernel[0] ? h->kernel : "?");
+	fprintf(f, "started:      %s (monotonic %.6f s)\n",
+		fmt_wall(h->start_wall_ns, when, sizeof(when)), (double)h->start_mono_ns / 1e9);
+	fprintf(f, "columns:      ");
+	first = 1;
+	for (unsigned i = 0; i < 3; i++)
+		if (h->columns & (1u << i)) {
+			fprintf(f, "%s%s", first ? "" : ", ", col_names[i]);
+			first = 0;
+		}
+	fprintf(f, "%s\n", first ? "(only the standard ones)" : "");
+	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++)
+		fprintf(f, "meta:         %s=%s\n", h->meta[i].key, h->meta[i].value);
+	text_devices(f, d);
+	fprintf(f, "records:      %" PRIu64 " in %" PRIu64 " blocks\n", st->records, st->blocks);
+	if (st->records)
+		fprintf(f, "time span:    %.6f s (issues %.6f .. %.6f s, last completion %.6f s)\n",
+			span_s(st), (double)st->first_issue_ns / 1e9,
+			(double)st->last_issue_ns / 1e9, (double)st->last_complete_ns / 1e9);
+	text_mix(f, d);
+	fprintf(f, "flags seen:  ");
+	first = 1;
+	for (unsigned i = 0; i < SUMMARY_NFLAGS; i++)
+		if (d->sum.flag[i]) {
+			fprintf(f, "%s %s %" PRIu64, first ? "" : ",", summary_flag_name(i),
+				d->sum.flag[i]);
+			first = 0;
+		}
+	fprintf(f, "%s\n", first ? " none" : "");
+	fprintf(f, "errors:       %" PRIu64 " I/Os failed\n", d->sum.errors);
+	fprintf(f, "lost events:  %" PRIu64 " in %" PRIu64 " windows\n", st->lost_events,
+		st->loss_windows);
+	fprintf(f, "on disk:      %s (%" PRIu64 " bytes), %.2f bytes per I/O\n",
+		fmt_bytes(st->file_bytes, size, sizeof(size)), st->file_bytes, per_io(st));
+	if (d->have_digest)
+		fprintf(f, "digest:       %016" PRIx64 "\n", d->digest);
+	if (st->complete)
+		fprintf(f, "status:       complete\n");
+	else
+		fprintf(f, "status:       TRUNCATED: good data ends at offset %" PRIu64
+			" (%s), %" PRIu64 " bytes cut off\n", st->valid_bytes,
+			fmt_bytes(st->valid_bytes, valid, sizeof(valid)), cut_bytes(st));
+	if (d->verified == 1)
+		fprintf(f, "verified:     every block checksum and the footer are sound\n");
+	else if (d->verified == 0)
+		fprintf(f, "verified:     FAILED (see the error)\n");
+}
+
+void info_print_json(FILE *f, const struct info_data *d)
+{
+	const struct bpt_header *h = d->hdr;
+	const struct bpt_stats *st = &d->st;
+	const struct trace_summary *s = &d->sum;
+	char when[64];
+
+	fputs("{\n  \"file\": ", f);
+	json_str(f, d->path);
+	fputs(",\n  \"kind\": ", f);
+	json_str(f, h->kind);
+	fprintf(f, ",\n  \"format\": \"%u.%u\",\n  \"tool_version\": ", h->version_major,
+		h->version_minor);
+	json_str(f, h->tool_version);
+	fputs(",\n  \"host\": ", f);
+	json_str(f, h->host);
+	fputs(",\n  \"kernel\": ", f);
+	json_str(f, h->kernel);
+	fprintf(f, ",\n  \"start_wall_ns\": %" PRId64 ",\n  \"start\": \"%s\","
+		"\n  \"start_mono_ns\": %" PRIu64 ",\n  \"columns\": [",
+		h->start_wall_ns, fmt_wall(h->start_wall_ns, when, sizeof(when)), h->start_mono_ns);
+	for (unsigned i = 0, n = 0; i < 3; i++)
+		if (h->columns & (1u << i))
+			fprintf(f, "%s\"%s\"", n++ ? ", " : "", col_names[i]);
+	fputs("],\n  \"meta\": {", f);
+	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, h->meta[i].key);
+		fputs(": ", f);
+		json_str(f, h->meta[i].value);
+	}
+	fputs("},\n  \"devices\": [", f);
+	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
+		const struct bpt_device *v = &h->devices[i];
+
+		fprintf(f, "%s\n    {\"index\": %u, \"name\": ", i ? "," : "", i);
+		json_str(f, v->name);
+		fprintf(f, ", \"major\": %u, \"minor\": %u, \"size_bytes\": %" PRIu64
+			", \"logical_block_size\": %u, \"physical_block_size\": %u"
+			", \"rotational\": %u, \"model\": ", v->major, v->minor, v->size_bytes,
+			v->logical_block_size, v->physical_block_size, v->rotational);
+		json_str(f, v->model);
+		fprintf(f, ", \"ios\": %" PRIu64 "}", s->per_dev[i]);
+	}
+	fprintf(f, "%s],\n  \"records\": %" PRIu64 ",\n  \"blocks\": %" PRIu64
+		",\n  \"first_issue_ns\": %" PRIu64 ",\n  \"last_issue_ns\": %" PRIu64
+		",\n  \"last_complete_ns\": %" PRIu64 ",\n  \"span_s\": %.9f,\n  \"ops\": {",
+		h->ndevices ? "\n  " : "", st->records, st->blocks, st->first_issue_ns,
+		st->last_issue_ns, st->last_complete_ns, span_s(st));
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+		fprintf(f, "%s\"%s\": {\"count\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+			op ? ", " : "", bpt_op_name(op), s->count[op], s->bytes[op]);
+	fputs("},\n  \"flags\": {", f);
+	for (unsigned i = 0; i < SUMMARY_NFLAGS; i++)
+		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", summary_flag_name(i), s->flag[i]);
+	fprintf(f, "},\n  \"errors\": %" PRIu64 ",\n  \"lost_events\": %" PRIu64
+		",\n  \"loss_windows\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
+		",\n  \"bytes_per_io\": %.3f,\n  \"complete\": %s,\n  \"truncated\": %s"
+		",\n  \"valid_bytes\": %" PRIu64 ",\n  \"cut_bytes\": %" PRIu64,
+		s->errors, st->lost_events, st->loss_windows, st->file_bytes, per_io(st),
+		st->complete ? "true" : "false", st->truncated ? "true" : "false",
+		st->valid_bytes, cut_bytes(st));
+	if (d->have_digest)
+		fprintf(f, ",\n  \"digest\": \"%016" PRIx64 "\"", d->digest);
+	fprintf(f, ",\n  \"verified\": %s\n}\n", d->verified < 0 ? "null" :
+		d->verified ? "true" : "false");
+}

@@ -1,0 +1,99 @@
+/* Unit tests of the formatters shared by info and dump (cli/fmt.c) and
+ * of the info totals (cli/trace_summary.c). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fmt.h"
+#include "trace_summary.h"
+
+/* Run fn on a memory stream and return what it wrote (caller frees). */
+static char *capture(void (*fn)(FILE *, const char *), const char *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+Test(fmt, microseconds)
+{
+	char b[32];
+
+	cr_assert_str_eq(fmt_us(0, b), "0.000");
+	cr_assert_str_eq(fmt_us(1234567, b), "1234.567");
+	cr_assert_str_eq(fmt_us(999, b), "0.999");
+	cr_assert_str_eq(fmt_us(UINT64_MAX, b), "18446744073709551.615");
+	cr_assert_str_eq(fmt_us_signed(-1500, b), "-1.500");
+	cr_assert_str_eq(fmt_us_signed(INT64_MIN, b), "-9223372036854775.808");
+}
+
+Test(fmt, wall_clock)
+{
+	char b[64];
+
+	cr_assert_str_eq(fmt_wall(0, b, sizeof(b)), "1970-01-01 00:00:00.000000 UTC");
+	cr_assert_str_eq(fmt_wall(1796024110123456789ll, b, sizeof(b)),
+			 "2026-11-30 07:35:10.123456 UTC");
+	cr_assert_str_eq(fmt_wall(-1000, b, sizeof(b)), "1969-12-31 23:59:59.999999 UTC");
+}
+
+Test(fmt, json_strings)
+{
+	char *s;
+
+	s = capture(json_str, "plain");
+	cr_assert_str_eq(s, "\"plain\"");
+	free(s);
+	s = capture(json_str, "a\"b\\c\nd\x01");
+	cr_assert_str_eq(s, "\"a\\\"b\\\\c\\nd\\u0001\"");
+	free(s);
+	s = capture(json_str, "caf\xc3\xa9"); /* valid UTF-8 passes through */
+	cr_assert_str_eq(s, "\"caf\xc3\xa9\"");
+	free(s);
+	s = capture(json_str, "bad\xff"); /* not UTF-8: escaped */
+	cr_assert_str_eq(s, "\"bad\\u00ff\"");
+	free(s);
+}
+
+Test(fmt, csv_fields)
+{
+	char *s;
+
+	s = capture(csv_str, "kworker/0:1");
+	cr_assert_str_eq(s, "kworker/0:1");
+	free(s);
+	s = capture(csv_str, "a,b\"c");
+	cr_assert_str_eq(s, "\"a,b\"\"c\"");
+	free(s);
+}
+
+Test(trace_summary, totals)
+{
+	struct trace_summary s;
+	struct bpt_record r = { 0 };
+
+	trace_summary_init(&s);
+	r.op = BPT_OP_READ; r.bytes = 4096; r.dev = 0;
+	trace_summary_add(&s, &r);
+	r.op = BPT_OP_WRITE; r.bytes = 8192; r.flags = BPT_F_SYNC | BPT_F_FUA; r.dev = 1;
+	trace_summary_add(&s, &r);
+	r.op = BPT_OP_FLUSH; r.bytes = 0; r.flags = BPT_F_PREFLUSH; r.error = -5; r.dev = 300;
+	trace_summary_add(&s, &r);
+	cr_assert_eq(s.records, 3);
+	cr_assert_eq(s.count[BPT_OP_READ], 1);
+	cr_assert_eq(s.bytes[BPT_OP_WRITE], 8192);
+	cr_assert_eq(s.count[BPT_OP_FLUSH], 1);
+	cr_assert_eq(s.flag[0], 1);
+	cr_assert_eq(s.flag[1], 1);
+	cr_assert_eq(s.flag[2], 1);
+	cr_assert_eq(s.errors, 1);
+	cr_assert_eq(s.per_dev[0], 1);
+	cr_assert_eq(s.per_dev[1], 1);
+	cr_assert_eq(s.other_dev, 1);
+	cr_assert_str_eq(summary_flag_name(4), "readahead");
+}
