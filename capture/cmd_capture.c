@@ -1,11 +1,509 @@
-/* cmd_capture.c — placeholder until `blkpeak capture` lands; replaced by its real code. */
+/*
+ * cmd_capture.c — `blkpeak capture`: the command line of the recorder.
+ *
+ * Order of work, chosen so that every error comes before anything is
+ * written and nothing is left half-done:
+ *   options -> root? -> devices resolved -> output can be created ->
+ *   BPF loaded -> trace header (start clock) and writer -> BPF attached ->
+ *   session (until -t, a signal, or CMD's exit) -> writer closed ->
+ *   end line.
+ * Exit status: 0; 1 on failure or when events were lost (unless
+ * --allow-loss); 2 on bad usage; with `-- CMD`, CMD's status when it
+ * failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "capture.h"
 #include "cliutil.h"
 #include "commands.h"
 
+#define SYSFS "/sys"
+#define DEFAULT_BUFFER_MIB 8
+
+struct capture_opts {
+	const char *output;
+	const char *devs[CAPTURE_MAX_DEVS];
+	unsigned ndevs;
+	struct capture_filters filters;
+	uint64_t duration_ns;
+	uint64_t buffer_bytes;
+	int allow_loss, json, verbose, force_raw;
+	const char *btf_path;
+	char **cmd;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: blkpeak capture -o FILE [options] [-- CMD [ARGS...]]\n"
+"\n"
+"Record every block I/O request of this machine (or of the disks, process,\n"
+"command or cgroup chosen) into a .bpt trace, with eBPF on the block\n"
+"tracepoints. Ends after -t, on Ctrl-C / SIGTERM, or when CMD exits.\n"
+"\n"
+"  -o, --output FILE       the trace to write (replaced if it exists)\n"
+"  -d, --device DEV        record this disk only: /dev/NAME or MAJOR:MINOR;\n"
+"                          repeat for more (at most %d); a partition records\n"
+"                          its whole disk. Default: all disks\n"
+"  -p, --pid PID           only I/O submitted by process PID\n"
+"  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
+"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
+"  -t, --duration TIME     stop after TIME (10, 1.5s, 2m)\n"
+"      --buffer-size SIZE  ring buffer, MiB (or with a unit: 64k, 1g);\n"
+"                          default %d, rounded up to a power of two\n"
+"      --allow-loss        exit 0 even when events were lost\n"
+"      --json              print the summary as JSON on stdout\n"
+"  -v, --verbose           show libbpf's messages and what was attached\n"
+"      --raw-tp            use raw tracepoints even where tp_btf works\n"
+"      --btf FILE          kernel BTF to use when the kernel has none\n"
+"  -h, --help              this help\n"
+"\n"
+"With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
+"its status. Events lost to a full buffer are counted, written into the\n"
+"trace with their time window, and make the exit status 1.\n",
+		CAPTURE_MAX_DEVS, DEFAULT_BUFFER_MIB);
+}
+
+static int libbpf_print_all(enum libbpf_print_level level, const char *fmt,
+			    va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_print_none(enum libbpf_print_level level, const char *fmt,
+			     va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* --buffer-size: a plain number is MiB, a number with a unit is bytes. */
+static int parse_buffer_size(const char *s, uint64_t *bytes)
+{
+	uint64_t v;
+
+	if (!parse_u64(s, &v)) {
+		if (v == 0 || v > 1024)
+			return -ERANGE;
+		*bytes = v << 20;
+		return 0;
+	}
+	if (parse_size(s, &v))
+		return -EINVAL;
+	if (v < 4096 || v > (1ull << 30))
+		return -ERANGE;
+	*bytes = v;
+	return 0;
+}
+
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF };
+
+static int parse_options(int argc, char **argv, struct capture_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "duration", required_argument, NULL, 't' },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
+		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "raw-tp", no_argument, NULL, OPT_RAW },
+		{ "btf", required_argument, NULL, OPT_BTF },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:d:p:c:t:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'd':
+			if (o->ndevs >= CAPTURE_MAX_DEVS) {
+				pr_err("capture: -d: at most %d devices", CAPTURE_MAX_DEVS);
+				return EXIT_USAGE;
+			}
+			o->devs[o->ndevs++] = optarg;
+			break;
+		case 'p':
+			if (filters_parse_pid(optarg, &o->filters.tgid)) {
+				pr_err("capture: --pid: '%s': not a process id", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			err = filters_parse_comm(optarg, o->filters.comm);
+			if (err) {
+				pr_err("capture: --comm: '%s': %s", optarg,
+				       err == -ENAMETOOLONG ?
+				       "longer than a task name (15 characters)" :
+				       "empty");
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_CGROUP:
+			o->filters.cgroup_path = optarg;
+			break;
+		case 't':
+			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns) {
+				pr_err("capture: --duration: '%s': not a duration", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_BUFFER:
+			err = parse_buffer_size(optarg, &o->buffer_bytes);
+			if (err) {
+				pr_err("capture: --buffer-size: '%s': %s", optarg,
+				       err == -ERANGE ? "out of range (4 KiB to 1 GiB)" :
+				       "not a size");
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_ALLOW_LOSS:
+			o->allow_loss = 1;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case OPT_RAW:
+			o->force_raw = 1;
+			break;
+		case OPT_BTF:
+			o->btf_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		/* getopt stops at "--" (skipping it) or at the first operand */
+		if (strcmp(argv[optind - 1], "--")) {
+			pr_err("capture: unexpected argument '%s' (a command goes after --)",
+			       argv[optind]);
+			return EXIT_USAGE;
+		}
+		o->cmd = argv + optind;
+	}
+	if (!o->output) {
+		pr_err("capture: -o FILE is required");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Resolve -d arguments into the filter and the header's device table;
+ * with none, every disk goes into the table and nothing is filtered. */
+static int setup_devices(struct capture_opts *o, struct bpt_header *hdr,
+			 struct convert *conv, char *devlist, size_t len)
+{
+	char names[BPT_MAX_DEVICES][32], msg[CAPTURE_MSG_LEN];
+	struct bpt_device dev;
+	struct dev_spec spec;
+	int n, err;
+	size_t used = 0;
+
+	devlist[0] = '\0';
+	if (o->ndevs) {
+		for (unsigned i = 0; i < o->ndevs; i++) {
+			if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
+				pr_err("capture: %s", msg);
+				return -ENOENT;
+			}
+			if (spec.part[0])
+				fprintf(stderr, "capture: %s is a partition of %s: "
+					"recording all of %s's sectors\n",
+					o->devs[i], spec.disk, spec.disk);
+			err = filters_add_dev(&o->filters, spec.major, spec.minor);
+			if (err)
+				return err;
+			snprintf(names[i], sizeof(names[i]), "%s", spec.disk);
+		}
+		n = o->ndevs;
+	} else {
+		n = devices_list(SYSFS, names, BPT_MAX_DEVICES);
+		if (n < 0) {
+			pr_err("capture: %s/block: %s", SYSFS, strerror(-n));
+			return n;
+		}
+		if (n > BPT_MAX_DEVICES) {
+			pr_warn("capture: %d disks, the trace holds %d: I/O on the "
+				"others is counted as lost; choose with -d",
+				n, BPT_MAX_DEVICES);
+			n = BPT_MAX_DEVICES;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		int dup = 0;
+
+		for (unsigned j = 0; j < hdr->ndevices; j++)
+			dup |= !strcmp(hdr->devices[j].name, names[i]);
+		if (dup)
+			continue;
+		err = devices_read(SYSFS, names[i], &dev);
+		if (err) {
+			pr_err("capture: %s/block/%s: %s", SYSFS, names[i], strerror(-err));
+			return err;
+		}
+		if (bpt_header_add_device(hdr, &dev) < 0 ||
+		    convert_add_dev(conv, capture_kdev(dev.major, dev.minor)))
+			return -E2BIG;
+		used += snprintf(devlist + used, used < len ? len - used : 0, "%s%s",
+				 used ? "," : "", names[i]);
+	}
+	if (!o->ndevs)
+		snprintf(devlist, len, "all");
+	return 0;
+}
+
+/* Is the output's file system on a disk we trace? Then say so. */
+static int output_on_traced_disk(const struct capture_opts *o, char *disk, size_t len)
+{
+	char dir[4096], *slash;
+	struct dev_spec spec;
+
+	snprintf(dir, sizeof(dir), "%s", o->output);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (devices_of_path(SYSFS, dir, &spec))
+		return 0;
+	snprintf(disk, len, "%s", spec.disk);
+	if (!o->filters.ndevs)
+		return 1;
+	for (unsigned i = 0; i < o->filters.ndevs; i++)
+		if (o->filters.devs[i] == capture_kdev(spec.major, spec.minor))
+			return 1;
+	return 0;
+}
+
+static void set_meta(struct bpt_header *hdr, const char *key, const char *value)
+{
+	char v[sizeof(hdr->meta[0].value)];
+
+	snprintf(v, sizeof(v), "%.*s", (int)sizeof(v) - 1, value); /* long command lines are cut */
+	bpt_header_set_meta(hdr, key, v);
+}
+
+static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
+		     int argc, char **argv, const char *devlist,
+		     const struct capture_bpf_handle *h)
+{
+	char buf[1024], num[32];
+	size_t used = 0;
+
+	used = snprintf(buf, sizeof(buf), "blkpeak");
+	for (int i = 0; i < argc && used < sizeof(buf); i++)
+		used += snprintf(buf + used, sizeof(buf) - used, " %s", argv[i]);
+	set_meta(hdr, "options", buf);
+	set_meta(hdr, "filter.devices", devlist);
+	if (o->filters.tgid) {
+		snprintf(num, sizeof(num), "%u", o->filters.tgid);
+		set_meta(hdr, "filter.pid", num);
+	}
+	if (o->filters.comm[0])
+		set_meta(hdr, "filter.comm", o->filters.comm);
+	if (o->filters.cgroup_path)
+		set_meta(hdr, "filter.cgroup", o->filters.cgroup_path);
+	set_meta(hdr, "capture.attach", h->attach);
+	snprintf(num, sizeof(num), "%lu", (unsigned long)h->ringbuf_bytes);
+	set_meta(hdr, "capture.buffer_bytes", num);
+	set_meta(hdr, "capture.own_io", "excluded");
+}
+
+static int intern_comm(void *ctx, const char *s, uint32_t *id)
+{
+	return bpt_writer_intern(ctx, s, id);
+}
+
+static void print_summary(const struct capture_opts *o,
+			  const struct session_result *r, uint64_t file_bytes)
+{
+	double secs = r->duration_ns / 1e9;
+	double per_io = r->ios ? (double)file_bytes / r->ios : 0;
+	char size[32];
+
+	if (o->json) {
+		printf("{\"output\":\"%s\",\"ios\":%lu,\"duration_s\":%.3f,"
+		       "\"lost\":%lu,\"file_bytes\":%lu,\"bytes_per_io\":%.2f,"
+		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d}\n",
+		       o->output, (unsigned long)r->ios, secs, (unsigned long)r->lost,
+		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
+		       (unsigned long)r->skipped, r->cmd_status);
+		return;
+	}
+	fmt_bytes(file_bytes, size, sizeof(size));
+	fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "
+		"%.1f bytes per I/O\n", (unsigned long)r->ios, secs,
+		(unsigned long)r->lost, o->output, size, per_io);
+	if (r->skipped)
+		fprintf(stderr, "capture: %lu pass-through or zone-management "
+			"requests not recorded (a trace has no op for them)\n",
+			(unsigned long)r->skipped);
+	if (r->lost && !o->allow_loss)
+		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "
+			"or --allow-loss to accept it\n");
+}
+
+/* Can the output be written? Checked before the BPF programs load;
+ * an existing file is left as it is until the capture really starts. */
+static int probe_output(const char *path, int *created)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 int cmd_capture(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("capture: not built yet");
-	return EXIT_FAIL;
+	struct capture_opts o = { .buffer_bytes = DEFAULT_BUFFER_MIB << 20 };
+	struct capture_bpf_handle h = { 0 };
+	struct bpt_writer_opts wopts = { 0 };
+	struct session_opts sopts = { 0 };
+	struct session_result res = { 0 };
+	struct bpt_writer *w = NULL;
+	struct bpt_error berr = { 0 };
+	char msg[CAPTURE_MSG_LEN], devlist[256], disk[32];
+	struct bpt_header hdr;
+	struct convert conv;
+	struct loader_opts lo;
+	int rc, err, created = 0;
+	struct stat st;
+
+	filters_init(&o.filters);
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (geteuid() != 0) {
+		pr_err("capture: needs root (to load BPF programs)");
+		return EXIT_FAIL;
+	}
+	libbpf_set_print(o.verbose ? libbpf_print_all : libbpf_print_none);
+
+	memset(&hdr, 0, sizeof(hdr));
+	convert_init(&conv, 0, &(struct req_bits){ 0 }, intern_comm, NULL);
+	rc = EXIT_FAIL;
+	if (setup_devices(&o, &hdr, &conv, devlist, sizeof(devlist)))
+		goto out;
+	if (o.filters.cgroup_path) {
+		err = filters_open_cgroup(&o.filters, o.filters.cgroup_path);
+		if (err) {
+			pr_err("capture: --cgroup: '%s': %s", o.filters.cgroup_path,
+			       err == -EMEDIUMTYPE ? "not a cgroup v2 directory" :
+			       strerror(-err));
+			goto out;
+		}
+	}
+	err = probe_output(o.output, &created);
+	if (err) {
+		pr_err("capture: cannot create '%s': %s", o.output, strerror(-err));
+		goto out;
+	}
+	if (output_on_traced_disk(&o, disk, sizeof(disk))) {
+		/* its blocks are written from our own context (fdatasync per
+		 * block), where the BPF side recognises and leaves them out */
+		wopts.sync_blocks = 1;
+		if (o.verbose)
+			fprintf(stderr, "capture: the output is on %s, which is traced: "
+				"the capture's own I/O is left out\n", disk);
+	}
+
+	lo = (struct loader_opts){
+		.filters = &o.filters, .own_tgid = getpid(),
+		.ringbuf_bytes = o.buffer_bytes, .force_raw = o.force_raw,
+		.btf_path = o.btf_path,
+	};
+	if (loader_load(&h, &lo, msg)) {
+		pr_err("capture: %s", msg);
+		goto out;
+	}
+	if (o.verbose)
+		fprintf(stderr, "capture: attaching %s, ring buffer %lu bytes\n",
+			h.attach, (unsigned long)h.ringbuf_bytes);
+
+	{ /* the header's start clocks are record time 0 */
+		struct bpt_header tmp = hdr;
+
+		bpt_header_init(&hdr, "capture");
+		hdr.ndevices = tmp.ndevices;
+		memcpy(hdr.devices, tmp.devices, sizeof(hdr.devices));
+	}
+	add_meta(&hdr, &o, argc, argv, devlist, &h);
+	err = bpt_writer_create(&w, o.output, &hdr, &wopts, &berr);
+	if (err) {
+		pr_err("capture: %s", berr.msg[0] ? berr.msg : strerror(-err));
+		goto out;
+	}
+	created = 0; /* from here on the file is the trace */
+	conv.start_ns = hdr.start_mono_ns;
+	conv.bits = h.bits;
+	conv.intern_ctx = w;
+	if (loader_attach(&h, msg)) {
+		pr_err("capture: %s", msg);
+		bpt_writer_close(w, NULL);
+		w = NULL;
+		goto out;
+	}
+
+	sopts.duration_ns = o.duration_ns;
+	sopts.cmd = o.cmd;
+	err = session_run(&h, w, &conv, &sopts, &res, msg);
+	loader_stop(&h);
+	if (err)
+		pr_err("capture: %s", msg);
+	if (bpt_writer_close(w, &berr)) {
+		pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
+		err = -EIO;
+	}
+	w = NULL;
+	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size);
+
+	if (res.cmd_status > 0)
+		rc = res.cmd_status;
+	else if (err || (res.lost && !o.allow_loss))
+		rc = EXIT_FAIL;
+	else
+		rc = EXIT_OK;
+out:
+	loader_stop(&h);
+	filters_close(&o.filters);
+	if (created)
+		unlink(o.output);
+	return rc;
 }

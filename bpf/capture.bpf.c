@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture.bpf.c — the kernel side of `blkpeak capture`.
+ *
+ * Follows every block request from its creation to its completion on the
+ * block tracepoints only (kprobes on block-layer functions break when the
+ * functions get inlined, and this kernel has none):
+ *
+ *   block_io_start (6.5+)   created, in the submitter's context: who, when
+ *   block_rq_insert         inserted: the "created" time on older kernels
+ *   block_rq_issue          issued to the driver: sector, length, flags
+ *   block_rq_complete       completed: one ring buffer record, or a loss
+ *   block_rq_merge          merged into another request: forget it
+ *
+ * In-flight requests are keyed by the struct request pointer: unlike
+ * (dev, sector), it stays the same when bios are merged into the request
+ * and when it is requeued. One record per completed request leaves the
+ * kernel; everything in it is gathered here.
+ *
+ * Every tracepoint has a tp_btf program (the request pointer is a BTF
+ * pointer, fields are plain loads) and a raw_tp fallback (every read is a
+ * probe read; the position of the request among the tracepoint's
+ * arguments is set by the loader, since it moved in 5.11). The loader
+ * (capture/bpf_loader.c) turns off autoload for what the running kernel
+ * lacks, so one object runs on old and new kernels.
+ *
+ * Overhead is what matters most here: no string work, no per-event wake
+ * up (user space polls with a timeout and is only woken early when much
+ * data is pending), a preallocated hash map.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "capture_events.h"
+#include "core_fixes.bpf.h"
+
+/* ------------------------------------------------ set by the loader */
+
+/* Devices to trace (kernel dev_t of whole disks); 0 of them: all. */
+const volatile __u32 filter_ndevs = 0;
+const volatile __u32 filter_devs[CAPTURE_MAX_DEVS] = {};
+/* Submitting process (tgid); 0: any. */
+const volatile __u32 filter_tgid = 0;
+/* Submitting task's comm, exact; filter_comm_on 0: any. */
+const volatile __u8 filter_comm_on = 0;
+const volatile __u8 filter_comm[CAPTURE_COMM_LEN] = {};
+/* 1: only tasks in the cgroup in cgroup_filter[0] or below it. */
+const volatile __u8 filter_cgroup_on = 0;
+/* The capture's own tgid: its requests are left out and counted. */
+const volatile __u32 own_tgid = 0;
+/* Wake the reader early once this much data waits in the ring buffer. */
+const volatile __u64 wakeup_bytes = 1 << 20;
+/* 1: nothing runs at request creation (no block_io_start nor insert
+ * attached), so requests are first seen, and tracked, at issue. */
+const volatile __u8 track_at_issue = 0;
+/* raw_tp only: index of the struct request * among the arguments. */
+const volatile __u8 raw_idx_start = 0;
+const volatile __u8 raw_idx_insert = 0;
+const volatile __u8 raw_idx_issue = 0;
+const volatile __u8 raw_idx_complete = 0;
+const volatile __u8 raw_idx_merge = 0;
+
+#define EEXIST_ 17 /* errno.h cannot be included next to vmlinux.h */
+
+/* ------------------------------------------------ state */
+
+struct capture_counters counters = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384); /* resized by the loader */
+	__type(key, __u64);         /* struct request * */
+	__type(value, struct capture_event);
+} inflight SEC(".maps");
+
+/*
+ * Who asked for the last flush on a queue. A flush (fsync) is served by
+ * the flush machinery's own request (one per hardware queue), issued from
+ * a kworker; the task that asked is taken from here, keyed by the
+ * request_queue pointer, so the record names the process that flushed.
+ */
+struct flush_owner {
+	__u64 queue_ns;
+	__u64 cgroup_id;
+	__u32 pid;
+	__u32 pad;
+	__u8 comm[CAPTURE_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64); /* struct request_queue * */
+	__type(value, struct flush_owner);
+} flush_owners SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20); /* resized by the loader */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+/* ------------------------------------------------ reading a request */
+
+/* A field of the request: a plain load in tp_btf programs, a probe read
+ * in raw_tp ones. `btf` is a constant at every call, so one branch is
+ * compiled away. */
+#define RQ_FIELD(btf, rq, f) ((btf) ? (rq)->f : BPF_CORE_READ((rq), f))
+
+static __always_inline __u32 rq_dev(struct request *rq, const int btf)
+{
+	return btf ? rq_dev_btf(rq) : rq_dev_raw(rq);
+}
+
+static __always_inline __u64 rq_queue(struct request *rq, const int btf)
+{
+	return (__u64)(unsigned long)RQ_FIELD(btf, rq, q);
+}
+
+/* The request pointer of a raw tracepoint: args[idx], idx in 0..2 (the
+ * verifier wants a constant offset into the context). */
+static __always_inline struct request *raw_rq(struct bpf_raw_tracepoint_args *ctx,
+					      __u8 idx)
+{
+	if (idx == 1)
+		return (void *)ctx->args[1];
+	if (idx == 2)
+		return (void *)ctx->args[2];
+	return (void *)ctx->args[0];
+}
+
+/* ------------------------------------------------ filters */
+
+static __always_inline int dev_passes(__u32 dev)
+{
+	if (!filter_ndevs)
+		return 1;
+	for (int i = 0; i < CAPTURE_MAX_DEVS; i++) {
+		if (i >= filter_ndevs)
+			break;
+		if (filter_devs[i] == dev)
+			return 1;
+	}
+	return 0;
+}
+
+static __always_inline int comm_passes(const __u8 *comm)
+{
+	if (!filter_comm_on)
+		return 1;
+	for (int i = 0; i < CAPTURE_COMM_LEN; i++) {
+		if (comm[i] != filter_comm[i])
+			return 0;
+		if (!comm[i])
+			break;
+	}
+	return 1;
+}
+
+/*
+ * Fill pid, comm and cgroup of `ev` from the current task. Returns 1 when
+ * the task passes the filters, 0 when it does not (or is the capture).
+ */
+static __always_inline int take_task(struct capture_event *ev)
+{
+	ev->pid = bpf_get_current_pid_tgid() >> 32;
+	if (own_tgid && ev->pid == own_tgid) {
+		__sync_fetch_and_add(&counters.own, 1);
+		return 0;
+	}
+	if (filter_tgid && ev->pid != filter_tgid)
+		return 0;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (!comm_passes(ev->comm))
+		return 0;
+	if (filter_cgroup_on &&
+	    bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return 0;
+	ev->cgroup_id = bpf_get_current_cgroup_id();
+	return 1;
+}
+
+/* ------------------------------------------------ the request's life */
+
+static __always_inline void track(__u64 key, struct capture_event *ev,
+				  __u64 map_flags)
+{
+	long err = bpf_map_update_elem(&inflight, &key, ev, map_flags);
+
+	/* -EEXIST: BPF_NOEXIST met a requeued request, which is fine;
+	 * anything else (-E2BIG: map full) loses the request */
+	if (err && err != -EEXIST_)
+		__sync_fetch_and_add(&counters.map_full, 1);
+}
+
+/* Created (block_io_start) or inserted (block_rq_insert, older kernels). */
+static __always_inline int on_start(struct request *rq, const int btf,
+				    __u64 map_flags)
+{
+	struct capture_event ev = {};
+	__u32 dev = rq_dev(rq, btf);
+	__u32 cmd_flags;
+	__u64 q;
+
+	if (!dev_passes(dev))
+		return 0;
+	ev.queue_ns = bpf_ktime_get_ns();
+	ev.dev = dev;
+	cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
+	if (!take_task(&ev)) {
+		if (cmd_flags & req_preflush_mask()) {
+			/* a flush asked by a task we leave out */
+			q = rq_queue(rq, btf);
+			bpf_map_delete_elem(&flush_owners, &q);
+		}
+		return 0;
+	}
+	ev.cmd_flags = cmd_flags;
+	track((__u64)(unsigned long)rq, &ev, map_flags);
+	if (cmd_flags & req_preflush_mask()) {
+		struct flush_owner fo = {
+			.queue_ns = ev.queue_ns,
+			.cgroup_id = ev.cgroup_id,
+			.pid = ev.pid,
+		};
+
+		__builtin_memcpy(fo.comm, ev.comm, sizeof(fo.comm));
+		q = rq_queue(rq, btf);
+		bpf_map_update_elem(&flush_owners, &q, &fo, BPF_ANY);
+	}
+	return 0;
+}
+
+/*
+ * A request issued without having been seen before: the flush machinery's
+ * own request (no data, REQ_PREFLUSH; attributed to the task that asked
+ * for the flush), or any request when nothing is attached at creation.
+ */
+static __always_inline void on_issue_untracked(struct request *rq, const int btf,
+					       __u64 key, __u64 now, __u64 sector,
+					       __u32 bytes, __u32 cmd_flags)
+{
+	struct capture_event ev = {};
+	int flush_rq = (cmd_flags & req_preflush_mask()) && bytes == 0;
+	struct flush_owner *fo;
+	__u64 q;
+
+	if (!flush_rq && !track_at_issue)
+		return; /* in flight before the capture began, or filtered */
+	ev.dev = rq_dev(rq, btf);
+	if (!dev_passes(ev.dev))
+		return;
+	fo = NULL;
+	if (flush_rq) {
+		q = rq_queue(rq, btf);
+		fo = bpf_map_lookup_elem(&flush_owners, &q);
+	}
+	if (fo) {
+		ev.queue_ns = fo->queue_ns;
+		ev.cgroup_id = fo->cgroup_id;
+		ev.pid = fo->pid;
+		__builtin_memcpy(ev.comm, fo->comm, sizeof(ev.comm));
+		bpf_map_delete_elem(&flush_owners, &q);
+	} else {
+		if (!take_task(&ev))
+			return;
+		ev.queue_ns = now;
+	}
+	ev.issue_ns = now;
+	ev.sector = sector;
+	ev.bytes = bytes;
+	ev.cmd_flags = cmd_flags;
+	track(key, &ev, BPF_ANY);
+}
+
+/* Issued to the driver (again, after a requeue: the last issue counts). */
+static __always_inline int on_issue(struct request *rq, const int btf)
+{
+	__u64 key = (__u64)(unsigned long)rq;
+	__u64 now = bpf_ktime_get_ns();
+	__u64 sector = RQ_FIELD(btf, rq, __sector);
+	__u32 bytes = RQ_FIELD(btf, rq, __data_len);
+	__u32 cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
+	struct capture_event *e;
+
+	/* blk_rq_trace_sector(): requests without a start sector (flushes)
+	 * carry (sector_t)-1 */
+	if (sector == (__u64)-1)
+		sector = 0;
+	e = bpf_map_lookup_elem(&inflight, &key);
+	if (!e) {
+		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags);
+		return 0;
+	}
+	e->issue_ns = now;
+	e->sector = sector;
+	e->bytes = bytes;
+	e->cmd_flags = cmd_flags;
+	return 0;
+}
+
+/*
+ * Completed: `remaining` bytes were left in the request, `nr_bytes` of
+ * them completed now (less on a partial completion: wait for the rest).
+ */
+static __always_inline int on_complete(__u64 key, __u32 remaining, __u32 nr_bytes,
+				       __u8 status)
+{
+	struct capture_event *e, *out;
+	__u64 flags;
+
+	if (nr_bytes < remaining)
+		return 0;
+	e = bpf_map_lookup_elem(&inflight, &key);
+	if (!e)
+		return 0;
+	/* Never issued: a flush served by the flush machinery's request,
+	 * which is recorded on its own, or a flush on a disk without a
+	 * volatile cache, which never reached the driver. */
+	if (!e->issue_ns)
+		goto forget;
+	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+	if (!out) {
+		__sync_fetch_and_add(&counters.lost, 1);
+		goto forget;
+	}
+	__builtin_memcpy(out, e, sizeof(*out));
+	out->complete_ns = bpf_ktime_get_ns();
+	out->status = status;
+	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	bpf_ringbuf_submit(out, flags);
+forget:
+	bpf_map_delete_elem(&inflight, &key);
+	return 0;
+}
+
+/* ------------------------------------------------ tp_btf programs */
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(io_start_btf, struct request *rq)
+{
+	return on_start(rq, 1, BPF_ANY);
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(rq_insert_btf, struct request *rq)
+{
+	/* NOEXIST: a requeued request is inserted again; keep its times */
+	return on_start(rq, 1, BPF_NOEXIST);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(rq_issue_btf, struct request *rq)
+{
+	return on_issue(rq, 1);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(rq_complete_btf, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	return on_complete((__u64)(unsigned long)rq, rq->__data_len, nr_bytes,
+			   error);
+}
+
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(rq_merge_btf, struct request *rq)
+{
+	__u64 key = (__u64)(unsigned long)rq;
+
+	bpf_map_delete_elem(&inflight, &key);
+	return 0;
+}
+
+/* ------------------------------------------------ raw_tp fallbacks */
+
+SEC("raw_tp/block_io_start")
+int io_start_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_start(raw_rq(ctx, raw_idx_start), 0, BPF_ANY);
+}
+
+SEC("raw_tp/block_rq_insert")
+int rq_insert_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_start(raw_rq(ctx, raw_idx_insert), 0, BPF_NOEXIST);
+}
+
+SEC("raw_tp/block_rq_issue")
+int rq_issue_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_issue(raw_rq(ctx, raw_idx_issue), 0);
+}
+
+SEC("raw_tp/block_rq_complete")
+int rq_complete_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	/* (rq, error, nr_bytes), after a request_queue when raw_idx is 1 */
+	struct request *rq = (void *)ctx->args[0];
+	__u8 status = ctx->args[1];
+	__u32 nr_bytes = ctx->args[2];
+
+	if (raw_idx_complete == 1) {
+		rq = (void *)ctx->args[1];
+		status = ctx->args[2];
+		nr_bytes = ctx->args[3];
+	}
+	return on_complete((__u64)(unsigned long)rq,
+			   BPF_CORE_READ(rq, __data_len), nr_bytes, status);
+}
+
+SEC("raw_tp/block_rq_merge")
+int rq_merge_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 key = (__u64)(unsigned long)raw_rq(ctx, raw_idx_merge);
+
+	bpf_map_delete_elem(&inflight, &key);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

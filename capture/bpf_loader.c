@@ -1,0 +1,298 @@
+/*
+ * bpf_loader.c — bring the BPF side of the capture up and down.
+ *
+ * The libbpf-tools order: open the skeleton, set its read-only data
+ * (filters, the capture's own pid, tracepoint argument positions), size
+ * its maps, turn off autoload for programs the running kernel cannot take,
+ * load; then, as a separate step so the caller can take the trace's start
+ * time in between, attach.
+ *
+ * Attach points are chosen per tracepoint from the kernel's BTF: a
+ * `btf_trace_<name>` typedef says the tracepoint exists and where its
+ * struct request * argument sits. tp_btf is used when the request is the
+ * first argument (Linux 5.11+); otherwise the raw_tp program, told the
+ * argument's index. block_io_start (6.5+) is preferred to block_rq_insert
+ * for the creation time; with neither, requests are tracked from issue.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "capture.h"
+#include "capture.skel.h"
+
+enum tp_mode { TP_NONE, TP_BTF, TP_RAW };
+
+struct tp_choice {
+	enum tp_mode mode;
+	int rq_idx; /* index of the struct request * argument */
+};
+
+/* Is type `id` a pointer to struct request (through typedefs/modifiers)? */
+static int is_request_ptr(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	t = btf__type_by_id(btf, t->type);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "request");
+}
+
+/* Where `tp`'s struct request * argument sits, from btf_trace_<tp>;
+ * -ENOENT when the kernel has no such tracepoint (or no BTF for it). */
+static int tp_request_arg(const struct btf *btf, const char *tp)
+{
+	const struct btf_type *t;
+	const struct btf_param *p;
+	char name[64];
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return -ENOENT;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -ENOENT;
+	p = btf_params(t);
+	/* parameter 0 is the tracepoint's void *data; arguments follow */
+	for (int i = 1; i < btf_vlen(t); i++)
+		if (is_request_ptr(btf, p[i].type))
+			return i - 1;
+	return -ENOENT;
+}
+
+static struct tp_choice tp_choose(const struct btf *btf, const char *tp,
+				  int tp_btf_ok)
+{
+	int idx = tp_request_arg(btf, tp);
+
+	if (idx < 0 || idx > 2)
+		return (struct tp_choice){ TP_NONE, 0 };
+	if (idx == 0 && tp_btf_ok)
+		return (struct tp_choice){ TP_BTF, 0 };
+	return (struct tp_choice){ TP_RAW, idx };
+}
+
+/* One tracepoint's two programs and the raw_tp argument slot. */
+struct tp_progs {
+	const char *tp;
+	struct bpf_program *btf, *raw;
+	volatile __u8 *raw_idx;
+	struct tp_choice choice;
+};
+
+static void tp_apply(struct tp_progs *p, int use)
+{
+	if (!use)
+		p->choice.mode = TP_NONE;
+	bpf_program__set_autoload(p->btf, p->choice.mode == TP_BTF);
+	bpf_program__set_autoload(p->raw, p->choice.mode == TP_RAW);
+	*p->raw_idx = p->choice.rq_idx;
+}
+
+/* "tp_btf:block_io_start,block_rq_issue raw_tp:block_rq_merge" */
+static void describe_attach(char *buf, size_t len, const struct tp_progs *tps,
+			    int n)
+{
+	static const char *const prefix[] = { [TP_BTF] = "tp_btf:", [TP_RAW] = "raw_tp:" };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int mode = TP_BTF; mode <= TP_RAW; mode++) {
+		const char *sep = used ? " " : "";
+
+		for (int i = 0; i < n; i++) {
+			if (tps[i].choice.mode != (enum tp_mode)mode)
+				continue;
+			used += snprintf(buf + used, len - used, "%s%s%s", sep,
+					 sep[0] != ',' ? prefix[mode] : "", tps[i].tp);
+			if (used >= len)
+				return;
+			sep = ",";
+		}
+	}
+}
+
+static uint64_t ringbuf_size(uint64_t want)
+{
+	uint64_t sz = 4096;
+
+	while (sz < want && sz < (1ull << 30))
+		sz <<= 1;
+	return sz;
+}
+
+static void set_filters(struct capture_bpf *skel, const struct loader_opts *o)
+{
+	const struct capture_filters *f = o->filters;
+
+	skel->rodata->filter_ndevs = f->ndevs;
+	for (unsigned i = 0; i < f->ndevs; i++)
+		skel->rodata->filter_devs[i] = f->devs[i];
+	skel->rodata->filter_tgid = f->tgid;
+	if (f->comm[0]) {
+		skel->rodata->filter_comm_on = 1;
+		memcpy((void *)skel->rodata->filter_comm, f->comm, CAPTURE_COMM_LEN);
+	}
+	skel->rodata->filter_cgroup_on = f->cgroup_fd >= 0;
+	skel->rodata->own_tgid = o->own_tgid;
+}
+
+static const char *load_reason(int err)
+{
+	switch (-err) {
+	case EPERM:
+	case EACCES:
+		return "not permitted (needs root, or CAP_BPF and CAP_PERFMON)";
+	case ENOSYS:
+		return "this kernel has no BPF system call";
+	default:
+		return NULL;
+	}
+}
+
+int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
+		 char msg[CAPTURE_MSG_LEN])
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
+	int kernel_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	struct tp_progs tps[5];
+	struct capture_bpf *skel;
+	const char *reason;
+	struct btf *btf;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	btf = o->btf_path ? btf__parse(o->btf_path, NULL) : btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		if (o->btf_path)
+			snprintf(msg, CAPTURE_MSG_LEN, "--btf: '%s': %s", o->btf_path,
+				 strerror(-err));
+		else
+			snprintf(msg, CAPTURE_MSG_LEN,
+				 "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
+				 "it needs CONFIG_DEBUG_INFO_BTF, or give --btf FILE",
+				 strerror(-err));
+		return err;
+	}
+	req_bits_from_btf(&h->bits, btf);
+
+	skel = capture_bpf__open_opts(&open_opts);
+	if (!skel) {
+		err = -errno;
+		btf__free(btf);
+		snprintf(msg, CAPTURE_MSG_LEN, "opening the BPF object: %s", strerror(-err));
+		return err;
+	}
+	h->skel = skel;
+
+	/* tp_btf attaches through the kernel's own BTF: not with --btf */
+	tps[0] = (struct tp_progs){ .tp = "block_io_start", .btf = skel->progs.io_start_btf,
+		.raw = skel->progs.io_start_raw, .raw_idx = &skel->rodata->raw_idx_start };
+	tps[1] = (struct tp_progs){ .tp = "block_rq_insert", .btf = skel->progs.rq_insert_btf,
+		.raw = skel->progs.rq_insert_raw, .raw_idx = &skel->rodata->raw_idx_insert };
+	tps[2] = (struct tp_progs){ .tp = "block_rq_issue", .btf = skel->progs.rq_issue_btf,
+		.raw = skel->progs.rq_issue_raw, .raw_idx = &skel->rodata->raw_idx_issue };
+	tps[3] = (struct tp_progs){ .tp = "block_rq_complete", .btf = skel->progs.rq_complete_btf,
+		.raw = skel->progs.rq_complete_raw, .raw_idx = &skel->rodata->raw_idx_complete };
+	tps[4] = (struct tp_progs){ .tp = "block_rq_merge", .btf = skel->progs.rq_merge_btf,
+		.raw = skel->progs.rq_merge_raw, .raw_idx = &skel->rodata->raw_idx_merge };
+	for (int i = 0; i < 5; i++)
+		tps[i].choice = tp_choose(btf, tps[i].tp,
+					  kernel_btf && !o->btf_path && !o->force_raw);
+	btf__free(btf);
+	for (int i = 2; i <= 3; i++) {
+		if (tps[i].choice.mode == TP_NONE) {
+			snprintf(msg, CAPTURE_MSG_LEN,
+				 "the kernel has no %s tracepoint", tps[i].tp);
+			err = -EOPNOTSUPP;
+			goto fail;
+		}
+	}
+	tp_apply(&tps[0], 1);
+	tp_apply(&tps[1], tps[0].choice.mode == TP_NONE);
+	tp_apply(&tps[2], 1);
+	tp_apply(&tps[3], 1);
+	tp_apply(&tps[4], 1);
+	skel->rodata->track_at_issue =
+		tps[0].choice.mode == TP_NONE && tps[1].choice.mode == TP_NONE;
+
+	set_filters(skel, o);
+	h->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
+	skel->rodata->wakeup_bytes = h->ringbuf_bytes / 4;
+	err = bpf_map__set_max_entries(skel->maps.events, h->ringbuf_bytes);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.inflight,
+					       o->inflight_max ? o->inflight_max : 16384);
+	if (err) {
+		snprintf(msg, CAPTURE_MSG_LEN, "sizing the BPF maps: %s", strerror(-err));
+		goto fail;
+	}
+
+	err = capture_bpf__load(skel);
+	if (err) {
+		reason = load_reason(err);
+		snprintf(msg, CAPTURE_MSG_LEN, "loading the BPF programs: %s%s",
+			 reason ? reason : strerror(-err),
+			 reason ? "" : " (-v shows libbpf's log)");
+		goto fail;
+	}
+	if (o->filters->cgroup_fd >= 0) {
+		__u32 zero = 0, fd = o->filters->cgroup_fd;
+
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_filter),
+					&zero, &fd, BPF_ANY)) {
+			err = -errno;
+			snprintf(msg, CAPTURE_MSG_LEN, "--cgroup: %s", strerror(-err));
+			goto fail;
+		}
+	}
+	describe_attach(h->attach, sizeof(h->attach), tps, 5);
+	return 0;
+fail:
+	loader_stop(h);
+	return err < 0 ? err : -EINVAL;
+}
+
+int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
+{
+	const char *reason;
+	int err = capture_bpf__attach(h->skel);
+
+	if (err) {
+		reason = load_reason(err);
+		snprintf(msg, CAPTURE_MSG_LEN, "attaching the BPF programs: %s",
+			 reason ? reason : strerror(-err));
+	}
+	return err;
+}
+
+void loader_stop(struct capture_bpf_handle *h)
+{
+	capture_bpf__destroy(h->skel);
+	h->skel = NULL;
+}
+
+int loader_ringbuf_fd(const struct capture_bpf_handle *h)
+{
+	return bpf_map__fd(h->skel->maps.events);
+}
+
+const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h)
+{
+	return &h->skel->bss->counters;
+}

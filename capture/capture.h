@@ -1,0 +1,227 @@
+/*
+ * capture.h — the parts of `blkpeak capture` and how they fit together.
+ * Internal to capture/; the rest of blkpeak sees only cmd_capture().
+ *
+ *   devices.c     the device table from sysfs; -d /dev/NAME or MAJ:MIN
+ *                 resolved to a whole disk
+ *   filters.c     -p, -c, --cgroup parsed and checked
+ *   reqbits.c     the running kernel's REQ_OP_* / REQ_* bit positions
+ *                 (from its BTF) and the op/flag/status mapping
+ *   convert.c     struct capture_event (ring buffer) -> struct bpt_record
+ *   bpf_loader.c  attach points detected, BPF programs configured, loaded
+ *                 and attached
+ *   session.c     the poll loop: drain, write, flush each second, count
+ *                 losses, run `-- CMD`, stop on signals
+ *   cmd_capture.c the command line
+ *
+ * Functions return 0 or a negative errno and do not print, except where
+ * a `char *msg` buffer is taken: it then receives a one-line reason
+ * (without the "blkpeak: capture: " prefix) for the caller to print.
+ */
+#ifndef BLKPEAK_CAPTURE_H
+#define BLKPEAK_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpt.h"
+#include "capture_events.h"
+
+#define CAPTURE_MSG_LEN 256
+
+/* Kernel-internal dev_t (as the BPF side reports it) from major:minor. */
+static inline uint32_t capture_kdev(uint32_t major, uint32_t minor)
+{
+	return (major << 20) | (minor & 0xfffff);
+}
+
+/* ------------------------------------------------------------ devices.c */
+
+/*
+ * A -d argument resolved: the whole disk that holds the sectors, and the
+ * partition named, if one was.
+ */
+struct dev_spec {
+	char disk[32];      /* whole disk's name, "loop0" */
+	uint32_t major, minor; /* of the whole disk */
+	char part[32];      /* the partition's name when spec was one, else "" */
+};
+
+/*
+ * Resolve "/dev/NAME" (a block device node) or "MAJ:MIN" against the
+ * sysfs tree at `sysfs` ("/sys" normally; tests pass a fake one).
+ * -ENOENT: no such device; -ENOTBLK: not a block device; -EINVAL: neither
+ * form. `msg` says which.
+ */
+int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
+		    char msg[CAPTURE_MSG_LEN]);
+
+/* Fill `out` from SYSFS/block/NAME (dev, size, block sizes, rotational,
+ * model). -ENOENT when there is no such disk. */
+int devices_read(const char *sysfs, const char *name, struct bpt_device *out);
+
+/* The names of all disks (SYSFS/block/ *), sorted, at most `max`; returns
+ * how many there are (may exceed max) or a negative errno. */
+int devices_list(const char *sysfs, char (*names)[32], int max);
+
+/* The whole disk holding the file system of `path` (its st_dev), or
+ * -ENODEV when it lives on no block device (tmpfs, ...). */
+int devices_of_path(const char *sysfs, const char *path, struct dev_spec *out);
+
+/* ------------------------------------------------------------ filters.c */
+
+struct capture_filters {
+	uint32_t devs[CAPTURE_MAX_DEVS]; /* capture_kdev() of whole disks */
+	unsigned ndevs;                  /* 0: all disks */
+	uint32_t tgid;                   /* 0: any process */
+	char comm[CAPTURE_COMM_LEN];     /* "" : any */
+	const char *cgroup_path;         /* NULL: any */
+	int cgroup_fd;                   /* open directory of cgroup_path, or -1 */
+	uint64_t cgroup_id;
+};
+
+void filters_init(struct capture_filters *f);
+/* Add a whole disk; -E2BIG beyond CAPTURE_MAX_DEVS, 0 if already there. */
+int filters_add_dev(struct capture_filters *f, uint32_t major, uint32_t minor);
+/* A process id: decimal, 1..2^22 (-EINVAL, -ERANGE). */
+int filters_parse_pid(const char *s, uint32_t *tgid);
+/* A comm: 1..15 characters (-EINVAL empty, -ENAMETOOLONG longer). */
+int filters_parse_comm(const char *s, char comm[CAPTURE_COMM_LEN]);
+/* Open a cgroup v2 directory; -ENOTDIR / -EMEDIUMTYPE (not cgroup v2) /
+ * -errno of open. Fills cgroup_fd and cgroup_id. */
+int filters_open_cgroup(struct capture_filters *f, const char *path);
+void filters_close(struct capture_filters *f);
+
+/* ------------------------------------------------------------ reqbits.c */
+
+/*
+ * Where the running kernel keeps a request's operation and flags in
+ * cmd_flags. The op values are stable since 4.10, the flag bits are not:
+ * they are read from enum req_op and enum req_flag_bits in the kernel's
+ * BTF. An op the kernel lacks is -1.
+ */
+struct req_bits {
+	uint32_t op_mask;
+	int32_t op_read, op_write, op_flush, op_discard, op_secure_erase;
+	int32_t op_write_zeroes, op_zone_append;
+	uint32_t f_sync, f_meta, f_fua, f_preflush, f_rahead; /* masks */
+};
+
+struct btf;
+/* The values of Linux 6.x (the defaults when BTF lacks an enum). */
+void req_bits_default(struct req_bits *b);
+/* Read them from a kernel's BTF; what it lacks keeps the 6.x default. */
+void req_bits_from_btf(struct req_bits *b, const struct btf *btf);
+/* Map cmd_flags to enum bpt_op and enum bpt_flag bits. -EOPNOTSUPP for
+ * requests a trace does not hold (zone management, driver pass-through). */
+int req_map(const struct req_bits *b, uint32_t cmd_flags, uint8_t *op,
+	    uint8_t *flags);
+/* blk_status_t -> negative errno, as the kernel's blk_status_to_errno(). */
+int32_t req_status_errno(uint8_t status);
+
+/* ------------------------------------------------------------ convert.c */
+
+/* Turns strings into string-table ids (bpt_writer_intern in a capture). */
+typedef int (*convert_intern_fn)(void *ctx, const char *s, uint32_t *id);
+
+#define CONVERT_COMM_SLOTS 256
+
+/*
+ * The state of the event -> record conversion: the device table's kernel
+ * dev_t values (index = device index in the trace header), the op/flag
+ * bits, and a small direct-mapped cache so that a (pid, comm) pair is
+ * interned once, not once per I/O.
+ */
+struct convert {
+	uint64_t start_ns;              /* CLOCK_MONOTONIC of record time 0 */
+	struct req_bits bits;
+	uint32_t kdev[BPT_MAX_DEVICES];
+	unsigned ndev;
+	unsigned last_dev;              /* index of the last device hit */
+	convert_intern_fn intern;
+	void *intern_ctx;
+	struct convert_comm {
+		uint64_t c0, c1;        /* the 16 comm bytes */
+		uint32_t pid, id;
+		uint8_t used;
+	} comms[CONVERT_COMM_SLOTS];
+};
+
+void convert_init(struct convert *c, uint64_t start_ns, const struct req_bits *bits,
+		  convert_intern_fn intern, void *intern_ctx);
+/* Device index `i` of the trace is this kernel dev_t. -E2BIG when full. */
+int convert_add_dev(struct convert *c, uint32_t kdev);
+/*
+ * Fill `rec` from `e`. -ENODEV: the device is not in the table;
+ * -EOPNOTSUPP: an op a trace does not hold; else the interner's error.
+ */
+int convert_event(struct convert *c, const struct capture_event *e,
+		  struct bpt_record *rec);
+
+/* ------------------------------------------------------------ bpf_loader.c */
+
+struct capture_bpf;
+
+struct loader_opts {
+	const struct capture_filters *filters;
+	uint32_t own_tgid;       /* 0: do not leave out the capture's own I/O */
+	uint64_t ringbuf_bytes;  /* rounded up to a power of two >= 4 KiB */
+	uint32_t inflight_max;   /* in-flight map size; 0 = 16384 */
+	int force_raw;           /* use raw_tp even where tp_btf works */
+	const char *btf_path;    /* BTF to use instead of the kernel's */
+};
+
+/*
+ * The loaded and attached BPF side. `attach` names what was attached,
+ * e.g. "tp_btf:block_io_start,block_rq_issue,block_rq_complete,block_rq_merge".
+ */
+struct capture_bpf_handle {
+	struct capture_bpf *skel;
+	struct req_bits bits;
+	uint64_t ringbuf_bytes;
+	char attach[192];
+};
+
+/* Open, configure and load (not attach). On failure `msg` says why in one
+ * line (the libbpf log is printed only when the caller enabled it). */
+int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
+		char msg[CAPTURE_MSG_LEN]);
+/* Attach the loaded programs: from here on requests are traced. */
+int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN]);
+/* Detach and free; accepts a handle that never started. */
+void loader_stop(struct capture_bpf_handle *h);
+/* The ring buffer's map fd and the live counters (in the mapped .bss). */
+int loader_ringbuf_fd(const struct capture_bpf_handle *h);
+const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h);
+
+/* ------------------------------------------------------------ session.c */
+
+struct session_opts {
+	uint64_t duration_ns; /* 0: until a signal or CMD exits */
+	char **cmd;           /* NULL, or argv of the command to run */
+	unsigned poll_ms;     /* reader period; 0 = 50 */
+};
+
+struct session_result {
+	uint64_t ios;          /* records written */
+	uint64_t lost;         /* ring buffer full + map full + unknown device */
+	uint64_t unknown_dev;  /* part of lost: I/O on a disk not in the table */
+	uint64_t skipped;      /* requests a trace does not hold (pass-through) */
+	uint64_t own;          /* the capture's own requests, left out */
+	uint64_t duration_ns;
+	int cmd_status;        /* exit code of CMD (128+signal), -1: none */
+	int stopped_by_signal; /* SIGINT / SIGTERM number, or 0 */
+};
+
+/*
+ * Run the capture until the duration passes, CMD exits, or SIGINT /
+ * SIGTERM arrives: drain the ring buffer into `w` through `conv`, flush
+ * the writer at least once a second and write losses with their time
+ * window. Returns 0 or a negative errno (writer or ring buffer failure,
+ * with `msg` set); `res` is filled in either case.
+ */
+int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
+		struct convert *conv, const struct session_opts *o,
+		struct session_result *res, char msg[CAPTURE_MSG_LEN]);
+
+#endif
