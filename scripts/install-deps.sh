@@ -7,6 +7,9 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux kmod"
+# demo and report tests: workload recipes (tar), chart checks (python3),
+# the HTML report opened in headless Chromium
+PKGS="$PKGS tar python3 chromium"
 
 missing=""
 for p in $PKGS; do
