@@ -16,15 +16,16 @@ cg=$THR_CG
 at_exit "thr_destroy"
 thr_limit "$dev" 250 0 0 0 || fail "cannot set the IOPS limit"
 
-# fio_iops READ|WRITE ARGS...: IOPS of a 2 s O_DIRECT libaio run on $dev.
+# fio_run [thr_exec] ARGS...: a 2 s O_DIRECT libaio fio run on $dev,
+# inside the cgroup when the first word is thr_exec; terse output.
 fio_run() {
-	fio --name=t --filename="$dev" --direct=1 --ioengine=libaio --iodepth=16 \
-		--runtime=2 --time_based --output-format=terse "$@" 2>/dev/null
+	local in=""
+	[ "$1" = thr_exec ] && { in=thr_exec; shift; }
+	$in fio --name=t --filename="$dev" --direct=1 --ioengine=libaio --runtime=2 \
+		--time_based --output-format=terse "$@" 2>/dev/null
 }
-free_iops=$(fio_run --rw=randread --bs=4k | awk -F';' '{ print $8 }')
-cg_iops=$(thr_exec fio --name=t --filename="$dev" --direct=1 --ioengine=libaio --iodepth=16 \
-	--runtime=2 --time_based --output-format=terse --rw=randread --bs=4k 2>/dev/null |
-	awk -F';' '{ print $8 }')
+free_iops=$(fio_run --rw=randread --bs=4k --iodepth=16 | awk -F';' '{ print $8 }')
+cg_iops=$(fio_run thr_exec --rw=randread --bs=4k --iodepth=16 | awk -F';' '{ print $8 }')
 note "4 KiB random reads, QD16: $free_iops IOPS free, $cg_iops IOPS in the cgroup (limit 250)"
 [ -n "$cg_iops" ] && [ "$cg_iops" -ge 175 ] && [ "$cg_iops" -le 300 ] ||
 	fail "throttled IOPS $cg_iops not near the limit 250"
@@ -34,9 +35,7 @@ read -r r w <<< "$(thr_ios "$dev")"
 
 # A bandwidth limit on writes: 20 MB/s of 1 MiB writes.
 thr_limit "$dev" 0 0 0 20000000 || fail "cannot set the bandwidth limit"
-kbs=$(thr_exec fio --name=t --filename="$dev" --direct=1 --ioengine=libaio --iodepth=4 \
-	--runtime=2 --time_based --output-format=terse --rw=write --bs=1M 2>/dev/null |
-	awk -F';' '{ print $48 }')
+kbs=$(fio_run thr_exec --rw=write --bs=1M --iodepth=4 | awk -F';' '{ print $48 }')
 note "1 MiB writes in the cgroup: $kbs KiB/s (limit 20 MB/s = 19531 KiB/s)"
 [ -n "$kbs" ] && [ "$kbs" -ge 14000 ] && [ "$kbs" -le 24000 ] ||
 	fail "throttled write bandwidth $kbs KiB/s not near 19531"
