@@ -27,21 +27,38 @@ struct plot_ctx {
 	int64_t bin_ns;      /* time bin of the over-time charts */
 	int64_t max_sector;  /* highest sector + 1 of all (access map) */
 	double tdiv;         /* ns per unit of the time axis */
+	double ydiv;         /* bytes per unit of the offset axis */
 };
 
-static const char *const kind_names[PLOT_KIND_COUNT] = {
-	[PLOT_LATENCY_CDF] = "latency-cdf", [PLOT_IOPS] = "iops", [PLOT_LBA] = "lba",
-	[PLOT_QD] = "qd", [PLOT_SIZES] = "sizes",
+/* What each kind of chart is: its name on the command line, a caption
+ * for reports, and its title, form and axes (x_label NULL: time). */
+struct kind_info {
+	const char *name, *caption, *title;
+	enum svg_kind svg;
+	const char *x_label, *y_label;
 };
 
-static const char *const kind_captions[PLOT_KIND_COUNT] = {
-	[PLOT_LATENCY_CDF] = "Share of I/Os that completed within a given service time "
-			     "(issue to completion); further left is faster.",
-	[PLOT_IOPS] = "I/Os completed per second over time, from each run's first issue.",
-	[PLOT_LBA] = "Where on the device each I/O went over time (the access map; "
-		     "one dot per occupied grid cell).",
-	[PLOT_QD] = "I/Os in flight at the device over time (time-weighted average per bin).",
-	[PLOT_SIZES] = "Request sizes: share of the I/Os that carry data, per size class.",
+static const struct kind_info kinds[PLOT_KIND_COUNT] = {
+	[PLOT_LATENCY_CDF] = {
+		"latency-cdf",
+		"Share of I/Os that completed within a given service time (issue to completion); "
+		"further left is faster.",
+		"Service latency CDF", SVG_LINES,
+		"service latency, issue to completion (µs)", "I/Os completed within (%)" },
+	[PLOT_IOPS] = {
+		"iops", "I/Os completed per second over time, from each run's first issue.",
+		"IOPS over time", SVG_LINES, NULL, "I/Os per second" },
+	[PLOT_LBA] = {
+		"lba",
+		"Where on the device each I/O went over time (the access map; one dot per "
+		"occupied grid cell).",
+		"Access map: offset over time", SVG_POINTS, NULL, NULL /* MiB or GiB */ },
+	[PLOT_QD] = {
+		"qd", "I/Os in flight at the device over time (time-weighted average per bin).",
+		"Queue depth over time", SVG_LINES, NULL, "I/Os in flight" },
+	[PLOT_SIZES] = {
+		"sizes", "Request sizes: share of the I/Os that carry data, per size class.",
+		"Request sizes", SVG_BARS, "request size (bytes)", "share of I/Os (%)" },
 };
 
 /* Request-size classes of the histogram: up to 4k, 8k, ..., 1M and more. */
@@ -53,7 +70,7 @@ static const char *const size_classes[] = {
 int plot_kind_parse(const char *name, enum plot_kind *out)
 {
 	for (int k = 0; k < PLOT_KIND_COUNT; k++) {
-		if (!strcmp(name, kind_names[k])) {
+		if (!strcmp(name, kinds[k].name)) {
 			*out = (enum plot_kind)k;
 			return 0;
 		}
@@ -63,12 +80,12 @@ int plot_kind_parse(const char *name, enum plot_kind *out)
 
 const char *plot_kind_name(enum plot_kind kind)
 {
-	return kind < PLOT_KIND_COUNT ? kind_names[kind] : "?";
+	return kind < PLOT_KIND_COUNT ? kinds[kind].name : "?";
 }
 
 const char *plot_kind_caption(enum plot_kind kind)
 {
-	return kind < PLOT_KIND_COUNT ? kind_captions[kind] : "";
+	return kind < PLOT_KIND_COUNT ? kinds[kind].caption : "";
 }
 
 static int push(struct plot_series *s, double x, double y)
@@ -332,7 +349,7 @@ static int series_qd(struct plot_ctx *c, struct plot_series *s)
 
 /* The access map: one dot per occupied cell of a 400 x 200 grid, then
  * every k-th of them if still more than PLOT_MAX_POINTS. */
-static int series_lba(struct plot_ctx *c, struct plot_series *s, double ydiv)
+static int series_lba(struct plot_ctx *c, struct plot_series *s)
 {
 	struct plot_series all = { 0 };
 	sqlite3_stmt *st;
@@ -348,7 +365,7 @@ static int series_lba(struct plot_ctx *c, struct plot_series *s, double ydiv)
 	sqlite3_bind_int64(st, 4, c->max_sector > 0 ? c->max_sector : 1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rc = push(&all, sqlite3_column_int64(st, 0) / c->tdiv,
-			  sqlite3_column_int64(st, 1) * 512.0 / ydiv);
+			  sqlite3_column_int64(st, 1) * 512.0 / c->ydiv);
 		if (rc)
 			break;
 	}
@@ -407,9 +424,8 @@ static int max_sector(sqlite3 *db, int64_t id, int64_t *out)
 int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
 		    struct plot_data *pd)
 {
-	struct plot_ctx c = { .db = db, .tdiv = 1e9 };
+	struct plot_ctx c = { .db = db, .tdiv = 1e9, .ydiv = 1 << 20 };
 	struct plot_series *ps;
-	double ydiv = 1 << 20;
 	size_t points = 0;
 	int rc = 0;
 
@@ -440,7 +456,7 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 	if (c.span_ns < 2000000000)
 		c.tdiv = 1e6;
 	if ((double)c.max_sector * 512 >= 2.0 * (1 << 30))
-		ydiv = 1 << 30;
+		c.ydiv = 1 << 30;
 
 	for (size_t i = 0; i < n && !rc; i++) {
 		int64_t t1;
@@ -454,7 +470,7 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 		switch (kind) {
 		case PLOT_LATENCY_CDF: rc = series_latency_cdf(&c, &ps[i]); break;
 		case PLOT_IOPS: rc = series_iops(&c, &ps[i]); break;
-		case PLOT_LBA: rc = series_lba(&c, &ps[i], ydiv); break;
+		case PLOT_LBA: rc = series_lba(&c, &ps[i]); break;
 		case PLOT_QD: rc = series_qd(&c, &ps[i]); break;
 		case PLOT_SIZES: rc = series_sizes(&c, &ps[i]); break;
 		default: rc = -EINVAL;
@@ -467,44 +483,20 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 		goto fail;
 
 	struct svg_chart *ch = &pd->chart;
-	const char *tunit = c.tdiv == 1e6 ? "time (ms)" : "time (s)";
 
-	switch (kind) {
-	case PLOT_LATENCY_CDF:
-		ch->title = "Service latency CDF";
-		ch->kind = SVG_LINES;
-		ch->x = (struct svg_axis){ .label = "service latency, issue to completion (µs)",
-					   .scale = SVG_LOG10 };
-		ch->y = (struct svg_axis){ .label = "I/Os completed within (%)", .min = 0, .max = 100 };
-		break;
-	case PLOT_IOPS:
-		ch->title = "IOPS over time";
-		ch->kind = SVG_LINES;
-		ch->x.label = tunit;
-		ch->y.label = "I/Os per second";
-		break;
-	case PLOT_LBA:
-		ch->title = "Access map: offset over time";
-		ch->kind = SVG_POINTS;
-		ch->x.label = tunit;
-		ch->y.label = ydiv == (1 << 30) ? "offset (GiB)" : "offset (MiB)";
-		break;
-	case PLOT_QD:
-		ch->title = "Queue depth over time";
-		ch->kind = SVG_LINES;
-		ch->x.label = tunit;
-		ch->y.label = "I/Os in flight";
-		break;
-	case PLOT_SIZES:
-		ch->title = "Request sizes";
-		ch->kind = SVG_BARS;
+	ch->title = kinds[kind].title;
+	ch->kind = kinds[kind].svg;
+	ch->x.label = kinds[kind].x_label ? kinds[kind].x_label
+					  : c.tdiv == 1e6 ? "time (ms)" : "time (s)";
+	ch->y.label = kinds[kind].y_label ? kinds[kind].y_label
+					  : c.ydiv == (1 << 30) ? "offset (GiB)" : "offset (MiB)";
+	if (kind == PLOT_LATENCY_CDF) {
+		ch->x.scale = SVG_LOG10;
+		ch->y.min = 0;
+		ch->y.max = 100;
+	} else if (kind == PLOT_SIZES) {
 		ch->categories = size_classes;
 		ch->ncategories = NSIZE_CLASSES;
-		ch->x.label = "request size (bytes)";
-		ch->y.label = "share of I/Os (%)";
-		break;
-	default:
-		break;
 	}
 	return 0;
 fail:
