@@ -102,15 +102,23 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo.sh
 
-bench: $(BIN)
+# Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+$(BENCH_BINS): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: $(BIN) $(BENCH_BINS)
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
 # libFuzzer needs clang; the library is rebuilt with the sanitizers.
 FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) lib/cliutil.c
-$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) lib/bpt.h
+$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
 
 fuzz: $(FUZZ_BIN)
@@ -125,4 +133,4 @@ install: $(BIN)
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)

@@ -52,8 +52,13 @@ void bpt_bcur_reset(const struct bpt_reader *r, struct bpt_bcur *c)
 	c->chunk_start = c->chunk_len = 0;
 }
 
-/* 1 when every byte from off to the end of the file is zero: the tail a
- * power cut leaves when the size was updated but the data was not. */
+/*
+ * 1 when every byte from off to the end of the file is zero. In a file
+ * without footer, a block that fails its header or checksum check and is
+ * followed by nothing but zeros is a torn last write (a power cut leaves
+ * the file size updated and the data not): the data ends before it. The
+ * same damage followed by anything else is corruption.
+ */
 static int zero_tail(const struct bpt_reader *r, uint64_t off)
 {
 	uint8_t b[4096];
@@ -234,8 +239,11 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
 	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
 	    (comp == BPT_COMP_NONE && stored != raw) ||
-	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23])
+	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23]) {
+		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
+			return 0; /* torn last block */
 		return BAD(off, "block %u: header malformed", seq);
+	}
 	if (stored > avail - BPT_BLOCK_HDR) {
 		if (r->complete)
 			return BAD(off, "block %u: runs into the footer", seq);
@@ -253,8 +261,11 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
 	bpt_xxh64_update(&hs, p, stored);
 	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
-	if (bpt_xxh64_final(&hs) != c->checksum)
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), c->checksum)) {
+		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + stored))
+			return 0; /* torn last block (power cut) */
 		return BAD(off, "block %u: checksum mismatch", seq);
+	}
 	c->blk_off = off;
 	c->n = n;
 	c->coding = h[21];
@@ -299,15 +310,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->seq++;
 	if (is_new) {
 		r->seen_blocks = seq + 1;
-		if (n) {
-			if (!r->seen_records || c->min_issue < r->first_issue)
-				r->first_issue = c->min_issue;
-			if (c->max_issue > r->last_issue)
-				r->last_issue = c->max_issue;
-			if (c->max_complete > r->last_complete)
-				r->last_complete = c->max_complete;
-		}
-		r->seen_records += n;
+		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
 	return 1;

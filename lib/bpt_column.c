@@ -20,6 +20,7 @@
  *    plane that zstd's Huffman coder cannot bring under one bit per byte.
  */
 #include <errno.h>
+#include <math.h>
 
 #include "bpt_internal.h"
 
@@ -215,4 +216,36 @@ int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		break;
 	}
 	return 0;
+}
+
+double bpt_col_estimate(const uint64_t *v, uint32_t n)
+{
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+	uint32_t hist[256];
+	double bits = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		ors |= v[i] - min;
+	if (!ors)
+		return 0;
+	unsigned shift = (unsigned)__builtin_ctzll(ors);
+	unsigned width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
+
+	for (unsigned k = 0; k < width; k++) {
+		unsigned s = shift + 8 * k;
+
+		memset(hist, 0, sizeof(hist));
+		for (uint32_t i = 0; i < n; i++)
+			hist[(uint8_t)((v[i] - min) >> s)]++;
+		/* n log2 n - sum c log2 c: what an order-0 coder needs */
+		bits += n * log2(n);
+		for (int b = 0; b < 256; b++)
+			if (hist[b])
+				bits -= hist[b] * log2(hist[b]);
+	}
+	return bits;
 }

@@ -177,7 +177,7 @@ int bpt_footer_read(struct bpt_reader *r, struct bpt_error *err)
 		bpt_xxh64_update(&hs, b->buf, take);
 		off += take;
 	}
-	if (bpt_xxh64_final(&hs) != get_le64(tr + 8)) {
+	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), get_le64(tr + 8))) {
 		rc = BAD(toff + 8, "footer checksum mismatch (footer at offset %llu)",
 			 (unsigned long long)foff);
 		goto out;

@@ -228,7 +228,7 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 	uint16_t ndev, nmeta;
 	uint64_t wall;
 
-	if (bpt_xxh64(p, hdr_size - 8, 0) != want)
+	if (!BPT_CKSUM_OK(bpt_xxh64(p, hdr_size - 8, 0), want))
 		return bpt_err(err, -EBADMSG, name, 1, hdr_size - 8,
 			       "header checksum mismatch");
 	memset(hdr, 0, sizeof(*hdr));

@@ -85,6 +85,41 @@ enum bpt_col_id {
 	COL_KNOWN = 15
 };
 
+/*
+ * Checksum comparison. A fuzzing build (libFuzzer defines the macro below)
+ * accepts any checksum so the fuzzer reaches the parsers behind them
+ * instead of stopping at the first hash; never defined in real builds.
+ */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define BPT_CKSUM_OK(got, want) ((void)(got), (void)(want), 1)
+#else
+#define BPT_CKSUM_OK(got, want) ((got) == (want))
+#endif
+
+/* ------------------------------------------------------------- totals */
+
+/* What the footer sums over blocks; the writer, the reader (for files
+ * without footer) and the verifier keep one each. */
+struct bpt_totals {
+	uint64_t records, first_issue, last_issue, last_complete;
+};
+
+/* Add a block of n records with the given time range. */
+static inline void bpt_totals_add(struct bpt_totals *t, uint32_t n,
+				  uint64_t min_issue, uint64_t max_issue,
+				  uint64_t max_complete)
+{
+	if (!n)
+		return;
+	if (!t->records || min_issue < t->first_issue)
+		t->first_issue = min_issue;
+	if (max_issue > t->last_issue)
+		t->last_issue = max_issue;
+	if (max_complete > t->last_complete)
+		t->last_complete = max_complete;
+	t->records += n;
+}
+
 /* ------------------------------------------------------------- errors */
 
 /* Fill err (may be NULL): "NAME: offset OFF: reason" (offset part left out
@@ -218,6 +253,10 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv);
 int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		   uint64_t *out);
+/* Estimated bits the plane coding of v[0..n) needs after entropy coding:
+ * the sum of each byte plane's order-0 entropy (what zstd's Huffman stage
+ * gets close to). Used by the writer to choose between codings. */
+double bpt_col_estimate(const uint64_t *v, uint32_t n);
 
 /* ------------------------------------------------------------ checksum */
 

@@ -338,11 +338,11 @@ void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st)
 		st->valid_bytes = r->size;
 		return;
 	}
-	st->records = r->seen_records;
+	st->records = r->seen.records;
 	st->blocks = r->seen_blocks;
-	st->first_issue_ns = r->first_issue;
-	st->last_issue_ns = r->last_issue;
-	st->last_complete_ns = r->last_complete;
+	st->first_issue_ns = r->seen.first_issue;
+	st->last_issue_ns = r->seen.last_issue;
+	st->last_complete_ns = r->seen.last_complete;
 	st->lost_events = r->lost;
 	st->valid_bytes = r->valid_bytes;
 }

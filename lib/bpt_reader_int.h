@@ -65,7 +65,8 @@ struct bpt_reader {
 
 	/* Totals of blocks read so far (used when there is no footer). */
 	uint32_t seen_blocks;
-	uint64_t seen_records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals seen;
+	uint64_t lost;
 	uint64_t valid_bytes;
 
 	struct bpt_bcur *cur;    /* bpt_reader_next's position */

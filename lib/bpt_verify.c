@@ -9,7 +9,8 @@
 #include "bpt_reader_int.h"
 
 struct scan_totals {
-	uint64_t blocks, records, first, last, last_complete, digest, end;
+	struct bpt_totals t;
+	uint64_t blocks, digest, end;
 };
 
 /* Walk every block from the start; decode records when `decode`. */
@@ -27,15 +28,8 @@ static int scan(struct bpt_reader *r, int decode, struct scan_totals *t,
 		t->digest = bpt_digest_step(t->digest, c->checksum);
 		t->blocks++;
 		t->end = c->off;
-		if (c->n) {
-			if (!t->records || c->min_issue < t->first)
-				t->first = c->min_issue;
-			if (c->max_issue > t->last)
-				t->last = c->max_issue;
-			if (c->max_complete > t->last_complete)
-				t->last_complete = c->max_complete;
-		}
-		t->records += c->n;
+		bpt_totals_add(&t->t, c->n, c->min_issue, c->max_issue,
+			       c->max_complete);
 		while (decode && c->chunk_start + c->chunk_len < c->n)
 			if ((rc = bpt_block_decode_chunk(r, c, err)))
 				goto out;
@@ -57,9 +51,10 @@ int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err)
 			       "truncated: no valid footer; the data ends here, "
 			       "%llu bytes after it cut off or unreadable",
 			       (unsigned long long)(r->size - t.end));
-	if (t.blocks != r->ft.nblocks || t.records != r->ft.nrecords ||
-	    t.first != r->ft.first_issue || t.last != r->ft.last_issue ||
-	    t.last_complete != r->ft.last_complete)
+	if (t.blocks != r->ft.nblocks || t.t.records != r->ft.nrecords ||
+	    t.t.first_issue != r->ft.first_issue ||
+	    t.t.last_issue != r->ft.last_issue ||
+	    t.t.last_complete != r->ft.last_complete)
 		return bpt_err(err, -EBADMSG, r->name, 1, r->ft.off,
 			       "footer totals disagree with the blocks");
 	if (t.digest != r->ft.digest)

@@ -26,6 +26,7 @@
  * too small to pay for its own table.
  */
 #define PLANE_CUT_MIN 4096
+#define EST_SAMPLE 8192
 
 struct index_entry {
 	uint64_t off;
@@ -47,10 +48,9 @@ struct bpt_writer {
 	uint64_t *col[COL_KNOWN];
 	uint64_t seed[COL_KNOWN];
 	uint32_t n;
-	uint64_t prev_issue, prev_complete, prev_source;
+	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
-	/* Estimated bits of the alternative codings (see choose_coding). */
-	uint64_t cost_issue, cost_complete;
+	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE]; /* choose_coding's */
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -62,7 +62,8 @@ struct bpt_writer {
 	size_t nloss, cap_loss;
 	struct index_entry *index;
 	size_t nblocks, cap_index;
-	uint64_t records, first_issue, last_issue, last_complete, lost;
+	struct bpt_totals tot;
+	uint64_t lost;
 	uint64_t digest, offset;
 
 	struct bpt_buf payload, colbuf, zbuf;
@@ -221,11 +222,6 @@ int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id)
 	return 0;
 }
 
-static inline unsigned bitlen(uint64_t v)
-{
-	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
-}
-
 static inline uint64_t zz32(int32_t v)
 {
 	return (uint32_t)(((uint32_t)v << 1) ^ (uint32_t)(v >> 31));
@@ -253,23 +249,15 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	uint32_t i = w->n;
 
 	if (i == 0) {
-		w->prev_issue = r->issue_ns;
-		w->prev_complete = r->complete_ns;
 		w->prev_source = w->seed[COL_SOURCE] = r->source_index;
 		w->min_issue = w->max_issue = r->issue_ns;
 		w->max_complete = r->complete_ns;
-		w->cost_issue = w->cost_complete = 0;
 	}
 	w->min_issue = r->issue_ns < w->min_issue ? r->issue_ns : w->min_issue;
 	w->max_issue = r->issue_ns > w->max_issue ? r->issue_ns : w->max_issue;
 	w->max_complete = r->complete_ns > w->max_complete ? r->complete_ns
 							   : w->max_complete;
 	/* Times and sectors are kept raw; flush picks their coding. */
-	w->cost_issue += bitlen(zigzag64((int64_t)(r->issue_ns - w->prev_issue)));
-	w->cost_complete +=
-		bitlen(zigzag64((int64_t)(r->complete_ns - w->prev_complete)));
-	w->prev_issue = r->issue_ns;
-	w->prev_complete = r->complete_ns;
 	w->col[COL_ISSUE][i] = r->issue_ns;
 	w->col[COL_COMPLETE][i] = r->complete_ns;
 	w->col[COL_SECTOR][i] = r->sector;
@@ -335,33 +323,31 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
 
 /*
  * Pick the block's coding flags and turn the raw time and sector columns
- * into what is stored. Records in issue order make issue deltas small;
- * records in completion order (a capture) make completion deltas small,
+ * into what is stored. Records in issue order make issue deltas cheap;
+ * records in completion order (a capture) make completion deltas cheap,
  * and the issue time is then stored relative to completion. Sectors are
  * coded as the distance from the previous request's end, unless storing
- * them as they are (less the block's minimum) is smaller, as it is for
- * random I/O, where a difference of two random offsets costs a bit more
- * than one. The estimate is the sum of the values' bit lengths.
+ * them as they are is cheaper, as it is for random I/O, where the
+ * difference of two random offsets costs a bit more than one offset.
+ * "Cheaper" is estimated on the block's first EST_SAMPLE records with
+ * bpt_col_estimate (the entropy of the byte planes).
  */
 static unsigned choose_coding(struct bpt_writer *w)
 {
 	uint64_t *is = w->col[COL_ISSUE], *co = w->col[COL_COMPLETE];
 	uint64_t *se = w->col[COL_SECTOR], *by = w->col[COL_BYTES];
-	uint64_t cost_delta = 0, cost_abs = 0, min = UINT64_MAX, end;
+	uint64_t *a = w->est_a, *b = w->est_b, end;
+	uint32_t n = w->n, m = n < EST_SAMPLE ? n : EST_SAMPLE;
 	unsigned flags = 0;
-	uint32_t n = w->n;
 
 	if (!n)
 		return 0;
 	end = se[0];
-	for (uint32_t i = 0; i < n; i++) {
-		cost_delta += bitlen(zigzag64((int64_t)(se[i] - end)));
+	for (uint32_t i = 0; i < m; i++) {
+		a[i] = zigzag64((int64_t)(se[i] - end));
 		end = se[i] + (by[i] >> 9);
-		min = se[i] < min ? se[i] : min;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		cost_abs += bitlen(se[i] - min);
-	if (cost_abs < cost_delta) {
+	if (bpt_col_estimate(se, m) < bpt_col_estimate(a, m)) {
 		flags |= BPT_CODING_SECTOR_ABS;
 		w->seed[COL_SECTOR] = 0;
 	} else {
@@ -373,7 +359,12 @@ static unsigned choose_coding(struct bpt_writer *w)
 			end = s + (by[i] >> 9);
 		}
 	}
-	if (w->cost_complete < w->cost_issue) {
+	a[0] = b[0] = 0;
+	for (uint32_t i = 1; i < m; i++) {
+		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
+		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+	}
+	if (bpt_col_estimate(b, m) < bpt_col_estimate(a, m)) {
 		uint64_t prev = co[0];
 
 		flags |= BPT_CODING_TIME_COMPLETE;
@@ -559,15 +550,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 	w->index[w->nblocks++] = (struct index_entry){ off, w->n, w->min_issue,
 						       w->max_issue };
 	w->digest = bpt_digest_step(w->digest, ck);
-	if (w->n) {
-		if (!w->records || w->min_issue < w->first_issue)
-			w->first_issue = w->min_issue;
-		if (w->max_issue > w->last_issue)
-			w->last_issue = w->max_issue;
-		if (w->max_complete > w->last_complete)
-			w->last_complete = w->max_complete;
-	}
-	w->records += w->n;
+	bpt_totals_add(&w->tot, w->n, w->min_issue, w->max_issue, w->max_complete);
 	for (uint32_t i = 0; i < w->nblk_loss; i++) {
 		w->losses[w->nloss++] = w->blk_loss[i];
 		w->lost += w->blk_loss[i].count;
@@ -589,10 +572,10 @@ static int write_footer(struct bpt_writer *w)
 	buf_put(&f, BPT_FOOTER_MAGIC, 4);
 	buf_u32(&f, 0);
 	buf_u64(&f, w->nblocks);
-	buf_u64(&f, w->records);
-	buf_u64(&f, w->first_issue);
-	buf_u64(&f, w->last_issue);
-	buf_u64(&f, w->last_complete);
+	buf_u64(&f, w->tot.records);
+	buf_u64(&f, w->tot.first_issue);
+	buf_u64(&f, w->tot.last_issue);
+	buf_u64(&f, w->tot.last_complete);
 	buf_u64(&f, w->lost);
 	buf_u64(&f, w->nloss);
 	buf_u64(&f, w->strs.count);
@@ -664,7 +647,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 
 uint64_t bpt_writer_count(const struct bpt_writer *w)
 {
-	return w->records + w->n;
+	return w->tot.records + w->n;
 }
 
 uint64_t bpt_writer_bytes(const struct bpt_writer *w)

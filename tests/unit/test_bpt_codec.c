@@ -1,0 +1,267 @@
+/*
+ * Unit tests of the trace library's building blocks (private API from
+ * bpt_internal.h): XXH64 against published values and zstd's frame
+ * checksum, varints, zigzag, both column kinds, and the compatibility
+ * rules of the format (unknown columns and header bytes skipped, another
+ * major refused), checked on hand-built files.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "bpt_internal.h"
+#include "bpt_testutil.h"
+
+Test(bpt_codec, xxh64_known_values)
+{
+	cr_assert_eq(bpt_xxh64("", 0, 0), 0xEF46DB3751D8E999ull);
+	cr_assert_eq(bpt_xxh64("abc", 3, 0), 0x44BC2CF5AD770999ull);
+	/* zstd's content checksum is the low 32 bits of XXH64(content, 0):
+	 * an independent implementation to compare with, at every length. */
+	static uint8_t data[1000], frame[2000];
+	uint64_t s = 1;
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)tu_rand(&s);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	for (size_t len = 0; len < sizeof(data); len += 1 + len / 8) {
+		size_t z = ZSTD_compress2(cc, frame, sizeof(frame), data, len);
+
+		cr_assert(!ZSTD_isError(z));
+		cr_assert_eq((uint32_t)bpt_xxh64(data, len, 0), get_le32(frame + z - 4),
+			     "length %zu", len);
+		/* streaming form, fed in uneven pieces */
+		struct bpt_xxh64_state st;
+
+		bpt_xxh64_init(&st, 0);
+		for (size_t off = 0; off < len;) {
+			size_t k = 1 + off % 37;
+
+			k = k > len - off ? len - off : k;
+			bpt_xxh64_update(&st, data + off, k);
+			off += k;
+		}
+		cr_assert_eq(bpt_xxh64_final(&st), bpt_xxh64(data, len, 0));
+	}
+	ZSTD_freeCCtx(cc);
+}
+
+Test(bpt_codec, varint_and_zigzag)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 300, 1ull << 35,
+				      UINT64_MAX - 1, UINT64_MAX };
+	struct bpt_buf b = { 0 };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		buf_varint(&b, v[i]);
+	struct bpt_cur c = { .p = b.p, .len = b.len };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		uint64_t got;
+
+		cr_assert_eq(cur_varint(&c, &got), 0);
+		cr_assert_eq(got, v[i]);
+	}
+	cr_assert_eq(c.pos, b.len);
+	uint64_t got;
+	uint8_t over[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
+	uint8_t tooLong[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0 };
+	uint8_t cut[] = { 0x80 };
+
+	c = (struct bpt_cur){ .p = over, .len = sizeof(over) };
+	cr_assert_eq(cur_varint(&c, &got), -EBADMSG, "more than 64 bits");
+	c = (struct bpt_cur){ .p = tooLong, .len = sizeof(tooLong) };
+	cr_assert_eq(cur_varint(&c, &got), -EBADMSG, "11 bytes");
+	c = (struct bpt_cur){ .p = cut, .len = sizeof(cut) };
+	cr_assert_eq(cur_varint(&c, &got), -EBADMSG, "cut short");
+	buf_free(&b);
+	static const int64_t z[] = { 0, -1, 1, INT64_MIN, INT64_MAX, -123456789 };
+
+	for (size_t i = 0; i < sizeof(z) / sizeof(z[0]); i++)
+		cr_assert_eq(unzigzag64(zigzag64(z[i])), z[i]);
+	cr_assert_eq(zigzag64(-1), 1);
+	cr_assert_eq(zigzag64(1), 2);
+}
+
+/* Encode, parse and decode n values in uneven chunks; returns the kind. */
+static int col_roundtrip(const uint64_t *v, uint32_t n)
+{
+	struct bpt_buf b = { 0 };
+	struct bpt_colview cv;
+	uint64_t out[300];
+	unsigned np;
+	size_t at;
+
+	bpt_col_encode(&b, v, n, 12345, &np, &at);
+	cr_assert_eq(bpt_col_parse(b.p, b.len, n, &cv), 0);
+	cr_assert_eq(cv.seed, 12345);
+	for (uint32_t i = 0; i < n;) {
+		uint32_t m = 1 + i % 300;
+
+		m = m > n - i ? n - i : m;
+		cr_assert_eq(bpt_col_decode(&cv, i, m, out), 0);
+		for (uint32_t j = 0; j < m; j++)
+			cr_assert_eq(out[j], v[i + j], "value %u", i + j);
+		i += m;
+	}
+	/* one byte more or less is refused */
+	cr_assert_eq(bpt_col_parse(b.p, b.len - 1, n, &cv), -EBADMSG);
+	buf_reserve(&b, 1);
+	cr_assert_eq(bpt_col_parse(b.p, b.len + 1, n, &cv), -EBADMSG);
+	int kind = b.p[0];
+
+	buf_free(&b);
+	return kind;
+}
+
+Test(bpt_codec, columns_every_width_and_kind)
+{
+	static uint64_t v[5000];
+	uint64_t s = 9;
+
+	for (unsigned bits = 0; bits <= 64; bits += 4) {
+		for (uint32_t i = 0; i < 5000; i++)
+			v[i] = bits == 64 ? tu_rand(&s) : tu_rand(&s) & ((1ull << bits) - 1);
+		col_roundtrip(v, 5000);
+		for (uint32_t i = 0; i < 5000; i++)
+			v[i] = (v[i] << 12) + 77; /* common shift and base */
+		col_roundtrip(v, 5000);
+	}
+	for (uint32_t i = 0; i < 5000; i++)
+		v[i] = 4096;
+	cr_assert_eq(col_roundtrip(v, 5000), BPT_COL_PLANES, "constant: width 0");
+	for (unsigned nd = 2; nd <= 16; nd++) {
+		for (uint32_t i = 0; i < 5000; i++)
+			v[i] = 1000 + 977 * tu_below(&s, nd);
+		cr_assert_eq(col_roundtrip(v, 5000), BPT_COL_DICT, "%u values", nd);
+	}
+	v[0] = UINT64_MAX;
+	v[1] = 0;
+	col_roundtrip(v, 2);
+	col_roundtrip(v, 1);
+	col_roundtrip(v, 0);
+}
+
+Test(bpt_codec, dictionary_index_out_of_range)
+{
+	uint8_t col[] = { BPT_COL_DICT, 0, 2, 3, 10, 20, 30, 0xff };
+	struct bpt_colview cv;
+	uint64_t out[4];
+
+	cr_assert_eq(bpt_col_parse(col, sizeof(col), 4, &cv), 0);
+	cr_assert_eq(bpt_col_decode(&cv, 0, 4, out), -EBADMSG, "index 3 of 3 entries");
+	col[3] = 5;
+	cr_assert_eq(bpt_col_parse(col, sizeof(col), 4, &cv), -EBADMSG, "5 > 2^2");
+	col[2] = 3;
+	cr_assert_eq(bpt_col_parse(col, sizeof(col), 4, &cv), -EBADMSG, "3 bits");
+}
+
+/*
+ * A hand-built file as a newer minor version could write it: header with
+ * extension bytes and an unknown column bit, a block with an unknown
+ * column id. This reader must return the records and ignore the rest.
+ */
+static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
+{
+	struct bpt_header h;
+	struct bpt_buf hb = { 0 }, pay = { 0 };
+	uint64_t vals[COL_MANDATORY][3] = { { 0 } };
+	unsigned np;
+	size_t at;
+
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_header_encode(&h, &hb, "f", NULL), 0);
+	/* unknown columns bit 9, 5 extension bytes, new size and checksum */
+	hb.len -= 8;
+	size_t cols_off = 16 + 2 + strlen(h.kind) + 2 + strlen(h.tool_version) +
+			  2 + strlen(h.host) + 2 + strlen(h.kernel) + 16;
+
+	put_le32(hb.p + cols_off, 1u << 9);
+	buf_put(&hb, "\1\2\3\4\5", 5);
+	put_le16(hb.p + 8, major);
+	put_le16(hb.p + 10, 7);
+	put_le32(hb.p + 12, (uint32_t)hb.len + 8);
+	buf_u64(&hb, bpt_xxh64(hb.p, hb.len, 0));
+	/* payload: "" as string 0, no losses, 12 columns + unknown id 21 */
+	buf_varint(&pay, 1);
+	buf_varint(&pay, 0);
+	buf_str16(&pay, "", 0);
+	buf_varint(&pay, 0);
+	buf_varint(&pay, COL_MANDATORY + 1);
+	for (int i = 0; i < 3; i++) {
+		vals[COL_ISSUE][i] = zigzag64(i ? 1000 : 0); /* 5000, 6000, 7000 */
+		vals[COL_COMPLETE][i] = zigzag64(500);
+		vals[COL_SECTOR][i] = zigzag64(0);            /* sequential */
+		vals[COL_BYTES][i] = 4096;
+		vals[COL_PID][i] = 42;
+	}
+	for (int id = 0; id <= COL_MANDATORY; id++) {
+		struct bpt_buf cb = { 0 };
+
+		if (id == COL_MANDATORY) {
+			buf_varint(&pay, 21);
+			buf_varint(&pay, 4);
+			buf_put(&pay, "zzzz", 4);
+			break;
+		}
+		bpt_col_encode(&cb, vals[id], 3,
+			       id == COL_ISSUE ? 5000 : id == COL_SECTOR ? 800 : 0, &np, &at);
+		buf_varint(&pay, (uint64_t)id);
+		buf_varint(&pay, cb.len);
+		buf_put(&pay, cb.p, cb.len);
+		buf_free(&cb);
+	}
+	uint8_t bh[BPT_BLOCK_HDR] = { 'B', 'P', 'T', 'B' };
+
+	put_le32(bh + 8, 3);
+	put_le32(bh + 12, (uint32_t)pay.len);
+	put_le32(bh + 16, (uint32_t)pay.len);
+	put_le64(bh + 24, 5000);
+	put_le64(bh + 32, 7000);
+	put_le64(bh + 40, 7500);
+	struct bpt_xxh64_state st;
+
+	bpt_xxh64_init(&st, 0);
+	bpt_xxh64_update(&st, bh, 48);
+	bpt_xxh64_update(&st, pay.p, pay.len);
+	put_le64(bh + 48, bpt_xxh64_final(&st));
+	size_t len = hb.len + sizeof(bh) + pay.len;
+
+	cr_assert_leq(len, cap);
+	memcpy(out, hb.p, hb.len);
+	memcpy(out + hb.len, bh, sizeof(bh));
+	memcpy(out + hb.len + sizeof(bh), pay.p, pay.len);
+	buf_free(&hb);
+	buf_free(&pay);
+	return len;
+}
+
+Test(bpt_codec, newer_minor_is_read_other_major_refused)
+{
+	static uint8_t file[8192];
+	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR);
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec;
+
+	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "future.bpt", &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_header(r)->version_minor, 7);
+	cr_assert_eq(bpt_reader_header(r)->columns, 0, "unknown bits dropped");
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(bpt_reader_next(r, &rec, &e), 1, "%s", e.msg);
+		cr_assert_eq(rec.issue_ns, 5000 + 1000u * i);
+		cr_assert_eq(rec.complete_ns, rec.issue_ns + 500);
+		cr_assert_eq(rec.sector, 800 + 8u * i);
+		cr_assert_eq(rec.pid, 42);
+	}
+	cr_assert_eq(bpt_reader_next(r, &rec, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+
+	len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR + 1);
+	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "v2.bpt", &e), -EPROTONOSUPPORT);
+	cr_assert(strstr(e.msg, "v2.bpt: offset 8: format version 2.7"), "%s", e.msg);
+}
