@@ -77,5 +77,14 @@ print("%s 4 KiB reads: %d I/Os\n"
       (p, n, bt, bt / n, same, same / n, bt / same, pois, pois / n, bt / pois,
        fix, fix / n, bt / fix))
 PY
+	python3 - "$W/$rw.txt" <<'PY'
+import statistics as st, sys
+rows = [list(map(int, l.split()[:3])) for l in open(sys.argv[1])]
+qs = sorted(r[0] for r in rows)
+gaps = [(b - a) / 1e3 for a, b in zip(qs, qs[1:])]
+svc = [(r[2] - r[1]) / 1e3 for r in rows]
+print("  recorded timing: queue gaps mean %.1f us, sd %.1f us; service mean %.1f us, sd %.1f us"
+      % (st.mean(gaps), st.stdev(gaps), st.mean(svc), st.stdev(svc)))
+PY
 	note "fio: mean completion latency ${lat_ns} ns -> generate --latency ${lat_ns}ns --iops $RATE"
 done

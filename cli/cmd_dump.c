@@ -80,16 +80,12 @@ int cmd_dump(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		pr_err("dump: %s; see 'blkpeak dump --help'",
-		       argc == optind ? "no trace file given" : "one trace file at a time");
+	if (trace_file_arg("dump", argc, argv, optind, &path))
 		return EXIT_USAGE;
-	}
 	if (end <= start) {
 		pr_err("dump: --end must be after --start");
 		return EXIT_USAGE;
 	}
-	path = argv[optind];
 	if (trace_open("dump", path, &r) < 0)
 		return EXIT_FAIL;
 	if (start && (ret = bpt_reader_seek_time(r, start, &err)) < 0) {

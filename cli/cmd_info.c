@@ -72,12 +72,8 @@ int cmd_info(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		pr_err("info: %s; see 'blkpeak info --help'",
-		       argc == optind ? "no trace file given" : "one trace file at a time");
+	if (trace_file_arg("info", argc, argv, optind, &d.path))
 		return EXIT_USAGE;
-	}
-	d.path = argv[optind];
 	if (trace_open("info", d.path, &r) < 0)
 		return EXIT_FAIL;
 	d.hdr = bpt_reader_header(r);

@@ -77,7 +77,7 @@ void dump_end(struct dump_out *o)
 
 /* The record's fields as strings, in column order. */
 struct fields {
-	char queue[32], issue[32], complete[32], wait[32], service[32], sched[32];
+	char queue[32], issue[32], complete[32], wait[32], service[32];
 	char devbuf[16], flags[8];
 	const char *dev, *op, *comm;
 };
@@ -92,8 +92,8 @@ static void fill(const struct dump_out *o, const struct bpt_record *r,
 	fmt_us(r->complete_ns, x->complete);
 	fmt_us_signed((int64_t)(r->issue_ns - q), x->wait);
 	fmt_us_signed((int64_t)(r->complete_ns - r->issue_ns), x->service);
-	fmt_us(r->sched_ns, x->sched);
-	if (r->dev < o->hdr->ndevices && o->hdr->devices[r->dev].name[0]) {
+	if (r->dev < o->hdr->ndevices && r->dev < BPT_MAX_DEVICES &&
+	    o->hdr->devices[r->dev].name[0]) {
 		x->dev = o->hdr->devices[r->dev].name;
 	} else {
 		snprintf(x->devbuf, sizeof(x->devbuf), "dev%u", r->dev);
@@ -104,9 +104,33 @@ static void fill(const struct dump_out *o, const struct bpt_record *r,
 	x->comm = comm ? comm : "";
 }
 
+/* The values of the optional columns the trace carries, in column order,
+ * with their names; returns how many. */
+static unsigned optional_values(uint32_t cols, const struct bpt_record *r,
+				const char *name[NOPT], char val[NOPT][32])
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < NOPT; i++) {
+		if (!(cols & opt_cols[i].bit))
+			continue;
+		name[n] = opt_cols[i].name;
+		if (opt_cols[i].bit == BPT_COL_SCHED)
+			fmt_us(r->sched_ns, val[n]);
+		else if (opt_cols[i].bit == BPT_COL_SOURCE)
+			snprintf(val[n], 32, "%" PRIu64, r->source_index);
+		else
+			snprintf(val[n], 32, "%u", r->member);
+		n++;
+	}
+	return n;
+}
+
 void dump_record(struct dump_out *o, const struct bpt_record *r, const char *comm)
 {
-	uint32_t cols = o->hdr->columns;
+	const char *opt_name[NOPT];
+	char opt[NOPT][32];
+	unsigned nopt = optional_values(o->hdr->columns, r, opt_name, opt);
 	struct fields x;
 	FILE *f = o->f;
 
@@ -118,12 +142,8 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			x.queue, x.issue, x.complete, x.dev, r->sector, r->bytes, x.op,
 			x.flags[0] ? x.flags : "-", r->pid, x.comm[0] ? x.comm : "-",
 			r->cgroup_id, x.wait, x.service, r->error);
-		if (cols & BPT_COL_SCHED)
-			fprintf(f, " %12s", x.sched);
-		if (cols & BPT_COL_SOURCE)
-			fprintf(f, " %12" PRIu64, r->source_index);
-		if (cols & BPT_COL_MEMBER)
-			fprintf(f, " %12u", r->member);
+		for (unsigned i = 0; i < nopt; i++)
+			fprintf(f, " %12s", opt[i]);
 		fputc('\n', f);
 		break;
 	case DUMP_CSV:
@@ -133,12 +153,8 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			x.flags, r->pid);
 		csv_str(f, x.comm);
 		fprintf(f, ",%" PRIu64 ",%s,%s,%d", r->cgroup_id, x.wait, x.service, r->error);
-		if (cols & BPT_COL_SCHED)
-			fprintf(f, ",%s", x.sched);
-		if (cols & BPT_COL_SOURCE)
-			fprintf(f, ",%" PRIu64, r->source_index);
-		if (cols & BPT_COL_MEMBER)
-			fprintf(f, ",%u", r->member);
+		for (unsigned i = 0; i < nopt; i++)
+			fprintf(f, ",%s", opt[i]);
 		fputc('\n', f);
 		break;
 	case DUMP_JSON:
@@ -150,12 +166,8 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 		json_str(f, x.comm);
 		fprintf(f, ",\"cgroup\":%" PRIu64 ",\"wait_us\":%s,\"service_us\":%s,\"error\":%d",
 			r->cgroup_id, x.wait, x.service, r->error);
-		if (cols & BPT_COL_SCHED)
-			fprintf(f, ",\"sched_us\":%s", x.sched);
-		if (cols & BPT_COL_SOURCE)
-			fprintf(f, ",\"source\":%" PRIu64, r->source_index);
-		if (cols & BPT_COL_MEMBER)
-			fprintf(f, ",\"member\":%u", r->member);
+		for (unsigned i = 0; i < nopt; i++)
+			fprintf(f, ",\"%s\":%s", opt_name[i], opt[i]);
 		fputc('}', f);
 		break;
 	}

@@ -22,8 +22,9 @@
  *            So queue <= issue <= complete, issue times never go back,
  *            and at most queue_depth I/Os are in flight at any time.
  *
- * The same parameters and seed give the same I/Os, bit for bit, on any
- * machine with IEEE doubles.
+ * The same parameters and seed give the same I/Os, bit for bit, with the
+ * same C library (Poisson gaps use libm's log1p, whose last bit may differ
+ * between libraries).
  */
 #ifndef BLKPEAK_GEN_MODEL_H
 #define BLKPEAK_GEN_MODEL_H

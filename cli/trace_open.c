@@ -4,6 +4,7 @@
  */
 #include "trace_open.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -15,6 +16,18 @@ void trace_error(const char *cmd, const char *path, int ret, const struct bpt_er
 		pr_err("%s: %s", cmd, err->msg);
 	else
 		pr_err("%s: %s: %s", cmd, path, strerror(ret < 0 ? -ret : ret));
+}
+
+int trace_file_arg(const char *cmd, int argc, char **argv, int first,
+		   const char **path)
+{
+	if (argc - first != 1) {
+		pr_err("%s: %s; see 'blkpeak %s --help'", cmd,
+		       argc <= first ? "no trace file given" : "one trace file at a time", cmd);
+		return -EINVAL;
+	}
+	*path = argv[first];
+	return 0;
 }
 
 int trace_open(const char *cmd, const char *path, struct bpt_reader **r)

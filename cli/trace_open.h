@@ -8,6 +8,12 @@
 
 #include "bpt.h"
 
+/* The one FILE operand left after option parsing (argv[first..argc-1]);
+ * prints the usage error and returns -EINVAL when there is none or more
+ * than one. */
+int trace_file_arg(const char *cmd, int argc, char **argv, int first,
+		   const char **path);
+
 /* Open `path` for subcommand `cmd`; on failure print
  * "blkpeak: CMD: <reason naming the file>" and return a negative errno. */
 int trace_open(const char *cmd, const char *path, struct bpt_reader **r);

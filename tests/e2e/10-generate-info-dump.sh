@@ -85,6 +85,20 @@ PY
 "$BLKPEAK" dump --end 3ms -f json "$T/w.bpt" | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 3' ||
 	fail "--end 3ms"
 
+# --offset, --span and --device-size bound the sectors and fill the device table.
+"$BLKPEAK" generate --bs 64k --offset 1m --span 8m --device-size 1g --count 5000 \
+	--device-name vdz -q -o "$T/o.bpt" || fail "generate --offset"
+"$BLKPEAK" info --json "$T/o.bpt" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["devices"][0]
+assert d["name"] == "vdz" and d["size_bytes"] == 1 << 30, d' || fail "device table"
+"$BLKPEAK" dump -f csv "$T/o.bpt" | python3 -c '
+import csv, sys
+s = [int(r["sector"]) for r in csv.DictReader(sys.stdin)]
+assert len(s) == 5000
+assert min(s) == 2048 and max(s) * 512 + 65536 == (9 << 20), (min(s), max(s))
+assert all(x % 128 == 0 for x in s)' || fail "--offset/--span bounds"
+
 # Same seed, same records; another seed, other records.
 gen_seed() { # SEED NAME
 	"$BLKPEAK" generate --pattern webserver --count 3000 --iops 5000 --arrival poisson \

@@ -40,6 +40,11 @@ grep -q "warning: .*truncated" "$T/err" || fail "dump gives no truncation warnin
 # the records it shows are exactly the first n of the whole file
 "$BLKPEAK" dump -f csv "$T/g.bpt" | head -n $((n + 1)) | cmp -s - "$T/cut.csv" ||
 	fail "cut file's records differ from the original's"
+# --start on a file without its footer seeks by scanning the blocks
+"$BLKPEAK" dump -f csv --start 3s "$T/cut.bpt" 2>/dev/null | sed 1d >"$T/cut-3s.csv"
+awk -F, 'NR > 1 && $2 >= 3000000' "$T/cut.csv" | cmp -s - "$T/cut-3s.csv" ||
+	fail "dump --start 3s of the cut file differs from the filtered whole"
+[ -s "$T/cut-3s.csv" ] || fail "dump --start 3s of the cut file is empty"
 "$BLKPEAK" info --verify "$T/cut.bpt" >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "info --verify on a cut file exits $rc, want 1"
 exit 0

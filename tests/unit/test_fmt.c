@@ -42,34 +42,27 @@ Test(fmt, wall_clock)
 	cr_assert_str_eq(fmt_wall(-1000, b, sizeof(b)), "1969-12-31 23:59:59.999999 UTC");
 }
 
+/* fn(in) must write exactly want. */
+static void expect(void (*fn)(FILE *, const char *), const char *in, const char *want)
+{
+	char *s = capture(fn, in);
+
+	cr_assert_str_eq(s, want);
+	free(s);
+}
+
 Test(fmt, json_strings)
 {
-	char *s;
-
-	s = capture(json_str, "plain");
-	cr_assert_str_eq(s, "\"plain\"");
-	free(s);
-	s = capture(json_str, "a\"b\\c\nd\x01");
-	cr_assert_str_eq(s, "\"a\\\"b\\\\c\\nd\\u0001\"");
-	free(s);
-	s = capture(json_str, "caf\xc3\xa9"); /* valid UTF-8 passes through */
-	cr_assert_str_eq(s, "\"caf\xc3\xa9\"");
-	free(s);
-	s = capture(json_str, "bad\xff"); /* not UTF-8: escaped */
-	cr_assert_str_eq(s, "\"bad\\u00ff\"");
-	free(s);
+	expect(json_str, "plain", "\"plain\"");
+	expect(json_str, "a\"b\\c\nd\x01", "\"a\\\"b\\\\c\\nd\\u0001\"");
+	expect(json_str, "caf\xc3\xa9", "\"caf\xc3\xa9\""); /* valid UTF-8 passes through */
+	expect(json_str, "bad\xff", "\"bad\\u00ff\""); /* not UTF-8: escaped */
 }
 
 Test(fmt, csv_fields)
 {
-	char *s;
-
-	s = capture(csv_str, "kworker/0:1");
-	cr_assert_str_eq(s, "kworker/0:1");
-	free(s);
-	s = capture(csv_str, "a,b\"c");
-	cr_assert_str_eq(s, "\"a,b\"\"c\"");
-	free(s);
+	expect(csv_str, "kworker/0:1", "kworker/0:1");
+	expect(csv_str, "a,b\"c", "\"a,b\"\"c\"");
 }
 
 Test(trace_summary, totals)
