@@ -1,0 +1,76 @@
+# capture_lib.sh — helpers of the capture tests (tests/e2e/20-capture-*.sh),
+# sourced after lib.sh. Not a test itself (run.sh runs NN-*.sh only).
+
+# need_capture: root, BTF, and a capture that can load (skips otherwise).
+need_capture() {
+	need_bpf
+	need_cmd fio
+	"$BLKPEAK" capture -o "$E2E_TMP/probe.bpt" -t 10ms -d "$(make_loop 16M)" \
+		>/dev/null 2>"$E2E_TMP/probe.err" ||
+		skip "capture cannot run here: $(cat "$E2E_TMP/probe.err")"
+}
+
+# settle: wait for udev to finish probing new loop devices, so its reads
+# do not land in a test's window.
+settle() { udevadm settle 2>/dev/null || sleep 0.5; }
+
+# bt_requests BIN DEV: the requests the blk tracer saw issued AND completed
+# on DEV, one "op sector bytes count" line per distinct request shape.
+# (The blk tracer is global: another device with tracing enabled would
+# show up in BIN too, hence the device filter.) Counts are
+# min(D, C) per shape: a flush shows one D (the flush machinery's request)
+# and two C (that request, and the fsync's own empty write, which never
+# reaches the driver); a requeued request shows two D and one C.
+bt_requests() {
+	blkparse -q -i - -f "%M,%m %a %d %S %N\n" < "$1" |
+	awk -v dev="$(majmin "$2")" '
+		$1 != dev || ($2 != "D" && $2 != "C") { next }
+		{
+			rwbs = $3; op = "other"
+			if (rwbs ~ /D/) op = "discard"
+			else if (rwbs ~ /W/) op = "write"
+			else if (rwbs ~ /R/) op = "read"
+			else if (rwbs ~ /^F/) op = "flush"
+			k = op " " $4 " " $5
+			if ($2 == "D") d[k]++; else c[k]++
+			keys[k] = 1
+		}
+		END {
+			for (k in keys) {
+				n = d[k] < c[k] ? d[k] : c[k]
+				if (n > 0) print k, n
+			}
+		}' | sort
+}
+
+# majmin DEV: "MAJOR,MINOR" of a block device node.
+majmin() { stat -L -c '%t %T' "$1" | { read -r ma mi; echo "$((16#$ma)),$((16#$mi))"; }; }
+
+# bpt_requests FILE: the same lines from a .bpt (write-zeroes counts as a
+# write: the blk tracer cannot tell them apart).
+bpt_requests() {
+	"$BLKPEAK" dump --format csv "$1" | awk -F, '
+		NR == 1 { next }
+		{ op = $7; if (op == "write-zeroes") op = "write"; n[op " " $5 " " $6]++ }
+		END { for (k in n) print k, n[k] }' | sort
+}
+
+# bpt_count FILE: number of records.
+bpt_count() { "$BLKPEAK" dump --format csv "$1" | tail -n +2 | wc -l; }
+
+# json_num FILE KEY: a number from `blkpeak info --json` output.
+json_num() { sed -n "s/.*\"$2\": *\([0-9.-]*\).*/\1/p" "$1" | head -1; }
+
+# compare_requests BT.bin DEV TRACE.bpt: exact match or fail with the diff.
+compare_requests() {
+	bt_requests "$1" "$2" > "$E2E_TMP/bt.req"
+	shift
+	bpt_requests "$2" > "$E2E_TMP/bpt.req"
+	[ -s "$E2E_TMP/bt.req" ] || fail "the blk tracer saw no request"
+	if ! cmp -s "$E2E_TMP/bt.req" "$E2E_TMP/bpt.req"; then
+		diff "$E2E_TMP/bt.req" "$E2E_TMP/bpt.req" | head -20 >&2
+		fail "requests differ between the blk tracer (<) and the capture (>)"
+	fi
+	note "$(awk '{n += $4} END {print n}' "$E2E_TMP/bt.req") requests in" \
+		"$(wc -l < "$E2E_TMP/bt.req") shapes match the blk tracer exactly"
+}
