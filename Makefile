@@ -34,7 +34,9 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -I
 
 SRC_DIRS  := lib cli capture replay analyze
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
-OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
+# The SQLite schema, embedded as a C string for analyze/db.c.
+SCHEMA_C  := $(BUILD)/gen/schema_sql.c
+OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o)
 MAIN_OBJ  := $(BUILD)/cli/main.o
 LIB_OBJS  := $(filter-out $(MAIN_OBJ),$(OBJS))
 
@@ -63,6 +65,17 @@ $(BUILD)/%.o: %.c | $(SKELS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(SCHEMA_C): schemas/analyze.sql
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q){ echo '/* Generated from schemas/analyze.sql by the Makefile: do not edit. */'; \
+	  echo 'const char analyze_schema_sql[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(VMLINUX_H):
 	@mkdir -p $(dir $@)

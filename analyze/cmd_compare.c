@@ -1,11 +1,96 @@
-/* cmd_compare.c — placeholder until `blkpeak analyze compare` lands; replaced by its real code. */
+/*
+ * cmd_compare.c — `blkpeak analyze compare ID ID... [--json] [--force]`:
+ * runs of the same trace side by side (compare.c); the comparison is
+ * stored in the database unless --no-store.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "analyze_commands.h"
 #include "cliutil.h"
+#include "compare.h"
+#include "db.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blkpeak analyze compare ID ID... [--json] [--force] [--no-store] [--db PATH]\n"
+		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n\n"
+		"Put traces and replay runs of the same I/O side by side, against the\n"
+		"first: total time, time saved and speedup in percent, IOPS, MB/s, queue\n"
+		"depth, latency percentiles. The comparison is stored in the database\n"
+		"(tables comparisons, comparison_entries).\n\n"
+		"  --json       one JSON object\n"
+		"  --force      compare entries that do not come from the same trace\n"
+		"  --no-store   do not store the comparison (database opened read-only)\n"
+		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
+		"  -h, --help   this text\n");
+}
 
 int analyze_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("analyze compare: not built yet");
-	return EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "no-store", no_argument, NULL, 'n' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dbopt = NULL;
+	int json = 0, force = 0, store = 1, c, n, nids, rc = EXIT_FAIL;
+	struct bpt_error err = { 0 };
+	int64_t *args, *ids = NULL;
+	struct cmp cmp = { 0, NULL, 0, 0 };
+	sqlite3 *db = NULL;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'f': force = 1; break;
+		case 'n': store = 0; break;
+		case 'd': dbopt = optarg; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	n = argc - optind;
+	if (n < 1) {
+		pr_err("analyze compare: give two or more trace ids, or one trace id with runs");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!(args = calloc(n, sizeof(*args)))) {
+		pr_err("analyze compare: out of memory");
+		return EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (parse_u64(argv[optind + i], &v) || v == 0 || v > INT64_MAX) {
+			pr_err("analyze compare: '%s': not a trace id", argv[optind + i]);
+			free(args);
+			return EXIT_USAGE;
+		}
+		args[i] = (int64_t)v;
+	}
+	if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
+	    cmp_expand_ids(db, args, n, &ids, &nids, &err) ||
+	    cmp_compute(db, ids, nids, force, &cmp, &err) ||
+	    (store && cmp_store(db, &cmp, &err))) {
+		pr_err("analyze compare: %s", err.msg);
+		goto out;
+	}
+	if (json)
+		cmp_print_json(stdout, &cmp);
+	else
+		cmp_print_text(stdout, &cmp);
+	rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+out:
+	cmp_free(&cmp);
+	free(ids);
+	free(args);
+	sqlite3_close(db);
+	return rc;
 }

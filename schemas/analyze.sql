@@ -178,5 +178,5 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 	LEFT JOIN processes ON processes.trace_id = ios.trace_id
 			   AND processes.comm_id = ios.comm_id;
 
-PRAGMA application_id = 1112230736; -- 0x424C4B50, 'BLKP'
+PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
 PRAGMA user_version = 1;

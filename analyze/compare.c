@@ -1,0 +1,336 @@
+/*
+ * compare.c — compute, store and print comparisons (see compare.h).
+ * Each entry's figures come from the same st_report_compute() as
+ * `report`, so a comparison never disagrees with the reports.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "db.h"
+#include "jsonout.h"
+#include "report.h"
+
+int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *nout,
+		   struct bpt_error *err)
+{
+	static const char sql[] =
+		"SELECT t.id, (SELECT count(*) FROM runs WHERE trace_id = t.id),"
+		" (SELECT group_concat(r.trace_id) FROM (SELECT trace_id FROM runs"
+		"  WHERE source_digest = t.digest ORDER BY trace_id) r)"
+		" FROM traces t WHERE t.id = ?";
+	sqlite3_stmt *st;
+	int64_t *v;
+	int rc, k = 0;
+
+	if (n >= 2) {
+		if (!(v = malloc(n * sizeof(*v))))
+			return adb_err(err, -ENOMEM, "out of memory");
+		memcpy(v, ids, n * sizeof(*v));
+		*out = v;
+		*nout = n;
+		return 0;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot look up the runs");
+	sqlite3_bind_int64(st, 1, ids[0]);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return rc == SQLITE_DONE ? adb_err(err, -ENOENT, "no trace with id %lld in the database",
+						   (long long)ids[0])
+					 : adb_fail(db, err, "cannot look up the runs");
+	}
+	if (sqlite3_column_int(st, 1) || sqlite3_column_type(st, 2) == SQLITE_NULL) {
+		rc = adb_err(err, -EINVAL, sqlite3_column_int(st, 1)
+				 ? "trace %lld is a run: give the runs to compare, or the trace they replayed"
+				 : "trace %lld has no runs in the database to compare with",
+			     (long long)ids[0]);
+		sqlite3_finalize(st);
+		return rc;
+	}
+	const char *list = (const char *)sqlite3_column_text(st, 2);
+	int cnt = 2;
+	for (const char *p = list; *p; p++)
+		cnt += *p == ',';
+	if (!(v = malloc(cnt * sizeof(*v)))) {
+		sqlite3_finalize(st);
+		return adb_err(err, -ENOMEM, "out of memory");
+	}
+	v[k++] = ids[0];
+	for (char *p = (char *)list; *p; p++) {
+		v[k++] = strtoll(p, &p, 10);
+		if (!*p)
+			break;
+	}
+	sqlite3_finalize(st);
+	*out = v;
+	*nout = k;
+	return 0;
+}
+
+/* Label and key (the digest of the I/O's origin) of one entry. */
+static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
+{
+	static const char sql[] =
+		"SELECT t.digest, t.path, r.trace_id IS NOT NULL, r.source_digest, r.target,"
+		" r.timing FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot read the trace");
+	sqlite3_bind_int64(st, 1, e->trace_id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return rc == SQLITE_DONE ? adb_err(err, -ENOENT, "no trace with id %lld in the database",
+						   (long long)e->trace_id)
+					 : adb_fail(db, err, "cannot read the trace");
+	}
+	const char *digest = (const char *)sqlite3_column_text(st, 0);
+	const char *path = (const char *)sqlite3_column_text(st, 1);
+	const char *src = (const char *)sqlite3_column_text(st, 3);
+	const char *target = (const char *)sqlite3_column_text(st, 4);
+	const char *timing = (const char *)sqlite3_column_text(st, 5);
+	const char *base = strrchr(path, '/');
+
+	e->is_run = sqlite3_column_int(st, 2);
+	snprintf(e->key, sizeof(e->key), "%s", e->is_run && src ? src : digest);
+	if (e->is_run && target)
+		snprintf(e->label, sizeof(e->label), "%s%s%s%s", target, timing ? " (" : "",
+			 timing ? timing : "", timing ? ")" : "");
+	else
+		snprintf(e->label, sizeof(e->label), "%s", base ? base + 1 : path);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c,
+		struct bpt_error *err)
+{
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!(c->e = calloc(n, sizeof(*c->e))))
+		return adb_err(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < n && !rc; i++) {
+		struct cmp_entry *e = &c->e[i];
+
+		e->trace_id = ids[i];
+		if ((rc = describe(db, e, err)))
+			break;
+		if (strcmp(e->key, c->e[0].key)) {
+			if (!force) {
+				rc = adb_err(err, -EXDEV,
+					     "trace %lld comes from trace digest %s, trace %lld from %s:"
+					     " not the same I/O (--force compares them anyway)",
+					     (long long)e->trace_id, e->key,
+					     (long long)c->e[0].trace_id, c->e[0].key);
+				break;
+			}
+			c->forced = 1;
+		}
+		if ((rc = st_report_compute(db, e->trace_id, &e->rep, err)))
+			break;
+		st_report_free(&e->rep); /* the series is not compared */
+		c->n = i + 1;
+	}
+	if (rc) {
+		cmp_free(c);
+		return rc;
+	}
+	for (int i = 0; i < n; i++) {
+		double t0 = (double)c->e[0].rep.duration_ns, t = (double)c->e[i].rep.duration_ns;
+
+		c->e[i].time_saved_pct = t0 > 0 ? (t0 - t) / t0 * 100 : 0;
+		c->e[i].speedup_pct = t > 0 ? (t0 / t - 1) * 100 : 0;
+	}
+	return 0;
+}
+
+int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err)
+{
+	static const char entry_sql[] =
+		"INSERT INTO comparison_entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	int rc;
+
+	if ((rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
+		return rc;
+	if (sqlite3_prepare_v2(db, "INSERT INTO comparisons (created_at, baseline_trace_id,"
+			       " source_digest, forced) VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(st, 1, adb_utc_now(now, sizeof(now)), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, c->e[0].trace_id);
+	if (!c->forced)
+		sqlite3_bind_text(st, 3, c->e[0].key, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, c->forced);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	c->id = sqlite3_last_insert_rowid(db);
+	if (sqlite3_prepare_v2(db, entry_sql, -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	for (int i = 0; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
+		const struct st_report *r = &e->rep;
+
+		sqlite3_bind_int64(st, 1, c->id);
+		sqlite3_bind_int(st, 2, i);
+		sqlite3_bind_int64(st, 3, e->trace_id);
+		sqlite3_bind_text(st, 4, e->label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, (int64_t)r->duration_ns);
+		sqlite3_bind_int64(st, 6, (int64_t)r->ios);
+		sqlite3_bind_int64(st, 7, (int64_t)r->bytes);
+		sqlite3_bind_double(st, 8, r->iops);
+		sqlite3_bind_double(st, 9, r->mbps);
+		sqlite3_bind_double(st, 10, e->time_saved_pct);
+		sqlite3_bind_double(st, 11, e->speedup_pct);
+		sqlite3_bind_int64(st, 12, (int64_t)r->all_service.pct[0]);
+		sqlite3_bind_int64(st, 13, (int64_t)r->all_service.pct[2]);
+		sqlite3_bind_int64(st, 14, (int64_t)r->all_service.pct[3]);
+		sqlite3_bind_int64(st, 15, (int64_t)r->all_total.pct[0]);
+		sqlite3_bind_int64(st, 16, (int64_t)r->all_total.pct[2]);
+		sqlite3_bind_int64(st, 17, (int64_t)r->all_total.pct[3]);
+		sqlite3_bind_int64(st, 18, (int64_t)r->errors);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto fail;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return adb_exec(db, "COMMIT", err);
+fail:
+	rc = adb_fail(db, err, "cannot store the comparison");
+	sqlite3_finalize(st);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	c->id = 0;
+	return rc;
+}
+
+void cmp_free(struct cmp *c)
+{
+	for (int i = 0; c->e && i < c->n; i++)
+		st_report_free(&c->e[i].rep);
+	free(c->e);
+	c->e = NULL;
+	c->n = 0;
+}
+
+/* A cell of the text table: entry e's figure (`arg` picks a percentile
+ * where there are several) into b. */
+typedef void cell_fn(const struct cmp_entry *e, int arg, char *b, size_t l);
+
+/* One row of the text table: a name, then one cell per entry. */
+static void row(FILE *f, const struct cmp *c, const char *name, cell_fn *cellf, int arg)
+{
+	char buf[64];
+
+	fprintf(f, "%-22s", name);
+	for (int i = 0; i < c->n; i++) {
+		cellf(&c->e[i], arg, buf, sizeof(buf));
+		fprintf(f, " %20s", buf);
+	}
+	fputc('\n', f);
+}
+
+static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "trace %" PRId64, e->trace_id); }
+static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
+{
+	size_t n = strlen(e->label);
+
+	/* keep the end of a long label: it is the distinctive part */
+	snprintf(b, l, "%s%.20s", n > 20 ? "..." : "", n > 20 ? e->label + n - 17 : e->label);
+}
+static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { report_fmt_ns((double)e->rep.duration_ns, b, l); }
+static void c_saved(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->time_saved_pct); }
+static void c_speedup(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->speedup_pct); }
+static void c_ios(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.ios); }
+static void c_iops(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.1f", e->rep.iops); }
+static void c_mbps(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mbps); }
+static void c_errors(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.errors); }
+static void c_mean_depth(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mean_depth); }
+
+static void c_svc(const struct cmp_entry *e, int arg, char *b, size_t l) { report_fmt_ns((double)e->rep.all_service.pct[arg], b, l); }
+static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { report_fmt_ns((double)e->rep.all_total.pct[arg], b, l); }
+
+void cmp_print_text(FILE *f, const struct cmp *c)
+{
+	char name[32];
+
+	if (c->id)
+		fprintf(f, "comparison %" PRId64 " (stored)%s\n\n", c->id,
+			c->forced ? ", forced: the entries are not all the same I/O" : "");
+	row(f, c, "", c_id, 0);
+	row(f, c, "", c_label, 0);
+	row(f, c, "total time", c_time, 0);
+	row(f, c, "time saved", c_saved, 0);
+	row(f, c, "speedup", c_speedup, 0);
+	row(f, c, "I/Os", c_ios, 0);
+	row(f, c, "IOPS", c_iops, 0);
+	row(f, c, "MB/s", c_mbps, 0);
+	row(f, c, "mean queue depth", c_mean_depth, 0);
+	for (int p = 0; p < ST_NPCT; p++) {
+		snprintf(name, sizeof(name), "service %s", st_pct_name[p]);
+		row(f, c, name, c_svc, p);
+	}
+	for (int p = 0; p < ST_NPCT; p++) {
+		snprintf(name, sizeof(name), "total %s", st_pct_name[p]);
+		row(f, c, name, c_tot, p);
+	}
+	row(f, c, "errors", c_errors, 0);
+	fputc('\n', f);
+	for (int i = 1; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
+		double s = e->time_saved_pct;
+
+		fprintf(f, "%s finishes %.1f%% %s than %s\n", e->label, s < 0 ? -s : s,
+			s < 0 ? "later" : "sooner", c->e[0].label);
+	}
+}
+
+static void lat_json(FILE *f, const struct st_latency *l)
+{
+	for (int p = 0; p < ST_NPCT; p++)
+		fprintf(f, "%s\"%s_ns\":%" PRIu64, p ? "," : "{", st_pct_name[p], l->pct[p]);
+	putc('}', f);
+}
+
+void cmp_print_json(FILE *f, const struct cmp *c)
+{
+	fprintf(f, "{\"comparison_id\":");
+	if (c->id)
+		fprintf(f, "%" PRId64, c->id);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"forced\":%s,\"entries\":[", c->forced ? "true" : "false");
+	for (int i = 0; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
+		const struct st_report *r = &e->rep;
+
+		fprintf(f, "%s{\"position\":%d,\"trace_id\":%" PRId64 ",\"label\":", i ? "," : "", i,
+			e->trace_id);
+		json_str(f, e->label);
+		fprintf(f, ",\"is_run\":%s,\"source_digest\":\"%s\",\"duration_ns\":%" PRIu64
+			",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"iops\":",
+			e->is_run ? "true" : "false", e->key, r->duration_ns, r->ios, r->bytes);
+		json_num(f, r->iops, 3);
+		fprintf(f, ",\"mbps\":");
+		json_num(f, r->mbps, 6);
+		fprintf(f, ",\"time_saved_pct\":");
+		json_num(f, e->time_saved_pct, 4);
+		fprintf(f, ",\"speedup_pct\":");
+		json_num(f, e->speedup_pct, 4);
+		fprintf(f, ",\"mean_queue_depth\":");
+		json_num(f, r->mean_depth, 4);
+		fprintf(f, ",\"errors\":%" PRIu64 ",\"service\":", r->errors);
+		lat_json(f, &r->all_service);
+		fprintf(f, ",\"total\":");
+		lat_json(f, &r->all_total);
+		putc('}', f);
+	}
+	fprintf(f, "]}\n");
+}

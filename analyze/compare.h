@@ -1,0 +1,57 @@
+/*
+ * compare.h — several runs of the same I/O (a trace and its replays, or
+ * replays of one trace on different targets) side by side, against the
+ * first: total time, time saved and speedup in percent, IOPS, MB/s,
+ * latency percentiles. Stored in the comparisons tables.
+ */
+#ifndef BLKPEAK_ANALYZE_COMPARE_H
+#define BLKPEAK_ANALYZE_COMPARE_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+struct cmp_entry {
+	int64_t trace_id;
+	char label[160];     /* target and timing of a run, else the file name */
+	char key[17];        /* digest of the trace this I/O comes from */
+	int is_run;
+	double time_saved_pct; /* (T0 - T) / T0 * 100 */
+	double speedup_pct;    /* (T0 / T - 1) * 100 */
+	struct st_report rep;  /* series freed */
+};
+
+struct cmp {
+	int n;
+	struct cmp_entry *e; /* e[0] is the baseline */
+	int forced;          /* entries of different traces, allowed by --force */
+	int64_t id;          /* comparisons.id once stored, else 0 */
+};
+
+/*
+ * The trace ids to compare. With two or more ids, those. With one id of
+ * a trace (not a run): that trace followed by every run of it in the
+ * database, by id. *out is malloc'ed. Returns 0, -ENOENT, -EINVAL (one
+ * id that is a run, or a trace without runs) or -EIO.
+ */
+int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *nout,
+		   struct bpt_error *err);
+
+/*
+ * Compute the comparison of `ids` (n >= 2). Entries must come from the
+ * same trace (a run's source digest, a trace's own digest) unless force;
+ * otherwise -EXDEV names the first that differs. Free with cmp_free().
+ */
+int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c,
+		struct bpt_error *err);
+
+/* Insert c into comparisons and comparison_entries (one transaction) and
+ * set c->id. */
+int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err);
+
+void cmp_print_text(FILE *f, const struct cmp *c);
+void cmp_print_json(FILE *f, const struct cmp *c);
+void cmp_free(struct cmp *c);
+
+#endif

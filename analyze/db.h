@@ -1,0 +1,59 @@
+/*
+ * db.h — opening the blkpeak analysis database (schemas/analyze.sql).
+ *
+ * One function decides whether a file may be used: a file that is not a
+ * SQLite database, or a SQLite database of another application, or a
+ * blkpeak database of a newer schema, is refused with a message and never
+ * written to (it is inspected read-only first). A new or empty file gets
+ * the schema; an older schema is migrated in one transaction.
+ *
+ * Like the trace library, these functions return 0 or a negative errno,
+ * fill `err` (may be NULL) and never print.
+ */
+#ifndef BLKPEAK_ANALYZE_DB_H
+#define BLKPEAK_ANALYZE_DB_H
+
+#include <sqlite3.h>
+
+#include "bpt.h"
+
+#define ADB_SCHEMA_VERSION 1
+#define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
+
+enum adb_mode {
+	ADB_READONLY,  /* must exist; opened with SQLITE_OPEN_READONLY */
+	ADB_READWRITE, /* must exist; migrated when older */
+	ADB_CREATE,    /* created when missing; migrated when older */
+};
+
+/* The database path the user meant: `opt` (--db) if not NULL, else
+ * $BLKPEAK_DB if set and not empty, else "blkpeak.db". */
+const char *adb_default_path(const char *opt);
+
+/*
+ * Open `path` in `mode` and check it is a usable blkpeak database.
+ * Errors: -ENOENT (missing, modes other than ADB_CREATE), -ENOTSUP (not a
+ * SQLite file, or another application's), -EPROTO (schema newer than
+ * ADB_SCHEMA_VERSION, or older in ADB_READONLY mode), -EIO (SQLite error).
+ * On success *out is an open connection the caller closes with
+ * sqlite3_close(); foreign keys are on.
+ */
+int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
+	     struct bpt_error *err);
+
+/* Fill err with "PATH: WHAT: sqlite's message" for a failed call on db
+ * and return -EIO. */
+int adb_fail(sqlite3 *db, struct bpt_error *err, const char *what);
+
+/* Fill err (if not NULL) with code and the formatted message; returns
+ * code, so that `return adb_err(err, -ENOENT, "...", ...);` reads well. */
+int adb_err(struct bpt_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Run SQL without results; 0 or adb_fail(). */
+int adb_exec(sqlite3 *db, const char *sql, struct bpt_error *err);
+
+/* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
+char *adb_utc_now(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * query.c — user SQL, read-only, and the row writers (see query.h).
+ *
+ * Read-only is enforced three times over, so that no single mistake lets
+ * a query change the database: the file is opened SQLITE_OPEN_READONLY
+ * (adb_open), every statement is compiled before any runs and refused
+ * unless sqlite3_stmt_readonly() says it cannot write, and an authorizer
+ * denies what that function lets through (ATTACH/DETACH, which only
+ * change the connection, and PRAGMAs that set something).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "db.h"
+#include "jsonout.h"
+#include "query.h"
+
+#define TABLE_SAMPLE 1000 /* rows buffered to size the table's columns */
+
+/* Why the authorizer last said no, for the message. One per process:
+ * the CLI guards the one connection it opens (query_guard()). */
+struct guard {
+	char reason[160];
+};
+static struct guard guard_state;
+
+/* PRAGMAs that take an argument and only read. */
+static const char *const read_pragmas[] = {
+	"table_info", "table_xinfo", "table_list", "index_info", "index_xinfo",
+	"index_list", "foreign_key_list", "foreign_key_check", "integrity_check",
+	"quick_check", NULL,
+};
+
+static int authorize(void *arg, int action, const char *a, const char *b,
+		     const char *dbname, const char *trigger)
+{
+	struct guard *g = arg;
+
+	(void)dbname;
+	(void)trigger;
+	switch (action) {
+	case SQLITE_ATTACH:
+	case SQLITE_DETACH:
+		snprintf(g->reason, sizeof(g->reason), "%s is refused: query reads only this database",
+			 action == SQLITE_ATTACH ? "ATTACH" : "DETACH");
+		return SQLITE_DENY;
+	case SQLITE_PRAGMA:
+		if (!b)
+			return SQLITE_OK;
+		for (int i = 0; read_pragmas[i]; i++)
+			if (!strcasecmp(a, read_pragmas[i]))
+				return SQLITE_OK;
+		snprintf(g->reason, sizeof(g->reason),
+			 "PRAGMA %s = %s is refused: query does not change settings", a, b);
+		return SQLITE_DENY;
+	default:
+		return SQLITE_OK;
+	}
+}
+
+int query_guard(sqlite3 *db, struct bpt_error *err)
+{
+	int rc;
+
+	if ((rc = adb_exec(db, "PRAGMA query_only = 1", err)))
+		return rc;
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+	guard_state.reason[0] = 0;
+	sqlite3_set_authorizer(db, authorize, &guard_state);
+	return 0;
+}
+
+/* A statement's text, shortened for a message. */
+static void stmt_excerpt(const char *sql, size_t len, char *buf, size_t size)
+{
+	while (len && (*sql == ' ' || *sql == '\n' || *sql == '\t'))
+		sql++, len--;
+	if (len > 60) {
+		snprintf(buf, size, "%.57s...", sql);
+		return;
+	}
+	snprintf(buf, size, "%.*s", (int)len, sql);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+}
+
+/* One value as text for table and CSV output (NULL -> ""). */
+static const char *cell(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static void json_value(FILE *f, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL:
+		fputs("null", f);
+		break;
+	case SQLITE_INTEGER:
+		fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i));
+		break;
+	case SQLITE_FLOAT:
+		json_num(f, sqlite3_column_double(st, i), 9);
+		break;
+	case SQLITE_BLOB: {
+		const unsigned char *p = sqlite3_column_blob(st, i);
+		int n = sqlite3_column_bytes(st, i);
+
+		putc('"', f);
+		for (int k = 0; k < n; k++)
+			fprintf(f, "%02x", p[k]);
+		putc('"', f);
+		break;
+	}
+	default:
+		json_str(f, cell(st, i));
+	}
+}
+
+/* Table output: the first TABLE_SAMPLE rows are kept to size the
+ * columns; later rows use the same widths. */
+struct table {
+	int ncol;
+	int *width;
+	char **rows; /* TABLE_SAMPLE * ncol strdup'ed cells */
+	long long n;
+};
+
+static void table_line(FILE *f, const struct table *t, char **cells)
+{
+	for (int i = 0; i < t->ncol; i++)
+		fprintf(f, "%s%-*s", i ? "  " : "", i == t->ncol - 1 ? 0 : t->width[i], cells[i]);
+	putc('\n', f);
+}
+
+static void table_flush(FILE *f, struct table *t, char **head)
+{
+	table_line(f, t, head);
+	for (int i = 0; i < t->ncol; i++) {
+		fputs(i ? "  " : "", f);
+		for (int k = 0; k < t->width[i]; k++)
+			putc('-', f);
+	}
+	putc('\n', f);
+	for (long long r = 0; r < t->n && r < TABLE_SAMPLE; r++)
+		table_line(f, t, t->rows + r * t->ncol);
+}
+
+long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *out,
+		      struct bpt_error *err)
+{
+	int ncol = sqlite3_column_count(st), rc;
+	struct table t = { ncol, NULL, NULL, 0 };
+	char **head = NULL, **tmp = NULL;
+	long long n = 0;
+
+	if (fmt == Q_TABLE) {
+		t.width = calloc(ncol ? ncol : 1, sizeof(*t.width));
+		t.rows = calloc((size_t)TABLE_SAMPLE * (ncol ? ncol : 1), sizeof(*t.rows));
+		head = calloc(ncol ? ncol : 1, sizeof(*head));
+		tmp = calloc(ncol ? ncol : 1, sizeof(*tmp));
+		if (!t.width || !t.rows || !head || !tmp) {
+			n = adb_err(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		for (int i = 0; i < ncol; i++) {
+			head[i] = (char *)sqlite3_column_name(st, i);
+			t.width[i] = (int)strlen(head[i]);
+		}
+	} else if (fmt == Q_CSV && ncol) {
+		for (int i = 0; i < ncol; i++) {
+			if (i)
+				putc(',', out);
+			csv_str(out, sqlite3_column_name(st, i));
+		}
+		fputs("\r\n", out);
+	} else if (fmt == Q_JSON) {
+		putc('[', out);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (fmt == Q_TABLE && n < TABLE_SAMPLE) {
+			for (int i = 0; i < ncol; i++) {
+				char *s = strdup(cell(st, i));
+				int w = s ? (int)strlen(s) : 0;
+
+				t.rows[n * ncol + i] = s ? s : strdup("");
+				if (w > t.width[i])
+					t.width[i] = w;
+			}
+			t.n = n + 1;
+		} else if (fmt == Q_TABLE) {
+			if (n == TABLE_SAMPLE)
+				table_flush(out, &t, head);
+			for (int i = 0; i < ncol; i++)
+				tmp[i] = (char *)cell(st, i);
+			table_line(out, &t, tmp);
+		} else if (fmt == Q_CSV) {
+			for (int i = 0; i < ncol; i++) {
+				if (i)
+					putc(',', out);
+				if (sqlite3_column_type(st, i) != SQLITE_NULL)
+					csv_str(out, cell(st, i));
+			}
+			fputs("\r\n", out);
+		} else {
+			fputs(n ? ",\n{" : "\n{", out);
+			for (int i = 0; i < ncol; i++) {
+				if (i)
+					putc(',', out);
+				json_str(out, sqlite3_column_name(st, i));
+				putc(':', out);
+				json_value(out, st, i);
+			}
+			putc('}', out);
+		}
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		n = adb_fail(db, err, "query failed");
+		goto out;
+	}
+	if (fmt == Q_TABLE && ncol && n <= TABLE_SAMPLE)
+		table_flush(out, &t, head);
+	if (fmt == Q_JSON)
+		fputs(n ? "\n]\n" : "]\n", out);
+	if (ferror(out))
+		n = adb_err(err, -EIO, "cannot write the output");
+out:
+	if (t.rows)
+		for (long long r = 0; r < t.n && r < TABLE_SAMPLE; r++)
+			for (int i = 0; i < ncol; i++)
+				free(t.rows[r * ncol + i]);
+	free(t.rows);
+	free(t.width);
+	free(head);
+	free(tmp);
+	return n;
+}
+
+int query_run(sqlite3 *db, const char *sql, enum q_format fmt, FILE *out,
+	      struct bpt_error *err)
+{
+	sqlite3_stmt **stmts = NULL;
+	const char *tail = sql;
+	int n = 0, rc = 0;
+
+	while (*tail) {
+		const char *start = tail;
+		sqlite3_stmt *st = NULL, **grown;
+		char excerpt[80];
+
+		guard_state.reason[0] = 0;
+		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
+			if (guard_state.reason[0])
+				rc = adb_err(err, -EPERM, "%s", guard_state.reason);
+			else
+				rc = adb_err(err, -EINVAL, "%s", sqlite3_errmsg(db));
+			break;
+		}
+		if (!st) /* only a comment or white space */
+			continue;
+		stmt_excerpt(start, (size_t)(tail - start), excerpt, sizeof(excerpt));
+		if (!sqlite3_stmt_readonly(st)) {
+			sqlite3_finalize(st);
+			rc = adb_err(err, -EPERM,
+				     "'%s': refused, this statement would write; query is read-only",
+				     excerpt);
+			break;
+		}
+		grown = realloc(stmts, (n + 1) * sizeof(*stmts));
+		if (!grown) {
+			sqlite3_finalize(st);
+			rc = adb_err(err, -ENOMEM, "out of memory");
+			break;
+		}
+		stmts = grown;
+		stmts[n++] = st;
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		long long rows = query_print(db, stmts[i], fmt, out, err);
+
+		if (rows < 0)
+			rc = (int)rows;
+	}
+	for (int i = 0; i < n; i++)
+		sqlite3_finalize(stmts[i]);
+	free(stmts);
+	return rc;
+}

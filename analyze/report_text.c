@@ -1,0 +1,183 @@
+/*
+ * report_text.c — the report as text tables for a terminal.
+ */
+#include <inttypes.h>
+
+#include "cliutil.h"
+#include "report.h"
+
+char *report_fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	return buf;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void print_summary(FILE *f, const struct st_report *r)
+{
+	char b1[32], b2[32], b3[32];
+
+	fprintf(f, "trace %" PRId64 ": %s\n", r->trace_id, r->path);
+	fprintf(f, "  kind %s, digest %s\n\n", r->kind, r->digest);
+	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
+	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",
+		report_fmt_ns((double)r->duration_ns, b1, sizeof(b1)),
+		report_fmt_ns((double)r->first_issue_ns, b2, sizeof(b2)),
+		report_fmt_ns((double)r->last_complete_ns, b3, sizeof(b3)));
+	fprintf(f, "  IOPS        %.1f\n", r->iops);
+	fprintf(f, "  throughput  %.2f MB/s (%s moved)\n", r->mbps, fmt_bytes(r->bytes, b2, sizeof(b2)));
+	fprintf(f, "  busy        %s (%.1f%%), idle %s (%.1f%%)\n",
+		report_fmt_ns((double)r->busy_ns, b1, sizeof(b1)), pct(r->busy_ns, r->duration_ns),
+		report_fmt_ns((double)r->idle_ns, b2, sizeof(b2)), pct(r->idle_ns, r->duration_ns));
+	fprintf(f, "  queue depth mean %.2f outstanding, max %u\n\n", r->mean_depth, r->max_depth);
+}
+
+static void print_mix(FILE *f, const struct st_report *r)
+{
+	char b[32];
+
+	fprintf(f, "%-14s %10s  %6s  %11s\n", "mix", "I/Os", "share", "bytes");
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+		if (r->op[op].ios)
+			fprintf(f, "  %-12s %10" PRIu64 "  %5.1f%%  %11s\n", bpt_op_name(op),
+				r->op[op].ios, pct(r->op[op].ios, r->ios),
+				fmt_bytes(r->op[op].bytes, b, sizeof(b)));
+	fprintf(f, "\n%-14s %10s %10s %10s\n", "request size", "read", "write", "other");
+	for (unsigned k = 0; k < ST_SIZE_CLASSES; k++) {
+		const uint64_t *h = r->size_hist[k];
+
+		if (h[0] + h[1] + h[2])
+			fprintf(f, "  %-12s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+				st_size_label(k, b, sizeof(b)), h[0], h[1], h[2]);
+	}
+	fputc('\n', f);
+}
+
+static void print_seeks(FILE *f, const struct st_report *r)
+{
+	uint64_t with_prev = 0;
+	char b[32];
+
+	for (int k = 0; k < ST_SEEK_CLASSES; k++)
+		with_prev += r->seek_hist[k];
+	fprintf(f, "seek distance (from the end of the previous I/O on the device, relative\n"
+		   "to the span the device's I/Os used)\n");
+	for (uint32_t d = 0; d < r->ndev; d++)
+		if (r->dev[d].data_ios)
+			fprintf(f, "  %s: span %s (sectors %" PRIu64 "-%" PRIu64 "), %" PRIu64 " data I/Os\n",
+				r->dev[d].name[0] ? r->dev[d].name : "?",
+				fmt_bytes((r->dev[d].span_hi - r->dev[d].span_lo) * 512, b, sizeof(b)),
+				r->dev[d].span_lo, r->dev[d].span_hi, r->dev[d].data_ios);
+	fprintf(f, "  %-14s %10s  %6s\n", "distance", "I/Os", "share");
+	for (int k = 0; k < ST_SEEK_CLASSES; k++)
+		fprintf(f, "  %-14s %10" PRIu64 "  %5.1f%%\n", st_seek_name[k], r->seek_hist[k],
+			pct(r->seek_hist[k], with_prev));
+	fprintf(f, "  sequential share %.1f%%\n\n", 100 * r->sequential_share);
+}
+
+static void print_depth(FILE *f, const struct st_report *r)
+{
+	char b[32];
+
+	fprintf(f, "%-14s %10s  %6s   (time-weighted; 0 is idle)\n", "queue depth", "time", "share");
+	for (int k = 0; k < ST_DEPTH_CLASSES; k++) {
+		char label[24];
+		uint32_t lo = k ? st_depth_bound[k - 1] + 1 : 0;
+
+		if (!r->depth_ns[k])
+			continue;
+		if (k == ST_DEPTH_CLASSES - 1)
+			snprintf(label, sizeof(label), "%u+", lo);
+		else if (lo == st_depth_bound[k])
+			snprintf(label, sizeof(label), "%u", lo);
+		else
+			snprintf(label, sizeof(label), "%u-%u", lo, st_depth_bound[k]);
+		fprintf(f, "  %-12s %10s  %5.1f%%\n", label,
+			report_fmt_ns((double)r->depth_ns[k], b, sizeof(b)),
+			pct(r->depth_ns[k], r->duration_ns));
+	}
+	fprintf(f, "\n%-14s %10s  %10s\n", "idle periods", "count", "time");
+	for (int k = 0; k < ST_IDLE_CLASSES; k++) {
+		char label[24];
+
+		if (k == ST_IDLE_CLASSES - 1)
+			snprintf(label, sizeof(label), "> %s",
+				 report_fmt_ns((double)st_idle_bound[k - 1], b, sizeof(b)));
+		else
+			snprintf(label, sizeof(label), "<= %s",
+				 report_fmt_ns((double)st_idle_bound[k], b, sizeof(b)));
+		fprintf(f, "  %-12s %10" PRIu64 "  %10s\n", label, r->idle_count[k],
+			report_fmt_ns((double)r->idle_ns_hist[k], b, sizeof(b)));
+	}
+	fputc('\n', f);
+}
+
+static void print_latency_row(FILE *f, const char *name, const struct st_latency *l)
+{
+	char b[32];
+
+	if (!l->n)
+		return;
+	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->n, report_fmt_ns(l->mean_ns, b, sizeof(b)));
+	for (int p = 0; p < ST_NPCT; p++)
+		fprintf(f, " %10s", report_fmt_ns((double)l->pct[p], b, sizeof(b)));
+	fputc('\n', f);
+}
+
+static void print_latency(FILE *f, const struct st_report *r)
+{
+	for (int total = 0; total < 2; total++) {
+		fprintf(f, "%s latency (%s)\n", total ? "total" : "service",
+			total ? "queue to completion" : "issue to completion");
+		fprintf(f, "  %-12s %10s %10s", "op", "I/Os", "mean");
+		for (int p = 0; p < ST_NPCT; p++)
+			fprintf(f, " %10s", st_pct_name[p]);
+		fputc('\n', f);
+		for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+			print_latency_row(f, bpt_op_name(op),
+					  total ? &r->op[op].total : &r->op[op].service);
+		print_latency_row(f, "all", total ? &r->all_total : &r->all_service);
+		fputc('\n', f);
+	}
+}
+
+static void print_top(FILE *f, const struct st_report *r)
+{
+	char b[32];
+
+	for (int pass = 0; pass < 2; pass++) {
+		const struct st_proc *top = pass ? r->top_bytes : r->top_ios;
+		uint32_t n = pass ? r->ntop_bytes : r->ntop_ios;
+
+		fprintf(f, "top processes by %s (of %u)\n", pass ? "bytes" : "I/Os", r->nproc_total);
+		fprintf(f, "  %8s  %-16s %10s  %11s\n", "pid", "comm", "I/Os", "bytes");
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(f, "  %8u  %-16s %10" PRIu64 "  %11s\n", top[i].pid, top[i].comm,
+				top[i].ios, fmt_bytes(top[i].bytes, b, sizeof(b)));
+		if (!pass)
+			fputc('\n', f);
+	}
+}
+
+void report_print_text(FILE *f, const struct st_report *r)
+{
+	print_summary(f, r);
+	if (!r->ios)
+		return;
+	print_mix(f, r);
+	print_seeks(f, r);
+	print_depth(f, r);
+	print_latency(f, r);
+	print_top(f, r);
+}

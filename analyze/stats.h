@@ -1,0 +1,138 @@
+/*
+ * stats.h — the figures of a report, computed from one trace's rows in
+ * the analysis database.
+ *
+ * Definitions (the tests check each against an independent computation):
+ *   duration     last completion - first issue; IOPS and MB/s (10^6 bytes
+ *                per second) are I/Os and bytes over it.
+ *   size         bytes of a request, histogram in power-of-two classes:
+ *                class 0 holds 0 bytes, class k >= 1 the sizes in
+ *                (2^(k-2), 2^(k-1)] (1 B, 2 B, 3-4 B, ... 2-4 KiB, ...).
+ *   seek         for the data I/Os (bytes > 0) of each device in issue order
+ *                (ties by file order): distance = sector - (previous sector
+ *                + previous length in sectors). 0 is sequential. |distance|
+ *                is classed relative to the device's span actually used
+ *                (max end - min start over its data I/Os).
+ *   sequential   share of the data I/Os that have a predecessor on their
+ *                device (all but the first) whose distance is 0.
+ *   depth        I/Os outstanding at the device (issued, not completed),
+ *                time-weighted over [first issue, last completion]; the mean
+ *                is the integral over the duration. Busy = depth >= 1,
+ *                idle = depth 0; an idle period is a maximal interval of
+ *                depth 0 between two I/Os.
+ *   latency      service = complete - issue, total = complete - queue.
+ *                Percentile p is the nearest rank: the value of rank
+ *                ceil(p/100 * n) (1-based) in ascending order, computed
+ *                in integers (p in parts per million).
+ *   per second   I/Os and bytes by issue second (issue_ns / 10^9).
+ */
+#ifndef BLKPEAK_ANALYZE_STATS_H
+#define BLKPEAK_ANALYZE_STATS_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "bpt.h"
+
+#define ST_SIZE_CLASSES 27 /* 0, 1 B, 2 B, 3-4 B, ... 16 MiB, bigger */
+#define ST_SEEK_CLASSES 7
+#define ST_DEPTH_CLASSES 11
+#define ST_IDLE_CLASSES 7
+#define ST_NPCT 6
+#define ST_TOP 10
+#define ST_MAX_DEV BPT_MAX_DEVICES
+
+/* Percentiles reported, in parts per million, in this order: p50 p90 p99
+ * p99.9 p99.99. The sixth slot of every latency is the maximum. */
+extern const uint32_t st_pct_ppm[ST_NPCT - 1];
+extern const char *const st_pct_name[ST_NPCT];
+
+/* Upper bounds (inclusive) of the seek classes 1.. as fractions num/den
+ * of the device's span; class 0 is distance 0. |distance| never exceeds
+ * the span, so the last bound is 1/1. */
+extern const uint32_t st_seek_bound[ST_SEEK_CLASSES - 1][2];
+extern const char *const st_seek_name[ST_SEEK_CLASSES];
+/* Upper bounds (inclusive) of the depth classes; the last is open. */
+extern const uint32_t st_depth_bound[ST_DEPTH_CLASSES - 1];
+/* Upper bounds (inclusive, ns) of the idle-period classes; last open. */
+extern const uint64_t st_idle_bound[ST_IDLE_CLASSES - 1];
+
+struct st_latency {
+	uint64_t n;
+	double mean_ns;
+	uint64_t pct[ST_NPCT]; /* p50 ... p99.99, max */
+};
+
+struct st_op {
+	uint64_t ios, bytes;
+	struct st_latency service, total;
+};
+
+struct st_proc {
+	uint32_t pid;
+	char comm[64];
+	uint64_t ios, bytes;
+};
+
+struct st_dev {
+	char name[33];
+	uint64_t data_ios;
+	uint64_t span_lo, span_hi; /* sectors: [lo, hi) */
+};
+
+struct st_second {
+	uint64_t ios, bytes;
+};
+
+struct st_report {
+	int64_t trace_id;
+	char path[4096], kind[16], digest[17];
+	uint64_t ios, bytes, errors;
+	uint64_t first_issue_ns, last_complete_ns, duration_ns;
+	double iops, mbps;
+	struct st_op op[BPT_OP__COUNT];
+	struct st_latency all_service, all_total;
+	uint64_t size_hist[ST_SIZE_CLASSES][3]; /* [class][read, write, other] */
+	uint64_t seek_hist[ST_SEEK_CLASSES]; /* data I/Os with a predecessor */
+	uint64_t data_ios, sequential;
+	double sequential_share;
+	uint32_t ndev;
+	struct st_dev dev[ST_MAX_DEV];
+	uint64_t depth_ns[ST_DEPTH_CLASSES];
+	uint32_t max_depth;
+	double mean_depth;
+	uint64_t busy_ns, idle_ns;
+	uint64_t idle_count[ST_IDLE_CLASSES], idle_ns_hist[ST_IDLE_CLASSES];
+	uint32_t nproc_total;           /* distinct (pid, comm) */
+	uint32_t ntop_ios, ntop_bytes;
+	struct st_proc top_ios[ST_TOP], top_bytes[ST_TOP];
+	uint64_t first_second;          /* issue second of series[0] */
+	uint64_t nseconds;
+	struct st_second *series;       /* malloc'ed, nseconds long */
+};
+
+/*
+ * Compute the report of trace `trace_id` from db. Returns 0, -ENOENT
+ * (no such trace), -ENOMEM or -EIO; err says which. Free with
+ * st_report_free().
+ */
+int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
+		      struct bpt_error *err);
+void st_report_free(struct st_report *rep);
+
+/* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
+const char *st_size_label(unsigned k, char *buf, size_t len);
+
+/* Class of a request size (see above). */
+unsigned st_size_class(uint64_t bytes);
+
+/* Nearest-rank percentile of a sorted array: v[ceil(ppm * n / 10^6) - 1];
+ * 0 when n is 0. */
+uint64_t st_percentile(const uint64_t *sorted, uint64_t n, uint32_t ppm);
+
+/* Sort n keys ascending, stably (LSD radix sort). `kt` is scratch for n
+ * keys. When `p` is not NULL it is a payload moved with the keys and `pt`
+ * its scratch. */
+void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t n);
+
+#endif

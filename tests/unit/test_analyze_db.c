@@ -1,0 +1,430 @@
+/*
+ * Unit tests of the analysis database's safety: the schema and its
+ * version, idempotent import, refusing foreign, corrupt and newer
+ * database files, missing, truncated and corrupt traces (each leaving the
+ * database byte for byte as it was), and read-only queries.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze_testutil.h"
+#include "bpt_testutil.h"
+#include "db.h"
+#include "import.h"
+#include "query.h"
+
+static void teardown(void) { at_cleanup(); }
+
+TestSuite(analyze_db, .fini = teardown);
+
+static const char *const comms[] = { "", "fio", "dd" };
+
+/* n simple records: reads and writes of 4 KiB, 10 us apart. */
+static struct bpt_record *simple_records(size_t n, uint64_t seed)
+{
+	struct bpt_record *r = calloc(n, sizeof(*r));
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t = i * 10000 + seed;
+
+		r[i] = at_rec(i % 3 ? BPT_OP_READ : BPT_OP_WRITE, t, t + 100, t + 20000 + i % 7,
+			      (i * 7919 + seed) % 100000 * 8, 4096, 1000 + i % 3, 1 + i % 2);
+	}
+	return r;
+}
+
+static void write_simple(const char *path, size_t n, uint64_t seed, uint32_t block_records)
+{
+	struct bpt_record *r = simple_records(n, seed);
+
+	at_write(path, "capture", 1, comms, 3, r, n, 0, NULL, block_records);
+	free(r);
+}
+
+Test(analyze_db, schema_and_version)
+{
+	const char *dbp = at_tmp("v.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db = at_open(dbp);
+
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
+	cr_assert_eq(at_int(db, "PRAGMA application_id"), ADB_APPLICATION_ID);
+	cr_assert_eq(at_int(db, "PRAGMA page_size"), 16384);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+			    " ('traces','devices','processes','ops','ios','losses','runs',"
+			    " 'comparisons','comparison_entries','io_detail')"), 10);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ops"), BPT_OP__COUNT);
+	sqlite3_close(db);
+	/* reopening in every mode accepts it */
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), 0, "%s", e.msg);
+	sqlite3_close(db);
+	cr_assert_eq(adb_open(&db, dbp, ADB_READWRITE, &e), 0, "%s", e.msg);
+	sqlite3_close(db);
+	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
+	sqlite3_close(db);
+}
+
+/* The schema built into the binary is the file schemas/analyze.sql:
+ * a database made by the sqlite3 shell from the file has the same
+ * schema entries as one made by adb_open(). */
+Test(analyze_db, embedded_schema_is_the_file)
+{
+	const char *a = at_tmp("a.db"), *b = at_tmp("b.db");
+	char cmd[512];
+	sqlite3 *da, *dbb;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 %s < schemas/analyze.sql", b);
+	if (access("schemas/analyze.sql", R_OK) || system("command -v sqlite3 >/dev/null"))
+		cr_skip_test("needs the sqlite3 shell and the source tree");
+	cr_assert_eq(system(cmd), 0);
+	da = at_open(a);
+	cr_assert_eq(sqlite3_open(b, &dbb), SQLITE_OK);
+	cr_assert_eq(at_int(da, "SELECT count(*) FROM sqlite_master"),
+		     at_int(dbb, "SELECT count(*) FROM sqlite_master"));
+	char sql[256];
+	snprintf(sql, sizeof(sql), "ATTACH '%s' AS other", b);
+	cr_assert_eq(sqlite3_exec(da, sql, NULL, NULL, NULL), SQLITE_OK);
+	cr_assert_eq(at_int(da, "SELECT count(*) FROM (SELECT type, name, sql FROM main.sqlite_master"
+			    " EXCEPT SELECT type, name, sql FROM other.sqlite_master)"), 0);
+	cr_assert_eq(at_int(da, "SELECT count(*) FROM (SELECT type, name, sql FROM other.sqlite_master"
+			    " EXCEPT SELECT type, name, sql FROM main.sqlite_master)"), 0);
+	cr_assert_eq(at_int(dbb, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
+	cr_assert_eq(at_int(dbb, "PRAGMA application_id"), ADB_APPLICATION_ID);
+	sqlite3_close(da);
+	sqlite3_close(dbb);
+}
+
+Test(analyze_db, import_is_idempotent)
+{
+	const char *trace = at_tmp("t.bpt"), *dbp = at_tmp("i.db");
+	struct bpt_error e = { 0 };
+	struct import_result r1, r2;
+	sqlite3 *db = at_open(dbp);
+	uint64_t before;
+
+	write_simple(trace, 1000, 1, 0);
+	cr_assert_eq(import_file(db, trace, NULL, &r1, &e), 0, "%s", e.msg);
+	cr_assert_eq(r1.already, 0);
+	cr_assert_eq(r1.records, 1000);
+	cr_assert_str_eq(r1.digest, at_digest(trace));
+	sqlite3_close(db);
+	before = at_file_hash(dbp);
+	db = at_open(dbp);
+	cr_assert_eq(import_file(db, trace, NULL, &r2, &e), 0, "%s", e.msg);
+	cr_assert_eq(r2.already, 1);
+	cr_assert_eq(r2.trace_id, r1.trace_id);
+	cr_assert_eq(r2.records, 1000);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM traces"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios"), 1000);
+	sqlite3_close(db);
+	cr_assert_eq(at_file_hash(dbp), before, "a second import changed the database");
+}
+
+Test(analyze_db, import_stores_every_field)
+{
+	const char *trace = at_tmp("f.bpt"), *dbp = at_tmp("f.db");
+	struct bpt_record r[2];
+	const char *meta[] = { "options", "a \"quoted\" value", NULL };
+	sqlite3 *db;
+	int64_t id;
+
+	r[0] = at_rec(BPT_OP_DISCARD, 5, 7, 11, 1ull << 40, 1u << 20, 4242, 2);
+	r[0].flags = BPT_F_SYNC | BPT_F_FUA;
+	r[0].cgroup_id = 0xfedcba9876543210ull;
+	r[0].error = -28;
+	r[0].sched_ns = 6;
+	r[0].source_index = 99;
+	r[0].member = 3;
+	r[1] = at_rec(BPT_OP_WRITE, 0, 20, 30, 8, 512, 1, 1);
+	r[1].dev = 1;
+	at_write(trace, "replay", 2, comms, 3, r, 2,
+		 BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER, meta, 0);
+	db = at_open(dbp);
+	id = at_import(db, trace);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE trace_id = %lld AND idx = 0 AND"
+			    " queue_ns = 5 AND issue_ns = 7 AND complete_ns = 11 AND dev = 0 AND"
+			    " sector = %lld AND bytes = %d AND op = 3 AND flags = 3 AND pid = 4242"
+			    " AND comm_id = 2 AND cgroup_id = %lld AND error = -28 AND sched_ns = 6"
+			    " AND source_index = 99 AND member = 3",
+			    (long long)id, 1ll << 40, 1 << 20, (long long)0xfedcba9876543210ull), 1);
+	/* queue 0 is "unknown": stored as the issue time */
+	cr_assert_eq(at_int(db, "SELECT queue_ns FROM ios WHERE idx = 1"), 20);
+	cr_assert_eq(at_int(db, "SELECT dev FROM ios WHERE idx = 1"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM io_detail WHERE comm = 'dd' AND"
+			    " op_name = 'discard' AND service_ns = 4 AND total_ns = 6"), 1);
+	cr_assert_eq(at_int(db, "SELECT ios FROM traces"), 2);
+	cr_assert_eq(at_int(db, "SELECT bytes FROM traces"), (1 << 20) + 512);
+	cr_assert_eq(at_int(db, "SELECT first_issue_ns FROM traces"), 7);
+	cr_assert_eq(at_int(db, "SELECT last_complete_ns FROM traces"), 30);
+	cr_assert_eq(at_int(db, "SELECT columns FROM traces"), 7);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM traces WHERE kind = 'replay' AND"
+			    " json_extract(meta, '$.options') = 'a \"quoted\" value'"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM devices WHERE trace_id = %lld", (long long)id), 2);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM devices WHERE name = 'loop1' AND minor = 1"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM processes"), 3);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM runs WHERE trace_id = %lld", (long long)id), 1);
+	sqlite3_close(db);
+}
+
+/* A run imported before and after its source trace is linked to it. */
+Test(analyze_db, runs_link_to_their_source)
+{
+	const char *src = at_tmp("src.bpt"), *run1 = at_tmp("run1.bpt"), *run2 = at_tmp("run2.bpt");
+	const char *dbp = at_tmp("runs.db");
+	struct bpt_record *r = simple_records(100, 3);
+	char digest[17];
+	sqlite3 *db;
+
+	at_write(src, "capture", 1, comms, 3, r, 100, 0, NULL, 0);
+	snprintf(digest, sizeof(digest), "%s", at_digest(src));
+	const char *meta1[] = { "source.digest", digest, "target", "/dev/loop7", "timing", "afap",
+				"speed", "1.5", "queue_depth", "32", "engine", "libaio", NULL };
+	const char *meta2[] = { "source.digest", digest, "target", "raid0:a,b", "timing", "original", NULL };
+	for (int i = 0; i < 100; i++)
+		r[i].complete_ns -= 5000;
+	at_write(run1, "replay", 1, comms, 3, r, 100, 0, meta1, 0);
+	at_write(run2, "replay", 1, comms, 3, r, 50, 0, meta2, 0);
+	db = at_open(dbp);
+	int64_t id1 = at_import(db, run1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM runs WHERE source_trace_id IS NULL"), 1);
+	int64_t ids = at_import(db, src);
+	int64_t id2 = at_import(db, run2);
+	cr_assert_eq(at_int(db, "SELECT source_trace_id FROM runs WHERE trace_id = %lld", (long long)id1), ids);
+	cr_assert_eq(at_int(db, "SELECT source_trace_id FROM runs WHERE trace_id = %lld", (long long)id2), ids);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM runs WHERE trace_id = %lld AND target = '/dev/loop7'"
+			    " AND timing = 'afap' AND speed = 1.5 AND queue_depth = 32 AND engine = 'libaio'",
+			    (long long)id1), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM runs WHERE trace_id = %lld", (long long)ids), 0);
+	sqlite3_close(db);
+	free(r);
+}
+
+/* Each bad database file is refused in every mode and left untouched. */
+static void refused(const char *dbp, int code, const char *words)
+{
+	const enum adb_mode modes[] = { ADB_READONLY, ADB_READWRITE, ADB_CREATE };
+	uint64_t before = at_file_hash(dbp);
+
+	for (int m = 0; m < 3; m++) {
+		struct bpt_error e = { 0 };
+		sqlite3 *db = NULL;
+
+		cr_assert_eq(adb_open(&db, dbp, modes[m], &e), code, "mode %d: %s", m, e.msg);
+		cr_assert_null(db);
+		cr_assert(strstr(e.msg, words), "message '%s' lacks '%s'", e.msg, words);
+		cr_assert(strstr(e.msg, dbp), "message '%s' does not name the file", e.msg);
+	}
+	cr_assert_eq(at_file_hash(dbp), before, "%s was changed", dbp);
+	char j[256];
+	snprintf(j, sizeof(j), "%s-journal", dbp);
+	cr_assert_neq(access(j, F_OK), 0, "a journal was left");
+}
+
+Test(analyze_db, refuses_garbage_file)
+{
+	const char *dbp = at_tmp("garbage.db");
+	FILE *f = fopen(dbp, "w");
+
+	for (int i = 0; i < 10000; i++)
+		fputc((i * 31 + 7) & 0xff, f);
+	fclose(f);
+	refused(dbp, -ENOTSUP, "not a SQLite database");
+}
+
+Test(analyze_db, refuses_foreign_database)
+{
+	const char *dbp = at_tmp("foreign.db");
+	sqlite3 *db;
+
+	cr_assert_eq(sqlite3_open(dbp, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE accounts (id INTEGER, balance REAL);"
+				  " INSERT INTO accounts VALUES (1, 100.0)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	refused(dbp, -ENOTSUP, "not a blkpeak database");
+}
+
+Test(analyze_db, refuses_newer_schema)
+{
+	const char *dbp = at_tmp("newer.db");
+	sqlite3 *db = at_open(dbp);
+
+	cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	refused(dbp, -EPROTO, "newer");
+}
+
+Test(analyze_db, missing_database_is_not_created)
+{
+	const char *dbp = at_tmp("missing.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db;
+
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -ENOENT);
+	cr_assert(strstr(e.msg, "no such database"), "%s", e.msg);
+	cr_assert_eq(adb_open(&db, dbp, ADB_READWRITE, &e), -ENOENT);
+	cr_assert_neq(access(dbp, F_OK), 0);
+}
+
+/* A bad trace leaves the database byte for byte as it was. */
+static void import_fails(const char *dbp, const char *trace, const char *words)
+{
+	struct bpt_error e = { 0 };
+	struct import_result res;
+	uint64_t before = at_file_hash(dbp);
+	sqlite3 *db = at_open(dbp);
+
+	cr_assert_lt(import_file(db, trace, NULL, &res, &e), 0);
+	cr_assert(strstr(e.msg, words), "message '%s' lacks '%s'", e.msg, words);
+	cr_assert(strstr(e.msg, trace), "message '%s' does not name the file", e.msg);
+	sqlite3_close(db);
+	cr_assert_eq(at_file_hash(dbp), before, "the database changed");
+}
+
+Test(analyze_db, bad_traces_leave_the_database_alone)
+{
+	const char *good = at_tmp("good.bpt"), *trunc = at_tmp("trunc.bpt");
+	const char *corrupt = at_tmp("corrupt.bpt"), *dbp = at_tmp("bad.db");
+	size_t len;
+	uint8_t *data;
+	sqlite3 *db = at_open(dbp);
+
+	write_simple(good, 1000, 5, 0);
+	at_import(db, good);
+	sqlite3_close(db);
+
+	/* missing */
+	import_fails(dbp, "/dev/shm/blkpeak-no-such-trace.bpt", "No such file");
+
+	/* truncated in the middle of its blocks */
+	write_simple(trunc, 60000, 6, 4096);
+	data = tu_load(trunc, &len);
+	cr_assert_not_null(data);
+	cr_assert_eq(tu_store(trunc, data, len / 2), 0);
+	import_fails(dbp, trunc, "truncated");
+
+	/* corrupt: one byte flipped inside a block, found only while reading */
+	write_simple(corrupt, 60000, 7, 4096);
+	free(data);
+	data = tu_load(corrupt, &len);
+	data[len / 2] ^= 0x5a;
+	cr_assert_eq(tu_store(corrupt, data, len), 0);
+	import_fails(dbp, corrupt, corrupt);
+	free(data);
+
+	/* --partial imports the complete blocks of the truncated file */
+	struct bpt_error e = { 0 };
+	struct import_result res;
+	struct import_opts o = { .partial = 1 };
+	db = at_open(dbp);
+	cr_assert_eq(import_file(db, trunc, &o, &res, &e), 0, "%s", e.msg);
+	cr_assert_eq(res.truncated, 1);
+	cr_assert_gt(res.records, 0);
+	cr_assert_lt(res.records, 60000);
+	cr_assert_eq(res.records % 4096, 0, "whole blocks only");
+	cr_assert_eq(at_int(db, "SELECT truncated FROM traces WHERE id = %lld", (long long)res.trace_id), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE trace_id = %lld", (long long)res.trace_id),
+		     (int64_t)res.records);
+	sqlite3_close(db);
+}
+
+/* Run SQL through the guarded read-only connection; output in *out. */
+static int guarded(const char *dbp, const char *sql, char **out, struct bpt_error *e)
+{
+	size_t len;
+	FILE *f = open_memstream(out, &len);
+	sqlite3 *db;
+	int rc;
+
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, e), 0, "%s", e->msg);
+	cr_assert_eq(query_guard(db, e), 0, "%s", e->msg);
+	rc = query_run(db, sql, Q_CSV, f, e);
+	fclose(f);
+	sqlite3_close(db);
+	return rc;
+}
+
+Test(analyze_db, query_is_read_only)
+{
+	const char *trace = at_tmp("q.bpt"), *dbp = at_tmp("q.db"), *other = at_tmp("other.db");
+	const char *refuse[] = {
+		"DROP TABLE ios",
+		"INSERT INTO ops VALUES (9, 'x')",
+		"DELETE FROM traces",
+		"UPDATE ios SET bytes = 0",
+		"CREATE TABLE t (x)",
+		"CREATE TEMP TABLE t (x)",
+		"PRAGMA user_version = 5",
+		"PRAGMA journal_mode = WAL",
+		"PRAGMA query_only = 0",
+		"VACUUM",
+		"SELECT 1; DROP TABLE ios",
+		NULL,
+	};
+	char attach[256], *out;
+	struct bpt_error e = { 0 };
+	sqlite3 *db = at_open(dbp);
+	uint64_t before;
+
+	write_simple(trace, 100, 9, 0);
+	at_import(db, trace);
+	sqlite3_close(db);
+	before = at_file_hash(dbp);
+	for (int i = 0; refuse[i]; i++) {
+		cr_assert_eq(guarded(dbp, refuse[i], &out, &e), -EPERM, "'%s' not refused (%s)",
+			     refuse[i], e.msg);
+		cr_assert(strstr(e.msg, "refused"), "'%s': message '%s'", refuse[i], e.msg);
+		cr_assert_str_eq(out, "", "'%s' printed something", refuse[i]);
+		free(out);
+	}
+	snprintf(attach, sizeof(attach), "ATTACH '%s' AS o", other);
+	cr_assert_eq(guarded(dbp, attach, &out, &e), -EPERM);
+	cr_assert(strstr(e.msg, "ATTACH"), "%s", e.msg);
+	free(out);
+	cr_assert_neq(access(other, F_OK), 0, "ATTACH created a file");
+	cr_assert_eq(at_file_hash(dbp), before, "the database changed");
+
+	/* reading works, reading PRAGMAs too */
+	cr_assert_eq(guarded(dbp, "SELECT count(*) AS n FROM ios", &out, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(out, "n\r\n100\r\n");
+	free(out);
+	cr_assert_eq(guarded(dbp, "PRAGMA user_version", &out, &e), 0, "%s", e.msg);
+	free(out);
+	cr_assert_eq(guarded(dbp, "PRAGMA table_info(ios)", &out, &e), 0, "%s", e.msg);
+	cr_assert(strstr(out, "sector"));
+	free(out);
+	cr_assert_eq(guarded(dbp, "SELECT nonsense FROM nowhere", &out, &e), -EINVAL);
+	free(out);
+}
+
+Test(analyze_db, query_output_formats)
+{
+	const char *dbp = at_tmp("fmt.db");
+	char *out;
+	size_t len;
+	FILE *f;
+	sqlite3 *db = at_open(dbp);
+	struct bpt_error e = { 0 };
+	const char *sql = "SELECT 1 AS i, 2.5 AS r, 'a,\"b\"' AS t, NULL AS n, x'00ff' AS b";
+
+	f = open_memstream(&out, &len);
+	cr_assert_eq(query_run(db, sql, Q_JSON, f, &e), 0, "%s", e.msg);
+	fclose(f);
+	cr_assert_str_eq(out, "[\n{\"i\":1,\"r\":2.500000000,\"t\":\"a,\\\"b\\\"\",\"n\":null,\"b\":\"00ff\"}\n]\n");
+	free(out);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(query_run(db, "SELECT 1 AS i, 2.5 AS r, 'a,\"b\"' AS t, NULL AS n", Q_CSV, f, &e),
+		     0, "%s", e.msg);
+	fclose(f);
+	cr_assert_str_eq(out, "i,r,t,n\r\n1,2.5,\"a,\"\"b\"\"\",\r\n");
+	free(out);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(query_run(db, "SELECT 1 AS a, 'xyz' AS bb UNION ALL SELECT 22, NULL", Q_TABLE, f, &e), 0);
+	fclose(f);
+	cr_assert_str_eq(out, "a   bb\n--  ---\n1   xyz\n22  \n");
+	free(out);
+	sqlite3_close(db);
+}
