@@ -10,7 +10,8 @@
 
 #include "analyze_commands.h"
 #include "cliutil.h"
-#include "dbread.h"
+#include "db.h"
+#include "idargs.h"
 #include "html.h"
 #include "outfile.h"
 
@@ -44,6 +45,7 @@ int analyze_html(int argc, char **argv)
 	struct html_options ho = { 0 };
 	const char *out = NULL, *dbopt = NULL;
 	struct outfile of;
+	struct bpt_error err = { 0 };
 	int64_t *ids = NULL;
 	sqlite3 *db = NULL;
 	int c, rc;
@@ -70,10 +72,10 @@ int analyze_html(int argc, char **argv)
 	if (parse_trace_ids("html", argv + optind, argc - optind, &ids))
 		return EXIT_USAGE;
 
-	ho.db_path = dbread_path(dbopt);
-	rc = dbread_open(ho.db_path, &db);
+	ho.db_path = adb_default_path(dbopt);
+	rc = adb_open(&db, ho.db_path, ADB_READONLY, &err);
 	if (rc) {
-		pr_err("analyze html: %s: %s", ho.db_path, dbread_strerror(rc));
+		pr_err("analyze html: %s", err.msg);
 		free(ids);
 		return EXIT_FAIL;
 	}
@@ -82,8 +84,10 @@ int analyze_html(int argc, char **argv)
 		pr_err("analyze html: %s: %s", out, strerror(-rc));
 		goto done;
 	}
-	rc = html_write(db, ids, (size_t)(argc - optind), &ho, of.f);
-	if (rc == -ENOENT)
+	rc = html_write(db, ids, (size_t)(argc - optind), &ho, of.f, &err);
+	if (rc && err.msg[0])
+		pr_err("analyze html: %s", err.msg);
+	else if (rc == -ENOENT)
 		pr_err("analyze html: %s: a trace id is not in the database", ho.db_path);
 	else if (rc)
 		pr_err("analyze html: %s: %s", ho.db_path, rc == -EIO ? sqlite3_errmsg(db) : strerror(-rc));

@@ -11,7 +11,8 @@
 
 #include "analyze_commands.h"
 #include "cliutil.h"
-#include "dbread.h"
+#include "db.h"
+#include "idargs.h"
 #include "outfile.h"
 #include "plot.h"
 
@@ -45,6 +46,7 @@ int analyze_plot(int argc, char **argv)
 	const char *out = "-", *dbopt = NULL, *kind_s = NULL, *path;
 	enum plot_kind kind;
 	struct outfile of;
+	struct bpt_error err = { 0 };
 	int64_t *ids = NULL;
 	sqlite3 *db = NULL;
 	int c, rc;
@@ -74,10 +76,10 @@ int analyze_plot(int argc, char **argv)
 	if (parse_trace_ids("plot", argv + optind, argc - optind, &ids))
 		return EXIT_USAGE;
 
-	path = dbread_path(dbopt);
-	rc = dbread_open(path, &db);
+	path = adb_default_path(dbopt);
+	rc = adb_open(&db, path, ADB_READONLY, &err);
 	if (rc) {
-		pr_err("analyze plot: %s: %s", path, dbread_strerror(rc));
+		pr_err("analyze plot: %s", err.msg);
 		free(ids);
 		return EXIT_FAIL;
 	}

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <sqlite3.h>
 
+#include "bpt.h"
+
 struct html_options {
 	const char *title;     /* <h1> and <title>; NULL: "blkpeak report" */
 	const char *note;      /* a paragraph under the title (plain text), or NULL */
@@ -19,12 +21,14 @@ struct html_options {
 };
 
 /*
- * Write the report on traces ids[0..n-1] (the first is the baseline of the
- * comparison) to f. A chart none of the traces can fill is replaced by a
- * line saying so. Returns 0, -ENOENT (an id is not in the database),
- * -ENOMEM or -EIO.
+ * Write the report on traces ids[0..n-1], n >= 1, to f. The first is the
+ * baseline of the comparison (compare.h, computed with --force: ids of
+ * different traces are shown, with a remark). A chart none of the traces
+ * can fill is replaced by a line saying so. Returns 0, -ENOENT (an id is
+ * not in the database; err says which), -EINVAL, -ENOMEM or -EIO.
  */
-int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f);
+int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
+	       struct bpt_error *err);
 
 /* Write s with &, <, >, " escaped. */
 void html_escape(FILE *f, const char *s);

@@ -57,7 +57,7 @@ BLKPEAK_DB=$DB "$BLKPEAK" analyze plot --kind sizes 1 > stdout.svg && $CHECK svg
 [ $rc -eq 1 ] && grep -q "no I/O" err || fail "empty trace: exit $rc, $(cat err)"
 echo "not a database" > notdb
 "$BLKPEAK" analyze plot --db notdb --kind iops -o x.svg 1 2> err; rc=$?
-[ $rc -eq 1 ] && grep -q "notdb: not a blkpeak analysis database" err || fail "not a db: exit $rc, $(cat err)"
+[ $rc -eq 1 ] && grep -q "notdb: not a" err || fail "not a db: exit $rc, $(cat err)"
 [ ! -e x.svg ] && [ -z "$(ls x.svg.tmp.* 2>/dev/null)" ] || fail "a failed plot left a file"
 echo old > keep.svg
 "$BLKPEAK" analyze plot --db "$DB" --kind iops -o keep.svg 99 2>/dev/null
