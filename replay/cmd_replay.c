@@ -1,11 +1,211 @@
-/* cmd_replay.c — placeholder until `blkpeak replay` lands; replaced by its real code. */
+/*
+ * cmd_replay.c — `blkpeak replay`: the command line. Parses and checks the
+ * options into struct replay_opts; replay_run.c does the work.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cliutil.h"
 #include "commands.h"
+#include "replay_run.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: blkpeak replay TRACE --target SPEC [options]\n"
+"\n"
+"Replay a trace's I/Os on a block device, a file or a virtual array and\n"
+"report how the target did. Writes destroy data: see the safety rules.\n"
+"\n"
+"target:\n"
+"  -t, --target SPEC      /dev/sdX, a regular file, or a virtual array:\n"
+"                         raid0:chunk=64k:A,B[,...]  raid1:A,B[,...]\n"
+"                         raid10:chunk=64k:A,B,C,D   linear:A,B[,...]\n"
+"  --map DEV=SPEC         send the I/Os of recorded device DEV (name, /dev/name\n"
+"                         or major:minor) to SPEC; repeatable; --target takes\n"
+"                         the devices no --map names\n"
+"  --offset BYTES         shift every I/O by BYTES on the target\n"
+"  --fit wrap|scale       place a trace larger than the target: offsets modulo\n"
+"                         its size, or scaled to it (default: refuse)\n"
+"  --create SIZE          create a missing target file, or extend a smaller one\n"
+"\n"
+"safety:\n"
+"  --allow-write          let the trace's writes, discards and write-zeroes\n"
+"                         reach a block device (refused without it)\n"
+"  --writes skip|as-reads leave writes out, or read the same ranges instead\n"
+"  (a mounted, swap, held or otherwise busy device is always refused)\n"
+"\n"
+"timing:\n"
+"  --timing MODE          original (default): at the recorded times / --speed;\n"
+"                         afap: as fast as possible, in order, up to the depth;\n"
+"                         causal: each I/O after those that had completed\n"
+"                         before it was issued, plus its think time\n"
+"  --speed X              time scale for original and causal (default 1)\n"
+"  --queue-depth N        most I/Os outstanding (default: afap the trace's\n"
+"                         maximum; original and causal 1024 or that maximum)\n"
+"  --no-idle              causal: leave out think time\n"
+"\n"
+"output:\n"
+"  -o, --output RUN.bpt   write the run: per I/O scheduled, issue and\n"
+"                         completion time, member and result\n"
+"  --json                 print the summary as JSON\n"
+"  --stop-on-error        stop at the first failed I/O (default: go on and\n"
+"                         count it)\n"
+"  --engine NAME          libaio (default) or null (no I/O: measures the\n"
+"                         scheduler); --null-latency T for the null engine\n"
+"  -h, --help             this text\n"
+"\n"
+"Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
+"was interrupted (Ctrl-C still writes the run file) or had I/O errors,\n"
+"2 for bad usage.\n");
+}
+
+enum {
+	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
+	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
+	OPT_NULL_LAT,
+};
+
+static const struct option long_opts[] = {
+	{ "target", required_argument, NULL, 't' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "timing", required_argument, NULL, OPT_TIMING },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "queue-depth", required_argument, NULL, OPT_QD },
+	{ "no-idle", no_argument, NULL, OPT_NO_IDLE },
+	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "writes", required_argument, NULL, OPT_WRITES },
+	{ "fit", required_argument, NULL, OPT_FIT },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "create", required_argument, NULL, OPT_CREATE },
+	{ "map", required_argument, NULL, OPT_MAP },
+	{ "stop-on-error", no_argument, NULL, OPT_STOP },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "null-latency", required_argument, NULL, OPT_NULL_LAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* Parse one option into o; 0, or EXIT_USAGE after printing why. */
+static int parse_opt(int c, const char *arg, struct replay_opts *o)
+{
+	uint64_t v;
+	char *eq;
+
+	switch (c) {
+	case 't': o->target = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_TIMING:
+		if (timing_parse(arg, &o->timing) == 0)
+			return 0;
+		pr_err("replay: --timing: '%s': not original, afap or causal", arg);
+		return EXIT_USAGE;
+	case OPT_SPEED:
+		if (parse_double(arg, &o->speed) == 0 && o->speed > 0 && o->speed < 1e6)
+			return 0;
+		pr_err("replay: --speed: '%s': not a positive number", arg);
+		return EXIT_USAGE;
+	case OPT_QD:
+		if (parse_u64(arg, &v) == 0 && v >= 1 && v <= 65536) {
+			o->depth = (unsigned)v;
+			return 0;
+		}
+		pr_err("replay: --queue-depth: '%s': not a number from 1 to 65536", arg);
+		return EXIT_USAGE;
+	case OPT_NO_IDLE: o->no_idle = 1; return 0;
+	case OPT_ALLOW_WRITE: o->allow_write = 1; return 0;
+	case OPT_WRITES:
+		if (!strcmp(arg, "skip"))
+			o->writes = WRITES_SKIP;
+		else if (!strcmp(arg, "as-reads"))
+			o->writes = WRITES_AS_READS;
+		else {
+			pr_err("replay: --writes: '%s': not skip or as-reads", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case OPT_FIT:
+		if (fit_mode_parse(arg, &o->fit) == 0)
+			return 0;
+		pr_err("replay: --fit: '%s': not wrap or scale", arg);
+		return EXIT_USAGE;
+	case OPT_OFFSET:
+		if (parse_size(arg, &o->offset) == 0 && o->offset % 512 == 0)
+			return 0;
+		pr_err("replay: --offset: '%s': not a size in whole 512-byte sectors", arg);
+		return EXIT_USAGE;
+	case OPT_CREATE:
+		if (parse_size(arg, &o->create_size) == 0 && o->create_size >= 512)
+			return 0;
+		pr_err("replay: --create: '%s': not a size of 512 bytes or more", arg);
+		return EXIT_USAGE;
+	case OPT_MAP:
+		eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1]) {
+			pr_err("replay: --map: '%s': expected RECORDED_DEV=SPEC", arg);
+			return EXIT_USAGE;
+		}
+		if (o->nmap == LOAD_MAX_TARGETS) {
+			pr_err("replay: --map: more than %d maps", LOAD_MAX_TARGETS);
+			return EXIT_USAGE;
+		}
+		*eq = 0; /* argv is ours to cut */
+		o->map[o->nmap].dev = arg;
+		o->map[o->nmap++].spec = eq + 1;
+		return 0;
+	case OPT_STOP: o->stop_on_error = 1; return 0;
+	case OPT_JSON: o->json = 1; return 0;
+	case OPT_ENGINE: o->engine = arg; return 0;
+	case OPT_NULL_LAT:
+		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)
+			return 0;
+		pr_err("replay: --null-latency: '%s': not a duration", arg);
+		return EXIT_USAGE;
+	}
+	return EXIT_USAGE;
+}
 
 int cmd_replay(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("replay: not built yet");
-	return EXIT_FAIL;
+	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = "libaio",
+				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:o:h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (c == '?') {
+			fprintf(stderr, "see 'blkpeak replay --help'\n");
+			return EXIT_USAGE;
+		}
+		rc = parse_opt(c, optarg, &o);
+		if (rc)
+			return rc;
+	}
+	if (optind != argc - 1) {
+		pr_err("replay: %s; see 'blkpeak replay --help'",
+		       optind >= argc ? "no trace given" : "more than one trace given");
+		return EXIT_USAGE;
+	}
+	o.trace = argv[optind];
+	if (!o.target && !o.nmap) {
+		pr_err("replay: no target: give --target SPEC (or --map DEV=SPEC)");
+		return EXIT_USAGE;
+	}
+	if (o.no_idle && o.timing != TIMING_CAUSAL) {
+		pr_err("replay: --no-idle only applies to --timing causal");
+		return EXIT_USAGE;
+	}
+	if (o.writes != WRITES_REPLAY && o.allow_write) {
+		pr_err("replay: --writes %s and --allow-write contradict each other",
+		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
+		return EXIT_USAGE;
+	}
+	return replay_run(&o);
 }

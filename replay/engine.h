@@ -1,0 +1,81 @@
+/*
+ * engine.h — the I/O engine abstraction of `blkpeak replay`.
+ *
+ * An engine is a table of functions (fio's ioengines.h idea): the
+ * scheduler queues I/Os, commits them (one system call for a batch),
+ * waits for completions with getevents and fetches each completed I/O with
+ * event. Everything the scheduler knows about real I/O goes through this
+ * table, so the null engine (engine_null.c) can stand in for the kernel in
+ * unit tests and a future io_uring engine can be measured against libaio.
+ *
+ * Ownership: the caller owns every struct eng_io and keeps it alive (and
+ * unchanged) from queue() until event() hands it back. Engines never print
+ * and return 0 or a negative errno.
+ */
+#ifndef BLKPEAK_ENGINE_H
+#define BLKPEAK_ENGINE_H
+
+#include <stdint.h>
+
+/* Result of queue(): the I/O either finished at once (its result is set,
+ * it will not come back through event()), was queued for the next commit,
+ * or could not be taken now (commit and reap, then queue it again). */
+enum eng_status {
+	ENG_COMPLETED = 0,
+	ENG_QUEUED = 1,
+	ENG_BUSY = 2,
+};
+
+/* One I/O on one file descriptor (one part of a replayed request). */
+struct eng_io {
+	int fd;             /* member's descriptor (O_DIRECT) */
+	uint8_t op;         /* enum bpt_op */
+	uint8_t flags;      /* enum bpt_flag bits; BPT_F_FUA → RWF_DSYNC */
+	uint8_t is_blkdev;  /* discard/write-zeroes: ioctl (1) or fallocate (0) */
+	uint64_t offset;    /* bytes */
+	uint64_t len;       /* bytes; 0 for a flush */
+	void *buf;          /* aligned buffer of len bytes (read/write) */
+	int64_t result;     /* set on completion: bytes done or a negative errno */
+	void *priv;         /* the caller's, untouched */
+	uint8_t engine_priv[80]; /* the engine's per-I/O state (e.g. an iocb) */
+};
+
+struct engine;
+
+struct engine_opts {
+	unsigned depth;          /* most I/Os outstanding at once */
+	uint64_t null_latency_ns; /* null engine: time from commit to completion */
+};
+
+struct engine_ops {
+	const char *name;
+	/* Create an engine for up to opts->depth outstanding I/Os. */
+	int (*open)(struct engine **out, const struct engine_opts *opts);
+	/* Wait for nothing, free everything; NULL is accepted. Outstanding
+	 * I/Os are reaped (waited for) first. */
+	void (*close)(struct engine *e);
+	/* Take one I/O for the next commit. */
+	enum eng_status (*queue)(struct engine *e, struct eng_io *io);
+	/* Submit what was queued. Returns the number submitted (>= 0; fewer
+	 * than queued when the kernel is full: reap, then commit again) or a
+	 * negative errno; an I/O the kernel refuses outright is completed
+	 * with that error instead. */
+	int (*commit)(struct engine *e);
+	/* Wait until at least `min` I/Os completed or `timeout_ns` passed
+	 * (UINT64_MAX: no limit); returns how many are ready (<= max) for
+	 * event(), or a negative errno. */
+	int (*getevents)(struct engine *e, unsigned min, unsigned max,
+			 uint64_t timeout_ns);
+	/* The i-th I/O made ready by the last getevents, result set. */
+	struct eng_io *(*event)(struct engine *e, unsigned i);
+	/* Number of I/Os queued but not yet committed. */
+	unsigned (*pending)(const struct engine *e);
+};
+
+extern const struct engine_ops engine_libaio_ops;
+extern const struct engine_ops engine_null_ops;
+
+/* The engine called `name` ("libaio", "null"), or NULL. */
+const struct engine_ops *engine_find(const char *name);
+
+#endif

@@ -1,0 +1,360 @@
+/*
+ * engine_libaio.c — the Linux AIO engine: reads, writes (FUA as
+ * RWF_DSYNC) and flushes (IOCB_CMD_FDSYNC) go through io_submit on
+ * O_DIRECT descriptors; discards and write-zeroes, which Linux AIO cannot
+ * do, run on one helper thread (BLKDISCARD / BLKZEROOUT on a block device,
+ * fallocate PUNCH_HOLE / ZERO_RANGE on a file) that posts its completions
+ * back, so the issuing thread never blocks on them.
+ *
+ * libaio returns negative errnos and leaves errno alone; io_submit may
+ * take fewer I/Os than offered or say -EAGAIN when the ring is full, in
+ * which case commit() reports what it took and the caller reaps first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "bpt.h"
+#include "engine.h"
+
+_Static_assert(sizeof(struct iocb) <= sizeof(((struct eng_io *)0)->engine_priv),
+	       "an iocb must fit in eng_io.engine_priv");
+
+/* Helper-thread work: a singly linked FIFO of I/Os in each direction. */
+struct helper {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct eng_io **todo, **done; /* rings of `cap` entries */
+	unsigned todo_head, ntodo, ndone, cap;
+	unsigned outstanding;  /* handed to the thread, not yet reaped */
+	int stop, started;
+};
+
+struct engine {
+	io_context_t ctx;
+	unsigned depth;
+	unsigned inflight;          /* submitted to the kernel or the helper */
+	struct iocb **queued;       /* waiting for commit (kernel I/Os) */
+	unsigned nqueued;
+	struct eng_io **hqueued;    /* waiting for commit (helper I/Os) */
+	unsigned nhqueued;
+	struct io_event *events;
+	struct eng_io **ready;
+	unsigned nready;
+	struct helper h;
+};
+
+static struct iocb *iocb_of(struct eng_io *io)
+{
+	return (struct iocb *)io->engine_priv;
+}
+
+/* Run one discard or write-zeroes synchronously; bytes done or -errno. */
+static int64_t helper_do(const struct eng_io *io)
+{
+	uint64_t range[2] = { io->offset, io->len };
+	int rc;
+
+	if (io->is_blkdev)
+		rc = ioctl(io->fd, io->op == BPT_OP_DISCARD ? BLKDISCARD : BLKZEROOUT, range);
+	else
+		rc = fallocate(io->fd, io->op == BPT_OP_DISCARD ?
+				       FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE :
+				       FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+			       (off_t)io->offset, (off_t)io->len);
+	return rc < 0 ? -errno : (int64_t)io->len;
+}
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		while (!h->ntodo && !h->stop)
+			pthread_cond_wait(&h->wake, &h->lock);
+		if (!h->ntodo && h->stop)
+			break;
+		struct eng_io *io = h->todo[h->todo_head];
+
+		h->todo_head = (h->todo_head + 1) % h->cap;
+		h->ntodo--;
+		pthread_mutex_unlock(&h->lock);
+		io->result = helper_do(io);
+		pthread_mutex_lock(&h->lock);
+		h->done[h->ndone++] = io;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static void aio_close(struct engine *e)
+{
+	if (!e)
+		return;
+	if (e->ctx) {
+		/* reap what is still in the kernel so its buffers can go */
+		while (e->inflight > e->h.outstanding) {
+			int n = io_getevents(e->ctx, 1, e->depth, e->events, NULL);
+
+			if (n < 0 && n != -EINTR)
+				break;
+			if (n > 0)
+				e->inflight -= (unsigned)n;
+		}
+		io_destroy(e->ctx);
+	}
+	if (e->h.started) {
+		pthread_mutex_lock(&e->h.lock);
+		e->h.stop = 1;
+		pthread_cond_signal(&e->h.wake);
+		pthread_mutex_unlock(&e->h.lock);
+		pthread_join(e->h.thread, NULL);
+		pthread_mutex_destroy(&e->h.lock);
+		pthread_cond_destroy(&e->h.wake);
+	}
+	free(e->h.todo);
+	free(e->h.done);
+	free(e->queued);
+	free(e->hqueued);
+	free(e->events);
+	free(e->ready);
+	free(e);
+}
+
+static int aio_open(struct engine **out, const struct engine_opts *opts)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	int rc;
+
+	if (!e)
+		return -ENOMEM;
+	e->depth = opts->depth ? opts->depth : 1;
+	e->h.cap = e->depth;
+	e->queued = calloc(e->depth, sizeof(*e->queued));
+	e->hqueued = calloc(e->depth, sizeof(*e->hqueued));
+	e->events = calloc(e->depth, sizeof(*e->events));
+	e->ready = calloc(e->depth, sizeof(*e->ready));
+	e->h.todo = calloc(e->depth, sizeof(*e->h.todo));
+	e->h.done = calloc(e->depth, sizeof(*e->h.done));
+	if (!e->queued || !e->hqueued || !e->events || !e->ready || !e->h.todo ||
+	    !e->h.done) {
+		aio_close(e);
+		return -ENOMEM;
+	}
+	rc = io_setup((int)e->depth, &e->ctx);
+	if (rc < 0) {
+		e->ctx = 0;
+		aio_close(e);
+		return rc;
+	}
+	pthread_mutex_init(&e->h.lock, NULL);
+	pthread_cond_init(&e->h.wake, NULL);
+	rc = -pthread_create(&e->h.thread, NULL, helper_main, &e->h);
+	if (rc) {
+		pthread_mutex_destroy(&e->h.lock);
+		pthread_cond_destroy(&e->h.wake);
+		aio_close(e);
+		return rc;
+	}
+	e->h.started = 1;
+	*out = e;
+	return 0;
+}
+
+static enum eng_status aio_queue(struct engine *e, struct eng_io *io)
+{
+	struct iocb *cb = iocb_of(io);
+
+	if (e->inflight + e->nqueued + e->nhqueued >= e->depth)
+		return ENG_BUSY;
+	switch (io->op) {
+	case BPT_OP_READ:
+		io_prep_pread(cb, io->fd, io->buf, io->len, (long long)io->offset);
+		break;
+	case BPT_OP_WRITE:
+		io_prep_pwrite(cb, io->fd, io->buf, io->len, (long long)io->offset);
+		if (io->flags & BPT_F_FUA)
+			cb->aio_rw_flags = RWF_DSYNC;
+		break;
+	case BPT_OP_FLUSH:
+		io_prep_fdsync(cb, io->fd);
+		break;
+	case BPT_OP_DISCARD:
+	case BPT_OP_WRITE_ZEROES:
+		e->hqueued[e->nhqueued++] = io;
+		return ENG_QUEUED;
+	default:
+		io->result = -EOPNOTSUPP;
+		return ENG_COMPLETED;
+	}
+	cb->data = io;
+	e->queued[e->nqueued++] = cb;
+	return ENG_QUEUED;
+}
+
+/* An I/O the kernel refused at submission: complete it with `err`. */
+static void complete_now(struct engine *e, struct iocb *cb, int err)
+{
+	struct eng_io *io = cb->data;
+
+	io->result = err;
+	pthread_mutex_lock(&e->h.lock);
+	e->h.done[e->h.ndone++] = io; /* picked up by the next getevents */
+	e->h.outstanding++;
+	pthread_mutex_unlock(&e->h.lock);
+	e->inflight++;
+}
+
+static int aio_commit(struct engine *e)
+{
+	int total = 0;
+
+	if (e->nhqueued) {
+		pthread_mutex_lock(&e->h.lock);
+		for (unsigned i = 0; i < e->nhqueued; i++) {
+			e->h.todo[(e->h.todo_head + e->h.ntodo) % e->h.cap] = e->hqueued[i];
+			e->h.ntodo++;
+		}
+		e->h.outstanding += e->nhqueued;
+		pthread_cond_signal(&e->h.wake);
+		pthread_mutex_unlock(&e->h.lock);
+		e->inflight += e->nhqueued;
+		total += (int)e->nhqueued;
+		e->nhqueued = 0;
+	}
+	while (e->nqueued) {
+		int n = io_submit(e->ctx, (long)e->nqueued, e->queued);
+
+		if (n == -EAGAIN || n == 0)
+			break; /* ring full: the caller reaps and commits again */
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			/* the first iocb is bad (EINVAL, EBADF...): fail it alone */
+			complete_now(e, e->queued[0], n);
+			n = 1;
+		} else {
+			e->inflight += (unsigned)n;
+		}
+		total += n;
+		e->nqueued -= (unsigned)n;
+		memmove(e->queued, e->queued + n, e->nqueued * sizeof(*e->queued));
+	}
+	return total;
+}
+
+/* Move the helper's completions to the ready list; returns how many. */
+static unsigned take_helper_done(struct engine *e, unsigned max)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&e->h.lock);
+	while (e->h.ndone && e->nready < max) {
+		e->ready[e->nready++] = e->h.done[--e->h.ndone];
+		e->h.outstanding--;
+		e->inflight--;
+		n++;
+	}
+	pthread_mutex_unlock(&e->h.lock);
+	return n;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int aio_getevents(struct engine *e, unsigned min, unsigned max,
+			 uint64_t timeout_ns)
+{
+	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : mono_ns() + timeout_ns;
+
+	if (max > e->depth)
+		max = e->depth;
+	if (min > e->inflight)
+		min = e->inflight;
+	if (min > max)
+		min = max;
+	e->nready = 0;
+	for (;;) {
+		unsigned helper_busy, kernel_inflight;
+		uint64_t wait_ns = UINT64_MAX, now;
+		struct timespec ts, *tsp = NULL;
+		int n;
+
+		take_helper_done(e, max);
+		pthread_mutex_lock(&e->h.lock);
+		helper_busy = e->h.outstanding;
+		pthread_mutex_unlock(&e->h.lock);
+		kernel_inflight = e->inflight - helper_busy;
+		now = mono_ns();
+		if (deadline != UINT64_MAX)
+			wait_ns = deadline > now ? deadline - now : 0;
+		/* The helper cannot wake io_getevents: poll it in short slices. */
+		if (helper_busy && wait_ns > 100000)
+			wait_ns = 100000;
+		if (e->nready >= min && e->nready)
+			wait_ns = 0; /* only take what is already there */
+		if (!kernel_inflight) {
+			if (e->nready >= min || !helper_busy || now >= deadline)
+				return (int)e->nready;
+			struct timespec nap = { 0, (long)wait_ns };
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		if (wait_ns != UINT64_MAX) {
+			ts.tv_sec = (time_t)(wait_ns / 1000000000ull);
+			ts.tv_nsec = (long)(wait_ns % 1000000000ull);
+			tsp = &ts;
+		}
+		unsigned want = min > e->nready ? min - e->nready : 0;
+		if (helper_busy)
+			want = want ? 1 : 0;
+		n = io_getevents(e->ctx, want, max - e->nready, e->events, tsp);
+		if (n < 0 && n != -EINTR)
+			return n;
+		if (n == -EINTR)
+			return (int)e->nready; /* a signal: let the caller look */
+		for (int i = 0; i < n; i++) {
+			struct eng_io *io = e->events[i].data;
+
+			io->result = (int64_t)(long)e->events[i].res;
+			e->ready[e->nready++] = io;
+		}
+		e->inflight -= (unsigned)n;
+		if (e->nready >= min || mono_ns() >= deadline)
+			return (int)e->nready;
+	}
+}
+
+static struct eng_io *aio_event(struct engine *e, unsigned i)
+{
+	return i < e->nready ? e->ready[i] : NULL;
+}
+
+static unsigned aio_pending(const struct engine *e)
+{
+	return e->nqueued + e->nhqueued;
+}
+
+const struct engine_ops engine_libaio_ops = {
+	.name = "libaio",
+	.open = aio_open,
+	.close = aio_close,
+	.queue = aio_queue,
+	.commit = aio_commit,
+	.getevents = aio_getevents,
+	.event = aio_event,
+	.pending = aio_pending,
+};

@@ -1,0 +1,171 @@
+/*
+ * layout.c — the common part of virtual arrays: validation, capacity,
+ * flushes, outstanding counts, and dispatch to the per-kind mappers.
+ */
+#include <errno.h>
+
+#include "bpt.h"
+#include "layout.h"
+
+const char *layout_kind_name(enum layout_kind k)
+{
+	switch (k) {
+	case LAYOUT_SINGLE: return "single";
+	case LAYOUT_RAID0: return "raid0";
+	case LAYOUT_RAID1: return "raid1";
+	case LAYOUT_RAID10: return "raid10";
+	case LAYOUT_LINEAR: return "linear";
+	}
+	return "?";
+}
+
+static uint64_t min_member(const struct layout *l)
+{
+	uint64_t m = l->member_size[0];
+
+	for (unsigned i = 1; i < l->nmembers; i++)
+		if (l->member_size[i] < m)
+			m = l->member_size[i];
+	return m;
+}
+
+int layout_init(struct layout *l)
+{
+	unsigned n = l->nmembers;
+	uint64_t rows;
+
+	if (n < 1 || n > LAYOUT_MAX_MEMBERS)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++) {
+		l->outstanding[i] = 0;
+		l->last_pos[i] = 0;
+	}
+	switch (l->kind) {
+	case LAYOUT_SINGLE:
+		if (n != 1)
+			return -EINVAL;
+		l->capacity = l->member_size[0];
+		return 0;
+	case LAYOUT_RAID1:
+		if (n < 2)
+			return -EINVAL;
+		l->capacity = min_member(l);
+		return 0;
+	case LAYOUT_LINEAR:
+		if (n < 2)
+			return -EINVAL;
+		l->capacity = 0;
+		for (unsigned i = 0; i < n; i++)
+			l->capacity += l->member_size[i];
+		return 0;
+	case LAYOUT_RAID0:
+	case LAYOUT_RAID10:
+		if (l->chunk == 0 || l->chunk % 512)
+			return -EINVAL;
+		if (l->kind == LAYOUT_RAID10 && n < 2)
+			return -EINVAL;
+		rows = min_member(l) / l->chunk;
+		if (!rows)
+			return -ENOSPC;
+		l->capacity = rows * n * l->chunk;
+		if (l->kind == LAYOUT_RAID10)
+			l->capacity = rows * n / 2 * l->chunk;
+		return l->capacity ? 0 : -ENOSPC;
+	}
+	return -EINVAL;
+}
+
+unsigned layout_max_parts(const struct layout *l, uint64_t len)
+{
+	uint64_t chunks;
+
+	switch (l->kind) {
+	case LAYOUT_SINGLE:
+		return 1;
+	case LAYOUT_RAID1:
+	case LAYOUT_LINEAR:
+		return l->nmembers;
+	case LAYOUT_RAID0:
+	case LAYOUT_RAID10:
+		chunks = len / l->chunk + 2;
+		if (chunks < l->nmembers)
+			chunks = l->nmembers; /* flushes */
+		return (unsigned)(l->kind == LAYOUT_RAID10 ? 2 * chunks : chunks);
+	}
+	return 1;
+}
+
+int layout_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
+	       struct layout_part *parts, unsigned max)
+{
+	int n;
+
+	if (op == BPT_OP_FLUSH) {
+		if (max < l->nmembers)
+			return -E2BIG;
+		for (unsigned i = 0; i < l->nmembers; i++)
+			parts[i] = (struct layout_part){ .member = i };
+		n = (int)l->nmembers;
+	} else {
+		if (off > l->capacity || len > l->capacity - off)
+			return -ERANGE;
+		switch (l->kind) {
+		case LAYOUT_SINGLE:
+			if (max < 1)
+				return -E2BIG;
+			parts[0] = (struct layout_part){ .offset = off, .len = len };
+			n = 1;
+			break;
+		case LAYOUT_RAID0:
+			n = layout_raid0_map(l, off, len, parts, max);
+			break;
+		case LAYOUT_RAID1:
+			n = layout_raid1_map(l, op, off, len, parts, max);
+			break;
+		case LAYOUT_RAID10:
+			n = layout_raid10_map(l, op, off, len, parts, max);
+			break;
+		case LAYOUT_LINEAR:
+			n = layout_linear_map(l, off, len, parts, max);
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (n < 0)
+			return n;
+	}
+	for (int i = 0; i < n; i++) {
+		l->outstanding[parts[i].member]++;
+		if (op != BPT_OP_FLUSH)
+			l->last_pos[parts[i].member] = parts[i].offset + parts[i].len;
+	}
+	return n;
+}
+
+void layout_part_done(struct layout *l, const struct layout_part *p)
+{
+	if (p->member < l->nmembers && l->outstanding[p->member])
+		l->outstanding[p->member]--;
+}
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+unsigned layout_pick_mirror(const struct layout *l, const unsigned *cand,
+			    unsigned ncand, uint64_t member_off)
+{
+	unsigned best = cand[0];
+
+	for (unsigned i = 1; i < ncand; i++) {
+		unsigned m = cand[i];
+
+		if (l->outstanding[m] < l->outstanding[best] ||
+		    (l->outstanding[m] == l->outstanding[best] &&
+		     distance(l->last_pos[m], member_off) <
+			     distance(l->last_pos[best], member_off)))
+			best = m;
+	}
+	return best;
+}

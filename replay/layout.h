@@ -1,0 +1,102 @@
+/*
+ * layout.h — virtual arrays built in user space: how a request on the
+ * virtual target (offset, length, operation) becomes parts on its members.
+ *
+ * The mappings are pure arithmetic on (offset, len) except the read
+ * balancing of mirrors (raid1, raid10), which looks at how many parts each
+ * member has outstanding and where its last part ended: layout_map()
+ * counts every part it returns as outstanding on its member and
+ * layout_part_done() takes it off again when the part completes.
+ *
+ *   single  one member, identity mapping
+ *   raid0   chunk c over n members: logical chunk k lives on member k % n,
+ *           row k / n; requests split at chunk boundaries
+ *   raid1   every member holds everything; a read goes whole to the member
+ *           with the fewest outstanding parts, ties to the one whose last
+ *           part ended nearest the read's offset, then the lowest index;
+ *           writes, discards, write-zeroes and flushes go to all members
+ *   raid10  md's "near 2" layout: logical chunk k has copies in slots 2k
+ *           and 2k+1, slot s on member s % n, row s / n; reads pick one
+ *           copy per chunk as raid1 does, writes go to both
+ *   linear  members concatenated in order; requests split at member ends
+ *
+ * A flush goes to every member (offset 0, length 0) in every layout.
+ */
+#ifndef BLKPEAK_LAYOUT_H
+#define BLKPEAK_LAYOUT_H
+
+#include <stdint.h>
+
+#define LAYOUT_MAX_MEMBERS 32
+
+enum layout_kind {
+	LAYOUT_SINGLE,
+	LAYOUT_RAID0,
+	LAYOUT_RAID1,
+	LAYOUT_RAID10,
+	LAYOUT_LINEAR,
+};
+
+struct layout {
+	enum layout_kind kind;
+	unsigned nmembers;
+	uint64_t chunk;                  /* raid0, raid10: bytes, multiple of 512 */
+	uint64_t member_size[LAYOUT_MAX_MEMBERS]; /* bytes */
+	uint64_t capacity;               /* set by layout_init */
+	/* read balancing state (raid1, raid10) */
+	unsigned outstanding[LAYOUT_MAX_MEMBERS];
+	uint64_t last_pos[LAYOUT_MAX_MEMBERS];
+};
+
+/* One piece of a request on one member. */
+struct layout_part {
+	unsigned member;
+	uint64_t offset;   /* on the member, bytes */
+	uint64_t len;      /* bytes */
+	uint64_t buf_off;  /* where the piece starts within the request */
+};
+
+/*
+ * Check kind, member count and chunk, and compute the capacity from the
+ * member sizes. -EINVAL: bad member count for the kind (raid1, raid10 and
+ * linear need 2 or more, raid0 1 or more, single exactly 1) or a chunk
+ * that is 0 or not a multiple of 512; -ENOSPC: the members are too small
+ * to hold a single chunk.
+ */
+int layout_init(struct layout *l);
+
+/* Most parts a request of `len` bytes can become (for sizing arrays). */
+unsigned layout_max_parts(const struct layout *l, uint64_t len);
+
+/*
+ * Map the request [off, off+len) with operation `op` (enum bpt_op) into at
+ * most `max` parts, in the order of the request's bytes (mirror copies of
+ * the same bytes next to each other, lower member first). Returns the
+ * number of parts, -ERANGE when the request reaches past the capacity, or
+ * -E2BIG when `max` is too small. Every returned part is counted as
+ * outstanding on its member and moves the member's last position.
+ */
+int layout_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
+	       struct layout_part *parts, unsigned max);
+
+/* A part returned by layout_map completed. */
+void layout_part_done(struct layout *l, const struct layout_part *p);
+
+/* Name of a kind: "single", "raid0", ... */
+const char *layout_kind_name(enum layout_kind k);
+
+/* Per-layout mappers behind layout_map (layout_<kind>.c); `op` is known
+ * not to be a flush. They return a part count or -E2BIG. */
+int layout_raid0_map(struct layout *l, uint64_t off, uint64_t len,
+		     struct layout_part *parts, unsigned max);
+int layout_raid1_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
+		     struct layout_part *parts, unsigned max);
+int layout_raid10_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
+		      struct layout_part *parts, unsigned max);
+int layout_linear_map(struct layout *l, uint64_t off, uint64_t len,
+		      struct layout_part *parts, unsigned max);
+/* Of the candidate members, the one a read should go to (raid1 rule). */
+unsigned layout_pick_mirror(const struct layout *l, const unsigned *cand,
+			    unsigned ncand, uint64_t member_off);
+
+#endif

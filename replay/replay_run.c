@@ -1,0 +1,432 @@
+/*
+ * replay_run.c — the steps of one replay (replay_run.h). The only
+ * process-wide state is `stop_flag`, set by the SIGINT/SIGTERM handler and
+ * read by the scheduler, so Ctrl-C stops issuing, waits for what is in
+ * flight and still writes a complete run file and summary.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cliutil.h"
+#include "replay_run.h"
+#include "run_writer.h"
+#include "summary.h"
+#include "target.h"
+
+static volatile sig_atomic_t stop_flag;
+
+/* Default --queue-depth of original and causal timing. */
+#define DEFAULT_TIMED_DEPTH 1024u
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+/* Everything one replay holds; freed by replay_free. */
+struct replay {
+	const struct replay_opts *o;
+	struct bpt_reader *reader;
+	struct loaded_trace lt;
+	const char *spec[LOAD_MAX_TARGETS];     /* distinct target specs */
+	unsigned ntargets;
+	struct target tgt[LOAD_MAX_TARGETS];
+	int opened[LOAD_MAX_TARGETS];
+	struct sched_target st[LOAD_MAX_TARGETS];
+	void *rbuf, *wbuf;
+	struct run_writer *rw;
+	struct summary sum;
+	int write_failed;
+	struct bpt_error werr;
+	int progress;                            /* stderr is a terminal */
+	uint64_t digest;
+};
+
+static int target_index(struct replay *rp, const char *spec)
+{
+	for (unsigned i = 0; i < rp->ntargets; i++)
+		if (!strcmp(rp->spec[i], spec))
+			return (int)i;
+	if (rp->ntargets == LOAD_MAX_TARGETS)
+		return -1;
+	rp->spec[rp->ntargets] = spec;
+	return (int)rp->ntargets++;
+}
+
+static int dev_matches(const struct bpt_device *d, const char *key)
+{
+	char buf[64];
+
+	if (!strcmp(key, d->name))
+		return 1;
+	snprintf(buf, sizeof(buf), "/dev/%s", d->name);
+	if (!strcmp(key, buf))
+		return 1;
+	snprintf(buf, sizeof(buf), "%u:%u", d->major, d->minor);
+	return !strcmp(key, buf);
+}
+
+/* Fill lo->dev_target from --map and --target; prints and returns -1 on
+ * a --map naming no device of the trace. */
+static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
+{
+	const struct replay_opts *o = rp->o;
+
+	for (unsigned d = 0; d < BPT_MAX_DEVICES; d++)
+		lo->dev_target[d] = LOAD_UNMAPPED;
+	for (unsigned m = 0; m < o->nmap; m++) {
+		int hit = 0;
+
+		for (unsigned d = 0; d < h->ndevices; d++) {
+			if (!dev_matches(&h->devices[d], o->map[m].dev))
+				continue;
+			int t = target_index(rp, o->map[m].spec);
+			if (t < 0) {
+				pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
+				return -1;
+			}
+			lo->dev_target[d] = (uint8_t)t;
+			hit = 1;
+		}
+		if (!hit) {
+			char names[256] = "";
+
+			for (unsigned d = 0; d < h->ndevices && strlen(names) < 200; d++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s (%u:%u)", d ? ", " : "", h->devices[d].name,
+					 h->devices[d].major, h->devices[d].minor);
+			pr_err("replay: --map %s: the trace has no device '%s' (it has: %s)",
+			       o->map[m].dev, o->map[m].dev, names[0] ? names : "none");
+			return -1;
+		}
+	}
+	if (o->target) {
+		int t = -1;
+
+		for (unsigned d = 0; d < h->ndevices; d++)
+			if (lo->dev_target[d] == LOAD_UNMAPPED) {
+				t = t < 0 ? target_index(rp, o->target) : t;
+				if (t < 0)
+					return -1;
+				lo->dev_target[d] = (uint8_t)t;
+			}
+	}
+	return 0;
+}
+
+static int load(struct replay *rp)
+{
+	const struct replay_opts *o = rp->o;
+	struct bpt_error err = { 0 };
+	struct load_opts lo = { .writes = o->writes };
+	const struct bpt_header *h;
+	struct bpt_stats bs;
+	int rc;
+
+	rc = bpt_reader_open(&rp->reader, o->trace, &err);
+	if (rc < 0) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	h = bpt_reader_header(rp->reader);
+	if (map_devices(rp, h, &lo))
+		return -1;
+	rc = bpt_reader_digest(rp->reader, &rp->digest, &err);
+	if (rc < 0) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	rc = load_trace(rp->reader, &lo, &rp->lt, &err);
+	if (rc == -ENODEV) {
+		const struct bpt_device *d = &h->devices[rp->lt.unmapped_dev];
+
+		pr_err("replay: %s: recorded device %s (%u:%u) has no target; give --target "
+		       "SPEC or --map %s=SPEC", o->trace, d->name, d->major, d->minor, d->name);
+		return -1;
+	}
+	if (rc < 0) {
+		pr_err("replay: %s", rc == -ENOMEM ? "out of memory loading the trace" : err.msg);
+		return -1;
+	}
+	bpt_reader_stats(rp->reader, &bs);
+	if (bs.truncated)
+		pr_warn("replay: %s: truncated after byte %llu; replaying the %llu complete records",
+			o->trace, (unsigned long long)bs.valid_bytes,
+			(unsigned long long)rp->lt.source_records);
+	return 0;
+}
+
+/* Open every target and fit the trace's offsets onto it. */
+static int open_targets(struct replay *rp)
+{
+	const struct replay_opts *o = rp->o;
+	char why[512];
+
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		struct load_target_stats *ts = &rp->lt.tgt[t];
+		struct target_policy pol = {
+			.allow_write = o->allow_write,
+			.writes_replayed = ts->writes > 0,
+			.nwrites = ts->writes,
+			.create_size = o->create_size,
+		};
+		struct fit fit;
+
+		if (target_open(&rp->tgt[t], rp->spec[t], &pol, why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			return -1;
+		}
+		rp->opened[t] = 1;
+		if (fit_init(&fit, o->fit, ts->extent, ts->max_len, rp->tgt[t].layout.capacity,
+			     o->offset, rp->tgt[t].align, rp->spec[t], why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			return -1;
+		}
+		for (uint64_t i = 0; i < rp->lt.n; i++) {
+			struct rp_io *io = &rp->lt.io[i];
+
+			if (io->target == t && io->op != BPT_OP_FLUSH)
+				io->offset = fit_map(&fit, io->offset, io->len);
+		}
+		rp->st[t] = (struct sched_target){
+			.layout = &rp->tgt[t].layout,
+			.fd = rp->tgt[t].fd,
+			.is_blkdev = rp->tgt[t].is_blkdev,
+		};
+	}
+	return 0;
+}
+
+static int alloc_buffers(struct replay *rp)
+{
+	uint64_t len = 4096;
+
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->lt.tgt[t].max_rw_len > len)
+			len = rp->lt.tgt[t].max_rw_len;
+	len = (len + 4095) / 4096 * 4096;
+	if (posix_memalign(&rp->rbuf, 4096, len) || posix_memalign(&rp->wbuf, 4096, len)) {
+		pr_err("replay: cannot allocate %llu-byte I/O buffers", (unsigned long long)len);
+		return -1;
+	}
+	memset(rp->rbuf, 0, len);
+	for (uint64_t i = 0; i < len; i++)
+		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
+	return 0;
+}
+
+/* "loop3" for /dev/loop3, "raid0:loop1,loop2" for an array. */
+static void short_name(const struct target *t, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (t->spec.kind != LAYOUT_SINGLE)
+		o = (size_t)snprintf(buf, len, "%s:", layout_kind_name(t->spec.kind));
+	for (unsigned i = 0; i < t->spec.nmembers && o < len; i++) {
+		const char *slash = strrchr(t->spec.members[i], '/');
+
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? "," : "",
+				      slash ? slash + 1 : t->spec.members[i]);
+	}
+}
+
+static int open_run_file(struct replay *rp)
+{
+	const struct replay_opts *o = rp->o;
+	struct run_device devs[LOAD_MAX_TARGETS];
+	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
+	char offset[32], create[32];
+	const char *meta[2 * 12];
+	unsigned nm = 0;
+	struct bpt_error err = { 0 };
+
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		struct stat st;
+		const struct target *tg = &rp->tgt[t];
+
+		short_name(tg, names[t], sizeof(names[t]));
+		devs[t] = (struct run_device){ .name = names[t], .size_bytes = tg->layout.capacity,
+					       .lbs = tg->align };
+		if (tg->spec.kind == LAYOUT_SINGLE && !fstat(tg->fd[0], &st) && S_ISBLK(st.st_mode)) {
+			devs[t].major = major(st.st_rdev);
+			devs[t].minor = minor(st.st_rdev);
+		}
+	}
+	if (rp->ntargets == 1 && !o->nmap) {
+		snprintf(target, sizeof(target), "%s", rp->spec[0]);
+	} else {
+		/* recorded=spec pairs, ';' separated */
+		for (unsigned t = 0; t < rp->ntargets; t++)
+			for (unsigned m = 0; m < o->nmap; m++)
+				if (!strcmp(o->map[m].spec, rp->spec[t]))
+					snprintf(target + strlen(target), sizeof(target) - strlen(target),
+						 "%s%s=%s", target[0] ? ";" : "", o->map[m].dev,
+						 rp->spec[t]);
+		if (o->target)
+			snprintf(target + strlen(target), sizeof(target) - strlen(target),
+				 "%s*=%s", target[0] ? ";" : "", o->target);
+	}
+	snprintf(digest, sizeof(digest), "%016" PRIx64, rp->digest);
+	snprintf(speed, sizeof(speed), "%g", o->speed);
+	snprintf(depth, sizeof(depth), "%u", o->depth);
+	meta[nm * 2] = "source", meta[nm++ * 2 + 1] = o->trace;
+	meta[nm * 2] = "source.digest", meta[nm++ * 2 + 1] = digest;
+	meta[nm * 2] = "target", meta[nm++ * 2 + 1] = target;
+	meta[nm * 2] = "timing", meta[nm++ * 2 + 1] = timing_name(o->timing);
+	meta[nm * 2] = "speed", meta[nm++ * 2 + 1] = speed;
+	meta[nm * 2] = "queue_depth", meta[nm++ * 2 + 1] = depth;
+	meta[nm * 2] = "engine", meta[nm++ * 2 + 1] = o->engine;
+	if (o->writes != WRITES_REPLAY)
+		meta[nm * 2] = "writes", meta[nm++ * 2 + 1] = o->writes == WRITES_SKIP ? "skip" : "as-reads";
+	if (o->fit != FIT_REFUSE)
+		meta[nm * 2] = "fit", meta[nm++ * 2 + 1] = o->fit == FIT_WRAP ? "wrap" : "scale";
+	if (o->offset) {
+		snprintf(offset, sizeof(offset), "%llu", (unsigned long long)o->offset);
+		meta[nm * 2] = "offset", meta[nm++ * 2 + 1] = offset;
+	}
+	if (o->create_size) {
+		snprintf(create, sizeof(create), "%llu", (unsigned long long)o->create_size);
+		meta[nm * 2] = "create", meta[nm++ * 2 + 1] = create;
+	}
+	if (o->no_idle)
+		meta[nm * 2] = "no_idle", meta[nm++ * 2 + 1] = "1";
+	if (run_writer_open(&rp->rw, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_result(void *ctx, const struct rp_result *r)
+{
+	struct replay *rp = ctx;
+
+	summary_add(&rp->sum, r);
+	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0) {
+		rp->write_failed = 1;
+		return 1; /* stop: the run file cannot be written */
+	}
+	return 0;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elapsed_ns)
+{
+	struct replay *rp = ctx;
+	double s = (double)elapsed_ns / 1e9, rate = s > 0 ? (double)done / s : 0;
+
+	if (!rp->progress)
+		return;
+	fprintf(stderr, "\r\033[Kreplay: %llu/%llu I/Os (%.0f%%), %.0f IOPS, ",
+		(unsigned long long)done, (unsigned long long)total,
+		total ? 100.0 * (double)done / (double)total : 100.0, rate);
+	if (rate > 0)
+		fprintf(stderr, "ETA %.0f s", (double)(total - done) / rate);
+	else
+		fprintf(stderr, "ETA ?");
+}
+
+static void replay_free(struct replay *rp)
+{
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->opened[t])
+			target_close(&rp->tgt[t]);
+	bpt_reader_close(rp->reader);
+	loaded_trace_free(&rp->lt);
+	summary_free(&rp->sum);
+	free(rp->rbuf);
+	free(rp->wbuf);
+}
+
+int replay_run(const struct replay_opts *opts)
+{
+	struct replay rp = { .o = opts };
+	struct replay_opts o = *opts;
+	const struct engine_ops *ops = engine_find(o.engine);
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sched_stats stats;
+	struct sched_config cfg;
+	int rc, ret = EXIT_FAIL;
+
+	if (!ops) {
+		pr_err("replay: --engine %s: unknown engine (libaio, null)", o.engine);
+		return EXIT_USAGE;
+	}
+	rp.o = &o;
+	if (load(&rp) || open_targets(&rp) || alloc_buffers(&rp))
+		goto out;
+	if (!o.depth) {
+		/* afap keeps the recording's concurrency; the timed modes only
+		 * need a bound high enough never to hold an I/O back */
+		o.depth = rp.lt.max_outstanding ? rp.lt.max_outstanding : 1;
+		if (o.timing != TIMING_AFAP && o.depth < DEFAULT_TIMED_DEPTH)
+			o.depth = DEFAULT_TIMED_DEPTH;
+	}
+	if (o.output && open_run_file(&rp))
+		goto out;
+	rp.progress = isatty(STDERR_FILENO);
+	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
+	cfg = (struct sched_config){
+		.timing = o.timing, .speed = o.speed, .depth = o.depth, .no_idle = o.no_idle,
+		.stop_on_error = o.stop_on_error, .stop = &stop_flag, .ops = ops,
+		.eopts = { .null_latency_ns = o.null_latency_ns },
+		.targets = rp.st, .ntargets = rp.ntargets,
+		.read_buf = rp.rbuf, .write_buf = rp.wbuf,
+		.on_result = on_result, .on_progress = on_progress, .ctx = &rp,
+	};
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = sched_run(&cfg, rp.lt.io, rp.lt.n, &stats);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rp.progress)
+		fprintf(stderr, "\r\033[K");
+	if (rc < 0)
+		pr_err("replay: %s engine: %s", o.engine, strerror(-rc));
+	if (rp.rw) {
+		struct bpt_error err = { 0 };
+
+		if (run_writer_close(rp.rw, &err) < 0 && !rp.write_failed) {
+			pr_err("replay: %s", err.msg);
+			rp.write_failed = 1;
+		}
+		rp.rw = NULL;
+	}
+	if (rp.write_failed)
+		pr_err("replay: %s: cannot write the run file; replay stopped", o.output);
+	if (stop_flag)
+		pr_err("replay: interrupted; %llu of %llu I/Os replayed",
+		       (unsigned long long)stats.completed, (unsigned long long)rp.lt.n);
+	if (stats.errors && o.stop_on_error)
+		pr_err("replay: stopped at the first I/O error (--stop-on-error)");
+
+	struct summary_ctx sc = {
+		.source = o.trace, .target = o.target ? o.target : "(--map)",
+		.timing = timing_name(o.timing), .speed = o.speed, .depth = o.depth,
+		.total_ios = rp.lt.n, .skipped = rp.lt.skipped, .elapsed_ns = stats.elapsed_ns,
+		.recorded_ns = rp.lt.recorded_ns, .interrupted = stats.stopped,
+		.run_file = rp.write_failed ? NULL : o.output,
+	};
+	if (rp.ntargets == 1)
+		sc.target = rp.spec[0];
+	if (o.json)
+		summary_print_json(&rp.sum, &sc, stdout);
+	else
+		summary_print_text(&rp.sum, &sc, stdout);
+	ret = rc < 0 || stats.stopped || stats.errors || rp.write_failed ? EXIT_FAIL : EXIT_OK;
+out:
+	if (rp.rw)
+		run_writer_close(rp.rw, NULL);
+	replay_free(&rp);
+	return ret;
+}

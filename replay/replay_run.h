@@ -1,0 +1,43 @@
+/*
+ * replay_run.h — one `blkpeak replay` from parsed options to the summary:
+ * map the trace's devices to targets, load and sort the trace, open the
+ * targets through the safety checks, fit the offsets, run the scheduler,
+ * write the run file and print the summary.
+ */
+#ifndef BLKPEAK_REPLAY_RUN_H
+#define BLKPEAK_REPLAY_RUN_H
+
+#include <stdint.h>
+
+#include "fit.h"
+#include "load.h"
+#include "sched.h"
+
+struct replay_map {
+	const char *dev;   /* recorded device: name, /dev/name or major:minor */
+	const char *spec;  /* target spec */
+};
+
+struct replay_opts {
+	const char *trace;
+	const char *output;          /* -o, or NULL */
+	const char *target;          /* --target, or NULL when --map covers all */
+	struct replay_map map[LOAD_MAX_TARGETS];
+	unsigned nmap;
+	enum timing timing;
+	double speed;
+	unsigned depth;              /* 0: the trace's own maximum */
+	int no_idle, allow_write, stop_on_error, json;
+	enum writes_mode writes;
+	enum fit_mode fit;
+	uint64_t offset, create_size;
+	const char *engine;
+	uint64_t null_latency_ns;    /* --engine null: simulated service time */
+};
+
+/* Run it; prints errors and the summary. Returns an exit code: EXIT_OK,
+ * or EXIT_FAIL when the replay could not start, stopped early or had I/O
+ * errors. */
+int replay_run(const struct replay_opts *o);
+
+#endif

@@ -1,0 +1,99 @@
+/* run_writer.c — writing a replay's results as a .bpt run file (run_writer.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_writer.h"
+
+struct run_writer {
+	struct bpt_writer *w;
+	uint32_t comm_id;
+	uint32_t pid;
+};
+
+int run_writer_open(struct run_writer **out, const char *path,
+		    const struct run_device *devs, unsigned ndev,
+		    const char *const *meta, unsigned nmeta, struct bpt_error *err)
+{
+	struct bpt_header *hdr = calloc(1, sizeof(*hdr));
+	struct run_writer *rw = calloc(1, sizeof(*rw));
+	int rc = -ENOMEM;
+
+	if (!hdr || !rw)
+		goto fail;
+	bpt_header_init(hdr, "replay");
+	hdr->columns = BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER;
+	for (unsigned i = 0; i < ndev; i++) {
+		struct bpt_device d = {
+			.major = devs[i].major, .minor = devs[i].minor,
+			.size_bytes = devs[i].size_bytes,
+			.logical_block_size = devs[i].lbs, .physical_block_size = devs[i].lbs,
+		};
+
+		snprintf(d.name, sizeof(d.name), "%s", devs[i].name);
+		rc = bpt_header_add_device(hdr, &d);
+		if (rc < 0)
+			goto fail;
+	}
+	for (unsigned i = 0; i < nmeta; i++) {
+		rc = bpt_header_set_meta(hdr, meta[2 * i], meta[2 * i + 1]);
+		if (rc < 0)
+			goto fail;
+	}
+	rc = bpt_writer_create(&rw->w, path, hdr, NULL, err);
+	if (rc < 0)
+		goto fail;
+	rc = bpt_writer_intern(rw->w, "blkpeak", &rw->comm_id);
+	if (rc < 0) {
+		bpt_writer_close(rw->w, NULL);
+		goto fail;
+	}
+	rw->pid = (uint32_t)getpid();
+	free(hdr);
+	*out = rw;
+	return 0;
+fail:
+	if (err && !err->code) {
+		err->code = rc;
+		snprintf(err->msg, sizeof(err->msg), "%s: cannot write the header: %s", path,
+			 strerror(-rc));
+	}
+	free(hdr);
+	free(rw);
+	return rc;
+}
+
+int run_writer_add(struct run_writer *w, const struct rp_result *r)
+{
+	struct bpt_record rec = {
+		.queue_ns = r->issue_ns,
+		.issue_ns = r->issue_ns,
+		.complete_ns = r->complete_ns,
+		.sector = r->io->offset / 512,
+		.bytes = r->io->len,
+		.pid = w->pid,
+		.comm_id = w->comm_id,
+		.error = r->error,
+		.dev = r->io->target,
+		.op = r->io->op,
+		.flags = r->io->flags,
+		.member = r->member_mask,
+		.sched_ns = r->sched_ns,
+		.source_index = r->io->src,
+	};
+
+	return bpt_writer_add(w->w, &rec);
+}
+
+int run_writer_close(struct run_writer *w, struct bpt_error *err)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	rc = bpt_writer_close(w->w, err);
+	free(w);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * run_writer.h — the run file (-o RUN.bpt): a replay's results as a trace,
+ * so every report and comparison works on captures and replays alike.
+ *
+ * One record per replayed I/O (not per part of a split or mirrored I/O),
+ * written as each I/O completes:
+ *   issue_ns, complete_ns  when it was submitted and when its last part
+ *                          completed, relative to the replay's start;
+ *                          queue_ns = issue_ns
+ *   sched_ns               when the timing mode meant to submit it
+ *   sector, bytes, op, flags  as sent to the target (after --offset,
+ *                          --fit and --writes), sector on the virtual target
+ *   dev                    the target (one device-table entry per target)
+ *   member                 a bit mask of the target's members that served a
+ *                          part: bit m for member m (1 for a plain target;
+ *                          both mirrors for a raid1 write)
+ *   source_index           the record's position in the source trace
+ *   error                  0 or the first negative errno of its parts
+ *                          (-EIO for a short transfer)
+ *   pid, comm              this blkpeak process
+ * Header meta: source, source.digest, target, timing, speed, queue_depth,
+ * engine, and writes, fit, offset, no_idle when they were given.
+ */
+#ifndef BLKPEAK_RUN_WRITER_H
+#define BLKPEAK_RUN_WRITER_H
+
+#include "bpt.h"
+#include "sched.h"
+
+struct run_writer;
+
+/* One device-table entry of the run file. */
+struct run_device {
+	const char *name;       /* shown name, cut to 31 bytes */
+	uint64_t size_bytes;
+	unsigned lbs;
+	unsigned major, minor;  /* 0:0 for files and arrays */
+};
+
+/*
+ * Create `path` with a "replay" header holding `ndev` devices and the meta
+ * pairs meta[0..2*nmeta) (key, value, key, value...). Returns 0 or a
+ * negative errno with err filled.
+ */
+int run_writer_open(struct run_writer **out, const char *path,
+		    const struct run_device *devs, unsigned ndev,
+		    const char *const *meta, unsigned nmeta, struct bpt_error *err);
+
+/* Append the record of one completed I/O. */
+int run_writer_add(struct run_writer *w, const struct rp_result *r);
+
+/* Finish the file (footer) and free the writer; NULL is accepted. */
+int run_writer_close(struct run_writer *w, struct bpt_error *err);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * safety.h — the checks that stand between a replay and someone's data.
+ *
+ * A block device that is mounted (directly or through one of its
+ * partitions), used as swap, held by another device (sysfs holders) or
+ * opened exclusively elsewhere is never used, not even for reads. Writes
+ * to a block device need --allow-write. A regular file is created or
+ * extended only with --create SIZE. The functions here decide; they print
+ * nothing and explain a refusal in `why`.
+ *
+ * The system files are read from the paths in struct safety_paths so that
+ * the logic can be tested on fixture files without root.
+ */
+#ifndef BLKPEAK_SAFETY_H
+#define BLKPEAK_SAFETY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct safety_paths {
+	const char *mountinfo; /* /proc/self/mountinfo */
+	const char *swaps;     /* /proc/swaps */
+	const char *sysfs;     /* /sys */
+};
+
+extern const struct safety_paths safety_system_paths;
+
+/* The whole disk `dev` belongs to: itself, or its parent when `dev` is a
+ * partition (sysfs `partition` file). */
+dev_t safety_disk_of(const struct safety_paths *sp, dev_t dev);
+
+/* 1 when using `a` would touch `b`: the same device, or one is a
+ * partition of the other. */
+int safety_related(const struct safety_paths *sp, dev_t a, dev_t b);
+
+/* 1 and the mount point (unescaped) in where[len] when `dev` or a related
+ * device is mounted; 0 when not; negative errno when the table cannot be
+ * read. Matches the major:minor column, and the source's device number
+ * for file systems that report an anonymous one (btrfs). */
+int safety_find_mount(const struct safety_paths *sp, dev_t dev, char *where,
+		      size_t len);
+
+/* 1 and the swap area's name when `dev` or a related device is swap. */
+int safety_find_swap(const struct safety_paths *sp, dev_t dev, char *what,
+		     size_t len);
+
+/* 1 and the holder's name when `dev` or one of its partitions has holders
+ * (device mapper, md, bcache...). */
+int safety_find_holder(const struct safety_paths *sp, dev_t dev, char *holder,
+		       size_t len);
+
+/* All three checks on block device `path` (device number `dev`): 0 when
+ * free, -EBUSY with the reason in why[len] otherwise. */
+int safety_check_blkdev(const struct safety_paths *sp, const char *path,
+			dev_t dev, char *why, size_t len);
+
+/*
+ * Whether writes may be sent to a block device: 0 when there are none to
+ * send or --allow-write was given, else -EPERM and a reason naming the
+ * device and the number of writes.
+ */
+int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,
+			char *why, size_t len);
+
+/*
+ * Regular-file rule. `exists`/`size` describe the file now; `create_size`
+ * is --create's value (0 when absent). Sets *new_size to the size the file
+ * must be given (0: leave it alone). -ENOENT / -EPERM with a reason when
+ * the file is missing or would need extending without --create.
+ */
+int safety_file_policy(const char *path, int exists, uint64_t size,
+		       uint64_t create_size, uint64_t *new_size, char *why,
+		       size_t len);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * sched.h — the replay scheduler: when each I/O of a trace is issued.
+ *
+ * Input is an array of struct rp_io sorted by recorded issue time; output
+ * is one struct rp_result per I/O, handed to a callback as each request
+ * completes (all its parts). Three timing modes:
+ *
+ *   original  I/O i is due at start + t_ns[i] / speed. Completions are
+ *             reaped while waiting; the wait sleeps until SPIN_NS before
+ *             the due time and spins the rest. Each due time is absolute,
+ *             so an I/O issued late does not delay the ones after it:
+ *             lateness is measured per I/O (issue - due) and carried
+ *             forward instead of piling up (fio's iolog_delay idea).
+ *   afap      as fast as possible, in trace order, at most `depth`
+ *             requests outstanding.
+ *   causal    I/O i waits until every I/O whose recorded completion came
+ *             before its recorded issue time has completed in the replay,
+ *             then for its recorded think time (issue time minus the
+ *             latest such completion; its offset from the start when it
+ *             has none), divided by speed; `no_idle` drops the think time.
+ *
+ * In every mode I/Os are issued in trace order and at most `depth`
+ * requests are outstanding.
+ */
+#ifndef BLKPEAK_SCHED_H
+#define BLKPEAK_SCHED_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "layout.h"
+
+/* One I/O to replay (40 bytes; a million take 40 MB). */
+struct rp_io {
+	uint64_t t_ns;      /* recorded issue time, relative to the first */
+	uint64_t done_ns;   /* recorded completion time, same origin */
+	uint64_t offset;    /* on the target (after --offset/--fit), bytes */
+	uint32_t len;       /* bytes */
+	uint32_t src;       /* record index in the source trace */
+	uint8_t target;     /* index into sched_config.targets */
+	uint8_t op;         /* enum bpt_op */
+	uint8_t flags;      /* enum bpt_flag */
+};
+
+/* What happened to one I/O; times relative to the replay's start. */
+struct rp_result {
+	const struct rp_io *io;
+	uint64_t sched_ns;    /* when it was due */
+	uint64_t issue_ns;    /* handed to the kernel */
+	uint64_t complete_ns; /* last part completed */
+	int32_t error;        /* 0 or first negative errno of a part */
+	uint32_t member_mask; /* bit m: member m served a part */
+	uint8_t short_io;     /* a part did fewer bytes than asked (error -EIO) */
+};
+
+enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
+
+/* One replay target as the scheduler sees it. */
+struct sched_target {
+	struct layout *layout;
+	const int *fd;        /* per member */
+	const int *is_blkdev; /* per member */
+};
+
+struct sched_config {
+	enum timing timing;
+	double speed;          /* > 0; 1 = as recorded */
+	unsigned depth;        /* most requests outstanding (>= 1) */
+	int no_idle;           /* causal: no think time */
+	int stop_on_error;
+	volatile sig_atomic_t *stop; /* set asynchronously (Ctrl-C); may be NULL */
+	const struct engine_ops *ops;
+	struct engine_opts eopts; /* depth is filled in by the scheduler */
+	struct sched_target *targets;
+	unsigned ntargets;
+	void *read_buf, *write_buf; /* aligned, at least max_len bytes each */
+	/* each completed request; return nonzero to stop the replay */
+	int (*on_result)(void *ctx, const struct rp_result *r);
+	/* about every 250 ms: progress so far */
+	void (*on_progress)(void *ctx, uint64_t done, uint64_t total, uint64_t elapsed_ns);
+	void *ctx;
+};
+
+struct sched_stats {
+	uint64_t issued, completed, errors;
+	uint64_t start_mono_ns;   /* CLOCK_MONOTONIC of time 0 */
+	uint64_t elapsed_ns;      /* first issue to last completion */
+	unsigned max_outstanding; /* requests, as the scheduler counted them */
+	int stopped;              /* ended early: signal, error or callback */
+};
+
+/* "original", "afap", "causal" → timing; -EINVAL otherwise. */
+int timing_parse(const char *s, enum timing *t);
+const char *timing_name(enum timing t);
+
+/*
+ * Replay io[0..n) per cfg. Returns 0 when every I/O was issued and
+ * completed or the replay stopped cleanly (stats->stopped says which; I/Os
+ * in flight are always waited for, so every issued I/O gets a result), or
+ * a negative errno when the engine failed.
+ */
+int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
+	      struct sched_stats *stats);
+
+#endif

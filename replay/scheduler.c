@@ -1,0 +1,438 @@
+/*
+ * scheduler.c — issuing a trace's I/Os on time (sched.h has the rules of
+ * the three timing modes). One loop: issue every I/O that is due, commit
+ * them in one batch, then wait for the next due time or for completions,
+ * reaping completions all the while.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpt.h"
+#include "cliutil.h"
+#include "sched.h"
+
+/* The last stretch before a due time is spun, not slept: timer wake-ups
+ * are late by tens of microseconds. */
+#define SPIN_NS 80000ull
+#define PROGRESS_NS 250000000ull
+#define NEVER UINT64_MAX
+
+/* One request in flight: an I/O of the trace split into its parts. */
+struct req {
+	uint64_t idx;
+	uint64_t sched_ns, issue_ns; /* absolute CLOCK_MONOTONIC */
+	unsigned nparts, parts_left;
+	int32_t error;
+	uint32_t member_mask;
+	uint8_t short_io, target;
+	struct layout_part *lp;  /* maxparts entries */
+	struct eng_io *eio;      /* maxparts entries */
+};
+
+/* Causal mode's bookkeeping, indexed by I/O (about 25 bytes per I/O). */
+struct causal {
+	uint32_t *order;        /* I/Os sorted by recorded completion */
+	uint32_t *ndeps;        /* I/Os that completed before I/O i was issued */
+	uint64_t *done_at;      /* replay completion, relative to t0 */
+	uint64_t *prefix_done;  /* [k]: latest done_at among order[0..k) */
+	uint8_t *completed;
+	uint64_t q;             /* order[0..q) have all completed */
+};
+
+struct sched {
+	const struct sched_config *cfg;
+	const struct rp_io *io;
+	uint64_t n, next;
+	struct engine *eng;
+	struct req *reqs;
+	unsigned *free_ids, nfree;
+	unsigned *batch, nbatch;   /* started, not yet committed */
+	unsigned maxparts, outstanding;
+	uint64_t t0, next_progress;
+	struct causal c;
+	struct sched_stats *st;
+	int stopping;
+};
+
+int timing_parse(const char *s, enum timing *t)
+{
+	if (!strcmp(s, "original"))
+		*t = TIMING_ORIGINAL;
+	else if (!strcmp(s, "afap"))
+		*t = TIMING_AFAP;
+	else if (!strcmp(s, "causal"))
+		*t = TIMING_CAUSAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *timing_name(enum timing t)
+{
+	return t == TIMING_AFAP ? "afap" : t == TIMING_CAUSAL ? "causal" : "original";
+}
+
+static int cmp_done(const void *a, const void *b, void *arg)
+{
+	const struct rp_io *io = arg;
+	uint64_t x = io[*(const uint32_t *)a].done_ns, y = io[*(const uint32_t *)b].done_ns;
+
+	return x < y ? -1 : x > y;
+}
+
+static int causal_init(struct sched *s)
+{
+	struct causal *c = &s->c;
+	uint64_t j = 0;
+
+	c->order = malloc(s->n * sizeof(*c->order));
+	c->ndeps = malloc(s->n * sizeof(*c->ndeps));
+	c->done_at = calloc(s->n, sizeof(*c->done_at));
+	c->prefix_done = calloc(s->n + 1, sizeof(*c->prefix_done));
+	c->completed = calloc(s->n, 1);
+	if (!c->order || !c->ndeps || !c->done_at || !c->prefix_done || !c->completed)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < s->n; i++)
+		c->order[i] = (uint32_t)i;
+	qsort_r(c->order, s->n, sizeof(*c->order), cmp_done, (void *)s->io);
+	for (uint64_t i = 0; i < s->n; i++) {
+		while (j < s->n && s->io[c->order[j]].done_ns < s->io[i].t_ns)
+			j++;
+		c->ndeps[i] = (uint32_t)j;
+	}
+	return 0;
+}
+
+static void causal_free(struct causal *c)
+{
+	free(c->order);
+	free(c->ndeps);
+	free(c->done_at);
+	free(c->prefix_done);
+	free(c->completed);
+}
+
+static void causal_completed(struct sched *s, uint64_t idx, uint64_t rel_ns)
+{
+	struct causal *c = &s->c;
+
+	c->completed[idx] = 1;
+	c->done_at[idx] = rel_ns;
+	while (c->q < s->n && c->completed[c->order[c->q]]) {
+		uint64_t d = c->done_at[c->order[c->q]];
+
+		c->prefix_done[c->q + 1] = d > c->prefix_done[c->q] ? d : c->prefix_done[c->q];
+		c->q++;
+	}
+}
+
+/* When I/O i may be issued (absolute ns), or NEVER while it waits for
+ * completions. */
+static uint64_t due_time(const struct sched *s, uint64_t i)
+{
+	const struct rp_io *io = &s->io[i];
+	double speed = s->cfg->speed;
+
+	switch (s->cfg->timing) {
+	case TIMING_AFAP:
+		return 0;
+	case TIMING_ORIGINAL:
+		return s->t0 + (uint64_t)((double)io->t_ns / speed);
+	case TIMING_CAUSAL: {
+		uint32_t k = s->c.ndeps[i];
+		uint64_t since, think;
+
+		if (s->c.q < k)
+			return NEVER;
+		since = k ? s->io[s->c.order[k - 1]].done_ns : 0;
+		think = s->cfg->no_idle || io->t_ns < since ? 0 : io->t_ns - since;
+		return s->t0 + s->c.prefix_done[k] + (uint64_t)((double)think / speed);
+	}
+	}
+	return 0;
+}
+
+static int finish_req(struct sched *s, struct req *r, uint64_t now)
+{
+	struct rp_result res = {
+		.io = &s->io[r->idx],
+		.sched_ns = r->sched_ns > s->t0 ? r->sched_ns - s->t0 : 0,
+		.issue_ns = r->issue_ns - s->t0,
+		.complete_ns = now - s->t0,
+		.error = r->error,
+		.member_mask = r->member_mask,
+		.short_io = r->short_io,
+	};
+	int rc = 0;
+
+	if (s->cfg->timing == TIMING_CAUSAL)
+		causal_completed(s, r->idx, res.complete_ns);
+	s->st->completed++;
+	if (r->error) {
+		s->st->errors++;
+		if (s->cfg->stop_on_error)
+			s->stopping = 1;
+	}
+	if (res.complete_ns > s->st->elapsed_ns)
+		s->st->elapsed_ns = res.complete_ns;
+	if (s->cfg->on_result)
+		rc = s->cfg->on_result(s->cfg->ctx, &res);
+	if (rc)
+		s->stopping = 1;
+	s->outstanding--;
+	s->free_ids[s->nfree++] = (unsigned)(r - s->reqs);
+	return 0;
+}
+
+/* Account one finished part of r (result in eio->result). */
+static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t now)
+{
+	struct layout *l = s->cfg->targets[r->target].layout;
+	unsigned p = (unsigned)(e - r->eio);
+
+	layout_part_done(l, &r->lp[p]);
+	if (e->result < 0) {
+		if (!r->error)
+			r->error = (int32_t)e->result;
+	} else if ((uint64_t)e->result < e->len) {
+		r->short_io = 1;
+		if (!r->error)
+			r->error = -EIO;
+	}
+	if (--r->parts_left == 0)
+		finish_req(s, r, now);
+}
+
+/* Reap: wait for at least `min` completions or `timeout_ns`. */
+static int reap(struct sched *s, unsigned min, uint64_t timeout_ns)
+{
+	int n = s->cfg->ops->getevents(s->eng, min, s->maxparts * s->cfg->depth, timeout_ns);
+	uint64_t now = now_mono_ns();
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		struct eng_io *e = s->cfg->ops->event(s->eng, (unsigned)i);
+
+		part_done(s, e->priv, e, now);
+	}
+	return n;
+}
+
+/* Submit the batch; when the kernel is full, reap and submit the rest. */
+static int commit(struct sched *s)
+{
+	uint64_t now = now_mono_ns();
+
+	for (unsigned i = 0; i < s->nbatch; i++)
+		s->reqs[s->batch[i]].issue_ns = now;
+	s->nbatch = 0;
+	while (s->cfg->ops->pending(s->eng)) {
+		int rc = s->cfg->ops->commit(s->eng);
+
+		if (rc < 0)
+			return rc;
+		if (s->cfg->ops->pending(s->eng)) {
+			rc = reap(s, 1, NEVER);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Map I/O `idx` onto its target and queue its parts. */
+static int start_req(struct sched *s, uint64_t idx, uint64_t due)
+{
+	const struct rp_io *io = &s->io[idx];
+	const struct sched_target *t = &s->cfg->targets[io->target];
+	unsigned id = s->free_ids[--s->nfree];
+	struct req *r = &s->reqs[id];
+	int n;
+
+	r->idx = idx;
+	r->sched_ns = due ? due : now_mono_ns();
+	r->issue_ns = r->sched_ns;
+	r->error = 0;
+	r->member_mask = 0;
+	r->short_io = 0;
+	r->target = io->target;
+	s->outstanding++;
+	s->st->issued++;
+	if (s->outstanding > s->st->max_outstanding)
+		s->st->max_outstanding = s->outstanding;
+	s->batch[s->nbatch++] = id;
+	n = layout_map(t->layout, io->op, io->offset, io->len, r->lp, s->maxparts);
+	if (n <= 0) { /* cannot be mapped (past the end): fails at once */
+		r->nparts = r->parts_left = 0;
+		r->error = n < 0 ? n : -EINVAL;
+		s->nbatch--;
+		r->issue_ns = now_mono_ns();
+		return finish_req(s, r, r->issue_ns);
+	}
+	r->nparts = r->parts_left = (unsigned)n;
+	for (int p = 0; p < n; p++) {
+		struct eng_io *e = &r->eio[p];
+		void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+
+		r->member_mask |= 1u << r->lp[p].member;
+		e->fd = t->fd[r->lp[p].member];
+		e->is_blkdev = (uint8_t)t->is_blkdev[r->lp[p].member];
+		e->op = io->op;
+		e->flags = io->flags;
+		e->offset = r->lp[p].offset;
+		e->len = r->lp[p].len;
+		e->buf = (char *)buf + r->lp[p].buf_off;
+		e->priv = r;
+		for (;;) {
+			enum eng_status st = s->cfg->ops->queue(s->eng, e);
+
+			if (st == ENG_QUEUED)
+				break;
+			if (st == ENG_COMPLETED) {
+				part_done(s, r, e, now_mono_ns());
+				break;
+			}
+			int rc = commit(s); /* ENG_BUSY: make room */
+			if (rc < 0)
+				return rc;
+			rc = reap(s, 1, NEVER);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static void sched_free(struct sched *s)
+{
+	if (s->eng)
+		s->cfg->ops->close(s->eng);
+	if (s->reqs)
+		for (unsigned i = 0; i < s->cfg->depth; i++) {
+			free(s->reqs[i].lp);
+			free(s->reqs[i].eio);
+		}
+	free(s->reqs);
+	free(s->free_ids);
+	free(s->batch);
+	causal_free(&s->c);
+}
+
+static int sched_setup(struct sched *s)
+{
+	const struct sched_config *cfg = s->cfg;
+	uint64_t maxlen = 0;
+	struct engine_opts eo = cfg->eopts;
+	int rc;
+
+	for (uint64_t i = 0; i < s->n; i++)
+		if (s->io[i].len > maxlen)
+			maxlen = s->io[i].len;
+	s->maxparts = 1;
+	for (unsigned t = 0; t < cfg->ntargets; t++) {
+		unsigned m = layout_max_parts(cfg->targets[t].layout, maxlen);
+
+		if (m > s->maxparts)
+			s->maxparts = m;
+	}
+	s->reqs = calloc(cfg->depth, sizeof(*s->reqs));
+	s->free_ids = calloc(cfg->depth, sizeof(*s->free_ids));
+	s->batch = calloc(cfg->depth, sizeof(*s->batch));
+	if (!s->reqs || !s->free_ids || !s->batch)
+		return -ENOMEM;
+	for (unsigned i = 0; i < cfg->depth; i++) {
+		s->reqs[i].lp = calloc(s->maxparts, sizeof(*s->reqs[i].lp));
+		s->reqs[i].eio = calloc(s->maxparts, sizeof(*s->reqs[i].eio));
+		if (!s->reqs[i].lp || !s->reqs[i].eio)
+			return -ENOMEM;
+		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
+	}
+	if (cfg->timing == TIMING_CAUSAL) {
+		rc = causal_init(s);
+		if (rc)
+			return rc;
+	}
+	eo.depth = cfg->depth * s->maxparts;
+	if (eo.depth > 8192)
+		eo.depth = 8192; /* queue() says busy beyond; the loop copes */
+	return cfg->ops->open(&s->eng, &eo);
+}
+
+static int stop_requested(const struct sched *s)
+{
+	return s->stopping || (s->cfg->stop && *s->cfg->stop);
+}
+
+int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
+	      struct sched_stats *stats)
+{
+	struct sched s = { .cfg = cfg, .io = io, .n = n, .st = stats };
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!cfg->depth || !(cfg->speed > 0))
+		return -EINVAL;
+	rc = sched_setup(&s);
+	if (rc)
+		goto out;
+	s.t0 = now_mono_ns();
+	stats->start_mono_ns = s.t0;
+	s.next_progress = s.t0 + PROGRESS_NS;
+	for (;;) {
+		uint64_t due = NEVER, now;
+		int stop = stop_requested(&s);
+
+		if (!stop && s.next < n && s.nfree) {
+			due = due_time(&s, s.next);
+			if (due == 0 || (due != NEVER && due <= now_mono_ns())) {
+				rc = start_req(&s, s.next, due);
+				if (rc)
+					goto out;
+				s.next++;
+				continue;
+			}
+		}
+		if (s.nbatch || cfg->ops->pending(s.eng)) {
+			rc = commit(&s);
+			if (rc)
+				goto out;
+		}
+		now = now_mono_ns();
+		if (cfg->on_progress && now >= s.next_progress) {
+			cfg->on_progress(cfg->ctx, stats->completed, n, now - s.t0);
+			s.next_progress = now + PROGRESS_NS;
+		}
+		if (stop || s.next >= n || !s.nfree || due == NEVER) {
+			if (!s.outstanding)
+				break;
+			rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
+		} else if (due > now + SPIN_NS) {
+			uint64_t wait = due - now - SPIN_NS;
+
+			if (s.outstanding) {
+				rc = reap(&s, 1, wait);
+			} else {
+				struct timespec ts = { .tv_sec = (time_t)((due - SPIN_NS) / 1000000000ull),
+						       .tv_nsec = (long)((due - SPIN_NS) % 1000000000ull) };
+
+				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+				rc = 0;
+			}
+		} else {
+			while (now_mono_ns() < due)
+				;
+			rc = 0;
+		}
+		if (rc < 0)
+			goto out;
+		rc = 0;
+	}
+	if (s.next < n)
+		stats->stopped = 1;
+out:
+	sched_free(&s);
+	return rc < 0 ? rc : 0;
+}

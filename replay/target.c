@@ -1,0 +1,133 @@
+/* target.c — parsing target specs (see target.h for the grammar). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cliutil.h"
+#include "target.h"
+
+void target_spec_free(struct target_spec *spec)
+{
+	for (unsigned i = 0; i < spec->nmembers; i++)
+		free(spec->members[i]);
+	memset(spec, 0, sizeof(*spec));
+}
+
+static const struct {
+	const char *name;
+	enum layout_kind kind;
+	int needs_chunk;
+	unsigned min_members;
+} kinds[] = {
+	{ "raid0", LAYOUT_RAID0, 1, 1 },
+	{ "raid1", LAYOUT_RAID1, 0, 2 },
+	{ "raid10", LAYOUT_RAID10, 1, 2 },
+	{ "linear", LAYOUT_LINEAR, 0, 2 },
+};
+
+/* Split "A,B,C" into spec->members; -EINVAL on an empty member. */
+static int split_members(const char *list, struct target_spec *spec,
+			 char *why, size_t len)
+{
+	const char *p = list;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (!n) {
+			snprintf(why, len, "'%s': empty member path", list);
+			return -EINVAL;
+		}
+		if (spec->nmembers == LAYOUT_MAX_MEMBERS) {
+			snprintf(why, len, "'%s': more than %d members", list,
+				 LAYOUT_MAX_MEMBERS);
+			return -EINVAL;
+		}
+		spec->members[spec->nmembers] = strndup(p, n);
+		if (!spec->members[spec->nmembers])
+			return -ENOMEM;
+		spec->nmembers++;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int target_spec_parse(const char *text, struct target_spec *spec, char *why,
+		      size_t len)
+{
+	const char *colon = strchr(text, ':'), *rest;
+	size_t wlen = colon ? (size_t)(colon - text) : 0;
+	int rc;
+
+	memset(spec, 0, sizeof(*spec));
+	if (!*text) {
+		snprintf(why, len, "empty target");
+		return -EINVAL;
+	}
+	/* a word (letters and digits, starting with a letter) then ':' */
+	int is_word = wlen > 0 && isalpha((unsigned char)text[0]);
+	for (size_t i = 0; is_word && i < wlen; i++)
+		is_word = isalnum((unsigned char)text[i]);
+	if (!is_word) {
+		spec->kind = LAYOUT_SINGLE;
+		if (strchr(text, ',')) {
+			snprintf(why, len, "'%s': a plain target is one path; use raid0:, "
+					   "raid1:, raid10: or linear: for several", text);
+			return -EINVAL;
+		}
+		return split_members(text, spec, why, len);
+	}
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (strlen(kinds[k].name) != wlen || strncmp(text, kinds[k].name, wlen))
+			continue;
+		spec->kind = kinds[k].kind;
+		rest = colon + 1;
+		if (!strncmp(rest, "chunk=", 6)) {
+			const char *end = strchr(rest, ':');
+			char num[32];
+
+			if (!kinds[k].needs_chunk) {
+				snprintf(why, len, "'%s': %s takes no chunk size", text,
+					 kinds[k].name);
+				return -EINVAL;
+			}
+			if (!end || (size_t)(end - rest - 6) >= sizeof(num)) {
+				snprintf(why, len, "'%s': expected %s:chunk=SIZE:A,B", text,
+					 kinds[k].name);
+				return -EINVAL;
+			}
+			memcpy(num, rest + 6, (size_t)(end - rest - 6));
+			num[end - rest - 6] = 0;
+			if (parse_size(num, &spec->chunk) < 0 || !spec->chunk ||
+			    spec->chunk % 512) {
+				snprintf(why, len, "'%s': chunk '%s' is not a multiple of 512 bytes",
+					 text, num);
+				return -EINVAL;
+			}
+			rest = end + 1;
+		} else if (kinds[k].needs_chunk) {
+			snprintf(why, len, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",
+				 text, kinds[k].name, kinds[k].name);
+			return -EINVAL;
+		}
+		rc = split_members(rest, spec, why, len);
+		if (rc < 0) {
+			target_spec_free(spec);
+			return rc;
+		}
+		if (spec->nmembers < kinds[k].min_members) {
+			snprintf(why, len, "'%s': %s needs at least %u members, got %u",
+				 text, kinds[k].name, kinds[k].min_members, spec->nmembers);
+			target_spec_free(spec);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	snprintf(why, len, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear)",
+		 text, (int)wlen, text);
+	return -EINVAL;
+}

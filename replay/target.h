@@ -1,0 +1,64 @@
+/*
+ * target.h — what `--target SPEC` names and how it is opened.
+ *
+ * A spec is a path (block device or regular file) or a virtual array:
+ *   raid0:chunk=64k:A,B[,...]   raid1:A,B[,...]
+ *   raid10:chunk=64k:A,B,C,D    linear:A,B[,...]
+ * Member paths may not contain ',' (they may contain ':'). A spec starting
+ * with a word and ':' that is not a known layout is an error, not a path,
+ * so that "raid5:a,b" is not taken for a file called "raid5:a,b".
+ */
+#ifndef BLKPEAK_TARGET_H
+#define BLKPEAK_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+struct target_spec {
+	enum layout_kind kind;
+	uint64_t chunk;                         /* raid0, raid10 */
+	unsigned nmembers;
+	char *members[LAYOUT_MAX_MEMBERS];      /* owned */
+};
+
+/*
+ * Parse `text` into *spec. On failure returns -EINVAL and writes the
+ * reason (lowercase, names the part at fault) to why[len].
+ */
+int target_spec_parse(const char *text, struct target_spec *spec, char *why,
+		      size_t len);
+void target_spec_free(struct target_spec *spec);
+
+/* How the target may be touched (from the command line). */
+struct target_policy {
+	int allow_write;       /* --allow-write */
+	int writes_replayed;   /* the trace has writes that will be sent */
+	uint64_t nwrites;      /* how many (for the message) */
+	uint64_t create_size;  /* --create SIZE, 0 when not given */
+};
+
+/* An opened target: the members' descriptors and the layout over them. */
+struct target {
+	struct target_spec spec;
+	struct layout layout;
+	int fd[LAYOUT_MAX_MEMBERS];
+	int is_blkdev[LAYOUT_MAX_MEMBERS];
+	unsigned lbs[LAYOUT_MAX_MEMBERS];  /* logical block size */
+	unsigned align;                    /* largest lbs of the members */
+	char text[256];                    /* the spec as typed */
+};
+
+/*
+ * Parse `text`, run the safety checks on every member (safety.h) and open
+ * them O_DIRECT (block devices also O_EXCL), then build the layout.
+ * On failure returns a negative errno with the reason in why[len]
+ * ("/dev/loop3: mounted at /mnt, refusing to use it") and leaves nothing
+ * open.
+ */
+int target_open(struct target *t, const char *text,
+		const struct target_policy *pol, char *why, size_t len);
+void target_close(struct target *t);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * target_open.c — opening a target's members after the safety checks and
+ * building the layout over them (target.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "safety.h"
+#include "target.h"
+
+void target_close(struct target *t)
+{
+	for (unsigned i = 0; i < t->spec.nmembers; i++)
+		if (t->fd[i] >= 0)
+			close(t->fd[i]);
+	target_spec_free(&t->spec);
+}
+
+/* Open member `i` of t->spec; fill fd, size, block size. */
+static int open_member(struct target *t, unsigned i, const struct target_policy *pol,
+		       char *why, size_t len)
+{
+	const char *path = t->spec.members[i];
+	int wr = pol->writes_replayed;
+	struct stat st;
+	int rc, fd;
+
+	int exists = stat(path, &st) == 0;
+
+	if (!exists && errno != ENOENT) {
+		rc = -errno;
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (!exists) {
+		memset(&st, 0, sizeof(st));
+		st.st_mode = S_IFREG;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t size;
+		int lbs;
+
+		rc = safety_check_blkdev(&safety_system_paths, path, st.st_rdev, why, len);
+		if (rc)
+			return rc;
+		if (wr) {
+			rc = safety_write_policy(path, pol->nwrites, pol->allow_write, why, len);
+			if (rc)
+				return rc;
+		}
+		fd = open(path, (wr ? O_RDWR : O_RDONLY) | O_DIRECT | O_EXCL | O_CLOEXEC);
+		if (fd < 0) {
+			rc = -errno;
+			if (errno == EBUSY)
+				snprintf(why, len, "%s: busy (open exclusively elsewhere: mounted, "
+						   "part of an array or in use), refusing to use it", path);
+			else
+				snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+			return rc;
+		}
+		if (ioctl(fd, BLKGETSIZE64, &size) || ioctl(fd, BLKSSZGET, &lbs)) {
+			rc = -errno;
+			snprintf(why, len, "%s: cannot read its size: %s", path, strerror(errno));
+			close(fd);
+			return rc;
+		}
+		t->fd[i] = fd;
+		t->is_blkdev[i] = 1;
+		t->layout.member_size[i] = size;
+		t->lbs[i] = (unsigned)lbs;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: not a block device or a regular file", path);
+		return -EINVAL;
+	}
+	uint64_t new_size;
+
+	rc = safety_file_policy(path, exists, exists ? (uint64_t)st.st_size : 0,
+				pol->create_size, &new_size, why, len);
+	if (rc)
+		return rc;
+	int flags = (wr || new_size ? O_RDWR : O_RDONLY) | O_CLOEXEC | (new_size ? O_CREAT : 0);
+	fd = open(path, flags | O_DIRECT, 0644);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, flags, 0644); /* a file system without O_DIRECT */
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+		return rc;
+	}
+	if (new_size && ftruncate(fd, (off_t)new_size)) {
+		rc = -errno;
+		snprintf(why, len, "%s: cannot make it %llu bytes: %s", path,
+			 (unsigned long long)new_size, strerror(errno));
+		close(fd);
+		return rc;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	t->fd[i] = fd;
+	t->is_blkdev[i] = 0;
+	t->layout.member_size[i] = (uint64_t)st.st_size;
+	t->lbs[i] = 512;
+	return 0;
+}
+
+/* -EINVAL when two members are the same device or file. */
+static int check_distinct(struct target *t, char *why, size_t len)
+{
+	for (unsigned i = 0; i < t->spec.nmembers; i++)
+		for (unsigned j = 0; j < i; j++) {
+			struct stat a, b;
+
+			if (fstat(t->fd[i], &a) || fstat(t->fd[j], &b))
+				continue;
+			if ((S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev) ||
+			    (a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+				snprintf(why, len, "%s and %s are the same %s", t->spec.members[j],
+					 t->spec.members[i], S_ISBLK(a.st_mode) ? "device" : "file");
+				return -EINVAL;
+			}
+		}
+	return 0;
+}
+
+int target_open(struct target *t, const char *text,
+		const struct target_policy *pol, char *why, size_t len)
+{
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	for (unsigned i = 0; i < LAYOUT_MAX_MEMBERS; i++)
+		t->fd[i] = -1;
+	snprintf(t->text, sizeof(t->text), "%s", text);
+	rc = target_spec_parse(text, &t->spec, why, len);
+	if (rc)
+		return rc;
+	t->align = 512;
+	for (unsigned i = 0; i < t->spec.nmembers; i++) {
+		rc = open_member(t, i, pol, why, len);
+		if (rc)
+			goto fail;
+		if (t->lbs[i] > t->align)
+			t->align = t->lbs[i];
+	}
+	rc = check_distinct(t, why, len);
+	if (rc)
+		goto fail;
+	t->layout.kind = t->spec.kind;
+	t->layout.nmembers = t->spec.nmembers;
+	t->layout.chunk = t->spec.chunk;
+	rc = layout_init(&t->layout);
+	if (rc) {
+		snprintf(why, len, "%s: %s", text,
+			 rc == -ENOSPC ? "members are smaller than one chunk"
+				       : "invalid layout");
+		goto fail;
+	}
+	return 0;
+fail:
+	target_close(t);
+	return rc;
+}

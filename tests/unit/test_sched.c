@@ -1,0 +1,240 @@
+/* Unit tests of the replay scheduler (replay/scheduler.c) on the null
+ * engine: afap's depth limit, causal's dependencies and think time,
+ * original timing, stopping. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpt.h"
+#include "../../replay/sched.h"
+
+#define US 1000ull
+#define MS 1000000ull
+
+struct run {
+	const struct rp_io *base;
+	struct rp_result *res;  /* by I/O index */
+	uint8_t *seen;
+	uint64_t nres, stop_after;
+};
+
+static int collect(void *ctx, const struct rp_result *r)
+{
+	struct run *run = ctx;
+	uint64_t i = (uint64_t)(r->io - run->base);
+
+	cr_assert(!run->seen[i], "I/O %llu completed twice", (unsigned long long)i);
+	run->seen[i] = 1;
+	run->res[i] = *r;
+	run->nres++;
+	return run->stop_after && run->nres >= run->stop_after;
+}
+
+static struct layout lay = { .kind = LAYOUT_SINGLE, .nmembers = 1,
+			     .member_size = { 1ull << 40 } };
+static const int fds[1] = { -1 }, blk[1] = { 0 };
+static struct sched_target tgt = { .layout = &lay, .fd = fds, .is_blkdev = blk };
+static char buf[1 << 16];
+
+static int replay(struct run *run, const struct rp_io *io, uint64_t n, enum timing t,
+		  unsigned depth, uint64_t latency, struct sched_stats *st, int no_idle)
+{
+	struct sched_config cfg = {
+		.timing = t, .speed = 1, .depth = depth, .no_idle = no_idle,
+		.ops = &engine_null_ops, .eopts = { .null_latency_ns = latency },
+		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect, .ctx = run,
+	};
+
+	cr_assert_eq(layout_init(&lay), 0);
+	run->base = io;
+	run->res = calloc(n, sizeof(*run->res));
+	run->seen = calloc(n, 1);
+	return sched_run(&cfg, io, n, st);
+}
+
+static struct rp_io *random_trace(uint64_t n, uint64_t gap_ns, uint64_t lat_ns, unsigned seed)
+{
+	struct rp_io *io = calloc(n, sizeof(*io));
+	uint64_t t = 0;
+
+	srand(seed);
+	for (uint64_t i = 0; i < n; i++) {
+		t += (uint64_t)rand() % (2 * gap_ns + 1);
+		io[i] = (struct rp_io){ .t_ns = t, .done_ns = t + lat_ns / 2 + (uint64_t)rand() % lat_ns,
+					.offset = (uint64_t)(rand() % 1000) * 4096, .len = 4096,
+					.src = (uint32_t)i, .op = (uint8_t)(rand() % 3 ? BPT_OP_READ : BPT_OP_WRITE) };
+	}
+	return io;
+}
+
+/* Largest number of I/Os in flight at once according to the results. */
+static unsigned max_overlap(const struct rp_result *r, uint64_t n)
+{
+	unsigned best = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned c = 0;
+
+		for (uint64_t j = 0; j < n; j++)
+			if (r[j].issue_ns <= r[i].issue_ns && r[j].complete_ns > r[i].issue_ns)
+				c++;
+		if (c > best)
+			best = c;
+	}
+	return best;
+}
+
+Test(sched, afap_never_exceeds_depth)
+{
+	uint64_t n = 1500;
+	struct rp_io *io = random_trace(n, 10 * MS, 1 * MS, 1);
+	struct sched_stats st;
+	struct run run = { 0 };
+
+	cr_assert_eq(replay(&run, io, n, TIMING_AFAP, 8, 30 * US, &st, 0), 0);
+	cr_expect_eq(run.nres, n);
+	cr_expect_eq(st.completed, n);
+	cr_expect_eq(st.max_outstanding, 8, "afap fills its depth");
+	cr_expect_leq(max_overlap(run.res, n), 8);
+	for (uint64_t i = 1; i < n; i++)
+		cr_assert_geq(run.res[i].issue_ns, run.res[i - 1].issue_ns, "order kept");
+	/* far faster than the recording's 15 s: 1500 / 8 * 30 us ~ 6 ms */
+	cr_expect_lt(st.elapsed_ns, 2000 * MS);
+	free(run.res);
+	free(run.seen);
+	free(io);
+}
+
+Test(sched, causal_waits_for_dependencies_and_think_time)
+{
+	/* 0 → 1 (think 50 us) → {2, 3} (think 50 us) → 4 (think 5 ms) */
+	struct rp_io io[5] = {
+		{ .t_ns = 0, .done_ns = 100 * US, .len = 4096 },
+		{ .t_ns = 150 * US, .done_ns = 250 * US, .len = 4096 },
+		{ .t_ns = 300 * US, .done_ns = 400 * US, .len = 4096 },
+		{ .t_ns = 300 * US, .done_ns = 420 * US, .len = 4096 },
+		{ .t_ns = 5420 * US, .done_ns = 5500 * US, .len = 4096 },
+	};
+	struct sched_stats st;
+	struct run run = { 0 };
+	const struct rp_result *r = run.res;
+
+	/* the replay's device is 20x slower than the recorded one: 2 ms */
+	cr_assert_eq(replay(&run, io, 5, TIMING_CAUSAL, 4, 2 * MS, &st, 0), 0);
+	r = run.res;
+	cr_assert_eq(run.nres, 5);
+	cr_expect_geq(r[1].issue_ns, r[0].complete_ns + 50 * US);
+	cr_expect_geq(r[2].issue_ns, r[1].complete_ns + 50 * US);
+	cr_expect_geq(r[3].issue_ns, r[1].complete_ns + 50 * US);
+	cr_expect_lt(r[3].issue_ns, r[2].complete_ns, "2 and 3 overlap as recorded");
+	cr_expect_geq(r[4].issue_ns, r[3].complete_ns + 5 * MS);
+	cr_expect_geq(r[4].issue_ns, r[2].complete_ns + 5 * MS);
+	/* and not much later than that (generous: the machine is shared) */
+	cr_expect_lt(r[4].issue_ns, r[3].complete_ns + 5 * MS + 20 * MS);
+	free(run.res);
+	free(run.seen);
+
+	/* --no-idle: no think time left */
+	struct run run2 = { 0 };
+	cr_assert_eq(replay(&run2, io, 5, TIMING_CAUSAL, 4, 2 * MS, &st, 1), 0);
+	cr_expect_geq(run2.res[4].issue_ns, run2.res[3].complete_ns);
+	cr_expect_lt(run2.res[4].issue_ns, run2.res[3].complete_ns + 4 * MS,
+		     "think time dropped");
+	free(run2.res);
+	free(run2.seen);
+}
+
+Test(sched, causal_random_trace_never_early)
+{
+	uint64_t n = 400;
+	struct rp_io *io = random_trace(n, 100 * US, 300 * US, 7);
+	struct sched_stats st;
+	struct run run = { 0 };
+
+	cr_assert_eq(replay(&run, io, n, TIMING_CAUSAL, 64, 500 * US, &st, 1), 0);
+	cr_assert_eq(run.nres, n);
+	for (uint64_t i = 0; i < n; i++)
+		for (uint64_t j = 0; j < n; j++)
+			if (io[j].done_ns < io[i].t_ns)
+				cr_assert_geq(run.res[i].issue_ns, run.res[j].complete_ns,
+					      "I/O %llu issued before its dependency %llu completed",
+					      (unsigned long long)i, (unsigned long long)j);
+	free(run.res);
+	free(run.seen);
+	free(io);
+}
+
+Test(sched, original_timing)
+{
+	uint64_t n = 400;
+	struct rp_io *io = calloc(n, sizeof(*io));
+	struct sched_stats st;
+	struct run run = { 0 };
+	uint64_t late_sum = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		io[i] = (struct rp_io){ .t_ns = i * 500 * US, .done_ns = i * 500 * US + 100 * US,
+					.len = 4096 };
+	cr_assert_eq(replay(&run, io, n, TIMING_ORIGINAL, 16, 100 * US, &st, 0), 0);
+	cr_assert_eq(run.nres, n);
+	for (uint64_t i = 0; i < n; i++) {
+		cr_assert_eq(run.res[i].sched_ns, io[i].t_ns, "due when recorded");
+		cr_assert_geq(run.res[i].issue_ns, run.res[i].sched_ns, "never early");
+		late_sum += run.res[i].issue_ns - run.res[i].sched_ns;
+	}
+	cr_expect_lt(late_sum / n, 500 * US, "mean lateness %llu ns",
+		     (unsigned long long)(late_sum / n));
+	/* no drift: the last I/O is still due at its recorded time */
+	cr_expect_lt(run.res[n - 1].issue_ns - io[n - 1].t_ns, 5 * MS);
+	free(run.res);
+	free(run.seen);
+
+	/* --speed 4: a quarter of the time */
+	struct sched_config cfg = {
+		.timing = TIMING_ORIGINAL, .speed = 4, .depth = 16,
+		.ops = &engine_null_ops, .eopts = { .null_latency_ns = 50 * US },
+		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+	};
+	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_expect_geq(st.elapsed_ns, (n - 1) * 125 * US);
+	cr_expect_lt(st.elapsed_ns, (n - 1) * 125 * US + 20 * MS);
+	free(io);
+}
+
+Test(sched, stops_cleanly)
+{
+	uint64_t n = 1000;
+	struct rp_io *io = random_trace(n, 10 * US, 100 * US, 3);
+	struct sched_stats st;
+	struct run run = { .stop_after = 100 };
+
+	cr_assert_eq(replay(&run, io, n, TIMING_AFAP, 16, 20 * US, &st, 0), 0);
+	cr_expect(st.stopped);
+	cr_expect_eq(st.completed, st.issued, "everything issued is reaped");
+	cr_expect_geq(run.nres, 100);
+	cr_expect_lt(run.nres, n);
+	free(run.res);
+	free(run.seen);
+
+	volatile sig_atomic_t flag = 1;
+	struct sched_config cfg = {
+		.timing = TIMING_ORIGINAL, .speed = 1, .depth = 4, .stop = &flag,
+		.ops = &engine_null_ops, .targets = &tgt, .ntargets = 1,
+		.read_buf = buf, .write_buf = buf,
+	};
+	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_expect(st.stopped);
+	cr_expect_eq(st.issued, 0);
+	free(io);
+}
+
+Test(sched, timing_names)
+{
+	enum timing t;
+
+	cr_expect_eq(timing_parse("causal", &t), 0);
+	cr_expect_eq(t, TIMING_CAUSAL);
+	cr_expect_str_eq(timing_name(TIMING_AFAP), "afap");
+	cr_expect_lt(timing_parse("fast", &t), 0);
+}

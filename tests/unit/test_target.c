@@ -1,0 +1,133 @@
+/* Unit tests of target specs (replay/target.c) and of fitting a trace
+ * onto a target (replay/fit.c). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "../../replay/fit.h"
+#include "../../replay/target.h"
+
+static void parse_fails(const char *text, const char *msg_part)
+{
+	struct target_spec s;
+	char why[256] = "";
+
+	cr_expect_eq(target_spec_parse(text, &s, why, sizeof(why)), -EINVAL, "%s", text);
+	cr_expect(strstr(why, msg_part) != NULL, "'%s': message '%s' lacks '%s'", text,
+		  why, msg_part);
+}
+
+Test(target, plain_path)
+{
+	struct target_spec s;
+	char why[256];
+
+	cr_assert_eq(target_spec_parse("/dev/loop3", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.kind, LAYOUT_SINGLE);
+	cr_expect_eq(s.nmembers, 1);
+	cr_expect_str_eq(s.members[0], "/dev/loop3");
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("./odd:name.img", &s, why, sizeof(why)), 0);
+	cr_expect_str_eq(s.members[0], "./odd:name.img");
+	target_spec_free(&s);
+}
+
+Test(target, arrays)
+{
+	struct target_spec s;
+	char why[256];
+
+	cr_assert_eq(target_spec_parse("raid0:chunk=64k:/dev/a,/dev/b", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.kind, LAYOUT_RAID0);
+	cr_expect_eq(s.chunk, 65536);
+	cr_expect_eq(s.nmembers, 2);
+	cr_expect_str_eq(s.members[1], "/dev/b");
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid1:a,b,c", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.kind, LAYOUT_RAID1);
+	cr_expect_eq(s.nmembers, 3);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid10:chunk=512:a,b,c,d", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.kind, LAYOUT_RAID10);
+	cr_expect_eq(s.chunk, 512);
+	cr_expect_eq(s.nmembers, 4);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("linear:x,y", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.kind, LAYOUT_LINEAR);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid0:chunk=4k:only", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.nmembers, 1);
+	target_spec_free(&s);
+}
+
+Test(target, errors)
+{
+	parse_fails("", "empty target");
+	parse_fails("raid5:a,b", "unknown layout 'raid5'");
+	parse_fails("raid0:a,b", "needs a chunk size");
+	parse_fails("raid0:chunk=1000:a,b", "not a multiple of 512");
+	parse_fails("raid0:chunk=xyz:a,b", "chunk 'xyz'");
+	parse_fails("raid0:chunk=64k", "expected raid0:chunk=SIZE:A,B");
+	parse_fails("raid1:chunk=64k:a,b", "takes no chunk size");
+	parse_fails("raid1:a", "needs at least 2 members, got 1");
+	parse_fails("raid10:chunk=64k:a", "needs at least 2 members");
+	parse_fails("linear:a,,b", "empty member path");
+	parse_fails("linear:", "empty member path");
+	parse_fails("/dev/a,/dev/b", "a plain target is one path");
+}
+
+Test(fit, refuse_names_both_sizes)
+{
+	struct fit f;
+	char why[320] = "";
+
+	cr_assert_eq(fit_init(&f, FIT_REFUSE, 2 << 20, 4096, 1 << 20, 0, 512, "/dev/loop9",
+			      why, sizeof(why)), -ENOSPC);
+	cr_expect(strstr(why, "/dev/loop9") && strstr(why, "2097152") && strstr(why, "1048576"),
+		  "%s", why);
+	cr_expect(strstr(why, "--fit wrap|scale"), "%s", why);
+	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 0, 512, "t", why,
+			      sizeof(why)), 0, "exactly fits");
+	cr_expect_eq(fit_map(&f, 4096, 4096), 4096);
+}
+
+Test(fit, offset_shifts_and_counts)
+{
+	struct fit f;
+	char why[320];
+
+	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 4096, 512, "t", why,
+			      sizeof(why)), -ENOSPC, "shifted past the end");
+	cr_assert_eq(fit_init(&f, FIT_REFUSE, 512 << 10, 4096, 1 << 20, 4096, 512, "t", why,
+			      sizeof(why)), 0);
+	cr_expect_eq(fit_map(&f, 0, 4096), 4096);
+	cr_expect_eq(fit_map(&f, 8192, 4096), 12288);
+	cr_expect_eq(fit_init(&f, FIT_WRAP, 512 << 10, 4096, 1 << 20, 1 << 20, 512, "t", why,
+			      sizeof(why)), -ENOSPC, "offset at the end");
+}
+
+Test(fit, wrap_and_scale_stay_inside_and_aligned)
+{
+	struct fit w, s;
+	char why[320];
+	uint64_t cap = 1000 * 4096 + 100; /* not aligned */
+
+	cr_assert_eq(fit_init(&w, FIT_WRAP, 10 << 20, 65536, cap, 0, 4096, "t", why, sizeof(why)), 0);
+	cr_assert_eq(fit_init(&s, FIT_SCALE, 10 << 20, 65536, cap, 0, 4096, "t", why, sizeof(why)), 0);
+	cr_expect_eq(fit_map(&w, 1000 * 4096 + 8192, 4096), 8192, "modulo the space");
+	cr_expect_eq(fit_map(&s, 5 << 20, 4096), (1000 * 4096 / 2) / 4096 * 4096, "middle stays middle");
+	for (uint64_t off = 0; off + 65536 <= (10 << 20); off += 12288) {
+		uint64_t a = fit_map(&w, off, 65536), b = fit_map(&s, off, 65536);
+
+		cr_assert(a % 4096 == 0 && a + 65536 <= cap, "wrap %llu -> %llu",
+			  (unsigned long long)off, (unsigned long long)a);
+		cr_assert(b % 4096 == 0 && b + 65536 <= cap, "scale %llu -> %llu",
+			  (unsigned long long)off, (unsigned long long)b);
+	}
+	cr_expect_eq(fit_init(&w, FIT_WRAP, 10 << 20, 8 << 20, cap, 0, 4096, "t", why,
+			      sizeof(why)), -ENOSPC, "one I/O bigger than the target");
+	enum fit_mode m;
+	cr_expect_eq(fit_mode_parse("scale", &m), 0);
+	cr_expect_eq(m, FIT_SCALE);
+	cr_expect_eq(fit_mode_parse("squash", &m), -EINVAL);
+}
