@@ -153,6 +153,9 @@ static void write_comparison(FILE *f, const struct cmp *c)
 		put_duration(f, e->rep.duration_ns);
 		if (i == 0)
 			fputs("</td><td>baseline</td><td class=\"l\"></td><td></td>", f);
+		else if (c->e[0].is_run && !e->is_run)
+			/* a recording next to replays: its time is not the same kind of thing */
+			fputs("</td><td>the recording</td><td class=\"l\"></td><td></td>", f);
 		else if (!isfinite(saved))
 			fputs("</td><td>–</td><td class=\"l\"></td><td>–</td>", f);
 		else
