@@ -105,7 +105,9 @@ new_disk a "$SIZE"; A=$DISK
 new_disk b "$SIZE"; B=$DISK
 declare -A RUN
 replay() { # NAME TARGET
-	step thr_exec "$BLKPEAK" replay --timing causal --allow-write --target "$2" \
+	printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' \
+		"$BLKPEAK replay --timing causal --allow-write --target $2 -o $DIR/run-$1.bpt $DIR/photo-edit.bpt"
+	thr_exec "$BLKPEAK" replay --timing causal --allow-write --target "$2" \
 		-o "$DIR/run-$1.bpt" "$DIR/photo-edit.bpt"
 	RUN[$1]=$DIR/run-$1.bpt
 }
