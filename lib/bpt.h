@@ -169,12 +169,17 @@ int bpt_writer_create(struct bpt_writer **out, const char *path,
 		      const struct bpt_writer_opts *opts, struct bpt_error *err);
 
 /* Intern a string (a comm); same string -> same id. New strings are
- * written with the block that first uses them. */
+ * written with the block that first uses them. Id 0 is always "" (interned
+ * by bpt_writer_create), so a record that leaves comm_id at 0 is valid.
+ * -E2BIG for a string longer than 4095 bytes. */
 int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id);
 
 /* Append one record. Closes and writes the open block when it is full or
  * spans block_span_ns. Records may come in any time order (captures write
- * them in completion order); the coding is best when times rise. */
+ * them in completion order); the coding is best when times rise.
+ * -EINVAL (nothing written) when dev >= hdr.ndevices, op >= BPT_OP__COUNT,
+ * flags has bits outside BPT_F__ALL or comm_id was not interned. Fields of
+ * optional columns the header does not declare are not stored. */
 int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *rec);
 
 /* Record `count` events lost between t0_ns and t1_ns (e.g. ring buffer
@@ -271,8 +276,9 @@ int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
 
 /*
  * Read every block and check every checksum and the footer. Returns 0 when
- * the whole file is sound, else the first error (err says where). The
- * reader's position is kept.
+ * the whole file is sound, else the first error (err says where):
+ * -EBADMSG for damage, -ENODATA for a file without valid footer
+ * (truncated). The reader's position is kept.
  */
 int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err);
 

@@ -239,7 +239,8 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
 	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
 	    (comp == BPT_COMP_NONE && stored != raw) ||
-	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23]) {
+	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23] ||
+	    ((h[21] & BPT_CODING_TIME_COMPLETE) && (h[21] & BPT_CODING_TIME_AFTER))) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
 			return 0; /* torn last block */
 		return BAD(off, "block %u: header malformed", seq);
@@ -344,6 +345,13 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			pi += (uint64_t)unzigzag64(comp[j]);
 			comp[j] = pi;
 			issue[j] = pi - (uint64_t)unzigzag64(issue[j]);
+		}
+	} else if (c->coding & BPT_CODING_TIME_AFTER) {
+		/* pi: the previous record's completion (the seed at first) */
+		for (uint32_t j = 0; j < m; j++) {
+			issue[j] = pi + (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			pi = comp[j];
 		}
 	} else {
 		for (uint32_t j = 0; j < m; j++) {

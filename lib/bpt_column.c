@@ -19,6 +19,7 @@
  *    index: two pids cost about a bit per record instead of a byte-wide
  *    plane that zstd's Huffman coder cannot bring under one bit per byte.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 
@@ -100,6 +101,7 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 			return;
 		}
 	}
+	assert(width <= 8 && shift < 64);
 	buf_u8(b, BPT_COL_PLANES);
 	buf_varint(b, seed);
 	buf_u8(b, (uint8_t)width);

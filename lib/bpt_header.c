@@ -190,6 +190,8 @@ int bpt_header_check_fixed(const uint8_t *p, size_t avail, uint64_t file_size,
 			   uint32_t *hdr_size, const char *name,
 			   struct bpt_error *err)
 {
+	if (!avail)
+		return bpt_err(err, -EBADMSG, name, 1, 0, "empty file, not a .bpt trace");
 	if (avail < BPT_MAGIC_LEN || memcmp(p, BPT_MAGIC, BPT_MAGIC_LEN)) {
 		if (avail < BPT_MAGIC_LEN &&
 		    !memcmp(p, BPT_MAGIC, avail))

@@ -43,7 +43,9 @@
 /* Block coding flags (block header byte 21), chosen per block. */
 #define BPT_CODING_TIME_COMPLETE 1u /* time base is complete_ns, not issue_ns */
 #define BPT_CODING_SECTOR_ABS 2u    /* sectors stored as they are, no delta */
-#define BPT_CODING__ALL 3u
+#define BPT_CODING_TIME_AFTER 4u    /* issue_ns relative to the previous
+				       record's complete_ns (queue depth 1) */
+#define BPT_CODING__ALL 7u
 
 #define BPT_FOOTER_FIXED 80
 #define BPT_INDEX_ENTRY 32
@@ -64,7 +66,9 @@
  */
 enum bpt_col_id {
 	COL_ISSUE = 0,    /* delta from previous issue_ns, zigzag; with
-			     TIME_COMPLETE: zigzag(complete_ns - issue_ns) */
+			     TIME_COMPLETE: zigzag(complete_ns - issue_ns);
+			     with TIME_AFTER: zigzag(issue_ns - previous
+			     complete_ns) */
 	COL_QUEUE = 1,    /* zigzag(issue_ns - queue_ns) */
 	COL_COMPLETE = 2, /* zigzag(complete_ns - issue_ns); with
 			     TIME_COMPLETE: delta from previous complete_ns */

@@ -9,6 +9,7 @@
  * that the footer needs (one 32-byte entry per block, 24 per loss window).
  * Byte layout: schemas/trace-format.md.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ struct bpt_writer {
 	uint32_t n;
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;
-	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE]; /* choose_coding's */
+	uint64_t est_a[EST_SAMPLE], est_b[EST_SAMPLE], est_c[EST_SAMPLE];
 	struct bpt_loss *blk_loss;
 	uint32_t nblk_loss, cap_blk_loss;
 
@@ -325,7 +326,10 @@ int bpt_writer_add_loss(struct bpt_writer *w, uint64_t t0_ns, uint64_t t1_ns,
  * Pick the block's coding flags and turn the raw time and sector columns
  * into what is stored. Records in issue order make issue deltas cheap;
  * records in completion order (a capture) make completion deltas cheap,
- * and the issue time is then stored relative to completion. Sectors are
+ * and the issue time is then stored relative to completion; at queue
+ * depth 1 each I/O is issued shortly after the previous one completed,
+ * so that gap is cheapest (the service time is stored once, not twice,
+ * as it would be in the issue delta). Sectors are
  * coded as the distance from the previous request's end, unless storing
  * them as they are is cheaper, as it is for random I/O, where the
  * difference of two random offsets costs a bit more than one offset.
@@ -359,12 +363,33 @@ static unsigned choose_coding(struct bpt_writer *w)
 			end = s + (by[i] >> 9);
 		}
 	}
-	a[0] = b[0] = 0;
+	/* a: issue deltas, b: completion deltas, c: issue after the
+	 * previous completion (what is cheap at queue depth 1) */
+	uint64_t *c = w->est_c;
+
+	a[0] = b[0] = c[0] = 0;
 	for (uint32_t i = 1; i < m; i++) {
 		a[i] = zigzag64((int64_t)(is[i] - is[i - 1]));
 		b[i] = zigzag64((int64_t)(co[i] - co[i - 1]));
+		c[i] = zigzag64((int64_t)(is[i] - co[i - 1]));
 	}
-	if (bpt_col_estimate(b, m) < bpt_col_estimate(a, m)) {
+	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
+	double ec = bpt_col_estimate(c, m);
+
+	if (ec < ea && ec < eb) {
+		uint64_t prev = is[0];
+
+		flags |= BPT_CODING_TIME_AFTER;
+		w->seed[COL_ISSUE] = prev;
+		w->seed[COL_COMPLETE] = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t t = is[i];
+
+			is[i] = zigzag64((int64_t)(t - prev));
+			prev = co[i];
+			co[i] = zigzag64((int64_t)(co[i] - t));
+		}
+	} else if (eb < ea) {
 		uint64_t prev = co[0];
 
 		flags |= BPT_CODING_TIME_COMPLETE;
@@ -435,8 +460,10 @@ static void build_payload(struct bpt_writer *w)
 		buf_varint(p, w->colbuf.len);
 		planes_at += p->len;
 		buf_put(p, w->colbuf.p, w->colbuf.len);
-		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++)
+		for (unsigned k = 0; k < nplanes && w->n >= PLANE_CUT_MIN; k++) {
+			assert(w->ncuts < sizeof(w->cuts) / sizeof(w->cuts[0]));
 			w->cuts[w->ncuts++] = planes_at + (size_t)k * w->n;
+		}
 	}
 }
 

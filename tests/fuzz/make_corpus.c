@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bpt.h"
+#include "corpus_record.h"
 
 static void header(struct bpt_header *h, uint32_t columns, unsigned ndev)
 {
@@ -42,7 +43,7 @@ static int write_one(const char *dir, const char *name, uint32_t columns,
 	struct bpt_writer *w;
 	struct bpt_writer_opts o = { .block_records = per_block };
 	struct bpt_error e;
-	uint32_t ids[3];
+	uint32_t ids[3] = { 0 };
 
 	snprintf(path, sizeof(path), "%s/%s.bpt", dir, name);
 	header(&h, columns, 2);
@@ -53,25 +54,11 @@ static int write_one(const char *dir, const char *name, uint32_t columns,
 	bpt_writer_intern(w, "fio", &ids[0]);
 	bpt_writer_intern(w, "kworker/1:2", &ids[1]);
 	for (int i = 0; i < nrec; i++) {
-		struct bpt_record r = {
-			.issue_ns = 1000u * i + (i % 3) * 7,
-			.queue_ns = 1000u * i,
-			.complete_ns = 1000u * i + 500 + i * 13,
-			.sector = i & 1 ? 2048u + 8u * i : (uint64_t)i * 7919 * 8,
-			.bytes = i % 5 ? 4096 : 65536,
-			.pid = 100 + i % 2,
-			.comm_id = ids[i % 2],
-			.cgroup_id = 77,
-			.error = i == 3 ? -5 : 0,
-			.dev = i % 2,
-			.op = i % 5,
-			.flags = i % 32,
-			.sched_ns = 1000u * i,
-			.source_index = i,
-			.member = i % 3,
-		};
+		struct bpt_record r;
+
 		if (i == nrec / 2)
-			bpt_writer_intern(w, "late-comm", &ids[2]), r.comm_id = ids[2];
+			bpt_writer_intern(w, "late-comm", &ids[2]);
+		corpus_record(i, nrec, ids, &r);
 		if (losses && i % 4 == 0)
 			bpt_writer_add_loss(w, 1000u * i, 1000u * i + 10, i + 1);
 		bpt_writer_add(w, &r);

@@ -265,3 +265,81 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused)
 	cr_assert_eq(bpt_reader_open_mem(&r, file, len, "v2.bpt", &e), -EPROTONOSUPPORT);
 	cr_assert(strstr(e.msg, "v2.bpt: offset 8: format version 2.7"), "%s", e.msg);
 }
+
+/*
+ * The writer picks the time coding per block: issue deltas for records in
+ * issue order, completion deltas for completion order, "issued after the
+ * previous completion" at queue depth 1; sectors as deltas when
+ * sequential, as they are when random. Each round-trips exactly.
+ */
+Test(bpt_codec, coding_choice_per_block)
+{
+	static const struct {
+		int order; /* 0 issue order, 1 completion order, 2 QD1 */
+		int random;
+		uint8_t want;
+	} cases[] = {
+		{ 0, 0, 0 },
+		{ 1, 0, BPT_CODING_TIME_COMPLETE },
+		{ 2, 0, BPT_CODING_TIME_AFTER },
+		{ 0, 1, BPT_CODING_SECTOR_ABS },
+	};
+	static struct bpt_record recs[20000];
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *p = tu_tmpname("coding");
+		struct bpt_header h;
+		struct bpt_writer *w;
+		struct bpt_reader *r;
+		struct bpt_error e = { 0 };
+		struct bpt_writer_opts o = { .block_span_ns = UINT64_MAX };
+		uint64_t s = 17, t = 1000;
+
+		tu_header(&h, 1, 0);
+		for (int i = 0; i < 20000; i++) {
+			struct bpt_record *x = &recs[i];
+
+			memset(x, 0, sizeof(*x));
+			x->bytes = 4096;
+			x->sector = cases[k].random ? tu_below(&s, 1u << 22) * 8 : 8u * i;
+			if (cases[k].order == 2) {
+				x->issue_ns = t + 500 + tu_below(&s, 300);
+				x->complete_ns = x->issue_ns + 20000 + tu_below(&s, 50000);
+				t = x->complete_ns;
+			} else {
+				t += tu_below(&s, 20000);
+				x->issue_ns = t;
+				x->complete_ns = t + 20000 + tu_below(&s, 200000);
+			}
+			x->queue_ns = x->issue_ns - tu_below(&s, 1000);
+		}
+		if (cases[k].order == 1) /* completion order, by insertion */
+			for (int i = 1; i < 20000; i++)
+				for (int j = i; j > 0 && recs[j].complete_ns < recs[j - 1].complete_ns; j--) {
+					struct bpt_record tmp = recs[j];
+
+					recs[j] = recs[j - 1];
+					recs[j - 1] = tmp;
+				}
+		cr_assert_eq(bpt_writer_create(&w, p, &h, &o, &e), 0);
+		for (int i = 0; i < 20000; i++)
+			cr_assert_eq(bpt_writer_add(w, &recs[i]), 0);
+		cr_assert_eq(bpt_writer_close(w, &e), 0);
+		size_t len;
+		uint8_t *f = tu_load(p, &len);
+
+		cr_assert_eq(f[get_le32(f + 12) + 21], cases[k].want, "case %zu: coding 0x%x",
+			     k, f[get_le32(f + 12) + 21]);
+		cr_assert_eq(bpt_reader_open_mem(&r, f, len, "c.bpt", &e), 0);
+		for (int i = 0; i < 20000; i++) {
+			struct bpt_record got;
+
+			cr_assert_eq(bpt_reader_next(r, &got, &e), 1);
+			if (!tu_rec_eq(&got, &recs[i]))
+				cr_assert_fail("case %zu: record %d differs", k, i);
+		}
+		bpt_reader_close(r);
+		free(f);
+	}
+	tu_cleanup();
+}
