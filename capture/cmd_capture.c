@@ -360,12 +360,12 @@ static void print_summary(const struct capture_opts *o,
 		       o->output, (unsigned long)r->ios, secs, (unsigned long)r->lost,
 		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
 		       (unsigned long)r->skipped, r->cmd_status);
-		return;
+	} else {
+		fmt_bytes(file_bytes, size, sizeof(size));
+		fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "
+			"%.1f bytes per I/O\n", (unsigned long)r->ios, secs,
+			(unsigned long)r->lost, o->output, size, per_io);
 	}
-	fmt_bytes(file_bytes, size, sizeof(size));
-	fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "
-		"%.1f bytes per I/O\n", (unsigned long)r->ios, secs,
-		(unsigned long)r->lost, o->output, size, per_io);
 	if (r->skipped)
 		fprintf(stderr, "capture: %lu pass-through or zone-management "
 			"requests not recorded (a trace has no op for them)\n",

@@ -13,7 +13,10 @@ set -u
 
 BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/../.." && pwd)/build/blkpeak}
 E2E_TMP=$(mktemp -d /dev/shm/blkpeak-e2e.XXXXXX)
-_LOOPS=""
+# Attached loop devices are listed in a file, not a variable: make_loop
+# runs inside $(...) subshells, whose variables the EXIT trap never sees.
+_LOOPS_FILE="$E2E_TMP/.loops"
+: > "$_LOOPS_FILE"
 _PIDS=""
 _BLKTRACE_ON=""
 _CLEANUPS=""
@@ -39,7 +42,7 @@ make_loop() {
 	_f="$E2E_TMP/${2:-disk$(date +%s%N)}.img"
 	truncate -s "$1" "$_f" || fail "cannot create $_f"
 	_d=$(losetup -f --show --direct-io=on "$_f") || fail "losetup $_f failed"
-	_LOOPS="$_d $_LOOPS"
+	echo "$_d" >> "$_LOOPS_FILE"
 	echo "$_d"
 }
 
@@ -103,7 +106,7 @@ _cleanup() {
 	for p in $_PIDS; do kill "$p" 2>/dev/null; done
 	for p in $_PIDS; do wait "$p" 2>/dev/null; done
 	[ -n "$_BLKTRACE_ON" ] && _blktrace_reset
-	for d in $_LOOPS; do losetup -d "$d" 2>/dev/null; done
+	for d in $(tac "$_LOOPS_FILE" 2>/dev/null); do losetup -d "$d" 2>/dev/null; done
 	rm -rf "$E2E_TMP"
 	exit $_rc
 }
