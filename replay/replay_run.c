@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -43,6 +45,7 @@ struct replay {
 	int opened[LOAD_MAX_TARGETS];
 	struct sched_target st[LOAD_MAX_TARGETS];
 	void *rbuf, *wbuf;
+	struct rp_result *res;                   /* by I/O index; io NULL: not done */
 	struct run_writer *rw;
 	struct summary sum;
 	int write_failed;
@@ -306,16 +309,41 @@ static int open_run_file(struct replay *rp)
 	return 0;
 }
 
+/* Keep the result; summing up and writing (zstd) happen after the run so
+ * they never delay an issue. */
 static int on_result(void *ctx, const struct rp_result *r)
 {
 	struct replay *rp = ctx;
 
-	summary_add(&rp->sum, r);
-	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0) {
-		rp->write_failed = 1;
-		return 1; /* stop: the run file cannot be written */
-	}
+	rp->res[r->io - rp->lt.io] = *r;
 	return 0;
+}
+
+/* Sum up and write the results in trace (issue) order. */
+static void finish_results(struct replay *rp)
+{
+	for (uint64_t i = 0; i < rp->lt.n; i++) {
+		const struct rp_result *r = &rp->res[i];
+
+		if (!r->io)
+			continue;
+		summary_add(&rp->sum, r);
+		if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
+			rp->write_failed = 1;
+	}
+}
+
+/* --realtime: SCHED_FIFO and locked memory, so other tasks on a busy
+ * machine do not delay issues by a time slice. */
+static void go_realtime(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		pr_warn("replay: --realtime: cannot use SCHED_FIFO: %s; timing may suffer",
+			strerror(errno));
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		pr_warn("replay: --realtime: cannot lock memory: %s", strerror(errno));
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elapsed_ns)
@@ -344,6 +372,7 @@ static void replay_free(struct replay *rp)
 	summary_free(&rp->sum);
 	free(rp->rbuf);
 	free(rp->wbuf);
+	free(rp->res);
 }
 
 int replay_run(const struct replay_opts *opts)
@@ -370,8 +399,15 @@ int replay_run(const struct replay_opts *opts)
 		if (o.timing != TIMING_AFAP && o.depth < DEFAULT_TIMED_DEPTH)
 			o.depth = DEFAULT_TIMED_DEPTH;
 	}
+	rp.res = calloc(rp.lt.n ? rp.lt.n : 1, sizeof(*rp.res));
+	if (!rp.res) {
+		pr_err("replay: out of memory for %llu results", (unsigned long long)rp.lt.n);
+		goto out;
+	}
 	if (o.output && open_run_file(&rp))
 		goto out;
+	if (o.realtime)
+		go_realtime();
 	rp.progress = isatty(STDERR_FILENO);
 	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
 	cfg = (struct sched_config){
@@ -393,6 +429,13 @@ int replay_run(const struct replay_opts *opts)
 		fprintf(stderr, "\r\033[K");
 	if (rc < 0)
 		pr_err("replay: %s engine: %s", o.engine, strerror(-rc));
+	if (o.realtime) {
+		struct sched_param sp = { 0 };
+
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+		munlockall();
+	}
+	finish_results(&rp);
 	if (rp.rw) {
 		struct bpt_error err = { 0 };
 

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""replay_check.py — checks for the replay end-to-end tests (30-replay-*.sh).
+
+  replay_check.py parts SOURCE.csv RUN.csv BLKPARSE.txt LAYOUT CHUNK DEV...
+      Every I/O of the source trace was replayed once with its sector,
+      length and operation (run file), and the kernel saw exactly the parts
+      the layout calls for (blkparse Q events): member device and member
+      offset of every part, nothing more. LAYOUT is single, raid0, raid1,
+      raid10 or linear; DEV... are the members as MAJ,MIN:SIZE_BYTES.
+      Mirrored reads may go to any copy the run file's member mask names.
+  replay_check.py timing SOURCE.csv BLKPARSE.txt DEV [SPEED]
+      Issue-time error of a timed replay: D events matched to the source's
+      I/Os by (sector, nth occurrence), aligned at the first; prints
+      p50/p99/max absolute error in microseconds and the total drift.
+
+The mapping here is written independently of replay/layout_*.c, from the
+rules in README.md, so the two check each other.
+"""
+import collections
+import csv
+import sys
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def blk_events(path, action):
+    """(dev 'maj,min', rwbs, sector, nsectors, time_s) for each event."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 6 and p[1] == action and ',' in p[0]:
+                out.append((p[0], p[2], int(p[3]), int(p[4]), float(p[5])))
+    return out
+
+
+def expected_parts(layout, chunk, sizes, off, length, op, mask):
+    """[(candidate members, member offset, length)] for one request."""
+    n = len(sizes)
+    if layout == 'single':
+        return [((0,), off, length)]
+    if layout == 'raid1':
+        if op == 'read':
+            return [(tuple(m for m in range(n) if mask >> m & 1), off, length)]
+        return [((m,), off, length) for m in range(n)]
+    if layout == 'linear':
+        parts, base, pos, end = [], 0, off, off + length
+        for m, size in enumerate(sizes):
+            if pos < base + size and pos < end:
+                piece = min(end, base + size) - pos
+                parts.append(((m,), pos - base, piece))
+                pos += piece
+            base += size
+        return parts
+    parts, pos, end = [], off, off + length
+    while pos < end:
+        k, inside = divmod(pos, chunk)
+        piece = min(chunk - inside, end - pos)
+        if layout == 'raid0':
+            parts.append(((k % n,), (k // n) * chunk + inside, piece))
+        else:  # raid10, near 2: chunk k in slots 2k and 2k+1
+            copies = [((s % n), (s // n) * chunk + inside) for s in (2 * k, 2 * k + 1)]
+            if op == 'read':
+                parts.append((None, None, piece, copies))
+            else:
+                for m, moff in copies:
+                    parts.append(((m,), moff, piece))
+        pos += piece
+    return parts
+
+
+def check_parts(argv):
+    src = read_csv(argv[0])
+    run = read_csv(argv[1])
+    layout, chunk = argv[3], int(argv[4])
+    devs = [d.split(':')[0] for d in argv[5:]]
+    sizes = [int(d.split(':')[1]) for d in argv[5:]]
+    errors = []
+
+    by_src = {}
+    for r in run:
+        i = int(r['source'])
+        if i in by_src:
+            errors.append('source I/O %d replayed twice' % i)
+        by_src[i] = r
+    for i, s in enumerate(src):
+        r = by_src.get(i)
+        if r is None:
+            errors.append('source I/O %d not replayed' % i)
+            continue
+        for k in ('sector', 'bytes', 'op'):
+            if r[k] != s[k]:
+                errors.append('I/O %d: %s %s, source has %s' % (i, k, r[k], s[k]))
+        if r['error'] != '0':
+            errors.append('I/O %d failed: %s' % (i, r['error']))
+
+    actual = collections.Counter()
+    for dev, rwbs, sector, nsect, _ in blk_events(argv[2], 'Q'):
+        actual[(dev, 'read' if 'R' in rwbs else 'write', sector * 512, nsect * 512)] += 1
+    # Parts with one possible place are taken first; mirrored reads whose
+    # mask leaves a choice (a long raid10 read may use both copies of a
+    # pair for different chunks) are then matched to what is left with
+    # augmenting paths, so overlapping I/Os cannot steal each other's parts.
+    nparts = 0
+    ambiguous = []
+    for r in run:
+        off, length, op = int(r['sector']) * 512, int(r['bytes']), r['op']
+        mask = int(r['member'])
+        for part in expected_parts(layout, chunk, sizes, off, length, op, mask):
+            nparts += 1
+            if len(part) == 4:  # raid10 read: one of the copies in the mask
+                options = [(m, moff) for m, moff in part[3] if mask >> m & 1]
+            else:
+                options = [(m, part[1]) for m in part[0]]
+            keys = [(devs[m], op, moff, part[2]) for m, moff in options]
+            desc = 'I/O %s (%s %d+%d): no part on %s at %s+%d' % (
+                r['source'], op, off, length, '/'.join(devs[m] for m, _ in options),
+                '/'.join(str(o) for _, o in options), part[2])
+            if len(keys) == 1:
+                if actual[keys[0]] > 0:
+                    actual[keys[0]] -= 1
+                else:
+                    errors.append(desc)
+            else:
+                ambiguous.append((keys, desc))
+    slots = [k for k in actual for _ in range(actual[k])]
+    owner = [None] * len(slots)
+
+    def place(i, seen):
+        for j, k in enumerate(slots):
+            if k in ambiguous[i][0] and j not in seen:
+                seen.add(j)
+                if owner[j] is None or place(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    for i, (_, desc) in enumerate(ambiguous):
+        if not place(i, set()):
+            errors.append(desc)
+    actual = collections.Counter(k for j, k in enumerate(slots) if owner[j] is None)
+    extra = [k for k, v in actual.items() for _ in range(v)]
+    for k in extra[:10]:
+        errors.append('unexpected I/O on %s: %s %d+%d' % k)
+    if len(extra) > 10:
+        errors.append('... %d unexpected I/Os in all' % len(extra))
+    for e in errors[:20]:
+        print(e)
+    print('%d I/Os, %d parts checked, %d problems' % (len(src), nparts, len(errors)))
+    return 1 if errors else 0
+
+
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(p / 100.0 * (len(v) - 1) + 0.5))]
+
+
+def check_timing(argv):
+    src = read_csv(argv[0])
+    dev = argv[2]
+    speed = float(argv[3]) if len(argv) > 3 else 1.0
+    want = collections.defaultdict(list)
+    for s in sorted(src, key=lambda s: float(s['issue_us'])):
+        want[int(s['sector'])].append(float(s['issue_us']) / 1e6 / speed)
+    got = collections.defaultdict(list)
+    for d, _, sector, _, t in blk_events(argv[1], 'D'):
+        if d == dev:
+            got[sector].append(t)
+    pairs = []
+    for sector, times in want.items():
+        for a, b in zip(times, sorted(got.get(sector, []))):
+            pairs.append((a, b))
+    if not pairs:
+        print('no I/O matched')
+        return 1
+    pairs.sort()
+    t0w, t0g = pairs[0]
+    err = [abs((b - t0g) - (a - t0w)) * 1e6 for a, b in pairs]
+    span_w = pairs[-1][0] - t0w
+    span_g = pairs[-1][1] - t0g
+    drift = (span_g - span_w) / span_w * 100 if span_w else 0.0
+    print('matched %d of %d; abs issue error us: p50 %.1f p99 %.1f max %.1f; drift %+.4f%%' % (
+        len(pairs), len(src), pct(err, 50), pct(err, 99), max(err), drift))
+    return 0
+
+
+if __name__ == '__main__':
+    if len(sys.argv) > 1 and sys.argv[1] == 'parts':
+        sys.exit(check_parts(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == 'timing':
+        sys.exit(check_timing(sys.argv[2:]))
+    print(__doc__)
+    sys.exit(2)
