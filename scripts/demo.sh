@@ -95,7 +95,7 @@ step "$BLKPEAK" capture -o "$DIR/photo-edit.bpt" -d "$SRC" -- \
 	"$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase run --quiet --scale "$WL_SCALE"
 "$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
 WL_UP=""
-step "$BLKPEAK" info "$DIR/photo-edit.bpt"
+step "$BLKPEAK" info --verify "$DIR/photo-edit.bpt"
 
 # 2. Three targets: one disk, and two more for the arrays.
 say ""

@@ -29,6 +29,7 @@ rc=$?
 
 grep -q 'throttled by the kernel' "$E2E_TMP/demo.log" || fail "the demo does not say its disks are throttled"
 grep -q 'time saved' "$E2E_TMP/demo.log" || fail "no time saved in the demo's output"
+grep -q '^verified: *every block checksum' "$E2E_TMP/demo.log" || fail "the demo shows no verified recording"
 for f in photo-edit.bpt run-single.bpt run-raid0.bpt run-raid1.bpt blkpeak.db report.html; do
 	[ -s "$OUT/$f" ] || fail "the demo did not write $f"
 done
