@@ -10,10 +10,8 @@
 
 #include "analyze_commands.h"
 #include "cliutil.h"
-#include "db.h"
-#include "idargs.h"
+#include "drawcmd.h"
 #include "html.h"
-#include "outfile.h"
 
 static void html_usage(FILE *f)
 {
@@ -44,10 +42,8 @@ int analyze_html(int argc, char **argv)
 	};
 	struct html_options ho = { 0 };
 	const char *out = NULL, *dbopt = NULL;
-	struct outfile of;
 	struct bpt_error err = { 0 };
-	int64_t *ids = NULL;
-	sqlite3 *db = NULL;
+	struct drawcmd d;
 	int c, rc;
 
 	optind = 1;
@@ -65,39 +61,17 @@ int analyze_html(int argc, char **argv)
 		pr_err("analyze html: -o FILE is required (\"-\" for standard output)");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc) {
-		pr_err("analyze html: no trace id given; see --help");
-		return EXIT_USAGE;
-	}
-	if (parse_trace_ids("html", argv + optind, argc - optind, &ids))
-		return EXIT_USAGE;
-
-	ho.db_path = adb_default_path(dbopt);
-	rc = adb_open(&db, ho.db_path, ADB_READONLY, &err);
-	if (rc) {
-		pr_err("analyze html: %s", err.msg);
-		free(ids);
-		return EXIT_FAIL;
-	}
-	rc = outfile_open(&of, out);
-	if (rc) {
-		pr_err("analyze html: %s: %s", out, strerror(-rc));
-		goto done;
-	}
-	rc = html_write(db, ids, (size_t)(argc - optind), &ho, of.f, &err);
+	rc = drawcmd_begin(&d, "html", dbopt, out, argv + optind, argc - optind);
+	if (rc)
+		return rc;
+	ho.db_path = d.db_path;
+	rc = html_write(d.db, d.ids, d.n, &ho, d.out.f, &err);
 	if (rc && err.msg[0])
 		pr_err("analyze html: %s", err.msg);
 	else if (rc == -ENOENT)
-		pr_err("analyze html: %s: a trace id is not in the database", ho.db_path);
+		pr_err("analyze html: %s: a trace id is not in the database", d.db_path);
 	else if (rc)
-		pr_err("analyze html: %s: %s", ho.db_path, rc == -EIO ? sqlite3_errmsg(db) : strerror(-rc));
-	c = outfile_close(&of, rc);
-	if (c && !rc) {
-		pr_err("analyze html: %s: cannot write: %s", out, strerror(-c));
-		rc = c;
-	}
-done:
-	sqlite3_close(db);
-	free(ids);
-	return rc ? EXIT_FAIL : EXIT_OK;
+		pr_err("analyze html: %s: %s", d.db_path,
+		       rc == -EIO ? sqlite3_errmsg(d.db) : strerror(-rc));
+	return drawcmd_end(&d, rc);
 }

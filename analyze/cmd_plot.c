@@ -11,9 +11,7 @@
 
 #include "analyze_commands.h"
 #include "cliutil.h"
-#include "db.h"
-#include "idargs.h"
-#include "outfile.h"
+#include "drawcmd.h"
 #include "plot.h"
 
 static void plot_usage(FILE *f)
@@ -43,12 +41,9 @@ int analyze_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *out = "-", *dbopt = NULL, *kind_s = NULL, *path;
+	const char *out = "-", *dbopt = NULL, *kind_s = NULL;
 	enum plot_kind kind;
-	struct outfile of;
-	struct bpt_error err = { 0 };
-	int64_t *ids = NULL;
-	sqlite3 *db = NULL;
+	struct drawcmd d;
 	int c, rc;
 
 	optind = 1;
@@ -69,39 +64,16 @@ int analyze_plot(int argc, char **argv)
 		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd or sizes", kind_s);
 		return EXIT_USAGE;
 	}
-	if (optind >= argc) {
-		pr_err("analyze plot: no trace id given; see --help");
-		return EXIT_USAGE;
-	}
-	if (parse_trace_ids("plot", argv + optind, argc - optind, &ids))
-		return EXIT_USAGE;
-
-	path = adb_default_path(dbopt);
-	rc = adb_open(&db, path, ADB_READONLY, &err);
-	if (rc) {
-		pr_err("analyze plot: %s", err.msg);
-		free(ids);
-		return EXIT_FAIL;
-	}
-	rc = outfile_open(&of, out);
-	if (rc) {
-		pr_err("analyze plot: %s: %s", out, strerror(-rc));
-		goto done;
-	}
-	rc = plot_write(db, kind, ids, (size_t)(argc - optind), 1, of.f);
+	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind);
+	if (rc)
+		return rc;
+	rc = plot_write(d.db, kind, d.ids, d.n, 1, d.out.f);
 	if (rc == -ENOENT)
-		pr_err("analyze plot: %s: a trace id is not in the database", path);
+		pr_err("analyze plot: %s: a trace id is not in the database", d.db_path);
 	else if (rc == -ENODATA)
-		pr_err("analyze plot: %s: the traces have no I/O a %s chart can show", path, kind_s);
+		pr_err("analyze plot: %s: the traces have no I/O a %s chart can show", d.db_path, kind_s);
 	else if (rc)
-		pr_err("analyze plot: %s: %s", path, rc == -EIO ? sqlite3_errmsg(db) : strerror(-rc));
-	c = outfile_close(&of, rc);
-	if (c && !rc) {
-		pr_err("analyze plot: %s: cannot write: %s", out, strerror(-c));
-		rc = c;
-	}
-done:
-	sqlite3_close(db);
-	free(ids);
-	return rc ? EXIT_FAIL : EXIT_OK;
+		pr_err("analyze plot: %s: %s", d.db_path,
+		       rc == -EIO ? sqlite3_errmsg(d.db) : strerror(-rc));
+	return drawcmd_end(&d, rc);
 }
