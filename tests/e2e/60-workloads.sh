@@ -46,6 +46,30 @@ check_recipe backup rw --files 30
 check_recipe cold-start r --files 20 --total 4M
 check_recipe install w --packages 3 --files-per-pkg 10
 
+# Recorded the way the README says: set up, capture only the load on the
+# recipe's devices (two for backup), tear down. The trace holds the I/Os
+# of both devices and nothing was lost.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	w=$E2E_TMP/cap
+	at_exit "'$WL/backup' --workdir '$w' --phase teardown --quiet"
+	devs=$("$WL/backup" --workdir "$w" --phase setup --quiet --files 30 | awk '$1 == "device" { print $2 }')
+	set -- $devs
+	[ $# -eq 2 ] || fail "backup set up $# devices, expected 2"
+	"$BLKPEAK" capture -o "$E2E_TMP/backup.bpt" -d "$1" -d "$2" -- \
+		"$WL/backup" --workdir "$w" --phase run --quiet --files 30 > "$E2E_TMP/cap.out" 2>&1 ||
+		fail "capture of backup failed: $(tail -3 "$E2E_TMP/cap.out")"
+	"$WL/backup" --workdir "$w" --phase teardown --quiet
+	"$BLKPEAK" info --json "$E2E_TMP/backup.bpt" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ios = [x["ios"] for x in d["devices"]]
+assert len(ios) == 2 and min(ios) > 0, ios
+assert d["lost_events"] == 0, d["lost_events"]
+print("  backup recorded: %d I/Os on its 2 devices (%s)" % (d["records"], ios))' ||
+		fail "the backup trace does not hold I/O on both devices"
+	leftovers "$w"
+fi
+
 # The all-in-one form (what `blkpeak capture -- workloads/NAME` runs)
 # cleans up its own temp dir.
 w=$E2E_TMP/all
