@@ -31,9 +31,15 @@ DIR=${DEMO_DIR:-demo}
 SCALE=${DEMO_SCALE:-1}
 IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
+# shellcheck source=scripts/throttle.sh
 . "$ROOT/scripts/throttle.sh"
 
 die() { echo "demo: $*" >&2; exit 1; }
+case "${1:-}" in
+-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+"") ;;
+*) echo "demo: takes no arguments (settings are environment variables; see --help)" >&2; exit 2 ;;
+esac
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 say() { printf '%s\n' "$*"; }
 

@@ -86,9 +86,9 @@ thr_ios() {
 }
 
 thr_destroy() {
-	local p i
+	local p _
 	[ -n "$THR_CG" ] && [ -d "$THR_CG" ] || return 0
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		[ -s "$THR_CG/cgroup.procs" ] || break
 		while read -r p; do kill "$p" 2>/dev/null; done < "$THR_CG/cgroup.procs"
 		sleep 0.2
