@@ -1,12 +1,14 @@
 /*
  * bpt_writer.c — the streaming .bpt writer.
  *
- * Records are turned into column values as they arrive (deltas against
- * the previous record of the open block, so no record is kept), held for
- * one block, then the block is coded column by column (bpt_codec.c),
- * compressed with zstd, checksummed and written with one write. Memory is
- * one block of column values plus the index, string table and loss list
- * that the footer needs (one 32-byte entry per block, 24 per loss window).
+ * Records are split into column values as they arrive and held for one
+ * block. When the block closes, choose_coding picks the cheapest coding
+ * of its times and sectors (issue or completion deltas, sector deltas or
+ * absolute sectors) and turns them into stored values; each column is
+ * then coded (bpt_column.c), the payload compressed with zstd (one zstd
+ * block per byte plane), checksummed and written with one writev. Memory
+ * is one block of column values plus the index, string table and loss
+ * list that the footer needs (32 bytes per block, 24 per loss entry).
  * Byte layout: schemas/trace-format.md.
  */
 #include <assert.h>

@@ -2,7 +2,9 @@
  * cliutil.c — parsing of user-typed numbers, clocks and error printing.
  * See cliutil.h for the contracts.
  */
+#ifndef _GNU_SOURCE /* the Makefile defines it; stand-alone builds need it */
 #define _GNU_SOURCE
+#endif
 #include "cliutil.h"
 
 #include <ctype.h>

@@ -51,7 +51,7 @@ static void big_record(uint64_t i, uint64_t *seed, struct bpt_record *r)
 	r->flags = 0;
 }
 
-Test(bpt_big, memory_flat_on_ten_million_ios, .timeout = 60)
+Test(bpt_big, memory_flat_on_ten_million_ios, .timeout = 60, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("big");
 	struct bpt_header h;

@@ -50,7 +50,7 @@ Test(bpt_codec, xxh64_known_values)
 	ZSTD_freeCCtx(cc);
 }
 
-Test(bpt_codec, varint_and_zigzag)
+Test(bpt_codec, varint_and_zigzag, .fini = tu_cleanup)
 {
 	static const uint64_t v[] = { 0, 1, 127, 128, 300, 1ull << 35,
 				      UINT64_MAX - 1, UINT64_MAX };
@@ -118,7 +118,7 @@ static int col_roundtrip(const uint64_t *v, uint32_t n)
 	return kind;
 }
 
-Test(bpt_codec, columns_every_width_and_kind)
+Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 {
 	static uint64_t v[5000];
 	uint64_t s = 9;
@@ -146,7 +146,7 @@ Test(bpt_codec, columns_every_width_and_kind)
 	col_roundtrip(v, 0);
 }
 
-Test(bpt_codec, dictionary_index_out_of_range)
+Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)
 {
 	uint8_t col[] = { BPT_COL_DICT, 0, 2, 3, 10, 20, 30, 0xff };
 	struct bpt_colview cv;
@@ -240,7 +240,7 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major)
 	return len;
 }
 
-Test(bpt_codec, newer_minor_is_read_other_major_refused)
+Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
 {
 	static uint8_t file[8192];
 	size_t len = build_future_file(file, sizeof(file), BPT_FORMAT_MAJOR);
@@ -272,7 +272,7 @@ Test(bpt_codec, newer_minor_is_read_other_major_refused)
  * previous completion" at queue depth 1; sectors as deltas when
  * sequential, as they are when random. Each round-trips exactly.
  */
-Test(bpt_codec, coding_choice_per_block)
+Test(bpt_codec, coding_choice_per_block, .fini = tu_cleanup)
 {
 	static const struct {
 		int order; /* 0 issue order, 1 completion order, 2 QD1 */
@@ -342,4 +342,39 @@ Test(bpt_codec, coding_choice_per_block)
 		free(f);
 	}
 	tu_cleanup();
+}
+
+/* A newer minor's footer fields after the string table are skipped. */
+Test(bpt_codec, footer_extension_is_skipped, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("footx");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 5, .bytes = 512 };
+	struct bpt_stats st;
+	size_t len;
+
+	tu_header(&h, 1, 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0);
+	uint8_t *f = tu_load(p, &len);
+	uint8_t *g = malloc(len + 8);
+	size_t toff = len - BPT_TRAILER;
+	uint64_t foff = get_le64(f + toff);
+
+	memcpy(g, f, toff);
+	memcpy(g + toff, "newfield", 8);
+	memcpy(g + toff + 8, f + toff, BPT_TRAILER);
+	put_le64(g + toff + 8 + 8, bpt_xxh64(g + foff, toff + 8 - foff, 0));
+	cr_assert_eq(bpt_reader_open_mem(&r, g, len + 8, "x.bpt", &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.records, 1);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	bpt_reader_close(r);
+	free(f);
+	free(g);
 }

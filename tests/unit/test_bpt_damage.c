@@ -79,7 +79,7 @@ static long read_back(struct bpt_reader *r, const struct small *s, int *rc,
 	return n;
 }
 
-Test(bpt_damage, cut_at_every_offset)
+Test(bpt_damage, cut_at_every_offset, .fini = tu_cleanup)
 {
 	static struct small s;
 
@@ -119,7 +119,7 @@ Test(bpt_damage, cut_at_every_offset)
 	free(s.data);
 }
 
-Test(bpt_damage, flipped_byte_anywhere_is_detected)
+Test(bpt_damage, flipped_byte_anywhere_is_detected, .fini = tu_cleanup)
 {
 	static struct small s;
 
@@ -150,7 +150,7 @@ Test(bpt_damage, flipped_byte_anywhere_is_detected)
 	free(s.data);
 }
 
-Test(bpt_damage, killed_writer_leaves_readable_blocks)
+Test(bpt_damage, killed_writer_leaves_readable_blocks, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("killed");
 	struct bpt_record recs[300];
@@ -201,7 +201,7 @@ Test(bpt_damage, killed_writer_leaves_readable_blocks)
 	tu_cleanup();
 }
 
-Test(bpt_damage, zero_filled_tail_is_truncation)
+Test(bpt_damage, zero_filled_tail_is_truncation, .fini = tu_cleanup)
 {
 	static struct small s;
 

@@ -71,7 +71,7 @@ static void read_all_check(const char *path, const struct bpt_record *recs,
 	bpt_reader_close(r);
 }
 
-Test(bpt_roundtrip, random_all_columns_combinations)
+Test(bpt_roundtrip, random_all_columns_combinations, .fini = tu_cleanup)
 {
 	for (uint32_t cols = 0; cols <= BPT_COL__KNOWN; cols++) {
 		const char *p = tu_tmpname("rt");
@@ -84,7 +84,7 @@ Test(bpt_roundtrip, random_all_columns_combinations)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, big_blocks_and_single_record_blocks)
+Test(bpt_roundtrip, big_blocks_and_single_record_blocks, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("big");
 	struct bpt_record *recs = write_random(p, 7, 70000, BPT_COL__KNOWN, 0);
@@ -97,7 +97,7 @@ Test(bpt_roundtrip, big_blocks_and_single_record_blocks)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, empty_trace)
+Test(bpt_roundtrip, empty_trace, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("empty");
 	struct bpt_record *recs = write_random(p, 1, 0, 0, 0);
@@ -116,7 +116,7 @@ Test(bpt_roundtrip, empty_trace)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, header_devices_meta)
+Test(bpt_roundtrip, header_devices_meta, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("hdr");
 	struct bpt_header h, *g;
@@ -167,7 +167,7 @@ Test(bpt_roundtrip, header_devices_meta)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, writer_rejects_bad_records)
+Test(bpt_roundtrip, writer_rejects_bad_records, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("bad");
 	struct bpt_header h;
@@ -207,7 +207,7 @@ Test(bpt_roundtrip, writer_rejects_bad_records)
 	tu_cleanup();
 }
 
-Test(bpt_roundtrip, names_and_flags)
+Test(bpt_roundtrip, names_and_flags, .fini = tu_cleanup)
 {
 	char b[8];
 

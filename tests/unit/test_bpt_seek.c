@@ -149,7 +149,7 @@ static void check_seeks(struct trace *t, size_t len)
 	bpt_reader_close(r);
 }
 
-Test(bpt_seek, with_footer_and_without)
+Test(bpt_seek, with_footer_and_without, .fini = tu_cleanup)
 {
 	static struct trace t;
 
@@ -162,7 +162,7 @@ Test(bpt_seek, with_footer_and_without)
 	}
 }
 
-Test(bpt_seek, strings_losses_and_stats)
+Test(bpt_seek, strings_losses_and_stats, .fini = tu_cleanup)
 {
 	static struct trace t;
 	struct bpt_reader *r;
@@ -202,16 +202,22 @@ Test(bpt_seek, strings_losses_and_stats)
 		cr_assert_eq(bpt_reader_losses(r, &l), 5);
 		cr_assert_eq(l[0].t0_ns + 10, l[0].t1_ns);
 		cr_assert_eq(l[4].count, 3);
-		cr_assert_eq(st.first_issue_ns, t.recs[0].issue_ns < t.recs[1].issue_ns ?
-			     st.first_issue_ns : st.first_issue_ns);
-		cr_assert_eq(st.last_complete_ns, st.last_issue_ns + 5000);
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (int i = 0; i < N; i++) {
+			lo = t.recs[i].issue_ns < lo ? t.recs[i].issue_ns : lo;
+			hi = t.recs[i].issue_ns > hi ? t.recs[i].issue_ns : hi;
+		}
+		cr_assert_eq(st.first_issue_ns, lo);
+		cr_assert_eq(st.last_issue_ns, hi);
+		cr_assert_eq(st.last_complete_ns, hi + 5000);
 		cr_assert_eq(st.truncated, cut);
 		bpt_reader_close(r);
 	}
 	free(t.data);
 }
 
-Test(bpt_seek, digest_and_verify)
+Test(bpt_seek, digest_and_verify, .fini = tu_cleanup)
 {
 	static struct trace t;
 	struct bpt_reader *r;
@@ -261,7 +267,7 @@ Test(bpt_seek, digest_and_verify)
 	free(t.data);
 }
 
-Test(bpt_seek, digest_changes_with_content)
+Test(bpt_seek, digest_changes_with_content, .fini = tu_cleanup)
 {
 	struct bpt_header h;
 	uint64_t d[3];
@@ -292,7 +298,7 @@ Test(bpt_seek, digest_changes_with_content)
 	tu_cleanup();
 }
 
-Test(bpt_seek, blocks_close_on_span_and_flush)
+Test(bpt_seek, blocks_close_on_span_and_flush, .fini = tu_cleanup)
 {
 	const char *p = tu_tmpname("span");
 	struct bpt_header h;
