@@ -94,6 +94,8 @@ int cmd_dump(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	out.hdr = bpt_reader_header(r);
+	/* fully buffered in large chunks: dumps run to millions of lines */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	dump_begin(&out);
 	/* captures store records in completion order, so issue times are not
 	 * sorted: the window is a filter over the rest of the file */

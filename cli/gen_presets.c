@@ -4,7 +4,11 @@
  * These are the four server/desktop access specifications that Intel
  * distributed with IOMeter and that review sites (StorageReview.com's
  * testbed, Tom's Hardware, Tweakers.net, The SSD Review) have used since
- * the early 2000s. The numbers below are those published tables:
+ * the early 2000s. The numbers are those of the table Tom's Hardware
+ * publishes with its IOMeter profiles ("Tom's Storage Charts 2009: A New
+ * Test Environment", tomshardware.com/reviews/tom-s-hdd-charts,2285-8.html),
+ * which The SSD Review's file-server sizes and Tweakers.net's 2004 RAID
+ * adapter comparison agree with:
  *
  *   File Server  100% random, 80% read; sizes 512 B 10%, 1 KiB 5%,
  *                2 KiB 5%, 4 KiB 60%, 8 KiB 2%, 16 KiB 4%, 32 KiB 4%,
