@@ -30,7 +30,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
 CPPFLAGS += -D_GNU_SOURCE -Ilib -Icli -Ibpf -Ianalyze -I$(BUILD)/bpf
 LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
 SRC_DIRS  := lib cli capture replay analyze
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))

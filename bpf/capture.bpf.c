@@ -26,7 +26,7 @@
  *
  * Overhead is what matters most here: no string work, no per-event wake
  * up (user space polls with a timeout and is only woken early when much
- * data is pending), a preallocated hash map.
+ * data is pending), an in-flight table without locks (see `inflight`).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -62,18 +62,35 @@ const volatile __u8 raw_idx_issue = 0;
 const volatile __u8 raw_idx_complete = 0;
 const volatile __u8 raw_idx_merge = 0;
 
-#define EEXIST_ 17 /* errno.h cannot be included next to vmlinux.h */
-
 /* ------------------------------------------------ state */
 
 struct capture_counters counters = {};
 
+/*
+ * In-flight requests: an open-addressing table in an array map, indexed by
+ * a hash of the struct request pointer and claimed with a compare-and-swap
+ * on `rq`. Array lookups are inlined by the verifier and take no lock, so
+ * this costs a fraction of a hash map's update and delete per request;
+ * struct requests live in arrays of 64-byte aligned slots, so the pointers
+ * of one queue's requests map to consecutive entries. A request whose
+ * INFLIGHT_PROBES entries are all taken is counted in counters.map_full.
+ */
+#define INFLIGHT_PROBES 4
+
+struct inflight_slot {
+	__u64 rq; /* the struct request * owning the entry; 0: free */
+	struct capture_event ev;
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384); /* resized by the loader */
-	__type(key, __u64);         /* struct request * */
-	__type(value, struct capture_event);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 32768); /* a power of two; resized by the loader */
+	__type(key, __u32);
+	__type(value, struct inflight_slot);
 } inflight SEC(".maps");
+
+/* max_entries of inflight - 1, set by the loader */
+const volatile __u32 inflight_mask = 32767;
 
 /*
  * Who asked for the last flush on a queue. A flush (fsync) is served by
@@ -190,20 +207,94 @@ static __always_inline int take_task(struct capture_event *ev)
 
 /* ------------------------------------------------ the request's life */
 
-static __always_inline void track(__u64 key, struct capture_event *ev,
-				  __u64 map_flags)
-{
-	long err = bpf_map_update_elem(&inflight, &key, ev, map_flags);
+/*
+ * A pointer's value as a plain number. In tp_btf programs the request
+ * pointer is a BTF pointer, on which the verifier forbids shifts and
+ * masks; stored into a map value and loaded back, it is a number.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} scratch SEC(".maps");
 
-	/* -EEXIST: BPF_NOEXIST met a requeued request, which is fine;
-	 * anything else (-E2BIG: map full) loses the request */
-	if (err && err != -EEXIST_)
-		__sync_fetch_and_add(&counters.map_full, 1);
+static __always_inline __u64 ptr_value(const void *p)
+{
+	__u32 zero = 0;
+	volatile __u64 *v = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!v)
+		return 0;
+	*v = (__u64)(unsigned long)p;
+	return *v;
+}
+
+static __always_inline __u32 slot_hash(__u64 rq)
+{
+	return (__u32)((rq >> 6) ^ (rq >> 21)) & inflight_mask;
+}
+
+/* The entry of request `rq`, or NULL when it is not tracked. */
+static __always_inline struct inflight_slot *slot_find(__u64 rq)
+{
+	__u32 h = slot_hash(rq);
+
+	for (int i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 idx = (h + i) & inflight_mask;
+		struct inflight_slot *s = bpf_map_lookup_elem(&inflight, &idx);
+
+		if (s && s->rq == rq)
+			return s;
+	}
+	return NULL;
+}
+
+/* Claim a free entry for `rq` (or find the one it has); NULL when full. */
+static __always_inline struct inflight_slot *slot_claim(__u64 rq)
+{
+	struct inflight_slot *s = slot_find(rq);
+	__u32 h = slot_hash(rq);
+
+	if (s)
+		return s;
+	for (int i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 idx = (h + i) & inflight_mask;
+
+		s = bpf_map_lookup_elem(&inflight, &idx);
+		if (s && s->rq == 0 && __sync_val_compare_and_swap(&s->rq, 0, rq) == 0)
+			return s;
+	}
+	__sync_fetch_and_add(&counters.map_full, 1);
+	return NULL;
+}
+
+/* Give the entry back, after everything has been read from it. */
+static __always_inline void slot_release(struct inflight_slot *s)
+{
+	asm volatile("" ::: "memory"); /* the reads above come first */
+	s->rq = 0;
+}
+
+/*
+ * Track `rq` with the data in `ev`. keep_existing: a request already
+ * tracked keeps its entry (block_rq_insert sees requeued requests again).
+ */
+static __always_inline void track(__u64 rq, const struct capture_event *ev,
+				  int keep_existing)
+{
+	struct inflight_slot *s;
+
+	if (keep_existing && slot_find(rq))
+		return;
+	s = slot_claim(rq);
+	if (s)
+		__builtin_memcpy(&s->ev, ev, sizeof(s->ev));
 }
 
 /* Created (block_io_start) or inserted (block_rq_insert, older kernels). */
 static __always_inline int on_start(struct request *rq, const int btf,
-				    __u64 map_flags)
+				    int keep_existing)
 {
 	struct capture_event ev = {};
 	__u32 dev = rq_dev(rq, btf);
@@ -224,7 +315,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 		return 0;
 	}
 	ev.cmd_flags = cmd_flags;
-	track((__u64)(unsigned long)rq, &ev, map_flags);
+	track(ptr_value(rq), &ev, keep_existing);
 	if (cmd_flags & req_preflush_mask()) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
@@ -278,32 +369,32 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.sector = sector;
 	ev.bytes = bytes;
 	ev.cmd_flags = cmd_flags;
-	track(key, &ev, BPF_ANY);
+	track(key, &ev, 0);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
 static __always_inline int on_issue(struct request *rq, const int btf)
 {
-	__u64 key = (__u64)(unsigned long)rq;
+	__u64 key = ptr_value(rq);
 	__u64 now = bpf_ktime_get_ns();
 	__u64 sector = RQ_FIELD(btf, rq, __sector);
 	__u32 bytes = RQ_FIELD(btf, rq, __data_len);
 	__u32 cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
-	struct capture_event *e;
+	struct inflight_slot *s;
 
 	/* blk_rq_trace_sector(): requests without a start sector (flushes)
 	 * carry (sector_t)-1 */
 	if (sector == (__u64)-1)
 		sector = 0;
-	e = bpf_map_lookup_elem(&inflight, &key);
-	if (!e) {
+	s = slot_find(key);
+	if (!s) {
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags);
 		return 0;
 	}
-	e->issue_ns = now;
-	e->sector = sector;
-	e->bytes = bytes;
-	e->cmd_flags = cmd_flags;
+	s->ev.issue_ns = now;
+	s->ev.sector = sector;
+	s->ev.bytes = bytes;
+	s->ev.cmd_flags = cmd_flags;
 	return 0;
 }
 
@@ -314,32 +405,33 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 static __always_inline int on_complete(__u64 key, __u32 remaining, __u32 nr_bytes,
 				       __u8 status)
 {
-	struct capture_event *e, *out;
+	struct capture_event *out;
+	struct inflight_slot *s;
 	__u64 flags;
 
 	if (nr_bytes < remaining)
 		return 0;
-	e = bpf_map_lookup_elem(&inflight, &key);
-	if (!e)
+	s = slot_find(key);
+	if (!s)
 		return 0;
 	/* Never issued: a flush served by the flush machinery's request,
 	 * which is recorded on its own, or a flush on a disk without a
 	 * volatile cache, which never reached the driver. */
-	if (!e->issue_ns)
+	if (!s->ev.issue_ns)
 		goto forget;
 	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
 	if (!out) {
 		__sync_fetch_and_add(&counters.lost, 1);
 		goto forget;
 	}
-	__builtin_memcpy(out, e, sizeof(*out));
+	__builtin_memcpy(out, &s->ev, sizeof(*out));
 	out->complete_ns = bpf_ktime_get_ns();
 	out->status = status;
 	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
 			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 	bpf_ringbuf_submit(out, flags);
 forget:
-	bpf_map_delete_elem(&inflight, &key);
+	slot_release(s);
 	return 0;
 }
 
@@ -348,14 +440,14 @@ forget:
 SEC("tp_btf/block_io_start")
 int BPF_PROG(io_start_btf, struct request *rq)
 {
-	return on_start(rq, 1, BPF_ANY);
+	return on_start(rq, 1, 0);
 }
 
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(rq_insert_btf, struct request *rq)
 {
-	/* NOEXIST: a requeued request is inserted again; keep its times */
-	return on_start(rq, 1, BPF_NOEXIST);
+	/* a requeued request is inserted again: keep its times */
+	return on_start(rq, 1, 1);
 }
 
 SEC("tp_btf/block_rq_issue")
@@ -368,17 +460,24 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	return on_complete((__u64)(unsigned long)rq, rq->__data_len, nr_bytes,
+	return on_complete(ptr_value(rq), rq->__data_len, nr_bytes,
 			   error);
+}
+
+/* `rq` was merged into another request and goes away without completing */
+static __always_inline int on_merge(__u64 key)
+{
+	struct inflight_slot *s = slot_find(key);
+
+	if (s)
+		slot_release(s);
+	return 0;
 }
 
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(rq_merge_btf, struct request *rq)
 {
-	__u64 key = (__u64)(unsigned long)rq;
-
-	bpf_map_delete_elem(&inflight, &key);
-	return 0;
+	return on_merge(ptr_value(rq));
 }
 
 /* ------------------------------------------------ raw_tp fallbacks */
@@ -386,13 +485,13 @@ int BPF_PROG(rq_merge_btf, struct request *rq)
 SEC("raw_tp/block_io_start")
 int io_start_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_start(raw_rq(ctx, raw_idx_start), 0, BPF_ANY);
+	return on_start(raw_rq(ctx, raw_idx_start), 0, 0);
 }
 
 SEC("raw_tp/block_rq_insert")
 int rq_insert_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_start(raw_rq(ctx, raw_idx_insert), 0, BPF_NOEXIST);
+	return on_start(raw_rq(ctx, raw_idx_insert), 0, 1);
 }
 
 SEC("raw_tp/block_rq_issue")
@@ -414,17 +513,14 @@ int rq_complete_raw(struct bpf_raw_tracepoint_args *ctx)
 		status = ctx->args[2];
 		nr_bytes = ctx->args[3];
 	}
-	return on_complete((__u64)(unsigned long)rq,
+	return on_complete(ptr_value(rq),
 			   BPF_CORE_READ(rq, __data_len), nr_bytes, status);
 }
 
 SEC("raw_tp/block_rq_merge")
 int rq_merge_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u64 key = (__u64)(unsigned long)raw_rq(ctx, raw_idx_merge);
-
-	bpf_map_delete_elem(&inflight, &key);
-	return 0;
+	return on_merge((__u64)(unsigned long)raw_rq(ctx, raw_idx_merge));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -126,13 +126,22 @@ static void describe_attach(char *buf, size_t len, const struct tp_progs *tps,
 	}
 }
 
-static uint64_t ringbuf_size(uint64_t want)
+/* The smallest power of two >= want, within [min, 1 GiB]. */
+static uint64_t pow2_at_least(uint64_t want)
 {
-	uint64_t sz = 4096;
+	uint64_t sz = 1;
 
 	while (sz < want && sz < (1ull << 30))
 		sz <<= 1;
 	return sz;
+}
+
+/* Ring buffers are a power of two of pages. */
+static uint64_t ringbuf_size(uint64_t want)
+{
+	uint64_t sz = pow2_at_least(want);
+
+	return sz < 4096 ? 4096 : sz;
 }
 
 static void set_filters(struct capture_bpf *skel, const struct loader_opts *o)
@@ -155,8 +164,10 @@ static const char *load_reason(int err)
 {
 	switch (-err) {
 	case EPERM:
+		return "not permitted (needs CAP_BPF and CAP_PERFMON; a kernel "
+		       "lockdown may forbid it)";
 	case EACCES:
-		return "not permitted (needs root, or CAP_BPF and CAP_PERFMON)";
+		return "the kernel's verifier refused them (-v shows why)";
 	case ENOSYS:
 		return "this kernel has no BPF system call";
 	default:
@@ -173,6 +184,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	struct capture_bpf *skel;
 	const char *reason;
 	struct btf *btf;
+	uint64_t slots;
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -235,9 +247,10 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	h->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
 	skel->rodata->wakeup_bytes = h->ringbuf_bytes / 4;
 	err = bpf_map__set_max_entries(skel->maps.events, h->ringbuf_bytes);
+	slots = pow2_at_least(o->inflight_max ? o->inflight_max : 32768);
+	skel->rodata->inflight_mask = slots - 1;
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.inflight,
-					       o->inflight_max ? o->inflight_max : 16384);
+		err = bpf_map__set_max_entries(skel->maps.inflight, slots);
 	if (err) {
 		snprintf(msg, CAPTURE_MSG_LEN, "sizing the BPF maps: %s", strerror(-err));
 		goto fail;

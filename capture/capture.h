@@ -17,6 +17,8 @@
  * Functions return 0 or a negative errno and do not print, except where
  * a `char *msg` buffer is taken: it then receives a one-line reason
  * (without the "blkpeak: capture: " prefix) for the caller to print.
+ * Only cmd_capture.c prints, and session.c's warning when I/O arrives
+ * for a disk that is not in the trace's device table.
  */
 #ifndef BLKPEAK_CAPTURE_H
 #define BLKPEAK_CAPTURE_H
@@ -63,6 +65,11 @@ int devices_read(const char *sysfs, const char *name, struct bpt_device *out);
 /* The names of all disks (SYSFS/block/ *), sorted, at most `max`; returns
  * how many there are (may exceed max) or a negative errno. */
 int devices_list(const char *sysfs, char (*names)[32], int max);
+
+/* The disks that have a size (a detached loop device has none), read
+ * into out[], sorted by name, at most `max`; returns how many there are
+ * (may exceed max) or a negative errno. */
+int devices_list_active(const char *sysfs, struct bpt_device *out, int max);
 
 /* The whole disk holding the file system of `path` (its st_dev), or
  * -ENODEV when it lives on no block device (tmpfs, ...). */
@@ -166,7 +173,7 @@ struct loader_opts {
 	const struct capture_filters *filters;
 	uint32_t own_tgid;       /* 0: do not leave out the capture's own I/O */
 	uint64_t ringbuf_bytes;  /* rounded up to a power of two >= 4 KiB */
-	uint32_t inflight_max;   /* in-flight map size; 0 = 16384 */
+	uint32_t inflight_max;   /* in-flight table entries (a power of two); 0 = 32768 */
 	int force_raw;           /* use raw_tp even where tp_btf works */
 	const char *btf_path;    /* BTF to use instead of the kernel's */
 };

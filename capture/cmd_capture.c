@@ -26,6 +26,7 @@
 #include "capture.h"
 #include "cliutil.h"
 #include "commands.h"
+#include "fmt.h"
 
 #define SYSFS "/sys"
 #define DEFAULT_BUFFER_MIB 8
@@ -69,7 +70,8 @@ static void usage(FILE *f)
 "  -h, --help              this help\n"
 "\n"
 "With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
-"its status. Events lost to a full buffer are counted, written into the\n"
+"its status. SIGINT and SIGTERM then go to CMD, and -t ends it with\n"
+"SIGTERM. Events lost to a full buffer are counted, written into the\n"
 "trace with their time window, and make the exit status 1.\n",
 		CAPTURE_MAX_DEVS, DEFAULT_BUFFER_MIB);
 }
@@ -218,67 +220,75 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	return 0;
 }
 
-/* Resolve -d arguments into the filter and the header's device table;
- * with none, every disk goes into the table and nothing is filtered. */
-static int setup_devices(struct capture_opts *o, struct bpt_header *hdr,
-			 struct convert *conv, char *devlist, size_t len)
+/* The disks of the trace's device table, chosen before it starts. */
+struct dev_table {
+	struct bpt_device dev[BPT_MAX_DEVICES];
+	unsigned n;
+	char names[256]; /* "loop0,loop1", or "all", for the trace's meta */
+};
+
+static int table_add(struct dev_table *t, const struct bpt_device *dev)
 {
-	char names[BPT_MAX_DEVICES][32], msg[CAPTURE_MSG_LEN];
+	size_t used = strlen(t->names);
+
+	for (unsigned j = 0; j < t->n; j++)
+		if (t->dev[j].major == dev->major && t->dev[j].minor == dev->minor)
+			return 0; /* named twice */
+	if (t->n >= BPT_MAX_DEVICES)
+		return -E2BIG;
+	t->dev[t->n++] = *dev;
+	if (used < sizeof(t->names))
+		snprintf(t->names + used, sizeof(t->names) - used, "%s%s",
+			 used ? "," : "", dev->name);
+	return 0;
+}
+
+/* Resolve -d arguments into the filter and the device table; with none,
+ * every disk that has a size goes into the table and nothing is
+ * filtered. */
+static int setup_devices(struct capture_opts *o, struct dev_table *t)
+{
+	char msg[CAPTURE_MSG_LEN];
 	struct bpt_device dev;
 	struct dev_spec spec;
 	int n, err;
-	size_t used = 0;
 
-	devlist[0] = '\0';
-	if (o->ndevs) {
-		for (unsigned i = 0; i < o->ndevs; i++) {
-			if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
-				pr_err("capture: %s", msg);
-				return -ENOENT;
-			}
-			if (spec.part[0])
-				fprintf(stderr, "capture: %s is a partition of %s: "
-					"recording all of %s's sectors\n",
-					o->devs[i], spec.disk, spec.disk);
-			err = filters_add_dev(&o->filters, spec.major, spec.minor);
-			if (err)
-				return err;
-			snprintf(names[i], sizeof(names[i]), "%s", spec.disk);
-		}
-		n = o->ndevs;
-	} else {
-		n = devices_list(SYSFS, names, BPT_MAX_DEVICES);
+	memset(t, 0, sizeof(*t));
+	if (!o->ndevs) {
+		n = devices_list_active(SYSFS, t->dev, BPT_MAX_DEVICES);
 		if (n < 0) {
 			pr_err("capture: %s/block: %s", SYSFS, strerror(-n));
 			return n;
 		}
 		if (n > BPT_MAX_DEVICES) {
-			pr_warn("capture: %d disks, the trace holds %d: I/O on the "
+			pr_warn("capture: %d disks, a trace holds %d: I/O on the "
 				"others is counted as lost; choose with -d",
 				n, BPT_MAX_DEVICES);
 			n = BPT_MAX_DEVICES;
 		}
+		t->n = n;
+		snprintf(t->names, sizeof(t->names), "all");
+		return 0;
 	}
-	for (int i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (unsigned j = 0; j < hdr->ndevices; j++)
-			dup |= !strcmp(hdr->devices[j].name, names[i]);
-		if (dup)
-			continue;
-		err = devices_read(SYSFS, names[i], &dev);
+	for (unsigned i = 0; i < o->ndevs; i++) {
+		if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
+			pr_err("capture: %s", msg);
+			return -ENOENT;
+		}
+		if (spec.part[0])
+			fprintf(stderr, "capture: %s is a partition of %s: "
+				"recording all of %s's sectors\n",
+				o->devs[i], spec.disk, spec.disk);
+		err = filters_add_dev(&o->filters, spec.major, spec.minor);
+		if (!err)
+			err = devices_read(SYSFS, spec.disk, &dev);
+		if (!err)
+			err = table_add(t, &dev);
 		if (err) {
-			pr_err("capture: %s/block/%s: %s", SYSFS, names[i], strerror(-err));
+			pr_err("capture: %s: %s", o->devs[i], strerror(-err));
 			return err;
 		}
-		if (bpt_header_add_device(hdr, &dev) < 0 ||
-		    convert_add_dev(conv, capture_kdev(dev.major, dev.minor)))
-			return -E2BIG;
-		used += snprintf(devlist + used, used < len ? len - used : 0, "%s%s",
-				 used ? "," : "", names[i]);
 	}
-	if (!o->ndevs)
-		snprintf(devlist, len, "all");
 	return 0;
 }
 
@@ -316,7 +326,7 @@ static void set_meta(struct bpt_header *hdr, const char *key, const char *value)
 }
 
 static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
-		     int argc, char **argv, const char *devlist,
+		     int argc, char **argv, const struct dev_table *t,
 		     const struct capture_bpf_handle *h)
 {
 	char buf[1024], num[32];
@@ -326,7 +336,7 @@ static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
 	for (int i = 0; i < argc && used < sizeof(buf); i++)
 		used += snprintf(buf + used, sizeof(buf) - used, " %s", argv[i]);
 	set_meta(hdr, "options", buf);
-	set_meta(hdr, "filter.devices", devlist);
+	set_meta(hdr, "filter.devices", t->names);
 	if (o->filters.tgid) {
 		snprintf(num, sizeof(num), "%u", o->filters.tgid);
 		set_meta(hdr, "filter.pid", num);
@@ -354,10 +364,12 @@ static void print_summary(const struct capture_opts *o,
 	char size[32];
 
 	if (o->json) {
-		printf("{\"output\":\"%s\",\"ios\":%lu,\"duration_s\":%.3f,"
+		fputs("{\"output\":", stdout);
+		json_str(stdout, o->output);
+		printf(",\"ios\":%lu,\"duration_s\":%.3f,"
 		       "\"lost\":%lu,\"file_bytes\":%lu,\"bytes_per_io\":%.2f,"
 		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d}\n",
-		       o->output, (unsigned long)r->ios, secs, (unsigned long)r->lost,
+		       (unsigned long)r->ios, secs, (unsigned long)r->lost,
 		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
 		       (unsigned long)r->skipped, r->cmd_status);
 	} else {
@@ -390,6 +402,28 @@ static int probe_output(const char *path, int *created)
 	return 0;
 }
 
+/* Header: the start clocks (record time 0), devices, meta. */
+static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
+			int argc, char **argv, const struct dev_table *t,
+			const struct capture_bpf_handle *h)
+{
+	bpt_header_init(hdr, "capture");
+	for (unsigned i = 0; i < t->n; i++)
+		bpt_header_add_device(hdr, &t->dev[i]);
+	add_meta(hdr, o, argc, argv, t, h);
+}
+
+/* Exit status: CMD's when it failed, else 1 on an error or a loss. */
+static int exit_status(const struct capture_opts *o, const struct session_result *r,
+		       int err)
+{
+	if (r->cmd_status > 0)
+		return r->cmd_status;
+	if (err || (r->lost && !o->allow_loss))
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
 int cmd_capture(int argc, char **argv)
 {
 	struct capture_opts o = { .buffer_bytes = DEFAULT_BUFFER_MIB << 20 };
@@ -399,7 +433,8 @@ int cmd_capture(int argc, char **argv)
 	struct session_result res = { 0 };
 	struct bpt_writer *w = NULL;
 	struct bpt_error berr = { 0 };
-	char msg[CAPTURE_MSG_LEN], devlist[256], disk[32];
+	char msg[CAPTURE_MSG_LEN], disk[32];
+	struct dev_table table;
 	struct bpt_header hdr;
 	struct convert conv;
 	struct loader_opts lo;
@@ -416,10 +451,8 @@ int cmd_capture(int argc, char **argv)
 	}
 	libbpf_set_print(o.verbose ? libbpf_print_all : libbpf_print_none);
 
-	memset(&hdr, 0, sizeof(hdr));
-	convert_init(&conv, 0, &(struct req_bits){ 0 }, intern_comm, NULL);
 	rc = EXIT_FAIL;
-	if (setup_devices(&o, &hdr, &conv, devlist, sizeof(devlist)))
+	if (setup_devices(&o, &table))
 		goto out;
 	if (o.filters.cgroup_path) {
 		err = filters_open_cgroup(&o.filters, o.filters.cgroup_path);
@@ -456,30 +489,22 @@ int cmd_capture(int argc, char **argv)
 	if (o.verbose)
 		fprintf(stderr, "capture: attaching %s, ring buffer %lu bytes\n",
 			h.attach, (unsigned long)h.ringbuf_bytes);
-
-	{ /* the header's start clocks are record time 0 */
-		struct bpt_header tmp = hdr;
-
-		bpt_header_init(&hdr, "capture");
-		hdr.ndevices = tmp.ndevices;
-		memcpy(hdr.devices, tmp.devices, sizeof(hdr.devices));
+	make_header(&hdr, &o, argc, argv, &table, &h);
+	if (loader_attach(&h, msg)) {
+		pr_err("capture: %s", msg);
+		goto out;
 	}
-	add_meta(&hdr, &o, argc, argv, devlist, &h);
+	/* Only now is an existing output replaced; events wait meanwhile in
+	 * the ring buffer. */
 	err = bpt_writer_create(&w, o.output, &hdr, &wopts, &berr);
 	if (err) {
 		pr_err("capture: %s", berr.msg[0] ? berr.msg : strerror(-err));
 		goto out;
 	}
 	created = 0; /* from here on the file is the trace */
-	conv.start_ns = hdr.start_mono_ns;
-	conv.bits = h.bits;
-	conv.intern_ctx = w;
-	if (loader_attach(&h, msg)) {
-		pr_err("capture: %s", msg);
-		bpt_writer_close(w, NULL);
-		w = NULL;
-		goto out;
-	}
+	convert_init(&conv, hdr.start_mono_ns, &h.bits, intern_comm, w);
+	for (unsigned i = 0; i < table.n; i++)
+		convert_add_dev(&conv, capture_kdev(table.dev[i].major, table.dev[i].minor));
 
 	sopts.duration_ns = o.duration_ns;
 	sopts.cmd = o.cmd;
@@ -491,15 +516,8 @@ int cmd_capture(int argc, char **argv)
 		pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
 		err = -EIO;
 	}
-	w = NULL;
 	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size);
-
-	if (res.cmd_status > 0)
-		rc = res.cmd_status;
-	else if (err || (res.lost && !o.allow_loss))
-		rc = EXIT_FAIL;
-	else
-		rc = EXIT_OK;
+	rc = exit_status(&o, &res, err);
 out:
 	loader_stop(&h);
 	filters_close(&o.filters);

@@ -206,3 +206,24 @@ int devices_of_path(const char *sysfs, const char *path, struct dev_spec *out)
 		return -ENODEV;
 	return 0;
 }
+
+int devices_list_active(const char *sysfs, struct bpt_device *out, int max)
+{
+	enum { MAX_NAMES = 4096 };
+	char (*names)[32] = malloc(MAX_NAMES * sizeof(*names));
+	struct bpt_device d;
+	int n, active = 0;
+
+	if (!names)
+		return -ENOMEM;
+	n = devices_list(sysfs, names, MAX_NAMES);
+	for (int i = 0; i < n && i < MAX_NAMES; i++) {
+		if (devices_read(sysfs, names[i], &d) || d.size_bytes == 0)
+			continue;
+		if (active < max)
+			out[active] = d;
+		active++;
+	}
+	free(names);
+	return n < 0 ? n : active;
+}

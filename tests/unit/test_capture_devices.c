@@ -59,6 +59,8 @@ static void make_sysfs(void)
 	put("block/vda/queue/logical_block_size", "512\n");
 	put("block/vda/queue/rotational", "1\n");
 	put("block/vda/device/model", "QEMU HARDDISK   \n");
+	put("block/loop7/dev", "7:7\n"); /* detached: no size */
+	put("block/loop7/size", "0\n");
 	put("dev/block/.keep", "");
 	link_dev("7:0", "../../block/loop0");
 	link_dev("259:0", "../../block/loop0/loop0p1");
@@ -139,10 +141,21 @@ Test(capture_devices, list_sorted)
 {
 	char names[4][32];
 
-	cr_assert_eq(devices_list(root, names, 4), 2);
+	cr_assert_eq(devices_list(root, names, 4), 3);
 	cr_assert_str_eq(names[0], "loop0");
-	cr_assert_str_eq(names[1], "vda");
-	cr_assert_eq(devices_list(root, names, 1), 2, "reports how many there are");
+	cr_assert_str_eq(names[1], "loop7");
+	cr_assert_str_eq(names[2], "vda");
+	cr_assert_eq(devices_list(root, names, 1), 3, "reports how many there are");
+}
+
+Test(capture_devices, active_disks_only)
+{
+	struct bpt_device d[2];
+
+	cr_assert_eq(devices_list_active(root, d, 2), 2, "loop7 has no size");
+	cr_assert_str_eq(d[0].name, "loop0");
+	cr_assert_str_eq(d[1].name, "vda");
+	cr_assert_eq(devices_list_active(root, d, 1), 2, "reports how many there are");
 }
 
 Test(capture_filters, pid_and_comm)
