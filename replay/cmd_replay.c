@@ -10,6 +10,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "replay_run.h"
+#include "target.h"
 
 static void usage(FILE *f)
 {
@@ -173,6 +174,22 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 	return EXIT_USAGE;
 }
 
+/* 1 (after printing why) when `spec` is not a valid target spec. */
+static int bad_spec(const char *spec)
+{
+	struct target_spec ts;
+	char why[320];
+
+	if (!spec)
+		return 0;
+	if (target_spec_parse(spec, &ts, why, sizeof(why))) {
+		pr_err("replay: %s", why);
+		return 1;
+	}
+	target_spec_free(&ts);
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = "libaio",
@@ -203,6 +220,11 @@ int cmd_replay(int argc, char **argv)
 		pr_err("replay: no target: give --target SPEC (or --map DEV=SPEC)");
 		return EXIT_USAGE;
 	}
+	if (bad_spec(o.target))
+		return EXIT_USAGE;
+	for (unsigned i = 0; i < o.nmap; i++)
+		if (bad_spec(o.map[i].spec))
+			return EXIT_USAGE;
 	if (o.no_idle && o.timing != TIMING_CAUSAL) {
 		pr_err("replay: --no-idle only applies to --timing causal");
 		return EXIT_USAGE;

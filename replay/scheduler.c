@@ -17,6 +17,8 @@
  * are late by tens of microseconds. */
 #define SPIN_NS 80000ull
 #define PROGRESS_NS 250000000ull
+/* Time 0 is this far after setup, so the first I/O is not late already. */
+#define START_LEAD_NS 1000000ull
 #define NEVER UINT64_MAX
 
 /* One request in flight: an I/O of the trace split into its parts. */
@@ -378,7 +380,7 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 	rc = sched_setup(&s);
 	if (rc)
 		goto out;
-	s.t0 = now_mono_ns();
+	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
 	stats->start_mono_ns = s.t0;
 	s.next_progress = s.t0 + PROGRESS_NS;
 	for (;;) {

@@ -1,0 +1,95 @@
+#!/bin/bash
+# Replay refuses what would destroy data or cannot work: writes to a block
+# device without --allow-write; a device carrying a mounted ext4 file
+# system, even with --allow-write, also through a virtual array (its files
+# stay byte-identical); a target smaller than the trace (both sizes named)
+# unless --fit; a missing file without --create; usage errors exit 2.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd mkfs.ext4 mount umount losetup
+
+"$BLKPEAK" generate -o "$E2E_TMP/g.bpt" --count 500 --read-pct 70 --span 24m -q || fail "generate"
+"$BLKPEAK" generate -o "$E2E_TMP/ro.bpt" --count 200 --read-pct 100 --span 24m -q || fail "generate"
+
+# expect_refusal NAME EXIT PATTERN CMD...: CMD exits EXIT and says PATTERN
+expect_refusal() {
+	_n=$1 _rc=$2 _pat=$3; shift 3
+	"$@" > "$E2E_TMP/out" 2> "$E2E_TMP/err"; _got=$?
+	[ "$_got" -eq "$_rc" ] || { cat "$E2E_TMP/err"; fail "$_n: exit $_got, want $_rc"; }
+	grep -q -- "$_pat" "$E2E_TMP/err" || { cat "$E2E_TMP/err"; fail "$_n: no '$_pat' in the message"; }
+	note "$_n: $(head -1 "$E2E_TMP/err")"
+}
+
+A=$(make_loop 32M a)
+expect_refusal "writes without --allow-write" 1 \
+	"$A: the trace has [0-9]* writes that would destroy data on this device, refusing without --allow-write" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$A" --timing afap
+"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$A" --timing afap --writes skip > "$E2E_TMP/out" ||
+	fail "--writes skip should replay the reads"
+grep -q "writes left out" "$E2E_TMP/out" || fail "--writes skip: summary does not say writes were left out"
+"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$A" --timing afap --writes as-reads --json > "$E2E_TMP/out" ||
+	fail "--writes as-reads"
+grep -q '"ios":500,' "$E2E_TMP/out" || fail "--writes as-reads: not all 500 I/Os replayed: $(cat "$E2E_TMP/out")"
+
+# a mounted ext4 file system: refused for writes and for reads alike
+MNT="$E2E_TMP/mnt"
+mkdir -p "$MNT"
+mkfs.ext4 -q -F "$A" || fail "mkfs.ext4"
+mount "$A" "$MNT" || fail "mount"
+at_exit "umount '$MNT' 2>/dev/null"
+head -c 3000000 /dev/urandom > "$MNT/data.bin"
+echo "hello" > "$MNT/small.txt"
+sync
+(cd "$MNT" && md5sum data.bin small.txt) > "$E2E_TMP/sums"
+expect_refusal "mounted, --allow-write" 1 "$A: mounted at $MNT, refusing to use it" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$A" --allow-write --timing afap
+expect_refusal "mounted, reads only" 1 "$A: mounted at $MNT, refusing to use it" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$A" --timing afap
+B=$(make_loop 32M b)
+expect_refusal "mounted member of raid0" 1 "$A: mounted at $MNT" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "raid0:chunk=64k:$B,$A" --allow-write --timing afap
+umount "$MNT" || fail "umount"
+e2fsck -fn "$A" > /dev/null 2>&1 || fail "the file system is damaged"
+mount -o ro "$A" "$MNT" || fail "mount again"
+(cd "$MNT" && md5sum -c --quiet "$E2E_TMP/sums") || fail "files on the mounted device changed"
+umount "$MNT" || fail "umount"
+
+# a busy device (opened O_EXCL by someone else): refused
+python3 -c "import os,sys,time; fd=os.open(sys.argv[1], os.O_RDONLY|os.O_EXCL); sys.stdout.write('x\n'); sys.stdout.flush(); time.sleep(30)" "$B" > "$E2E_TMP/held" &
+HOLDER=$!
+_PIDS="$HOLDER $_PIDS"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$E2E_TMP/held" ] && break; sleep 0.1; done
+expect_refusal "busy device" 1 "$B: busy" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$B" --timing afap
+kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
+
+# too small, both sizes named; --fit makes it go
+S=$(make_loop 8M s)
+expect_refusal "target too small" 1 "the trace reaches .* but the target holds 8.0 MiB (8388608 bytes); --fit wrap|scale" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$S" --timing afap
+"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$S" --timing afap --fit scale > /dev/null ||
+	fail "--fit scale"
+"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$S" --timing afap --fit wrap > /dev/null ||
+	fail "--fit wrap"
+expect_refusal "offset past the end" 1 "--offset 8388608 is at or past its end" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$S" --fit wrap --offset 8m
+
+# regular files: created only with --create
+F="$E2E_TMP/target.img"
+expect_refusal "missing file" 1 "$F: no such file; --create SIZE creates it" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$F" --timing afap
+"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$F" --create 32m --timing afap > /dev/null ||
+	fail "--create"
+[ "$(stat -c %s "$F")" -eq $((32 * 1024 * 1024)) ] || fail "--create: wrong size"
+
+# usage
+expect_refusal "bad layout" 2 "unknown layout 'raid5'" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid5:$F,$F"
+expect_refusal "no target" 2 "no target" "$BLKPEAK" replay "$E2E_TMP/ro.bpt"
+expect_refusal "bad timing" 2 "--timing: 'fast'" "$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing fast
+expect_refusal "unknown --map device" 1 "--map sdz: the trace has no device 'sdz' (it has: gen0 (0:0))" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --map "sdz=$F"
+expect_refusal "same member twice" 1 "are the same file" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid1:$F,$F"
+"$BLKPEAK" replay --help | grep -q -- "--allow-write" || fail "--help"
+exit 0
