@@ -224,15 +224,17 @@ void cmp_free(struct cmp *c)
  * where there are several) into b. */
 typedef void cell_fn(const struct cmp_entry *e, int arg, char *b, size_t l);
 
-/* One row of the text table: a name, then one cell per entry. */
-static void row(FILE *f, const struct cmp *c, const char *name, cell_fn *cellf, int arg)
+/* One row of the text table: a name, then one cell per entry, entry i
+ * right-aligned in w[i] columns. */
+static void row(FILE *f, const struct cmp *c, const int *w, const char *name, cell_fn *cellf,
+		int arg)
 {
-	char buf[64];
+	char buf[176];
 
-	fprintf(f, "%-22s", name);
+	fprintf(f, "%-16s", name);
 	for (int i = 0; i < c->n; i++) {
 		cellf(&c->e[i], arg, buf, sizeof(buf));
-		fprintf(f, " %20s", buf);
+		fprintf(f, "  %*s", w[i], buf);
 	}
 	fputc('\n', f);
 }
@@ -240,10 +242,7 @@ static void row(FILE *f, const struct cmp *c, const char *name, cell_fn *cellf, 
 static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "trace %" PRId64, e->trace_id); }
 static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
 {
-	size_t n = strlen(e->label);
-
-	/* keep the end of a long label: it is the distinctive part */
-	snprintf(b, l, "%s%.20s", n > 20 ? "..." : "", n > 20 ? e->label + n - 17 : e->label);
+	snprintf(b, l, "%s", e->label);
 }
 static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { report_fmt_ns((double)e->rep.duration_ns, b, l); }
 static void c_saved(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->time_saved_pct); }
@@ -260,28 +259,34 @@ static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { repor
 void cmp_print_text(FILE *f, const struct cmp *c)
 {
 	char name[32];
+	int *w = calloc(c->n, sizeof(*w)); /* each column as wide as its label */
+
+	if (!w)
+		return;
+	for (int i = 0; i < c->n; i++)
+		w[i] = strlen(c->e[i].label) > 12 ? (int)strlen(c->e[i].label) : 12;
 
 	if (c->id)
 		fprintf(f, "comparison %" PRId64 " (stored)%s\n\n", c->id,
 			c->forced ? ", forced: the entries are not all the same I/O" : "");
-	row(f, c, "", c_id, 0);
-	row(f, c, "", c_label, 0);
-	row(f, c, "total time", c_time, 0);
-	row(f, c, "time saved", c_saved, 0);
-	row(f, c, "speedup", c_speedup, 0);
-	row(f, c, "I/Os", c_ios, 0);
-	row(f, c, "IOPS", c_iops, 0);
-	row(f, c, "MB/s", c_mbps, 0);
-	row(f, c, "mean queue depth", c_mean_depth, 0);
+	row(f, c, w, "", c_id, 0);
+	row(f, c, w, "", c_label, 0);
+	row(f, c, w, "total time", c_time, 0);
+	row(f, c, w, "time saved", c_saved, 0);
+	row(f, c, w, "speedup", c_speedup, 0);
+	row(f, c, w, "I/Os", c_ios, 0);
+	row(f, c, w, "IOPS", c_iops, 0);
+	row(f, c, w, "MB/s", c_mbps, 0);
+	row(f, c, w, "mean queue depth", c_mean_depth, 0);
 	for (int p = 0; p < ST_NPCT; p++) {
 		snprintf(name, sizeof(name), "service %s", st_pct_name[p]);
-		row(f, c, name, c_svc, p);
+		row(f, c, w, name, c_svc, p);
 	}
 	for (int p = 0; p < ST_NPCT; p++) {
 		snprintf(name, sizeof(name), "total %s", st_pct_name[p]);
-		row(f, c, name, c_tot, p);
+		row(f, c, w, name, c_tot, p);
 	}
-	row(f, c, "errors", c_errors, 0);
+	row(f, c, w, "errors", c_errors, 0);
 	fputc('\n', f);
 	for (int i = 1; i < c->n; i++) {
 		const struct cmp_entry *e = &c->e[i];
@@ -290,6 +295,7 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 		fprintf(f, "%s finishes %.1f%% %s than %s\n", e->label, s < 0 ? -s : s,
 			s < 0 ? "later" : "sooner", c->e[0].label);
 	}
+	free(w);
 }
 
 static void lat_json(FILE *f, const struct st_latency *l)

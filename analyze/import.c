@@ -2,10 +2,9 @@
  * import.c — one .bpt file into the analysis database, in one transaction.
  *
  * Speed is the point (a million I/Os a second, issue 5): the I/O rows go
- * through one prepared INSERT into a WITHOUT ROWID table clustered by
- * (trace_id, idx), so every row lands at the right edge of the B-tree;
- * the page cache is made large enough that pages are written once, at
- * COMMIT. Everything that can be checked before writing (the file opens,
+ * 128 at a time through one prepared multi-row INSERT into a WITHOUT
+ * ROWID table clustered by (trace_id, idx), so every row lands at the
+ * right edge of the B-tree. Everything that can be checked before writing (the file opens,
  * its header, a missing footer, the digest already present) is checked
  * before BEGIN; a corrupt block found while reading rolls back.
  */
@@ -475,9 +474,10 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		rc = rc > 0 ? 0 : rc;
 		goto out;
 	}
-	/* Bulk-load settings: a page cache big enough to write each page
-	 * once; a rollback journal (the default) keeps "all or nothing". */
-	if ((rc = adb_exec(db, "PRAGMA cache_size = -524288; PRAGMA temp_store = MEMORY;"
+	/* Bulk-load settings: a 64 MiB page cache (as fast on 10 M I/Os as
+	 * one holding the whole 540 MB database, measured, and 16 MiB is
+	 * slower); a rollback journal (the default) keeps "all or nothing". */
+	if ((rc = adb_exec(db, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;"
 			       " PRAGMA synchronous = NORMAL", err)) ||
 	    (rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
 		goto out;

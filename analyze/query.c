@@ -124,18 +124,26 @@ static void json_value(FILE *f, sqlite3_stmt *st, int i)
 }
 
 /* Table output: the first TABLE_SAMPLE rows are kept to size the
- * columns; later rows use the same widths. */
+ * columns; later rows use the same widths. A column whose first value
+ * is a number is right-aligned. */
 struct table {
 	int ncol;
 	int *width;
+	int *right;  /* 1: right-align column i */
 	char **rows; /* TABLE_SAMPLE * ncol strdup'ed cells */
 	long long n;
 };
 
 static void table_line(FILE *f, const struct table *t, char **cells)
 {
-	for (int i = 0; i < t->ncol; i++)
-		fprintf(f, "%s%-*s", i ? "  " : "", i == t->ncol - 1 ? 0 : t->width[i], cells[i]);
+	for (int i = 0; i < t->ncol; i++) {
+		int w = t->width[i];
+
+		if (t->right[i])
+			fprintf(f, "%s%*s", i ? "  " : "", w, cells[i]);
+		else
+			fprintf(f, "%s%-*s", i ? "  " : "", i == t->ncol - 1 ? 0 : w, cells[i]);
+	}
 	putc('\n', f);
 }
 
@@ -156,16 +164,17 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 		      struct bpt_error *err)
 {
 	int ncol = sqlite3_column_count(st), rc;
-	struct table t = { ncol, NULL, NULL, 0 };
+	struct table t = { ncol, NULL, NULL, NULL, 0 };
 	char **head = NULL, **tmp = NULL;
 	long long n = 0;
 
 	if (fmt == Q_TABLE) {
 		t.width = calloc(ncol ? ncol : 1, sizeof(*t.width));
+		t.right = calloc(ncol ? ncol : 1, sizeof(*t.right));
 		t.rows = calloc((size_t)TABLE_SAMPLE * (ncol ? ncol : 1), sizeof(*t.rows));
 		head = calloc(ncol ? ncol : 1, sizeof(*head));
 		tmp = calloc(ncol ? ncol : 1, sizeof(*tmp));
-		if (!t.width || !t.rows || !head || !tmp) {
+		if (!t.width || !t.right || !t.rows || !head || !tmp) {
 			n = adb_err(err, -ENOMEM, "out of memory");
 			goto out;
 		}
@@ -192,6 +201,9 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 				t.rows[n * ncol + i] = s ? s : strdup("");
 				if (w > t.width[i])
 					t.width[i] = w;
+				if (n == 0)
+					t.right[i] = sqlite3_column_type(st, i) == SQLITE_INTEGER ||
+						     sqlite3_column_type(st, i) == SQLITE_FLOAT;
 			}
 			t.n = n + 1;
 		} else if (fmt == Q_TABLE) {
@@ -238,6 +250,7 @@ out:
 				free(t.rows[r * ncol + i]);
 	free(t.rows);
 	free(t.width);
+	free(t.right);
 	free(head);
 	free(tmp);
 	return n;

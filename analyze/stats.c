@@ -189,16 +189,71 @@ static uint64_t lat_key(unsigned op, uint64_t from, uint64_t to)
 	return ((uint64_t)op << OP_SHIFT) | (lat < LAT_MAX ? lat : LAT_MAX);
 }
 
-/* Read the trace row and all its I/O rows. */
-static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
-		struct bpt_error *err)
+/* Rows [lo, hi) of one trace (idx is dense from 0), read into c through
+ * one connection; run by a thread, so the result stays in the struct. */
+struct load_part {
+	sqlite3 *db;
+	int64_t id;
+	uint64_t lo, hi, got, errors;
+	struct cols *c;
+	int rc; /* SQLITE_DONE when every row was read */
+};
+
+static void *load_range(void *arg)
 {
 	static const char sql[] =
 		"SELECT queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid,"
-		" comm_id, error FROM ios WHERE trace_id = ? ORDER BY idx";
+		" comm_id, error FROM ios WHERE trace_id = ? AND idx >= ? AND idx < ? ORDER BY idx";
+	struct load_part *p = arg;
+	struct cols *c = p->c;
+	sqlite3_stmt *st;
+	uint64_t i = p->lo;
+
+	p->rc = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL);
+	if (p->rc != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, p->id);
+	sqlite3_bind_int64(st, 2, (int64_t)p->lo);
+	sqlite3_bind_int64(st, 3, (int64_t)p->hi);
+	while ((p->rc = sqlite3_step(st)) == SQLITE_ROW && i < p->hi) {
+		uint64_t q = (uint64_t)sqlite3_column_int64(st, 0);
+		unsigned op = (unsigned)sqlite3_column_int(st, 6);
+
+		c->issue[i] = (uint64_t)sqlite3_column_int64(st, 1);
+		c->complete[i] = (uint64_t)sqlite3_column_int64(st, 2);
+		c->dev[i] = (uint16_t)sqlite3_column_int(st, 3);
+		c->sector[i] = (uint64_t)sqlite3_column_int64(st, 4);
+		c->bytes[i] = (uint32_t)sqlite3_column_int64(st, 5);
+		c->op[i] = op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1;
+		c->pid[i] = (uint32_t)sqlite3_column_int64(st, 7);
+		c->comm[i] = (uint32_t)sqlite3_column_int64(st, 8);
+		if (sqlite3_column_int(st, 9))
+			p->errors++;
+		c->svc[i] = lat_key(c->op[i], c->issue[i], c->complete[i]);
+		c->tot[i] = lat_key(c->op[i], q, c->complete[i]);
+		i++;
+	}
+	p->got = i - p->lo;
+	sqlite3_finalize(st);
+	return NULL;
+}
+
+/*
+ * Read the trace row and all its I/O rows. A large trace is read in two
+ * halves at once, the second by a thread with a connection of its own
+ * (SQLite's decoding is most of a report's time; readers do not block
+ * each other).
+ */
+static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
+		struct bpt_error *err)
+{
+	struct load_part part[2];
+	const char *file = sqlite3_db_filename(db, "main");
+	sqlite3 *db2 = NULL;
+	pthread_t thread;
 	sqlite3_stmt *st;
 	uint64_t n = 0;
-	int rc;
+	int rc, threaded = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT path, kind, digest, ios FROM traces WHERE id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -219,36 +274,35 @@ static int load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 	if (cols_alloc(c, n))
 		return adb_err(err, -ENOMEM, "trace %lld: out of memory for %llu I/Os",
 				 (long long)id, (unsigned long long)n);
+	c->n = n;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return adb_fail(db, err, "cannot read the trace");
-	sqlite3_bind_int64(st, 1, id);
-	c->n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && c->n < n) {
-		uint64_t i = c->n++, q = (uint64_t)sqlite3_column_int64(st, 0);
-		unsigned op = (unsigned)sqlite3_column_int(st, 6);
-
-		c->issue[i] = (uint64_t)sqlite3_column_int64(st, 1);
-		c->complete[i] = (uint64_t)sqlite3_column_int64(st, 2);
-		c->dev[i] = (uint16_t)sqlite3_column_int(st, 3);
-		c->sector[i] = (uint64_t)sqlite3_column_int64(st, 4);
-		c->bytes[i] = (uint32_t)sqlite3_column_int64(st, 5);
-		c->op[i] = op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1;
-		c->pid[i] = (uint32_t)sqlite3_column_int64(st, 7);
-		c->comm[i] = (uint32_t)sqlite3_column_int64(st, 8);
-		if (sqlite3_column_int(st, 9))
-			rep->errors++;
-		c->svc[i] = lat_key(c->op[i], c->issue[i], c->complete[i]);
-		c->tot[i] = lat_key(c->op[i], q, c->complete[i]);
+	part[0] = (struct load_part){ db, id, 0, n, 0, 0, c, 0 };
+	if (n >= (1u << 16) && file && *file &&
+	    sqlite3_open_v2(file, &db2, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+		part[0].hi = n / 2;
+		part[1] = (struct load_part){ db2, id, n / 2, n, 0, 0, c, 0 };
+		threaded = pthread_create(&thread, NULL, load_range, &part[1]) == 0;
+		if (!threaded)
+			part[0].hi = n;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return adb_fail(db, err, "cannot read the trace");
-	if (c->n != n || rc == SQLITE_ROW)
-		return adb_err(err, -EIO, "trace %lld: traces.ios says %llu I/Os, ios has %s",
-				 (long long)id, (unsigned long long)n,
-				 rc == SQLITE_ROW ? "more" : "fewer");
-	return 0;
+	load_range(&part[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	for (int k = 0; k <= threaded; k++) {
+		if (part[k].rc != SQLITE_DONE && part[k].rc != SQLITE_ROW)
+			rc = adb_fail(part[k].db, err, "cannot read the trace");
+		else if (part[k].got != part[k].hi - part[k].lo || part[k].rc == SQLITE_ROW)
+			rc = adb_err(err, -EIO, "trace %lld: traces.ios says %llu I/Os, ios has %s",
+				     (long long)id, (unsigned long long)n,
+				     part[k].rc == SQLITE_ROW ? "more" : "fewer");
+		else
+			rc = 0;
+		if (rc)
+			break;
+		rep->errors += part[k].errors;
+	}
+	sqlite3_close(db2);
+	return rc;
 }
 
 /* Totals, mix, size classes, duration and the per-second series. */

@@ -49,7 +49,7 @@ bp_wall=$WALL bp_cpu=$CPU
 sqlite3 -csv "$W/blkpeak.db" "SELECT * FROM ios" >"$W/ios.csv" || exit 1
 sqlite3 "$W/shell.db" <"$ROOT/schemas/analyze.sql" || exit 1
 [ "$(wc -l <"$W/ios.csv")" -eq "$N" ] || { echo "FAIL: CSV has $(wc -l <"$W/ios.csv") rows"; exit 1; }
-printf 'PRAGMA cache_size = -524288;\n.import --csv %s ios\n' "$W/ios.csv" >"$W/import.sql"
+printf 'PRAGMA cache_size = -65536;\n.import --csv %s ios\n' "$W/ios.csv" >"$W/import.sql"
 timed "sqlite3 .import (CSV)" sqlite3 "$W/shell.db" ".read $W/import.sql"
 sh_wall=$WALL sh_cpu=$CPU
 [ "$(sqlite3 "$W/shell.db" 'SELECT count(*) FROM ios')" -eq "$N" ] || { echo "FAIL: shell imported too few rows"; exit 1; }

@@ -31,7 +31,7 @@ PY
 "$BLKPEAK" analyze query "SELECT bytes, op_name AS op, count(*) AS ios,
 	round(avg(service_ns) / 1000.0, 1) AS mean_us FROM io_detail WHERE trace_id = 1
 	GROUP BY bytes, op ORDER BY bytes, op" >"$T/bysize.txt" || fail "latency by size"
-head -2 "$T/bysize.txt" | grep -Eq "^bytes +op +ios +mean_us" || fail "table header: $(head -2 "$T/bysize.txt")"
+head -2 "$T/bysize.txt" | grep -Eq "^ *bytes +op +ios +mean_us" || fail "table header: $(head -2 "$T/bysize.txt")"
 [ "$(wc -l <"$T/bysize.txt")" -eq 8 ] || fail "latency by size: $(cat "$T/bysize.txt")"
 "$BLKPEAK" analyze query --json "SELECT pid, comm, count(*) AS ios FROM io_detail
 	WHERE trace_id = 1 GROUP BY pid, comm ORDER BY ios DESC" |

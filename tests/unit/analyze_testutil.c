@@ -121,42 +121,41 @@ int64_t at_import(sqlite3 *db, const char *path)
 	return res.trace_id;
 }
 
-static sqlite3_stmt *at_query(sqlite3 *db, const char *fmt, va_list ap)
+/* The first column of the first row of the printf-style query, as
+ * SQLite's value (valid until *st is finalized). */
+static sqlite3_value *at_query(sqlite3 *db, sqlite3_stmt **st, const char *fmt, va_list ap)
 {
 	char *sql = sqlite3_vmprintf(fmt, ap);
-	sqlite3_stmt *st;
 
-	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, st, NULL), SQLITE_OK, "%s: %s", sql,
 		     sqlite3_errmsg(db));
-	cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "no row: %s", sql);
+	cr_assert_eq(sqlite3_step(*st), SQLITE_ROW, "no row: %s", sql);
 	sqlite3_free(sql);
-	return st;
+	return sqlite3_column_value(*st, 0);
 }
 
 int64_t at_int(sqlite3 *db, const char *fmt, ...)
 {
-	va_list ap;
 	sqlite3_stmt *st;
+	va_list ap;
 	int64_t v;
 
 	va_start(ap, fmt);
-	st = at_query(db, fmt, ap);
+	v = sqlite3_value_int64(at_query(db, &st, fmt, ap));
 	va_end(ap);
-	v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
 }
 
 double at_dbl(sqlite3 *db, const char *fmt, ...)
 {
-	va_list ap;
 	sqlite3_stmt *st;
+	va_list ap;
 	double v;
 
 	va_start(ap, fmt);
-	st = at_query(db, fmt, ap);
+	v = sqlite3_value_double(at_query(db, &st, fmt, ap));
 	va_end(ap);
-	v = sqlite3_column_double(st, 0);
 	sqlite3_finalize(st);
 	return v;
 }

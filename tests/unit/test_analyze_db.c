@@ -424,7 +424,7 @@ Test(analyze_db, query_output_formats)
 	f = open_memstream(&out, &len);
 	cr_assert_eq(query_run(db, "SELECT 1 AS a, 'xyz' AS bb UNION ALL SELECT 22, NULL", Q_TABLE, f, &e), 0);
 	fclose(f);
-	cr_assert_str_eq(out, "a   bb\n--  ---\n1   xyz\n22  \n");
+	cr_assert_str_eq(out, " a  bb\n--  ---\n 1  xyz\n22  \n");
 	free(out);
 	sqlite3_close(db);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze_testutil.h"
+#include "report.h"
 #include "stats.h"
 
 static void teardown(void) { at_cleanup(); }
@@ -247,4 +248,34 @@ Test(analyze_stats, helpers)
 	cr_assert_eq(st_size_class(UINT32_MAX), ST_SIZE_CLASSES - 1);
 	cr_assert_str_eq(st_size_label(13, b, sizeof(b)), "4 KiB");
 	cr_assert_str_eq(st_size_label(10, b, sizeof(b)), "512 B");
+}
+
+/* A trace without I/Os: every figure 0, both printers work. */
+Test(analyze_stats, empty_trace)
+{
+	const char *trace = at_tmp("empty.bpt"), *dbp = at_tmp("empty.db");
+	struct bpt_error e = { 0 };
+	struct st_report rep;
+	char *out;
+	size_t len;
+	FILE *f;
+	sqlite3 *db;
+
+	at_write(trace, "capture", 1, comms, 1, NULL, 0, 0, NULL, 0);
+	db = at_open(dbp);
+	cr_assert_eq(st_report_compute(db, at_import(db, trace), &rep, &e), 0, "%s", e.msg);
+	cr_assert_eq(rep.ios, 0);
+	cr_assert_eq(rep.duration_ns, 0);
+	cr_assert_eq(rep.nseconds, 0);
+	cr_assert_eq(rep.all_service.pct[0], 0);
+	f = open_memstream(&out, &len);
+	report_print_json(f, &rep);
+	report_print_text(f, &rep);
+	fclose(f);
+	cr_assert(strstr(out, "\"ios\":0,"), "%s", out);
+	cr_assert(strstr(out, "\"per_second\":{\"first_second\":0,\"iops\":[],\"mbps\":[]}"), "%s", out);
+	cr_assert(strstr(out, "I/Os        0 (0 with errors)"), "%s", out);
+	free(out);
+	st_report_free(&rep);
+	sqlite3_close(db);
 }
