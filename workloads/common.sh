@@ -23,6 +23,7 @@
 #                     workloads/photo-edit --workdir W --phase setup
 #                     blkpeak capture -d /dev/loopN -- workloads/photo-edit --workdir W --phase run
 #                     workloads/photo-edit --workdir W --phase teardown
+#                   Give `run` the same size options as `setup`.
 #
 # Why O_DIRECT and drop_caches: a recipe's setup writes the very files its
 # load then reads, so they sit in the page cache and the load would read
