@@ -190,51 +190,52 @@ static int64_t nice_ns(int64_t raw)
 	return m;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The first column of `sql` (one ? bound to id) as a new array *out of *n
+ * values, in the order the query gives them. */
+static int load_sorted(sqlite3 *db, const char *sql, int64_t id, int64_t **out, size_t *n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
 
-	return (x > y) - (x < y);
+	*out = NULL;
+	*n = 0;
+	if (prepare(db, sql, &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			int64_t *nv = realloc(*out, (cap = cap ? cap * 2 : 4096) * sizeof(**out));
+
+			if (!nv) {
+				rc = -ENOMEM;
+				break;
+			}
+			*out = nv;
+		}
+		(*out)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	return finish(st, rc);
 }
 
 /* Service-latency CDF: x in µs (log axis), y in % of I/Os, at most
  * ~450 points taken at fixed fractions, finer in the tail. */
 static int series_latency_cdf(struct plot_ctx *c, struct plot_series *s)
 {
-	sqlite3_stmt *st;
-	double *lat = NULL;
-	size_t n = 0, cap = 0;
-	int rc;
+	int64_t *lat;
+	size_t n;
+	int rc = load_sorted(c->db, "SELECT complete_ns - issue_ns FROM ios "
+				    "WHERE trace_id = ? AND bytes > 0 ORDER BY 1", c->id, &lat, &n);
 
-	if (prepare(c->db, "SELECT complete_ns - issue_ns FROM ios "
-			   "WHERE trace_id = ? AND bytes > 0", &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			double *nl = realloc(lat, (cap = cap ? cap * 2 : 4096) * sizeof(*lat));
+	for (double f = 0.0025; !rc && n && f < 1 + 1e-12;) {
+		size_t i = (size_t)ceil(f * n);
 
-			if (!nl) {
-				rc = -ENOMEM;
-				break;
-			}
-			lat = nl;
-		}
-		lat[n++] = sqlite3_column_int64(st, 0) / 1e3;
+		i = i == 0 ? 0 : i - 1;
+		rc = push(s, lat[i < n ? i : n - 1] / 1e3, f * 100);
+		f += f < 0.99 ? 0.0025 : f < 0.999 ? 0.0005 : 0.0001;
 	}
-	rc = finish(st, rc);
-	if (!rc && n) {
-		qsort(lat, n, sizeof(*lat), cmp_double);
-		for (double f = 0.0025; f < 1 + 1e-12 && !rc;) {
-			size_t i = (size_t)ceil(f * n);
-
-			i = i == 0 ? 0 : i - 1;
-			rc = push(s, lat[i < n ? i : n - 1], f * 100);
-			f += f < 0.99 ? 0.0025 : f < 0.999 ? 0.0005 : 0.0001;
-		}
-		if (!rc)
-			rc = push(s, lat[n - 1], 100);
-	}
+	if (!rc && n)
+		rc = push(s, lat[n - 1] / 1e3, 100);
 	free(lat);
 	return rc;
 }
@@ -269,32 +270,6 @@ static int series_iops(struct plot_ctx *c, struct plot_series *s)
 		rc = push(s, (b + 0.5) * c->bin_ns / c->tdiv, cnt[b] / (c->bin_ns / 1e9));
 	free(cnt);
 	return rc;
-}
-
-static int load_sorted(sqlite3 *db, const char *sql, int64_t id, int64_t **out, size_t *n)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (prepare(db, sql, &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			int64_t *nv = realloc(*out, (cap = cap ? cap * 2 : 4096) * sizeof(**out));
-
-			if (!nv) {
-				rc = -ENOMEM;
-				break;
-			}
-			*out = nv;
-		}
-		(*out)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	return finish(st, rc);
 }
 
 /* Add depth * (b - a) to the bins that [a, b) covers (times from t0). */
