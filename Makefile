@@ -51,7 +51,7 @@ TEST_BIN  := $(BUILD)/tests/unit_tests
 FUZZ_BIN  := $(BUILD)/tests/fuzz_reader
 BIN       := $(BUILD)/blkpeak
 
-.PHONY: all check test unit e2e demo fuzz install clean deps bench
+.PHONY: test-deps all check test unit e2e demo fuzz install clean deps bench
 
 all: $(BIN)
 
@@ -100,7 +100,10 @@ $(TEST_BIN): $(TEST_OBJS) $(LIB_OBJS)
 deps:
 	$(Q)scripts/install-deps.sh
 
-check: deps
+test-deps:
+	$(Q)scripts/install-deps.sh --tests
+
+check: test-deps
 	$(Q)$(MAKE) --no-print-directory test
 
 test: unit e2e

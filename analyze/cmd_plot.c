@@ -1,11 +1,79 @@
-/* cmd_plot.c — placeholder until `blkpeak analyze plot` lands; replaced by its real code. */
+/*
+ * cmd_plot.c — `blkpeak analyze plot ID... --kind KIND -o FILE.svg`: one
+ * chart of traces and runs from the analysis database, as an SVG file
+ * drawn by blkpeak itself (plot.c, svg.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analyze_commands.h"
 #include "cliutil.h"
+#include "drawcmd.h"
+#include "plot.h"
+
+static void plot_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blkpeak analyze plot [--db PATH] --kind KIND [-o FILE.svg] ID...\n"
+		"\n"
+		"Draw one chart of the traces and runs ID... (traces.id, as listed by\n"
+		"`blkpeak analyze report`), overlaid in distinct colours.\n"
+		"\n"
+		"  -k, --kind KIND    latency-cdf  service latency CDF, one line per ID\n"
+		"                     iops         I/Os completed per second over time\n"
+		"                     lba          offset over time (access map)\n"
+		"                     qd           I/Os in flight over time\n"
+		"                     sizes        request-size histogram\n"
+		"  -o, --output FILE  write the SVG here (default: standard output)\n"
+		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
+		"  -h, --help         this help\n");
+}
 
 int analyze_plot(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("analyze plot: not built yet");
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *out = "-", *dbopt = NULL, *kind_s = NULL;
+	enum plot_kind kind;
+	struct drawcmd d;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': kind_s = optarg; break;
+		case 'o': out = optarg; break;
+		case 'D': dbopt = optarg; break;
+		case 'h': plot_usage(stdout); return EXIT_OK;
+		default: plot_usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!kind_s) {
+		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd or sizes)");
+		return EXIT_USAGE;
+	}
+	if (plot_kind_parse(kind_s, &kind)) {
+		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd or sizes", kind_s);
+		return EXIT_USAGE;
+	}
+	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind);
+	if (rc)
+		return rc;
+	rc = plot_write(d.db, kind, d.ids, d.n, 1, d.out.f);
+	if (rc == -ENOENT)
+		pr_err("analyze plot: %s: a trace id is not in the database", d.db_path);
+	else if (rc == -ENODATA)
+		pr_err("analyze plot: %s: the traces have no I/O a %s chart can show", d.db_path, kind_s);
+	else if (rc)
+		pr_err("analyze plot: %s: %s", d.db_path,
+		       rc == -EIO ? sqlite3_errmsg(d.db) : strerror(-rc));
+	return drawcmd_end(&d, rc);
 }

@@ -1,34 +1,162 @@
 #!/bin/bash
-# demo.sh — the main job of blkpeak, run by `make demo`. For now: make a
-# synthetic trace of Intel's IOMeter file-server workload, look at it, and
-# print its first I/Os. (It grows into capture -> replay -> compare.)
+# demo.sh — blkpeak's main job end to end, run by `make demo`:
 #
-# Output goes to demo/ (or $DEMO_DIR). BLKPEAK names the binary (make
-# sets it; default build/blkpeak).
+#   1. record IPEAK's photo-editing session (workloads/photo-edit) on a
+#      loop-device "disk" with `blkpeak capture -- ...`;
+#   2. replay the trace with causal timing on one disk, on a RAID 0 and on
+#      a RAID 1 of two other disks (virtual arrays built by blkpeak);
+#   3. import everything, print the comparison (time saved in %), write
+#      demo/report.html with the charts.
+#
+# The "disks" are sparse files in /dev/shm behind loop devices, made to
+# behave like disks by the kernel's block throttling (scripts/throttle.sh):
+# the replays run in a cgroup that caps each target device at DEMO_MBPS
+# MB/s and DEMO_IOPS I/Os per second, each way. The recording is made on
+# an unthrottled device: blk-throttle holds I/Os back before the block
+# tracepoints see them, so a throttled recording would carry the
+# throttle's waits as the application's think time. Everything it makes
+# (loop devices, mounts, the cgroup, temp files) is removed at the end,
+# also on failure or Ctrl-C; the results stay in demo/ (or $DEMO_DIR).
+#
+# Environment: DEMO_SCALE (1: 25 pictures of 256 KiB and a 51 MiB scratch
+# file; 20: IPEAK's 25 x 5 MB and 1 GB), DEMO_MBPS (default 50),
+# DEMO_IOPS (default 2000: high enough that the chunk-sized pieces of a
+# RAID 0 are not charged like seeks, since the throttle counts I/Os before
+# the block layer merges adjacent ones), DEMO_DIR, BLKPEAK (the binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BLKPEAK=${BLKPEAK:-build/blkpeak}
+ROOT=$PWD
+BLKPEAK=${BLKPEAK:-$ROOT/build/blkpeak}
 DIR=${DEMO_DIR:-demo}
-mkdir -p "$DIR"
+SCALE=${DEMO_SCALE:-1}
+IOPS=${DEMO_IOPS:-2000}
+MBPS=${DEMO_MBPS:-50}
+# shellcheck source=scripts/throttle.sh
+. "$ROOT/scripts/throttle.sh"
 
+die() { echo "demo: $*" >&2; exit 1; }
+case "${1:-}" in
+-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+"") ;;
+*) echo "demo: takes no arguments (settings are environment variables; see --help)" >&2; exit 2 ;;
+esac
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+say() { printf '%s\n' "$*"; }
 
-echo "== 1. a synthetic trace: 1M I/Os of the IOMeter file-server mix,"
-echo "      20k IOPS Poisson arrivals on a 32-deep device, 8 GiB span"
-step "$BLKPEAK" generate --pattern fileserver --count 1000000 --iops 20000 \
-	--arrival poisson --queue-depth 32 --span 8g --seed 1 -o "$DIR/fileserver.bpt"
+[ "$(id -u)" -eq 0 ] || die "needs root (loop devices, BPF, cgroups): run it as root"
+[ -x "$BLKPEAK" ] || die "$BLKPEAK: not built (run make)"
+awk -v s="$SCALE" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
+	die "DEMO_SCALE: '$SCALE': not a positive number"
+case "$IOPS$MBPS" in *[!0-9]*) die "DEMO_IOPS and DEMO_MBPS must be whole numbers" ;; esac
+WL_SCALE=$(awk -v s="$SCALE" 'BEGIN { printf "%g", 0.05 * s }')
 
-echo
-echo "== 2. what the trace holds, every block checksum verified"
-step "$BLKPEAK" info --verify "$DIR/fileserver.bpt"
+mkdir -p "$DIR"
+DIR=$(realpath "$DIR")
+WORK=$(mktemp -d /dev/shm/blkpeak-demo.XXXXXX)
+LOOPS=""
+WL_UP=""
 
-echo
-echo "== 3. its first millisecond, one line per I/O"
-step "$BLKPEAK" dump --end 1ms "$DIR/fileserver.bpt"
+cleanup() {
+	local rc=$?
+	set +e
+	trap - EXIT INT TERM
+	thr_destroy     # first: ends what still runs in the cgroup (capture, replay)
+	[ -n "$WL_UP" ] && "$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
+	for d in $LOOPS; do losetup -d "$d" 2>/dev/null; done
+	rm -rf "$WORK"
+	[ $rc -eq 0 ] || echo "demo: stopped (exit $rc); loop devices, mounts and cgroup removed" >&2
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-echo
-echo "== 4. the whole trace as CSV, for a spreadsheet or pandas"
-"$BLKPEAK" dump --format csv "$DIR/fileserver.bpt" >"$DIR/fileserver.csv"
-echo "$DIR/fileserver.csv: $(($(wc -l <"$DIR/fileserver.csv") - 1)) I/Os," \
-	"$(du -h "$DIR/fileserver.csv" | cut -f1) as CSV," \
-	"$(du -h "$DIR/fileserver.bpt" | cut -f1) as .bpt"
+# new_disk NAME SIZE_BYTES: a throttled loop device, in $DISK (not printed:
+# a $(...) subshell would lose LOOPS, and cleanup with it).
+new_disk() {
+	truncate -s "$2" "$WORK/$1.img"
+	DISK=$(losetup -f --show --direct-io=on "$WORK/$1.img") || die "losetup $WORK/$1.img failed"
+	LOOPS="$LOOPS $DISK"
+	thr_limit "$DISK" "$IOPS" "$IOPS" $((MBPS * 1000000)) $((MBPS * 1000000)) ||
+		die "cannot throttle $DISK"
+}
+
+say "== blkpeak demo: IPEAK's photo-editing session on one disk, RAID 0 and RAID 1"
+thr_detect || die "block throttling is needed to make loop devices behave like disks"
+thr_create "blkpeak-demo-$$" || die "cannot create a cgroup under $THR_ROOT"
+say "Disks: RAM-backed loop devices. The replay targets are throttled by the kernel"
+say "(cgroup $THR_KIND $( [ "$THR_KIND" = v2 ] && echo io.max || echo 'blkio.throttle.*'), $THR_CG) to $MBPS MB/s and"
+say "$IOPS I/Os per second each way, like a modest disk; replays run in that cgroup."
+
+# 1. The workload's file system, then its capture.
+say ""
+say "== 1. record the photo-editing session (workloads/photo-edit --scale $WL_SCALE)"
+mkdir -p "$WORK/wl"
+WL_UP=1
+SRC=$("$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE" |
+	awk '$1 == "device" { print $2 }')
+[ -n "$SRC" ] || die "the workload set-up made no device"
+SIZE=$(blockdev --getsize64 "$SRC")
+step "$BLKPEAK" capture -o "$DIR/photo-edit.bpt" -d "$SRC" -- \
+	"$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase run --quiet --scale "$WL_SCALE"
+"$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
+WL_UP=""
+step "$BLKPEAK" info --verify "$DIR/photo-edit.bpt"
+
+# 2. Three targets: one disk, and two more for the arrays.
+say ""
+say "== 2. replay it, causal timing, on three targets (disks of $((SIZE >> 20)) MiB)"
+new_disk single "$SIZE"; ONE=$DISK
+new_disk a "$SIZE"; A=$DISK
+new_disk b "$SIZE"; B=$DISK
+declare -A RUN
+replay() { # NAME TARGET
+	printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' \
+		"$BLKPEAK replay --timing causal --allow-write --target $2 -o $DIR/run-$1.bpt $DIR/photo-edit.bpt"
+	thr_exec "$BLKPEAK" replay --timing causal --allow-write --target "$2" \
+		-o "$DIR/run-$1.bpt" "$DIR/photo-edit.bpt"
+	RUN[$1]=$DIR/run-$1.bpt
+}
+replay single "$ONE"
+replay raid0 "raid0:chunk=64k:$A,$B"
+replay raid1 "raid1:$A,$B"
+for d in $ONE $A $B; do
+	read -r r w <<< "$(thr_ios "$d")"
+	say "throttled cgroup submitted $r reads and $w writes to $d"
+done
+
+# 3. Analysis.
+say ""
+say "== 3. import, compare, report"
+DB=$DIR/blkpeak.db
+rm -f "$DB"
+# import FILE: prints the import line, sets ID to the trace's id.
+import() {
+	local line
+	line=$("$BLKPEAK" analyze import --db "$DB" "$1") || die "cannot import $1"
+	say "$line"
+	ID=$(printf '%s\n' "$line" | sed -n 's/.* as trace \([0-9][0-9]*\).*/\1/p')
+	[ -n "$ID" ] || die "no trace id in: $line"
+}
+printf '\n\033[1m$ %s\033[0m\n' "$BLKPEAK analyze import --db $DB FILE  (for each file)"
+import "$DIR/photo-edit.bpt"; CAP=$ID
+import "${RUN[single]}"; S=$ID
+import "${RUN[raid0]}"; R0=$ID
+import "${RUN[raid1]}"; R1=$ID
+step "$BLKPEAK" analyze compare --db "$DB" "$S" "$R0" "$R1"
+say ""
+say "Time saved against the single disk (same recorded I/O, causal timing):"
+"$BLKPEAK" analyze query --db "$DB" --csv \
+	"SELECT printf('  %-50s %+6.1f %%  (%.3f s)', label, time_saved_pct, duration_ns / 1e9)
+	 FROM comparison_entries WHERE comparison_id = (SELECT max(id) FROM comparisons)
+	 ORDER BY position" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//; 1s/ +0.0 %/  base  /'
+for k in latency-cdf iops lba qd sizes; do
+	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "$S" "$R0" "$R1" "$CAP"
+done
+step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
+	--title "blkpeak demo: photo-editing session on one disk, RAID 0 and RAID 1" \
+	--note "workloads/photo-edit --scale $WL_SCALE recorded with blkpeak capture on a RAM-backed loop device, replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, each capped at $MBPS MB/s and $IOPS I/Os per second each way by the kernel's block throttling (cgroup $THR_KIND)." \
+	"$S" "$R0" "$R1" "$CAP"
+say ""
+say "Results in $DIR: photo-edit.bpt (the recording), run-*.bpt (the replays),"
+say "blkpeak.db (SQLite), *.svg (charts), report.html (open it in a browser)."

@@ -7,7 +7,12 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux kmod
-python3 time"
+python3 time tar"
+# Only the tests open the HTML report in headless Chromium: `make check`
+# passes --tests; `make demo` does not pull a browser in.
+if [ "${1:-}" = "--tests" ]; then
+	PKGS="$PKGS chromium"
+fi
 
 missing=""
 for p in $PKGS; do

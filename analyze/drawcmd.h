@@ -1,0 +1,47 @@
+/*
+ * drawcmd.h — what `analyze plot` and `analyze html` share on the command
+ * line: the trace ids they take, and the set-up and tear-down around the
+ * drawing (database opened read-only, output written all or nothing).
+ */
+#ifndef BLKPEAK_DRAWCMD_H
+#define BLKPEAK_DRAWCMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "outfile.h"
+
+/* Parse the trace ids args[0..n-1] (positive numbers, traces.id) into a
+ * new array *out (caller frees). Prints "blkpeak: analyze CMD: 'x': not a
+ * trace id" and returns -EINVAL on a bad one, -ENOMEM without memory. */
+int parse_trace_ids(const char *cmd, char **args, int n, int64_t **out);
+
+/* One drawing command's resources. */
+struct drawcmd {
+	const char *cmd;     /* "plot", "html": for messages */
+	const char *db_path; /* the database used */
+	sqlite3 *db;
+	int64_t *ids;
+	size_t n;
+	struct outfile out;
+};
+
+/*
+ * Parse the ids args[0..nargs-1] (at least one), open the database (--db
+ * value dbopt, or the default) read-only and the output `out`. Prints
+ * what went wrong and returns EXIT_USAGE or EXIT_FAIL, or 0 when d is
+ * ready; on failure nothing is left open.
+ */
+int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const char *out,
+		  char **args, int nargs);
+
+/*
+ * Finish with the drawing's result rc (0 or -errno, already reported by
+ * the caller): the output file is put in place when rc is 0, removed
+ * otherwise; a failure to write it is reported. Frees everything and
+ * returns the exit code.
+ */
+int drawcmd_end(struct drawcmd *d, int rc);
+
+#endif

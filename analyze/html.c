@@ -1,0 +1,235 @@
+/*
+ * html.c — the HTML report (html.h). Sections, in order: header, traces
+ * and runs, comparison (two or more), charts. Everything is inline so the
+ * file can be mailed or opened offline; the page has no script. The
+ * figures come from the analyze reports and comparisons (stats.h,
+ * compare.h), so the page and `analyze compare` always agree.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "html.h"
+#include "plot.h"
+#include "compare.h"
+#include "stats.h"
+#include "version.h"
+
+static const char css[] =
+	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:2em auto;"
+	"max-width:1040px;color:#222;padding:0 1em}"
+	"h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;"
+	"border-bottom:1px solid #ccc;padding-bottom:.2em}"
+	".meta{color:#666;font-size:.9em}"
+	"table{border-collapse:collapse;font-size:.85em;margin:.6em 0}"
+	"th,td{padding:.3em .45em;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}"
+	"th{background:#f4f4f4}td.l,th.l{text-align:left;white-space:normal}"
+	"td.good{color:#0a6e31;font-weight:bold}td.bad{color:#b00020;font-weight:bold}"
+	".bar{display:inline-block;height:.8em;background:#0072b2;vertical-align:middle}"
+	".bar.neg{background:#d55e00}"
+	"figure{margin:1.2em 0}figcaption{color:#555;font-size:.9em;margin-top:.3em}"
+	".note{background:#f7f7e8;border-left:4px solid #e6c200;padding:.5em .8em}"
+	"svg.blkpeak-chart{max-width:100%;height:auto}";
+
+void html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* A latency in the unit that keeps it short: "85 µs", "12.3 ms"; a dash
+ * when the trace has no I/O that carries data. */
+static void put_lat(FILE *f, const struct st_latency *l, int pct)
+{
+	uint64_t ns = l->pct[pct];
+
+	if (l->n == 0)
+		fputs("–", f);
+	else if (ns < 1000000)
+		fprintf(f, "%.0f µs", ns / 1e3);
+	else if (ns < 1000000000)
+		fprintf(f, "%.1f ms", ns / 1e6);
+	else
+		fprintf(f, "%.2f s", ns / 1e9);
+}
+
+static void put_duration(FILE *f, uint64_t ns)
+{
+	if (ns >= 1000000000)
+		fprintf(f, "%.3f s", ns / 1e9);
+	else
+		fprintf(f, "%.1f ms", ns / 1e6);
+}
+
+static void write_header(FILE *f, const struct html_options *o, size_t n)
+{
+	const char *title = o->title ? o->title : "blkpeak report";
+	char when[64];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	html_escape(f, title);
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+	html_escape(f, title);
+	fprintf(f, "</h1>\n<p class=\"meta\">%zu trace%s and run%s from <code>", n,
+		n == 1 ? "" : "s", n == 1 ? "" : "s");
+	html_escape(f, o->db_path ? o->db_path : "?");
+	fprintf(f, "</code>, written %s by blkpeak %s.</p>\n", when, BLKPEAK_VERSION);
+	if (o->note) {
+		fputs("<p class=\"note\">", f);
+		html_escape(f, o->note);
+		fputs("</p>\n", f);
+	}
+}
+
+/* Percentile slots of st_latency.pct shown in the tables. */
+enum { P50 = 0, P99 = 2, P999 = 3 };
+
+static void write_runs_table(FILE *f, const struct cmp *c)
+{
+	fputs("<h2 id=\"runs\">Traces and runs</h2>\n<table class=\"runs\">\n<tr><th>id</th>"
+	      "<th class=\"l\">trace or run</th><th class=\"l\">kind</th><th>I/Os</th><th>MB</th>"
+	      "<th>duration</th><th>IOPS</th><th>MB/s</th><th>mean QD</th><th>p50</th><th>p99</th>"
+	      "<th>p99.9</th><th>errors</th></tr>\n", f);
+	for (int i = 0; i < c->n; i++) {
+		const struct st_report *r = &c->e[i].rep;
+
+		fprintf(f, "<tr><td>%lld</td><td class=\"l\">", (long long)c->e[i].trace_id);
+		html_escape(f, c->e[i].label);
+		fputs("</td><td class=\"l\">", f);
+		html_escape(f, r->kind);
+		fprintf(f, "</td><td>%llu</td><td>%.1f</td><td>", (unsigned long long)r->ios,
+			r->bytes / 1e6);
+		put_duration(f, r->duration_ns);
+		fprintf(f, "</td><td>%.0f</td><td>%.1f</td><td>%.2f</td><td>", r->iops, r->mbps,
+			r->mean_depth);
+		put_lat(f, &r->all_service, P50);
+		fputs("</td><td>", f);
+		put_lat(f, &r->all_service, P99);
+		fputs("</td><td>", f);
+		put_lat(f, &r->all_service, P999);
+		fprintf(f, "</td><td%s>%llu</td></tr>\n", r->errors ? " class=\"bad\"" : "",
+			(unsigned long long)r->errors);
+	}
+	fputs("</table>\n<p class=\"meta\">Duration is first issue to last completion; mean QD "
+	      "the I/Os in flight averaged over it. Latencies are service times (issue to "
+	      "completion).</p>\n", f);
+}
+
+static void write_comparison(FILE *f, const struct cmp *c)
+{
+	double maxabs = 1;
+
+	for (int i = 1; i < c->n; i++)
+		if (isfinite(c->e[i].time_saved_pct) && fabs(c->e[i].time_saved_pct) > maxabs)
+			maxabs = fabs(c->e[i].time_saved_pct);
+	fputs("<h2 id=\"comparison\">Comparison</h2>\n<p>Against the first, <b>", f);
+	html_escape(f, c->e[0].label);
+	fputs("</b>: time saved = (T<sub>base</sub> − T) / T<sub>base</sub>; speed-up = "
+	      "T<sub>base</sub> / T − 1.", f);
+	if (c->forced)
+		fputs(" <i>Not all of these replay the same trace.</i>", f);
+	fputs("</p>\n<table class=\"comparison\">\n<tr><th class=\"l\">trace or run</th>"
+	      "<th>duration</th><th>time saved</th><th class=\"l\"></th><th>speed-up</th>"
+	      "<th>IOPS</th><th>p99</th></tr>\n", f);
+	for (int i = 0; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
+		double saved = e->time_saved_pct;
+
+		fputs("<tr><td class=\"l\">", f);
+		html_escape(f, e->label);
+		fputs("</td><td>", f);
+		put_duration(f, e->rep.duration_ns);
+		if (i == 0)
+			fputs("</td><td>baseline</td><td class=\"l\"></td><td></td>", f);
+		else if (c->e[0].is_run && !e->is_run)
+			/* a recording next to replays: its time is not the same kind of thing */
+			fputs("</td><td>the recording</td><td class=\"l\"></td><td></td>", f);
+		else if (!isfinite(saved))
+			fputs("</td><td>–</td><td class=\"l\"></td><td>–</td>", f);
+		else
+			fprintf(f, "</td><td class=\"%s\">%+.1f %%</td><td class=\"l\">"
+				   "<span class=\"bar%s\" style=\"width:%.0fpx\"></span></td><td>%+.1f %%</td>",
+				saved >= 0 ? "good" : "bad", saved, saved < 0 ? " neg" : "",
+				fabs(saved) / maxabs * 160, isfinite(e->speedup_pct) ? e->speedup_pct : 0);
+		fprintf(f, "<td>%.0f</td><td>", e->rep.iops);
+		put_lat(f, &e->rep.all_service, P99);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f)
+{
+	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
+	for (int k = 0; k < PLOT_KIND_COUNT; k++) {
+		int rc;
+
+		fprintf(f, "<figure id=\"chart-%s\">\n", plot_kind_name(k));
+		rc = plot_write(db, (enum plot_kind)k, ids, n, 0, f);
+		if (rc == -ENODATA)
+			fprintf(f, "<p>No I/O to show in the %s chart.</p>\n", plot_kind_name(k));
+		else if (rc)
+			return rc;
+		fprintf(f, "<figcaption>%s</figcaption>\n</figure>\n", plot_kind_caption(k));
+	}
+	return 0;
+}
+
+/* The figures of one trace as a one-entry comparison, so that one code
+ * path prints the table for one id and for several. */
+static int single_entry(sqlite3 *db, int64_t id, struct cmp *c, struct bpt_error *err)
+{
+	char label[sizeof(c->e[0].label)];
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (!(c->e = calloc(1, sizeof(*c->e))))
+		return -ENOMEM;
+	c->n = 1;
+	c->e[0].trace_id = id;
+	rc = st_report_compute(db, id, &c->e[0].rep, err);
+	if (!rc && !plot_trace_label(db, id, label, sizeof(label)))
+		snprintf(c->e[0].label, sizeof(c->e[0].label), "%s",
+			 strchr(label, ' ') ? strchr(label, ' ') + 1 : label);
+	return rc;
+}
+
+int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
+	       struct bpt_error *err)
+{
+	struct cmp c = { 0 };
+	int rc;
+
+	if (n == 0)
+		return -EINVAL;
+	rc = n == 1 ? single_entry(db, ids[0], &c, err)
+		    : cmp_compute(db, ids, (int)n, 1, &c, err);
+	if (rc)
+		goto out;
+	write_header(f, o, n);
+	write_runs_table(f, &c);
+	if (n >= 2)
+		write_comparison(f, &c);
+	rc = write_charts(db, ids, n, f);
+	if (rc)
+		goto out;
+	fputs("<p class=\"meta\">Made with blkpeak: <code>blkpeak analyze html</code>. "
+	      "Charts are drawn by blkpeak itself (no script, no network).</p>\n</body>\n</html>\n", f);
+	if (ferror(f))
+		rc = -EIO;
+out:
+	cmp_free(&c);
+	return rc;
+}

@@ -1,0 +1,36 @@
+/*
+ * html.h — the self-contained HTML report of `blkpeak analyze html`: one
+ * file with inline CSS and inline SVG charts (no script, no network),
+ * holding a table of the traces and runs, a comparison against the first
+ * one (time saved in %), and the five charts of plot.h.
+ */
+#ifndef BLKPEAK_HTML_H
+#define BLKPEAK_HTML_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sqlite3.h>
+
+#include "bpt.h"
+
+struct html_options {
+	const char *title;     /* <h1> and <title>; NULL: "blkpeak report" */
+	const char *note;      /* a paragraph under the title (plain text), or NULL */
+	const char *db_path;   /* shown in the header */
+};
+
+/*
+ * Write the report on traces ids[0..n-1], n >= 1, to f. The first is the
+ * baseline of the comparison (compare.h, computed with --force: ids of
+ * different traces are shown, with a remark). A chart none of the traces
+ * can fill is replaced by a line saying so. Returns 0, -ENOENT (an id is
+ * not in the database; err says which), -EINVAL, -ENOMEM or -EIO.
+ */
+int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
+	       struct bpt_error *err);
+
+/* Write s with &, <, >, " escaped. */
+void html_escape(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/bash
+# 90-demo.sh — `make demo`'s script (scripts/demo.sh) runs to completion at
+# a small size, prints the comparison with the time saved by RAID 0 and
+# RAID 1, writes valid charts and a report that renders in headless
+# Chromium, and leaves no loop device, mount, cgroup or temp dir behind.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.sh"
+need_bpf
+need_cmd mkfs.ext4 losetup python3 sqlite3 lsblk
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CHECK="python3 $ROOT/tests/e2e/chartcheck.py"
+. "$ROOT/scripts/throttle.sh"
+thr_detect 2>/dev/null || skip "no block throttling (cgroup v2 io.max or v1 blkio)"
+with_kernel_lock
+
+# What exists before, to tell what the demo left behind.
+loops_before=$(losetup -a | grep -c blkpeak-demo)
+cg_before=$(ls "$THR_ROOT" | grep -c '^blkpeak-demo-')
+OUT=$E2E_TMP/demo
+DEMO_DIR=$OUT DEMO_SCALE=0.4 BLKPEAK=$BLKPEAK "$ROOT/scripts/demo.sh" > "$E2E_TMP/demo.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { tail -30 "$E2E_TMP/demo.log"; fail "the demo failed (exit $rc)"; }
+
+[ "$(losetup -a | grep -c blkpeak-demo)" -eq "$loops_before" ] || fail "the demo left loop devices: $(losetup -a | grep blkpeak-demo)"
+[ "$(ls "$THR_ROOT" | grep -c '^blkpeak-demo-')" -eq "$cg_before" ] || fail "the demo left a cgroup"
+! grep -q blkpeak-demo /proc/mounts || fail "the demo left a mount"
+[ -z "$(ls -d /dev/shm/blkpeak-demo.* 2>/dev/null | grep -v "$E2E_TMP")" ] ||
+	note "other blkpeak-demo dirs exist (another demo running?): $(ls -d /dev/shm/blkpeak-demo.*)"
+
+grep -q 'throttled by the kernel' "$E2E_TMP/demo.log" || fail "the demo does not say its disks are throttled"
+grep -q 'time saved' "$E2E_TMP/demo.log" || fail "no time saved in the demo's output"
+grep -q '^verified: *every block checksum' "$E2E_TMP/demo.log" || fail "the demo shows no verified recording"
+for f in photo-edit.bpt run-single.bpt run-raid0.bpt run-raid1.bpt blkpeak.db report.html; do
+	[ -s "$OUT/$f" ] || fail "the demo did not write $f"
+done
+# Four series (single, raid0, raid1, the recording) in every chart.
+for k in latency-cdf iops lba qd sizes; do
+	$CHECK svg "$OUT/$k.svg" 4 || fail "$k.svg"
+done
+n=$($CHECK html-svgs "$OUT/report.html") || fail "report.html"
+[ "$n" -eq 5 ] || fail "report has $n charts, expected 5"
+if command -v "$CHROMIUM" >/dev/null 2>&1; then
+	check_report_in_browser "$OUT/report.html" 5
+	[ -n "${KEEP_SCREENSHOT:-}" ] && cp "$OUT/report.png" "$KEEP_SCREENSHOT"
+else
+	[ "${CI:-}" = true ] && fail "chromium is missing (scripts/install-deps.sh installs it)"
+	note "chromium missing: browser check not run"
+fi
+# The point of the demo: on throttled disks, RAID 0 finishes sooner than one disk.
+saved=$(sqlite3 "$OUT/blkpeak.db" "SELECT round(time_saved_pct, 1) FROM comparison_entries
+	WHERE label LIKE 'raid0:%' ORDER BY comparison_id DESC LIMIT 1")
+awk -v s="$saved" 'BEGIN { exit !(s > 0) }' || fail "RAID 0 saved no time ($saved %)"
+grep -E 'raid0|raid1' "$E2E_TMP/demo.log" | grep '%' | sed 's/^/  /' | head -4
+exit 0
