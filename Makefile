@@ -51,6 +51,10 @@ TEST_BIN  := $(BUILD)/tests/unit_tests
 FUZZ_BIN  := $(BUILD)/tests/fuzz_reader
 BIN       := $(BUILD)/blkpeak
 
+# The BPF object and skeleton are intermediate files of a chain of pattern
+# rules: keep them, or make deletes them and rebuilds every time.
+.SECONDARY:
+
 .PHONY: test-deps all check test unit e2e demo fuzz install clean deps bench
 
 all: $(BIN)
