@@ -45,14 +45,16 @@ int analyze_compare(int argc, char **argv)
 	struct cmp cmp = { 0, NULL, 0, 0 };
 	sqlite3 *db = NULL;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'f': force = 1; break;
 		case 'n': store = 0; break;
 		case 'd': dbopt = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze compare", c, argv);
 		}
 	}
 	n = argc - optind;

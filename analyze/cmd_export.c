@@ -87,14 +87,16 @@ int analyze_export(int argc, char **argv)
 	uint64_t id;
 	FILE *out = stdout;
 
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': fmt = Q_CSV; break;
 		case 'j': fmt = Q_JSON; break;
 		case 'o': outpath = optarg; break;
 		case 'd': dbopt = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze export", c, argv);
 		}
 	}
 	if (optind != argc - 1 || fmt < 0) {

@@ -46,15 +46,16 @@ int analyze_html(int argc, char **argv)
 	struct drawcmd d;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'T': ho.title = optarg; break;
 		case 'N': ho.note = optarg; break;
 		case 'D': dbopt = optarg; break;
 		case 'h': html_usage(stdout); return EXIT_OK;
-		default: html_usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze html", c, argv);
 		}
 	}
 	if (!out) {

@@ -115,14 +115,16 @@ int analyze_import(int argc, char **argv)
 	struct bpt_error err = { 0 };
 	sqlite3 *db;
 
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dbopt = optarg; break;
 		case 'p': opts.partial = 1; break;
 		case 'j': json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze import", c, argv);
 		}
 	}
 	if (optind >= argc) {

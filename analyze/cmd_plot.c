@@ -46,14 +46,15 @@ int analyze_plot(int argc, char **argv)
 	struct drawcmd d;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:o:h", opts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":k:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': kind_s = optarg; break;
 		case 'o': out = optarg; break;
 		case 'D': dbopt = optarg; break;
 		case 'h': plot_usage(stdout); return EXIT_OK;
-		default: plot_usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze plot", c, argv);
 		}
 	}
 	if (!kind_s) {

@@ -40,13 +40,15 @@ int analyze_query(int argc, char **argv)
 	sqlite3 *db;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': fmt = Q_CSV; break;
 		case 'j': fmt = Q_JSON; break;
 		case 'd': dbopt = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze query", c, argv);
 		}
 	}
 	if (optind != argc - 1) {

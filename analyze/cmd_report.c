@@ -76,12 +76,14 @@ int analyze_report(int argc, char **argv)
 	int json = 0, c, rc;
 	int64_t id;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': dbopt = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return usage_bad_option("analyze report", c, argv);
 		}
 	}
 	if (optind != argc - 1) {

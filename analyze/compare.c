@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliutil.h"
 #include "compare.h"
 #include "db.h"
 #include "jsonout.h"
@@ -248,7 +249,7 @@ static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), 
 {
 	snprintf(b, l, "%s", e->label);
 }
-static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { report_fmt_ns((double)e->rep.duration_ns, b, l); }
+static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { fmt_ns((double)e->rep.duration_ns, b, (int)l); }
 static void c_saved(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->time_saved_pct); }
 static void c_speedup(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->speedup_pct); }
 static void c_ios(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.ios); }
@@ -257,8 +258,8 @@ static void c_mbps(const struct cmp_entry *e, int arg __attribute__((unused)), c
 static void c_errors(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.errors); }
 static void c_mean_depth(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mean_depth); }
 
-static void c_svc(const struct cmp_entry *e, int arg, char *b, size_t l) { report_fmt_ns((double)e->rep.all_service.pct[arg], b, l); }
-static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { report_fmt_ns((double)e->rep.all_total.pct[arg], b, l); }
+static void c_svc(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_service.pct[arg], b, (int)l); }
+static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_total.pct[arg], b, (int)l); }
 
 void cmp_print_text(FILE *f, const struct cmp *c)
 {

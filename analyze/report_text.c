@@ -6,19 +6,6 @@
 #include "cliutil.h"
 #include "report.h"
 
-char *report_fmt_ns(double ns, char *buf, size_t len)
-{
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-	return buf;
-}
-
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
@@ -45,14 +32,14 @@ static void print_summary(FILE *f, const struct st_report *r)
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
 	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",
-		report_fmt_ns((double)r->duration_ns, b1, sizeof(b1)),
-		report_fmt_ns((double)r->first_issue_ns, b2, sizeof(b2)),
-		report_fmt_ns((double)r->last_complete_ns, b3, sizeof(b3)));
+		fmt_ns((double)r->duration_ns, b1, sizeof(b1)),
+		fmt_ns((double)r->first_issue_ns, b2, sizeof(b2)),
+		fmt_ns((double)r->last_complete_ns, b3, sizeof(b3)));
 	fprintf(f, "  IOPS        %.1f\n", r->iops);
 	fprintf(f, "  throughput  %.2f MB/s (%s moved)\n", r->mbps, fmt_bytes(r->bytes, b2, sizeof(b2)));
 	fprintf(f, "  busy        %s (%.1f%%), idle %s (%.1f%%)\n",
-		report_fmt_ns((double)r->busy_ns, b1, sizeof(b1)), pct(r->busy_ns, r->duration_ns),
-		report_fmt_ns((double)r->idle_ns, b2, sizeof(b2)), pct(r->idle_ns, r->duration_ns));
+		fmt_ns((double)r->busy_ns, b1, sizeof(b1)), pct(r->busy_ns, r->duration_ns),
+		fmt_ns((double)r->idle_ns, b2, sizeof(b2)), pct(r->idle_ns, r->duration_ns));
 	fprintf(f, "  queue depth mean %.2f outstanding, max %u\n\n", r->mean_depth, r->max_depth);
 }
 
@@ -117,7 +104,7 @@ static void print_depth(FILE *f, const struct st_report *r)
 		else
 			snprintf(label, sizeof(label), "%u-%u", lo, st_depth_bound[k]);
 		fprintf(f, "  %-12s %10s  %5.1f%%\n", label,
-			report_fmt_ns((double)r->depth_ns[k], b, sizeof(b)),
+			fmt_ns((double)r->depth_ns[k], b, sizeof(b)),
 			pct(r->depth_ns[k], r->duration_ns));
 	}
 	fprintf(f, "\n%-14s %10s  %10s\n", "idle periods", "count", "time");
@@ -126,12 +113,12 @@ static void print_depth(FILE *f, const struct st_report *r)
 
 		if (k == ST_IDLE_CLASSES - 1)
 			snprintf(label, sizeof(label), "> %s",
-				 report_fmt_ns((double)st_idle_bound[k - 1], b, sizeof(b)));
+				 fmt_ns((double)st_idle_bound[k - 1], b, sizeof(b)));
 		else
 			snprintf(label, sizeof(label), "<= %s",
-				 report_fmt_ns((double)st_idle_bound[k], b, sizeof(b)));
+				 fmt_ns((double)st_idle_bound[k], b, sizeof(b)));
 		fprintf(f, "  %-12s %10" PRIu64 "  %10s\n", label, r->idle_count[k],
-			report_fmt_ns((double)r->idle_ns_hist[k], b, sizeof(b)));
+			fmt_ns((double)r->idle_ns_hist[k], b, sizeof(b)));
 	}
 	fputc('\n', f);
 }
@@ -142,9 +129,9 @@ static void print_latency_row(FILE *f, const char *name, const struct st_latency
 
 	if (!l->n)
 		return;
-	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->n, report_fmt_ns(l->mean_ns, b, sizeof(b)));
+	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->n, fmt_ns(l->mean_ns, b, sizeof(b)));
 	for (int p = 0; p < ST_NPCT; p++)
-		fprintf(f, " %10s", report_fmt_ns((double)l->pct[p], b, sizeof(b)));
+		fprintf(f, " %10s", fmt_ns((double)l->pct[p], b, sizeof(b)));
 	fputc('\n', f);
 }
 

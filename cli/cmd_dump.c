@@ -71,13 +71,8 @@ int cmd_dump(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		case ':':
-			pr_err("dump: %s: needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			pr_err("dump: '%s': unknown option; see 'blkpeak dump --help'",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
+			return usage_bad_option("dump", c, argv);
 		}
 	}
 	if (trace_file_arg("dump", argc, argv, optind, &path))

@@ -131,8 +131,7 @@ int cmd_generate(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (ret < 0) {
-		pr_err("generate: %s", msg);
-		fprintf(stderr, "see 'blkpeak generate --help'\n");
+		pr_err("generate: %s; see 'blkpeak generate --help'", msg);
 		return EXIT_USAGE;
 	}
 	if (check_output(o.output))

@@ -66,10 +66,7 @@ int cmd_info(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'v': verify = 1; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default:
-			pr_err("info: '%s': unknown option; see 'blkpeak info --help'",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
+		default: return usage_bad_option("info", c, argv);
 		}
 	}
 	if (trace_file_arg("info", argc, argv, optind, &d.path))

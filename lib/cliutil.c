@@ -8,6 +8,7 @@
 #include "cliutil.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -51,69 +52,69 @@ int parse_double(const char *s, double *out)
 	return 0;
 }
 
-/* Multiply a parsed number by its unit, refusing overflow and fractions
- * that do not come out whole. */
-static int scale_u64(double v, double mult, uint64_t *out)
-{
-	double r = v * mult;
+struct unit {
+	const char *suffix;
+	double mult;
+};
 
-	if (v < 0 || r >= 18446744073709551616.0)
-		return -ERANGE;
-	if (r != floor(r))
+/* Parse "1.5ms": a number and a unit suffix from units[] (compared
+ * case-insensitively when nocase), into *out = number * unit.
+ * -EINVAL when it does not start with a digit or '.' or the suffix is not
+ * in the table, -ERANGE when the product does not fit 64 bits. */
+static int parse_unit(const char *s, const struct unit *units, size_t n,
+		      int nocase, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
 		return -EINVAL;
-	*out = (uint64_t)r;
-	return 0;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno == ERANGE)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (nocase ? strcasecmp(end, units[i].suffix) : strcmp(end, units[i].suffix))
+			continue;
+		*out = v * units[i].mult;
+		return *out >= 18446744073709551616.0 ? -ERANGE : 0;
+	}
+	return -EINVAL;
 }
 
 int parse_size(const char *s, uint64_t *out)
 {
-	static const struct { const char *suffix; double mult; } units[] = {
+	static const struct unit units[] = {
 		{ "", 1 }, { "b", 1 },
 		{ "k", 1024.0 }, { "kb", 1024.0 }, { "kib", 1024.0 },
 		{ "m", 1048576.0 }, { "mb", 1048576.0 }, { "mib", 1048576.0 },
 		{ "g", 1073741824.0 }, { "gb", 1073741824.0 }, { "gib", 1073741824.0 },
 		{ "t", 1099511627776.0 }, { "tb", 1099511627776.0 }, { "tib", 1099511627776.0 },
 	};
-	char *end;
-	double v;
+	double r;
+	int rc = parse_unit(s, units, sizeof(units) / sizeof(units[0]), 1, &r);
 
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+	if (rc)
+		return rc;
+	if (r != floor(r)) /* whole bytes: "1.5k" yes, "1.5" no */
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno == ERANGE)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcasecmp(end, units[i].suffix))
-			return scale_u64(v, units[i].mult, out);
-	return -EINVAL;
+	*out = (uint64_t)r;
+	return 0;
 }
 
 int parse_duration_ns(const char *s, uint64_t *out)
 {
-	static const struct { const char *suffix; double mult; } units[] = {
+	static const struct unit units[] = {
 		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
 		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
 	};
-	char *end;
-	double v;
+	double r;
+	int rc = parse_unit(s, units, sizeof(units) / sizeof(units[0]), 0, &r);
 
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno == ERANGE)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix))
-			continue;
-		double r = v * units[i].mult;
-		if (r < 0 || r >= 18446744073709551616.0)
-			return -ERANGE;
-		*out = (uint64_t)llround(r);
-		return 0;
-	}
-	return -EINVAL;
+	if (rc)
+		return rc;
+	*out = (uint64_t)round(r); /* llround would overflow above 2^63 */
+	return 0;
 }
 
 char *fmt_bytes(uint64_t bytes, char *buf, int len)
@@ -154,6 +155,19 @@ uint64_t now_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+struct timespec timespec_of_ns(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ull),
+				  .tv_nsec = (long)(ns % 1000000000ull) };
+}
+
+void sleep_until_mono_ns(uint64_t t_ns)
+{
+	struct timespec ts = timespec_of_ns(t_ns);
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 int64_t now_wall_ns(void)
 {
 	struct timespec ts;
@@ -182,4 +196,21 @@ void pr_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int usage_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *tok = optind > 0 ? argv[optind - 1] : "";
+	int is_long = !strncmp(tok, "--", 2);
+	int namelen = (int)strcspn(tok, "=");
+
+	if (c == ':')
+		pr_err("%s: %s: needs a value", cmd, is_long ? tok : (char[]){ '-', (char)optopt, 0 });
+	else if (is_long && optopt)
+		pr_err("%s: '%.*s': takes no value", cmd, namelen, tok);
+	else if (is_long)
+		pr_err("%s: '%.*s': unknown option; see 'blkpeak %s --help'", cmd, namelen, tok, cmd);
+	else
+		pr_err("%s: '-%c': unknown option; see 'blkpeak %s --help'", cmd, optopt, cmd);
+	return EXIT_USAGE;
 }

@@ -9,6 +9,7 @@
 #define BLKPEAK_CLIUTIL_H
 
 #include <stdint.h>
+#include <time.h>
 
 /* Exit codes of every subcommand (DESIGN.md "Conventions"). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -23,11 +24,25 @@ int parse_double(const char *s, double *out);
 
 /* Format bytes with a binary unit ("4.0 KiB", "1.5 GiB") into buf. */
 char *fmt_bytes(uint64_t bytes, char *buf, int len);
-/* Format a duration: "123 ns", "45.6 us", "7.89 ms", "1.234 s". */
+/* Format a duration in the unit a person reads best: "123 ns", "45.6 us",
+ * "7.89 ms", "1.234 s". Returns buf. */
 char *fmt_ns(double ns, char *buf, int len);
 
 uint64_t now_mono_ns(void);
+/* A span or a CLOCK_MONOTONIC instant of `ns` nanoseconds as a timespec. */
+struct timespec timespec_of_ns(uint64_t ns);
+/* Sleep until CLOCK_MONOTONIC reads t_ns (returns early on a signal). */
+void sleep_until_mono_ns(uint64_t t_ns);
 int64_t now_wall_ns(void);
+
+/*
+ * For getopt_long's '?' (unknown option) and ':' (missing value), with
+ * opterr = 0 and an optstring that starts with ':'. Prints one line
+ * naming the option and returns EXIT_USAGE:
+ *   blkpeak: analyze plot: '--bogus': unknown option; see 'blkpeak analyze plot --help'
+ *   blkpeak: dump: --format: needs a value
+ */
+int usage_bad_option(const char *cmd, int c, char **argv);
 
 /* Print "blkpeak: " + message + "\n" on stderr. */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

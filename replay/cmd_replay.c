@@ -196,16 +196,15 @@ int cmd_replay(int argc, char **argv)
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:h", long_opts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:o:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
 		}
-		if (c == '?') {
-			fprintf(stderr, "see 'blkpeak replay --help'\n");
-			return EXIT_USAGE;
-		}
+		if (c == '?' || c == ':')
+			return usage_bad_option("replay", c, argv);
 		rc = parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;

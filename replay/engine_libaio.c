@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 
 #include "bpt.h"
+#include "cliutil.h"
 #include "engine.h"
 
 _Static_assert(sizeof(struct iocb) <= sizeof(((struct eng_io *)0)->engine_priv),
@@ -272,18 +273,10 @@ static unsigned take_helper_done(struct engine *e, unsigned max)
 	return n;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int aio_getevents(struct engine *e, unsigned min, unsigned max,
 			 uint64_t timeout_ns)
 {
-	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : mono_ns() + timeout_ns;
+	uint64_t deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : now_mono_ns() + timeout_ns;
 
 	if (max > e->depth)
 		max = e->depth;
@@ -303,7 +296,7 @@ static int aio_getevents(struct engine *e, unsigned min, unsigned max,
 		helper_busy = e->h.outstanding;
 		pthread_mutex_unlock(&e->h.lock);
 		kernel_inflight = e->inflight - helper_busy;
-		now = mono_ns();
+		now = now_mono_ns();
 		if (deadline != UINT64_MAX)
 			wait_ns = deadline > now ? deadline - now : 0;
 		/* The helper cannot wake io_getevents: poll it in short slices. */
@@ -314,13 +307,12 @@ static int aio_getevents(struct engine *e, unsigned min, unsigned max,
 		if (!kernel_inflight) {
 			if (e->nready >= min || !helper_busy || now >= deadline)
 				return (int)e->nready;
-			struct timespec nap = { 0, (long)wait_ns };
+			struct timespec nap = timespec_of_ns(wait_ns);
 			nanosleep(&nap, NULL);
 			continue;
 		}
 		if (wait_ns != UINT64_MAX) {
-			ts.tv_sec = (time_t)(wait_ns / 1000000000ull);
-			ts.tv_nsec = (long)(wait_ns % 1000000000ull);
+			ts = timespec_of_ns(wait_ns);
 			tsp = &ts;
 		}
 		unsigned want = min > e->nready ? min - e->nready : 0;
@@ -338,7 +330,7 @@ static int aio_getevents(struct engine *e, unsigned min, unsigned max,
 			e->ready[e->nready++] = io;
 		}
 		e->inflight -= (unsigned)n;
-		if (e->nready >= min || mono_ns() >= deadline)
+		if (e->nready >= min || now_mono_ns() >= deadline)
 			return (int)e->nready;
 	}
 }

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cliutil.h"
 #include "engine.h"
@@ -79,14 +78,6 @@ static int null_commit(struct engine *e)
 	return (int)n;
 }
 
-static void sleep_until(uint64_t t_ns)
-{
-	struct timespec ts = { .tv_sec = t_ns / 1000000000ull,
-			       .tv_nsec = t_ns % 1000000000ull };
-
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 static int null_getevents(struct engine *e, unsigned min, unsigned max,
 			  uint64_t timeout_ns)
 {
@@ -109,7 +100,7 @@ static int null_getevents(struct engine *e, unsigned min, unsigned max,
 		}
 		if (e->nready >= min || now >= limit || !e->count)
 			return (int)e->nready;
-		sleep_until(e->due_ns[e->head] < limit ? e->due_ns[e->head] : limit);
+		sleep_until_mono_ns(e->due_ns[e->head] < limit ? e->due_ns[e->head] : limit);
 	}
 }
 

@@ -162,10 +162,7 @@ int layout_stripe_ranges(const struct layout *l, unsigned copies, uint64_t off,
 	if (!len) {
 		if (max < 1)
 			return -E2BIG;
-		parts[0] = (struct layout_part){
-			.member = (unsigned)(copies * k0 % n),
-			.offset = (copies * k0 / n) * cs + in0,
-		};
+		parts[0] = layout_slot_part(l, copies * k0, in0, 0, 0);
 		return 1;
 	}
 	ke = (end - 1) / cs;
@@ -200,6 +197,17 @@ uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,
 	*in = pos % l->chunk;
 	piece = l->chunk - *in;
 	return piece < left ? piece : left;
+}
+
+struct layout_part layout_slot_part(const struct layout *l, uint64_t slot, uint64_t in,
+				    uint64_t len, uint64_t buf_off)
+{
+	return (struct layout_part){
+		.member = (unsigned)(slot % l->nmembers),
+		.offset = (slot / l->nmembers) * l->chunk + in,
+		.len = len,
+		.buf_off = buf_off,
+	};
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)

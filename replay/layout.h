@@ -107,6 +107,12 @@ int layout_stripe_ranges(const struct layout *l, unsigned copies, uint64_t off,
  * of the `left` bytes from pos fit before the chunk ends (returned). */
 uint64_t layout_chunk_piece(const struct layout *l, uint64_t pos, uint64_t left,
 			    uint64_t *k, uint64_t *in);
+/* Slot `slot` of a stripe over all members (slot s on member s % n, row
+ * s / n), `in` bytes into its chunk: the part of `len` bytes that starts
+ * `buf_off` bytes into the request. raid0 puts chunk k in slot k, raid10
+ * in slots 2k and 2k+1. */
+struct layout_part layout_slot_part(const struct layout *l, uint64_t slot, uint64_t in,
+				    uint64_t len, uint64_t buf_off);
 /* Of the candidate members, the one a read should go to (raid1 rule). */
 unsigned layout_pick_mirror(const struct layout *l, const unsigned *cand,
 			    unsigned ncand, uint64_t member_off);

@@ -15,12 +15,7 @@ int layout_raid0_map(struct layout *l, uint64_t off, uint64_t len,
 
 		if (n >= max)
 			return -E2BIG;
-		parts[n++] = (struct layout_part){
-			.member = (unsigned)(k % l->nmembers),
-			.offset = (k / l->nmembers) * l->chunk + in,
-			.len = piece,
-			.buf_off = done,
-		};
+		parts[n++] = layout_slot_part(l, k, in, piece, done);
 		done += piece;
 	} while (done < len);
 	return (int)n;

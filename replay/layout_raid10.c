@@ -20,16 +20,8 @@ int layout_raid10_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 		uint64_t piece = layout_chunk_piece(l, off + done, len - done, &k, &in);
 		struct layout_part copy[2];
 
-		for (unsigned c = 0; c < 2; c++) {
-			uint64_t slot = 2 * k + c;
-
-			copy[c] = (struct layout_part){
-				.member = (unsigned)(slot % l->nmembers),
-				.offset = (slot / l->nmembers) * l->chunk + in,
-				.len = piece,
-				.buf_off = done,
-			};
-		}
+		for (unsigned c = 0; c < 2; c++)
+			copy[c] = layout_slot_part(l, 2 * k + c, in, piece, done);
 		if (op == BPT_OP_READ) {
 			unsigned cand[2] = { copy[0].member, copy[1].member };
 			unsigned pick = layout_pick_mirror(l, cand, 2, copy[0].offset);

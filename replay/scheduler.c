@@ -422,10 +422,7 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 			if (s.outstanding) {
 				rc = reap(&s, 1, wait);
 			} else {
-				struct timespec ts = { .tv_sec = (time_t)((due - SPIN_NS) / 1000000000ull),
-						       .tv_nsec = (long)((due - SPIN_NS) % 1000000000ull) };
-
-				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+				sleep_until_mono_ns(due - SPIN_NS);
 				rc = 0;
 			}
 		} else {

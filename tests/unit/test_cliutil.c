@@ -56,3 +56,30 @@ Test(cliutil, durations_formatted)
 	cr_expect_str_eq(fmt_ns(7890000, b, sizeof(b)), "7.89 ms");
 	cr_expect_str_eq(fmt_ns(1234000000, b, sizeof(b)), "1.234 s");
 }
+
+Test(cliutil, unit_case)
+{
+	uint64_t v;
+
+	/* sizes take any case; durations do not ("M" would be ambiguous) */
+	cr_assert_eq(parse_size("4K", &v), 0); cr_assert_eq(v, 4096);
+	cr_assert_eq(parse_size("1MiB", &v), 0); cr_assert_eq(v, 1048576);
+	cr_assert_eq(parse_duration_ns("1MS", &v), -EINVAL);
+	cr_assert_eq(parse_duration_ns("1min", &v), 0); cr_assert_eq(v, 60000000000ull);
+	cr_assert_eq(parse_duration_ns(".5ms", &v), 0); cr_assert_eq(v, 500000ull);
+	cr_assert_eq(parse_duration_ns("1e30h", &v), -ERANGE);
+	/* past 2^63 ns (292 years) still fits the unsigned result */
+	cr_assert_eq(parse_duration_ns("10000000000s", &v), 0);
+	cr_assert_eq(v, 10000000000000000000ull);
+}
+
+Test(cliutil, timespec_of_ns)
+{
+	struct timespec ts = timespec_of_ns(2500000001ull);
+
+	cr_assert_eq(ts.tv_sec, 2);
+	cr_assert_eq(ts.tv_nsec, 500000001);
+	ts = timespec_of_ns(999);
+	cr_assert_eq(ts.tv_sec, 0);
+	cr_assert_eq(ts.tv_nsec, 999);
+}
