@@ -13,6 +13,7 @@
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "db.h"
+#include "outfile.h"
 #include "query.h"
 
 static void usage(FILE *f)
@@ -79,13 +80,12 @@ int analyze_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dbopt = NULL, *outpath = NULL;
+	const char *dbopt = NULL, *outpath = "-";
 	struct bpt_error err = { 0 };
-	char tmppath[4200];
+	struct outfile out;
 	int fmt = -1, c, rc;
 	sqlite3 *db;
 	uint64_t id;
-	FILE *out = stdout;
 
 	optind = 0;
 	opterr = 0;
@@ -112,29 +112,23 @@ int analyze_export(int argc, char **argv)
 		pr_err("analyze export: %s", err.msg);
 		return EXIT_FAIL;
 	}
-	if (outpath) {
-		snprintf(tmppath, sizeof(tmppath), "%s.tmp.%d", outpath, (int)getpid());
-		if (!(out = fopen(tmppath, "w"))) {
-			pr_err("analyze export: cannot create '%s': %s", tmppath, strerror(errno));
-			sqlite3_close(db);
-			return EXIT_FAIL;
-		}
-	}
-	rc = export_rows(db, (int64_t)id, (enum q_format)fmt, out, &err);
-	sqlite3_close(db);
-	if (outpath) {
-		if (fclose(out) && !rc)
-			rc = adb_err(&err, -EIO, "cannot write '%s': %s", tmppath, strerror(errno));
-		if (!rc && rename(tmppath, outpath))
-			rc = adb_err(&err, -EIO, "cannot rename '%s' to '%s': %s", tmppath, outpath,
-				     strerror(errno));
-		if (rc)
-			unlink(tmppath);
-	} else if (!rc && fflush(stdout)) {
-		rc = adb_err(&err, -EIO, "cannot write the output");
-	}
+	rc = outfile_open(&out, outpath);
 	if (rc) {
+		pr_err("analyze export: %s: cannot create: %s", outpath, strerror(-rc));
+		sqlite3_close(db);
+		return EXIT_FAIL;
+	}
+	rc = export_rows(db, (int64_t)id, (enum q_format)fmt, out.f, &err);
+	sqlite3_close(db);
+	if (rc) {
+		outfile_close(&out, rc);
 		pr_err("analyze export: %s", err.msg);
+		return EXIT_FAIL;
+	}
+	rc = outfile_close(&out, 0);
+	if (rc) {
+		pr_err("analyze export: %s: cannot write: %s",
+		       strcmp(outpath, "-") ? outpath : "standard output", strerror(-rc));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

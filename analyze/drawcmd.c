@@ -56,7 +56,7 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 	}
 	rc = outfile_open(&d->out, out);
 	if (rc) {
-		pr_err("analyze %s: %s: %s", cmd, out, strerror(-rc));
+		pr_err("analyze %s: %s: cannot create: %s", cmd, out, strerror(-rc));
 		goto fail;
 	}
 	return 0;

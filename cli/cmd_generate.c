@@ -78,7 +78,7 @@ static int write_trace(const struct gen_options *o, const char *tmp)
 	}
 	ret = bpt_writer_create(&w, tmp, &hdr, NULL, &err);
 	if (ret) {
-		pr_err("generate: %s", err.msg);
+		pr_err("generate: %s: cannot create: %s", o->output, strerror(-ret));
 		return ret;
 	}
 	ret = bpt_writer_intern(w, GEN_COMM, &p.comm_id);
@@ -88,7 +88,7 @@ static int write_trace(const struct gen_options *o, const char *tmp)
 		ret = bpt_writer_add(w, &rec);
 	gen_model_free(m);
 	if (ret) {
-		pr_err("generate: %s: %s", tmp, strerror(-ret));
+		pr_err("generate: %s: %s", o->output, strerror(-ret));
 		bpt_writer_close(w, NULL);
 		return ret;
 	}

@@ -76,11 +76,14 @@ for r, d in zip(rows, dump):
     assert (r["sector"], r["bytes"], r["op"], r["comm"]) == (d["sector"], d["bytes"], d["op"], d["comm"]), (r, d)
     assert abs(int(r["complete_ns"]) / 1000 - float(d["complete_us"])) < 0.001
 PY
-[ ! -e "$T/e.json.tmp.$$" ] || fail "temporary file left"
+ls "$T" | grep -q '\.tmp\.' && fail "temporary file left: $(ls "$T" | grep '\.tmp\.')"
 "$BLKPEAK" analyze export 9 --csv 2>"$T/err"; [ $? -eq 1 ] || fail "export of a missing id: want exit 1"
 grep -q "no trace with id 9" "$T/err" || fail "export missing id message"
 "$BLKPEAK" analyze export 9 --csv -o "$T/none.csv" 2>/dev/null
 [ ! -e "$T/none.csv" ] || fail "a failed export left its output file"
+ls "$T" | grep -q '\.tmp\.' && fail "a failed export left a temporary file"
+"$BLKPEAK" analyze export 1 --csv -o "$T/no/such/dir.csv" 2>"$T/err"; [ $? -eq 1 ] || fail "export into a missing folder: want exit 1"
+grep -q "$T/no/such/dir.csv: cannot create: No such file or directory" "$T/err" || fail "export create error: $(cat "$T/err")"
 "$BLKPEAK" analyze export 1 2>/dev/null; [ $? -eq 2 ] || fail "export without a format: want exit 2"
 "$BLKPEAK" analyze query --help | grep -q "^usage: blkpeak analyze query" || fail "query --help"
 "$BLKPEAK" analyze export --help | grep -q "^usage: blkpeak analyze export" || fail "export --help"
