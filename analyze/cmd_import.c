@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json]\n\n"
+		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n\n"
 		"Load traces and replay runs (.bpt) into the analysis database, one\n"
 		"transaction per file. A file already in the database (same content\n"
 		"digest) is recognised and skipped.\n\n"
