@@ -59,8 +59,7 @@ int analyze_compare(int argc, char **argv)
 	}
 	n = argc - optind;
 	if (n < 1) {
-		pr_err("analyze compare: give two or more trace ids, or one trace id with runs");
-		usage(stderr);
+		pr_err("analyze compare: give two or more trace ids, or one trace id with runs; see 'blkpeak analyze compare --help'");
 		return EXIT_USAGE;
 	}
 	if (!(args = calloc(n, sizeof(*args)))) {

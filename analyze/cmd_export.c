@@ -100,8 +100,7 @@ int analyze_export(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || fmt < 0) {
-		pr_err("analyze export: give one trace id and --csv or --json");
-		usage(stderr);
+		pr_err("analyze export: give one trace id and --csv or --json; see 'blkpeak analyze export --help'");
 		return EXIT_USAGE;
 	}
 	if (parse_u64(argv[optind], &id) || id == 0 || id > INT64_MAX) {

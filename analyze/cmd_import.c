@@ -128,8 +128,7 @@ int analyze_import(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		pr_err("analyze import: no trace file given");
-		usage(stderr);
+		pr_err("analyze import: no trace file given; see 'blkpeak analyze import --help'");
 		return EXIT_USAGE;
 	}
 	if (check_files(argc - optind, argv + optind))

@@ -52,8 +52,7 @@ int analyze_query(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		pr_err("analyze query: give the SQL as one argument");
-		usage(stderr);
+		pr_err("analyze query: give the SQL as one argument; see 'blkpeak analyze query --help'");
 		return EXIT_USAGE;
 	}
 	if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) {

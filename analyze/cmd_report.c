@@ -87,8 +87,7 @@ int analyze_report(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		pr_err("analyze report: give exactly one trace id or file");
-		usage(stderr);
+		pr_err("analyze report: give exactly one trace id or file; see 'blkpeak analyze report --help'");
 		return EXIT_USAGE;
 	}
 	rc = resolve(argv[optind], adb_default_path(dbopt), &db, &id);

@@ -3,7 +3,8 @@
 # `blkpeak --help` and `blkpeak analyze --help` so new ones are covered:
 # --help prints its usage on stdout and exits 0 with nothing on stderr; an
 # unknown option exits 2 with nothing on stdout and an error that names
-# the option; an option missing its value exits 2 and names the option.
+# the option; no arguments at all exits 2 with one line; an option missing
+# its value exits 2 and names the option.
 . "$(dirname "$0")/lib.sh"
 
 # commands_of HELP_TEXT: the NAME of each "  NAME  summary" line after
@@ -33,8 +34,21 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 	# one line, unless the command is in MULTILINE_OK (below)
 	case " $MULTILINE_OK " in *" $name "*) ;; *)
 		[ "$(wc -l < "$err")" -eq 1 ] ||
-			fail "$name --no-such-option: $(wc -l < "$err") error lines, want 1" ;;
+			fail "$name --no-such-option: $(wc -l < "$err") error lines, want 1"
+		grep -q "^blkpeak: $name: '--no-such-option': unknown option" "$err" ||
+			fail "$name --no-such-option: $(cat "$err")" ;;
 	esac
+
+	# no arguments at all: every command needs some, so a usage error
+	"$BLKPEAK" "$@" >"$out" 2>"$err" </dev/null; rc=$?
+	[ $rc -eq 2 ] || fail "$name without arguments exits $rc, want 2"
+	[ -s "$out" ] && fail "$name without arguments writes to stdout"
+	case " $MULTILINE_OK " in *" $name "*) ;; *)
+		[ "$(wc -l < "$err")" -eq 1 ] ||
+			fail "$name without arguments: $(wc -l < "$err") error lines, want 1" ;;
+	esac
+	head -1 "$err" | grep -q "^blkpeak: $name: [a-z-]" ||
+		fail "$name without arguments: not 'blkpeak: $name: <lowercase reason>': $(head -1 "$err")"
 
 	# -h works like --help where it exists (every command has it)
 	"$BLKPEAK" "$@" -h >/dev/null 2>&1; rc=$?
@@ -42,8 +56,9 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 	note "ok: $name"
 }
 
-# capture prints its whole usage after the error line; it is being reworked
-# on its own branch. Remove it from here once it prints one line.
+# capture prints getopt's message and its whole usage instead of one
+# 'blkpeak: capture: ...' line; it is being reworked on its own branch.
+# Remove it from here once it uses usage_bad_option (lib/cliutil.h).
 MULTILINE_OK="capture"
 
 for c in $cmds; do
