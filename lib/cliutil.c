@@ -1,5 +1,6 @@
 /*
- * cliutil.c — parsing of user-typed numbers, clocks and error printing.
+ * cliutil.c — parsing of user-typed numbers, clocks, and the error and
+ * usage-error lines.
  * See cliutil.h for the contracts.
  */
 #ifndef _GNU_SOURCE /* the Makefile defines it; stand-alone builds need it */
@@ -8,8 +9,8 @@
 #include "cliutil.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
  * cliutil.h — helpers every subcommand uses: parsing sizes, durations and
- * numbers the way a user types them, clocks, and the one error printer.
+ * numbers the way a user types them, clocks, the one error printer and
+ * the one usage-error line for getopt.
  *
  * Parsers return 0 or -EINVAL/-ERANGE and never print; the caller names
  * the option in its message: blkpeak: --bs: '4q': not a size

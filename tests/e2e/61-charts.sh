@@ -60,7 +60,7 @@ echo "not a database" > notdb
 [ $rc -eq 1 ] && grep -q "notdb: not a" err || fail "not a db: exit $rc, $(cat err)"
 [ ! -e x.svg ] && [ -z "$(ls x.svg.tmp.* 2>/dev/null)" ] || fail "a failed plot left a file"
 "$BLKPEAK" analyze plot --db "$DB" --kind iops -o "$E2E_TMP/no/such/dir/x.svg" 1 2> err; rc=$?
-[ $rc -eq 1 ] && grep -q "x.svg: No such file or directory" err || fail "bad output dir: exit $rc, $(cat err)"
+[ $rc -eq 1 ] && grep -q "x.svg: cannot create: No such file or directory" err || fail "bad output dir: exit $rc, $(cat err)"
 "$BLKPEAK" analyze plot --db "$DB" --kind iops -o x.svg 2> err; rc=$?
 [ $rc -eq 2 ] && grep -q "no trace id" err || fail "no id: exit $rc, $(cat err)"
 "$BLKPEAK" analyze html --db "$DB" -o x.html 1 zz 2> err; rc=$?
