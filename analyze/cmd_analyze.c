@@ -28,7 +28,7 @@ static const struct analyze_command analyze_commands[] = {
 static void analyze_usage(FILE *f)
 {
 	fprintf(f, "usage: blkpeak analyze COMMAND [ARGS]\n\n"
-		   "The database is ./blkpeak.db, or $BLKPEAK_DB, or --db PATH.\n\n"
+		   "The database is --db PATH, else $BLKPEAK_DB, else ./blkpeak.db.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(analyze_commands) / sizeof(analyze_commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", analyze_commands[i].name, analyze_commands[i].summary);

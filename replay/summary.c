@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cliutil.h"
+#include "fmt.h"
 #include "summary.h"
 
 static void vec_push(struct summary *s, struct ns_vec *v, uint64_t x)
@@ -137,21 +138,6 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 		fprintf(f, "  (out of memory: percentiles cover only part of the run)\n");
 	if (c->run_file)
 		fprintf(f, "  run file    %s\n", c->run_file);
-}
-
-/* Write s as a JSON string (the few characters JSON needs escaped). */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
