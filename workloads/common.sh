@@ -221,7 +221,12 @@ wl_main() {
 			esac
 			shift 2 ;;
 		--*)
-			[ $# -ge 2 ] || { wl_err "$1 needs a value"; exit 2; }
+			if [ $# -lt 2 ]; then
+				# known (with some value) or not: ask in a subshell
+				(wl_option "$1" 1) >/dev/null 2>&1
+				[ $? -eq 1 ] && { wl_err "unknown option '$1'; see --help"; exit 2; }
+				wl_err "$1 needs a value"; exit 2
+			fi
 			wl_option "$1" "$2" || { wl_err "unknown option '$1'; see --help"; exit 2; }
 			shift 2 ;;
 		*) wl_err "unexpected argument '$1'; see --help"; exit 2 ;;

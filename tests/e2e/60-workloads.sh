@@ -83,6 +83,15 @@ leftovers "$w"
 "$WL/backup" --workdir "$E2E_TMP/bad" --files x 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "backup --files x: exit $rc, expected 2"
 [ ! -e "$E2E_TMP/bad" ] || fail "a usage error created $E2E_TMP/bad"
+# the last argument an unknown option, or a known one without its value
+for n in photo-edit backup cold-start install; do
+	"$WL/$n" --no-such-option 2>"$E2E_TMP/err"; rc=$?
+	[ $rc -eq 2 ] && grep -q "unknown option '--no-such-option'" "$E2E_TMP/err" ||
+		fail "$n --no-such-option: exit $rc, $(cat "$E2E_TMP/err")"
+	"$WL/$n" --scale 2>"$E2E_TMP/err"; rc=$?
+	[ $rc -eq 2 ] && grep -q -- "--scale needs a value" "$E2E_TMP/err" ||
+		fail "$n --scale: exit $rc, $(cat "$E2E_TMP/err")"
+done
 
 # Interrupted in the middle of the load: everything is still removed.
 w=$E2E_TMP/intr
