@@ -27,7 +27,7 @@ static void html_usage(FILE *f)
 		"      --title TEXT   the report's title (default \"blkpeak report\")\n"
 		"      --note TEXT    a paragraph under the title (how the runs were made)\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
-		"  -h, --help         this help\n");
+		"  -h, --help         this text\n");
 }
 
 int analyze_html(int argc, char **argv)

@@ -29,7 +29,7 @@ static void plot_usage(FILE *f)
 		"                     sizes        request-size histogram\n"
 		"  -o, --output FILE  write the SVG here (default: standard output)\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
-		"  -h, --help         this help\n");
+		"  -h, --help         this text\n");
 }
 
 int analyze_plot(int argc, char **argv)
