@@ -77,6 +77,7 @@ void gen_options_usage(FILE *f)
 "  --device-size SIZE     size in the device table (default offset+span)\n"
 "  --device-name NAME     name in the device table (default gen0)\n"
 "  -q, --quiet            no summary line\n"
+"  -h, --help             this text\n"
 "\n"
 "presets (Intel IOMeter access specifications):\n", GEN_DEFAULT_COUNT);
 	for (size_t i = 0; i < n; i++)

@@ -25,6 +25,7 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 	[ $rc -eq 0 ] || fail "$name --help exits $rc, want 0"
 	[ -s "$err" ] && fail "$name --help writes to stderr: $(head -1 "$err")"
 	grep -q "^usage: blkpeak $name" "$out" || fail "$name --help: no 'usage: blkpeak $name' line on stdout"
+	grep -q -- "-h, --help" "$out" || fail "$name --help does not list -h, --help"
 
 	"$BLKPEAK" "$@" --no-such-option >"$out" 2>"$err" </dev/null; rc=$?
 	[ $rc -eq 2 ] || fail "$name --no-such-option exits $rc, want 2"
