@@ -16,7 +16,7 @@
 static void html_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze html [--db PATH] [--title TEXT] [--note TEXT] -o FILE ID...\n"
+		"usage: blkpeak analyze html ID... -o FILE [--title TEXT] [--note TEXT] [--db PATH]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
 		"network) on the traces and runs ID...: a table of each, a comparison\n"

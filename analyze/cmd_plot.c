@@ -17,7 +17,7 @@
 static void plot_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze plot [--db PATH] --kind KIND [-o FILE.svg] ID...\n"
+		"usage: blkpeak analyze plot ID... --kind KIND [-o FILE.svg] [--db PATH]\n"
 		"\n"
 		"Draw one chart of the traces and runs ID... (traces.id, as listed by\n"
 		"`blkpeak analyze report`), overlaid in distinct colours.\n"
