@@ -228,8 +228,13 @@ static int commit(struct sched *s)
 {
 	uint64_t now = now_mono_ns();
 
-	for (unsigned i = 0; i < s->nbatch; i++)
-		s->reqs[s->batch[i]].issue_ns = now;
+	for (unsigned i = 0; i < s->nbatch; i++) {
+		struct req *r = &s->reqs[s->batch[i]];
+
+		r->issue_ns = now;
+		if (!r->sched_ns) /* afap: due when issued */
+			r->sched_ns = now;
+	}
 	s->nbatch = 0;
 	while (s->cfg->ops->pending(s->eng)) {
 		int rc = s->cfg->ops->commit(s->eng);
@@ -255,8 +260,9 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 	int n;
 
 	r->idx = idx;
-	r->sched_ns = due ? due : now_mono_ns();
-	r->issue_ns = r->sched_ns;
+	r->sched_ns = due; /* afap (0): set with issue_ns by commit(), one clock
+			    * read per batch rather than per I/O */
+	r->issue_ns = due;
 	r->error = 0;
 	r->member_mask = 0;
 	r->short_io = 0;
@@ -272,6 +278,8 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 		r->error = n < 0 ? n : -EINVAL;
 		s->nbatch--;
 		r->issue_ns = now_mono_ns();
+		if (!r->sched_ns)
+			r->sched_ns = r->issue_ns;
 		return finish_req(s, r, r->issue_ns);
 	}
 	r->nparts = r->parts_left = (unsigned)n;
@@ -294,7 +302,12 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 			if (st == ENG_QUEUED)
 				break;
 			if (st == ENG_COMPLETED) {
-				part_done(s, r, e, now_mono_ns());
+				uint64_t now = now_mono_ns();
+
+				if (!r->sched_ns)
+					r->sched_ns = now;
+				r->issue_ns = now;
+				part_done(s, r, e, now);
 				break;
 			}
 			int rc = commit(s); /* ENG_BUSY: make room */
