@@ -20,6 +20,8 @@
 /* Time 0 is this far after setup, so the first I/O is not late already. */
 #define START_LEAD_NS 1000000ull
 #define NEVER UINT64_MAX
+/* afap --poll: how long to poll for a completion before sleeping */
+#define POLL_NS 50000ull
 
 /* One request in flight: an I/O of the trace split into its parts. */
 struct req {
@@ -207,20 +209,54 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 		finish_req(s, r, now);
 }
 
+static int stop_requested(const struct sched *s)
+{
+	return s->stopping || (s->cfg->stop && *s->cfg->stop);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* Reap: wait for at least `min` completions or `timeout_ns`. */
 static int reap(struct sched *s, unsigned min, uint64_t timeout_ns)
 {
 	int n = s->cfg->ops->getevents(s->eng, min, s->maxparts * s->cfg->depth, timeout_ns);
-	uint64_t now = now_mono_ns();
+	uint64_t now;
 
-	if (n < 0)
+	if (n <= 0)
 		return n;
+	now = now_mono_ns();
 	for (int i = 0; i < n; i++) {
 		struct eng_io *e = s->cfg->ops->event(s->eng, (unsigned)i);
 
 		part_done(s, e->priv, e, now);
 	}
 	return n;
+}
+
+/* Reap at least one completion, polling the engine for up to POLL_NS
+ * before sleeping in it: for afap, where a sleeping issuer costs the
+ * completing CPU a wake-up per completion. Returns 0 early when a stop is
+ * requested. */
+static int reap_polling(struct sched *s)
+{
+	uint64_t until = now_mono_ns() + POLL_NS;
+	int rc;
+
+	for (unsigned i = 1;; i++) {
+		rc = reap(s, 0, 0);
+		if (rc || stop_requested(s))
+			return rc;
+		if (!(i % 64) && now_mono_ns() >= until)
+			return reap(s, 1, NEVER);
+		cpu_relax();
+	}
 }
 
 /* Submit the batch; when the kernel is full, reap and submit the rest. */
@@ -417,11 +453,6 @@ static int warm_up(struct sched *s)
 	return 0;
 }
 
-static int stop_requested(const struct sched *s)
-{
-	return s->stopping || (s->cfg->stop && *s->cfg->stop);
-}
-
 int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
 	      struct sched_stats *stats)
 {
@@ -466,7 +497,10 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 		if (stop || s.next >= n || !s.nfree || due == NEVER) {
 			if (!s.outstanding)
 				break;
-			rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
+			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && s.next < n && !s.nfree)
+				rc = reap_polling(&s); /* afap, the queue full */
+			else
+				rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
 		} else if (due > now + SPIN_NS) {
 			uint64_t wait = due - now - SPIN_NS;
 

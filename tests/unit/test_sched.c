@@ -1,6 +1,6 @@
 /* Unit tests of the replay scheduler (replay/scheduler.c) on the null
  * engine: afap's depth limit, causal's dependencies and think time,
- * original timing, stopping, the warm-up. */
+ * original timing, stopping, the warm-up, afap polling. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,4 +299,33 @@ Test(sched, warmup_reads_each_member_before_time_0_and_reports_nothing)
 	cr_expect_geq(queued[2].at, st.start_mono_ns);
 	free(run.res);
 	free(run.seen);
+}
+
+Test(sched, afap_polling_keeps_depth_and_order)
+{
+	uint64_t n = 1500;
+	struct rp_io *io = random_trace(n, 10 * MS, 1 * MS, 4);
+	struct sched_stats st;
+	struct run run = { .base = io };
+
+	cr_assert_eq(layout_init(&lay), 0);
+	run.res = calloc(n, sizeof(*run.res));
+	run.seen = calloc(n, 1);
+	struct sched_config cfg = {
+		.timing = TIMING_AFAP, .speed = 1, .depth = 8, .poll = 1,
+		.ops = &engine_null_ops, .eopts = { .null_latency_ns = 30 * US },
+		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect, .ctx = &run,
+	};
+	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_expect_eq(run.nres, n);
+	cr_expect_eq(st.max_outstanding, 8);
+	cr_expect_leq(max_overlap(run.res, n), 8);
+	for (uint64_t i = 1; i < n; i++)
+		cr_assert_geq(run.res[i].issue_ns, run.res[i - 1].issue_ns, "order kept");
+	for (uint64_t i = 0; i < n; i++)
+		cr_assert_leq(run.res[i].sched_ns, run.res[i].issue_ns, "afap: due when issued");
+	free(run.res);
+	free(run.seen);
+	free(io);
 }
