@@ -3,17 +3,21 @@
 # RAM-backed loop device, all tools in one run:
 #
 #  1. as fast as possible: a 1M-I/O 4 KiB 70/30 random trace replayed by
-#     blkpeak (--timing afap, depth 32 and 512), fio (--read_iolog of the
-#     same I/Os as an iolog v2, --replay_no_stall=1 --iodepth=32) and
-#     btreplay -N -W (btrecord of the same I/Os as blktrace Q events);
-#     wall and CPU (user+sys) time per I/O, median of ROUNDS rounds.
+#     blkpeak (--timing afap at depth 32, with and without --no-poll, and
+#     at 512), fio (--read_iolog of the same I/Os as an iolog v2,
+#     --replay_no_stall=1 --iodepth=32) and btreplay -N -W (btrecord of
+#     the same I/Os as blktrace Q events); and, as the device's own pace
+#     at depth 32, fio's randrw of as many I/Os (no replay); wall and CPU
+#     (user+sys) time per I/O, median of ROUNDS rounds.
 #  2. timing fidelity: a 5000 IOPS trace (Poisson arrivals, 4 s) replayed
-#     with its timing by blkpeak (default, and --realtime), fio
-#     (--read_iolog of the blktrace file) and btreplay (btrecord default
-#     and -M 1), blkpeak also with --no-warmup; each replay recorded with the kernel's blk tracer, D
-#     events read after the run, matched to the trace by (sector, nth
-#     occurrence), aligned at the first: p50/p99/max absolute issue error
-#     and total drift (tests/e2e/replay_check.py timing).
+#     with its timing by blkpeak (default, --realtime, and --realtime
+#     --no-warmup), fio (--read_iolog of the blktrace file) and btreplay
+#     (btrecord default and -M 1); each replay recorded with the kernel's
+#     blk tracer, D events read after the run, matched to the trace by
+#     (sector, nth occurrence), aligned at the first (blkpeak's warm-up
+#     read, its first D event, is checked and left out): p50/p99/max
+#     absolute issue error and total drift (tests/e2e/replay_check.py
+#     timing).
 #
 # Needs root. N_AFAP (default 1000000), ROUNDS (default 3), PARTS (default
 # "afap timing": which parts to run) and T_ROUNDS (default 1: rounds of
@@ -64,21 +68,27 @@ for r in $(seq "$ROUNDS"); do
 	echo "afap round $r of $ROUNDS"
 	measure blkpeak-qd32 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 32
+	measure blkpeak-qd32-nopoll "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
+		--timing afap --queue-depth 32 --no-poll
 	measure blkpeak-qd512 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 512
 	measure fio-qd32 fio --name=rp --read_iolog="$W/afap.iolog" --ioengine=libaio --direct=1 \
 		--iodepth=32 --replay_no_stall=1 --output-format=terse
+	# not a replay: the device's own pace at depth 32 with fio's batching
+	measure fio-randrw-qd32 fio --name=rr --filename="$L" --rw=randrw --rwmixread=70 --bs=4k \
+		--size=1g --io_size=$((N * 4096)) --ioengine=libaio --direct=1 --iodepth=32 \
+		--iodepth_batch_submit=16 --userspace_reap=1 --output-format=terse
 	measure btreplay-N btreplay -N -W -d "$W/bt-afap" "$LN"
 done
 echo
 echo "as fast as possible, $N I/Os, median of $ROUNDS rounds:"
-printf '%-16s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
-for t in blkpeak-qd32 blkpeak-qd512 fio-qd32 btreplay-N; do
-	grep -q "^$t " "$W/afap.times" || { printf '%-16s %12s\n' "$t" "no run"; continue; }
+printf '%-20s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
+for t in blkpeak-qd32 blkpeak-qd32-nopoll blkpeak-qd512 fio-qd32 fio-randrw-qd32 btreplay-N; do
+	grep -q "^$t " "$W/afap.times" || { printf '%-20s %12s\n' "$t" "no run"; continue; }
 	wall=$(awk -v t="$t" '$1 == t { print $2 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	cpu=$(awk -v t="$t" '$1 == t { print $3 + $4 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	awk -v t="$t" -v n="$N" -v w="$wall" -v c="$cpu" \
-		'BEGIN { printf "%-16s %12.2f %14.2f\n", t, w * 1e6 / n, c * 1e6 / n }'
+		'BEGIN { printf "%-20s %12.2f %14.2f\n", t, w * 1e6 / n, c * 1e6 / n }'
 done
 fi
 [[ " $PARTS " == *" timing "* ]] || exit 0
