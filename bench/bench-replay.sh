@@ -3,7 +3,7 @@
 # RAM-backed loop device, all tools in one run:
 #
 #  1. as fast as possible: a 1M-I/O 4 KiB 70/30 random trace replayed by
-#     blkpeak (--timing afap at depth 32, with and without --no-poll, and
+#     blkpeak (--timing afap at depth 32, without and with --poll, and
 #     at 512), fio (--read_iolog of the same I/Os as an iolog v2,
 #     --replay_no_stall=1 --iodepth=32) and btreplay -N -W (btrecord of
 #     the same I/Os as blktrace Q events); and, as the device's own pace
@@ -68,8 +68,8 @@ for r in $(seq "$ROUNDS"); do
 	echo "afap round $r of $ROUNDS"
 	measure blkpeak-qd32 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 32
-	measure blkpeak-qd32-nopoll "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
-		--timing afap --queue-depth 32 --no-poll
+	measure blkpeak-qd32-poll "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
+		--timing afap --queue-depth 32 --poll
 	measure blkpeak-qd512 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 512
 	measure fio-qd32 fio --name=rp --read_iolog="$W/afap.iolog" --ioengine=libaio --direct=1 \
@@ -83,7 +83,7 @@ done
 echo
 echo "as fast as possible, $N I/Os, median of $ROUNDS rounds:"
 printf '%-20s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
-for t in blkpeak-qd32 blkpeak-qd32-nopoll blkpeak-qd512 fio-qd32 fio-randrw-qd32 btreplay-N; do
+for t in blkpeak-qd32 blkpeak-qd32-poll blkpeak-qd512 fio-qd32 fio-randrw-qd32 btreplay-N; do
 	grep -q "^$t " "$W/afap.times" || { printf '%-20s %12s\n' "$t" "no run"; continue; }
 	wall=$(awk -v t="$t" '$1 == t { print $2 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	cpu=$(awk -v t="$t" '$1 == t { print $3 + $4 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')

@@ -30,7 +30,7 @@ struct replay_opts {
 	int no_idle, allow_write, stop_on_error, json;
 	int realtime;                /* SCHED_FIFO + mlockall while replaying */
 	int no_warmup;               /* no warm-up read before time 0 */
-	int no_poll;                 /* afap: sleep, do not poll, when full */
+	int poll;                    /* afap: poll before sleeping when full */
 	enum writes_mode writes;
 	enum fit_mode fit;
 	uint64_t offset, create_size;

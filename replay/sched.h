@@ -13,7 +13,7 @@
  *             forward instead of piling up (fio's iolog_delay idea).
  *   afap      as fast as possible, in trace order, at most `depth`
  *             requests outstanding; with `poll`, a full queue is waited
- *             out by polling the engine rather than sleeping.
+ *             out by polling the engine for up to 50 µs before sleeping.
  *   causal    I/O i waits until every I/O whose recorded completion came
  *             before its recorded issue time has completed in the replay,
  *             then for its recorded think time (issue time minus the
@@ -78,8 +78,8 @@ struct sched_config {
 	/* before time 0, read WARMUP_LEN bytes at offset 0 of every member
 	 * (into read_buf; results ignored, reported nowhere) */
 	int warmup;
-	/* afap: when the queue is full, poll for completions instead of
-	 * sleeping in the engine (spins one CPU; much faster on fast devices) */
+	/* afap: when the queue is full, poll for completions for up to
+	 * POLL_NS (scheduler.c) before sleeping in the engine */
 	int poll;
 	int stop_on_error;
 	volatile sig_atomic_t *stop; /* set asynchronously (Ctrl-C); may be NULL */
