@@ -239,6 +239,10 @@ int cmd_replay(int argc, char **argv)
 		pr_err("replay: --no-idle only applies to --timing causal");
 		return EXIT_USAGE;
 	}
+	if (o.poll && o.timing != TIMING_AFAP) {
+		pr_err("replay: --poll only applies to --timing afap");
+		return EXIT_USAGE;
+	}
 	if (o.writes != WRITES_REPLAY && o.allow_write) {
 		pr_err("replay: --writes %s and --allow-write contradict each other",
 		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
