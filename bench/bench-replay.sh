@@ -3,19 +3,26 @@
 # RAM-backed loop device, all tools in one run:
 #
 #  1. as fast as possible: a 1M-I/O 4 KiB 70/30 random trace replayed by
-#     blkpeak (--timing afap, depth 32 and 512), fio (--read_iolog of the
-#     same I/Os as an iolog v2, --replay_no_stall=1 --iodepth=32) and
-#     btreplay -N -W (btrecord of the same I/Os as blktrace Q events);
-#     wall and CPU (user+sys) time per I/O, median of ROUNDS rounds.
+#     blkpeak (--timing afap at depth 32, without and with --poll, and
+#     at 512), fio (--read_iolog of the same I/Os as an iolog v2,
+#     --replay_no_stall=1 --iodepth=32) and btreplay -N -W (btrecord of
+#     the same I/Os as blktrace Q events); and, as the device's own pace
+#     at depth 32, fio's randrw of as many I/Os (no replay); wall and CPU
+#     (user+sys) time per I/O, median of ROUNDS rounds.
 #  2. timing fidelity: a 5000 IOPS trace (Poisson arrivals, 4 s) replayed
-#     with its timing by blkpeak (default, and --realtime), fio
-#     (--read_iolog of the blktrace file) and btreplay (btrecord default
-#     and -M 1); each replay recorded with the kernel's blk tracer, D
-#     events read after the run, matched to the trace by (sector, nth
-#     occurrence), aligned at the first: p50/p99/max absolute issue error
-#     and total drift (tests/e2e/replay_check.py timing).
+#     with its timing by blkpeak (default, --realtime, and --realtime
+#     --no-warmup), fio (--read_iolog of the blktrace file) and btreplay
+#     (btrecord default and -M 1); each replay recorded with the kernel's
+#     blk tracer, D events read after the run, matched to the trace by
+#     (sector, nth occurrence), aligned at the first (blkpeak's warm-up
+#     read, its first D event, is checked and left out): p50/p99/max
+#     absolute issue error and total drift (tests/e2e/replay_check.py
+#     timing).
 #
-# Needs root. N_AFAP (default 1000000) and ROUNDS (default 3) can be set.
+# Needs root. N_AFAP (default 1000000), ROUNDS (default 3), PARTS (default
+# "afap timing": which parts to run) and T_ROUNDS (default 1: rounds of
+# the timing part, the tools interleaved) and PEERS (default 1; 0: the
+# timing part runs blkpeak only) can be set.
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio btrecord btreplay blkparse python3 /usr/bin/time
@@ -24,6 +31,9 @@ CONV="python3 $HERE/bpt2peers.py"
 CHECK="python3 $HERE/../tests/e2e/replay_check.py"
 N=${N_AFAP:-1000000}
 ROUNDS=${ROUNDS:-3}
+PARTS=${PARTS:-afap timing}
+T_ROUNDS=${T_ROUNDS:-1}
+PEERS=${PEERS:-1}
 W=$E2E_TMP
 L=$(make_loop 1G bench)
 LN=$(basename "$L")
@@ -31,12 +41,14 @@ DEVNO=$(printf '%d,%d' "0x$(stat -c %t "$L")" "0x$(stat -c %T "$L")")
 echo "device $L (RAM-backed loop, direct I/O); $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---------------------------------------------------------------- afap
+mkdir -p "$W/bt-in"
+if [[ " $PARTS " == *" afap "* ]]; then
 "$BLKPEAK" generate -o "$W/afap.bpt" --count "$N" --read-pct 70 --bs 4k --span 1g \
 	--queue-depth 32 -q || fail "generate"
 "$BLKPEAK" dump --format csv "$W/afap.bpt" > "$W/afap.csv" || fail "dump"
 $CONV fio "$W/afap.csv" "$L" "$W/afap.iolog" || fail "fio iolog"
 $CONV blk "$W/afap.csv" "$L" "$W/afap.bin" || fail "blktrace file"
-mkdir -p "$W/bt-in" "$W/bt-afap"
+mkdir -p "$W/bt-afap"
 cp "$W/afap.bin" "$W/bt-in/$LN.blktrace.0"
 btrecord -d "$W/bt-in" -D "$W/bt-afap" "$LN" || fail "btrecord"
 rm -f "$W/afap.csv" "$W/afap.bin" "$W/bt-in/$LN.blktrace.0"
@@ -56,22 +68,30 @@ for r in $(seq "$ROUNDS"); do
 	echo "afap round $r of $ROUNDS"
 	measure blkpeak-qd32 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 32
+	measure blkpeak-qd32-poll "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
+		--timing afap --queue-depth 32 --poll
 	measure blkpeak-qd512 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
 		--timing afap --queue-depth 512
 	measure fio-qd32 fio --name=rp --read_iolog="$W/afap.iolog" --ioengine=libaio --direct=1 \
 		--iodepth=32 --replay_no_stall=1 --output-format=terse
+	# not a replay: the device's own pace at depth 32 with fio's batching
+	measure fio-randrw-qd32 fio --name=rr --filename="$L" --rw=randrw --rwmixread=70 --bs=4k \
+		--size=1g --io_size=$((N * 4096)) --ioengine=libaio --direct=1 --iodepth=32 \
+		--iodepth_batch_submit=16 --userspace_reap=1 --output-format=terse
 	measure btreplay-N btreplay -N -W -d "$W/bt-afap" "$LN"
 done
 echo
 echo "as fast as possible, $N I/Os, median of $ROUNDS rounds:"
-printf '%-16s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
-for t in blkpeak-qd32 blkpeak-qd512 fio-qd32 btreplay-N; do
-	grep -q "^$t " "$W/afap.times" || { printf '%-16s %12s\n' "$t" "no run"; continue; }
+printf '%-20s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
+for t in blkpeak-qd32 blkpeak-qd32-poll blkpeak-qd512 fio-qd32 fio-randrw-qd32 btreplay-N; do
+	grep -q "^$t " "$W/afap.times" || { printf '%-20s %12s\n' "$t" "no run"; continue; }
 	wall=$(awk -v t="$t" '$1 == t { print $2 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	cpu=$(awk -v t="$t" '$1 == t { print $3 + $4 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	awk -v t="$t" -v n="$N" -v w="$wall" -v c="$cpu" \
-		'BEGIN { printf "%-16s %12.2f %14.2f\n", t, w * 1e6 / n, c * 1e6 / n }'
+		'BEGIN { printf "%-20s %12.2f %14.2f\n", t, w * 1e6 / n, c * 1e6 / n }'
 done
+fi
+[[ " $PARTS " == *" timing "* ]] || exit 0
 
 # ---------------------------------------------------------------- timing
 echo
@@ -85,19 +105,28 @@ btrecord -d "$W/bt-in" -D "$W/bt-t" "$LN" || fail "btrecord"
 btrecord -M 1 -d "$W/bt-in" -D "$W/bt-t1" "$LN" || fail "btrecord -M 1"
 echo "timing fidelity, $(($(wc -l < "$W/t.csv") - 1)) I/Os at 5000 IOPS (Poisson), D events:"
 
-# timed NAME CMD...: replay under the blk tracer, print the issue error
+# timed NAME [--warmup] CMD...: replay under the blk tracer, print the
+# issue error; --warmup: the tool's warm-up read is checked and left out
 timed() {
 	_name=$1; shift
+	_wu=""
+	if [ "$1" = --warmup ]; then _wu=--warmup; shift; fi
 	blktrace_start "$L" "$W/$_name.bin"
 	timeout -k 5 60 "$@" > "$W/$_name.out" 2>&1 || echo "  ($_name exited $?; 124 or 137: hung after its I/Os, killed)"
 	blktrace_stop
 	blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$W/$_name.bin" > "$W/$_name.txt"
-	printf '  %-18s %s\n' "$_name" "$($CHECK timing "$W/t.csv" "$W/$_name.txt" "$DEVNO")"
+	printf '  %-18s %s\n' "$_name" "$($CHECK timing $_wu "$W/t.csv" "$W/$_name.txt" "$DEVNO")"
 }
-timed blkpeak "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
-timed blkpeak-realtime "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
+for r in $(seq "$T_ROUNDS"); do
+[ "$T_ROUNDS" -gt 1 ] && echo " round $r of $T_ROUNDS"
+timed blkpeak --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
+timed blkpeak-realtime --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
+timed blkpeak-rt-nowarmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime \
+	--no-warmup
+[ "$PEERS" = 1 ] || continue
 timed fio fio --name=rp --read_iolog="$W/t.bin" --ioengine=libaio --direct=1 --iodepth=32 \
 	--output-format=terse
 timed btreplay btreplay -W -d "$W/bt-t" "$LN"
 timed btreplay-M1 btreplay -W -d "$W/bt-t1" "$LN"
+done
 exit 0

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "sort_u64.h"
 
 static int cmp_issue(const void *a, const void *b)
 {
@@ -20,11 +21,12 @@ static int cmp_issue(const void *a, const void *b)
 	return x->src < y->src ? -1 : x->src > y->src;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int issue_sorted(const struct rp_io *io, uint64_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
+	for (uint64_t i = 1; i < n; i++)
+		if (cmp_issue(&io[i - 1], &io[i]) > 0)
+			return 0;
+	return 1;
 }
 
 unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
@@ -36,7 +38,7 @@ unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
 		return n ? 1 : 0;
 	for (uint64_t i = 0; i < n; i++)
 		done[i] = io[i].done_ns;
-	qsort(done, n, sizeof(*done), cmp_u64);
+	sort_u64(done, n);
 	for (uint64_t i = 0; i < n; i++) {
 		/* completions at or before this issue have left the queue */
 		while (j < n && done[j] <= io[i].t_ns) {
@@ -122,7 +124,8 @@ int load_trace(struct bpt_reader *r, const struct load_opts *opts,
 		loaded_trace_free(lt);
 		return rc;
 	}
-	qsort(lt->io, lt->n, sizeof(*lt->io), cmp_issue);
+	if (!issue_sorted(lt->io, lt->n)) /* generated traces already are */
+		qsort(lt->io, lt->n, sizeof(*lt->io), cmp_issue);
 	for (uint64_t i = 0; i < lt->n; i++) {
 		struct rp_io *io = &lt->io[i];
 		struct load_target_stats *ts = &lt->tgt[io->target];

@@ -452,6 +452,7 @@ int replay_run(const struct replay_opts *opts)
 	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
 	cfg = (struct sched_config){
 		.timing = o.timing, .speed = o.speed, .depth = o.depth, .no_idle = o.no_idle,
+		.warmup = !o.no_warmup, .poll = o.poll,
 		.stop_on_error = o.stop_on_error, .stop = &stop_flag, .ops = ops,
 		.eopts = { .null_latency_ns = o.null_latency_ns },
 		.targets = rp.st, .ntargets = rp.ntargets,

@@ -29,6 +29,8 @@ struct replay_opts {
 	unsigned depth;              /* 0: the trace's own maximum */
 	int no_idle, allow_write, stop_on_error, json;
 	int realtime;                /* SCHED_FIFO + mlockall while replaying */
+	int no_warmup;               /* no warm-up read before time 0 */
+	int poll;                    /* afap: poll before sleeping when full */
 	enum writes_mode writes;
 	enum fit_mode fit;
 	uint64_t offset, create_size;

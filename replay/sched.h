@@ -12,7 +12,8 @@
  *             lateness is measured per I/O (issue - due) and carried
  *             forward instead of piling up (fio's iolog_delay idea).
  *   afap      as fast as possible, in trace order, at most `depth`
- *             requests outstanding.
+ *             requests outstanding; with `poll`, a full queue is waited
+ *             out by polling the engine for up to 50 µs before sleeping.
  *   causal    I/O i waits until every I/O whose recorded completion came
  *             before its recorded issue time has completed in the replay,
  *             then for its recorded think time (issue time minus the
@@ -54,6 +55,12 @@ struct rp_result {
 	uint8_t short_io;     /* a part did fewer bytes than asked (error -EIO) */
 };
 
+/* The warm-up read: the first request on a device takes a cold path in
+ * the kernel (request allocation, AIO and block-layer state: ~30-45 µs
+ * more from submit to dispatch on a loop device), so one harmless read per
+ * member before the clock starts keeps that delay off the first real I/O. */
+#define WARMUP_LEN 4096u
+
 enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
 
 /* One replay target as the scheduler sees it. */
@@ -68,6 +75,12 @@ struct sched_config {
 	double speed;          /* > 0; 1 = as recorded */
 	unsigned depth;        /* most requests outstanding (>= 1) */
 	int no_idle;           /* causal: no think time */
+	/* before time 0, read WARMUP_LEN bytes at offset 0 of every member
+	 * (into read_buf; results ignored, reported nowhere) */
+	int warmup;
+	/* afap: when the queue is full, poll for completions for up to
+	 * POLL_NS (scheduler.c) before sleeping in the engine */
+	int poll;
 	int stop_on_error;
 	volatile sig_atomic_t *stop; /* set asynchronously (Ctrl-C); may be NULL */
 	const struct engine_ops *ops;

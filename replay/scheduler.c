@@ -20,6 +20,8 @@
 /* Time 0 is this far after setup, so the first I/O is not late already. */
 #define START_LEAD_NS 1000000ull
 #define NEVER UINT64_MAX
+/* afap --poll: how long to poll for a completion before sleeping */
+#define POLL_NS 50000ull
 
 /* One request in flight: an I/O of the trace split into its parts. */
 struct req {
@@ -207,14 +209,29 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 		finish_req(s, r, now);
 }
 
+static int stop_requested(const struct sched *s)
+{
+	return s->stopping || (s->cfg->stop && *s->cfg->stop);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* Reap: wait for at least `min` completions or `timeout_ns`. */
 static int reap(struct sched *s, unsigned min, uint64_t timeout_ns)
 {
 	int n = s->cfg->ops->getevents(s->eng, min, s->maxparts * s->cfg->depth, timeout_ns);
-	uint64_t now = now_mono_ns();
+	uint64_t now;
 
-	if (n < 0)
+	if (n <= 0)
 		return n;
+	now = now_mono_ns();
 	for (int i = 0; i < n; i++) {
 		struct eng_io *e = s->cfg->ops->event(s->eng, (unsigned)i);
 
@@ -223,13 +240,37 @@ static int reap(struct sched *s, unsigned min, uint64_t timeout_ns)
 	return n;
 }
 
+/* Reap at least one completion, polling the engine for up to POLL_NS
+ * before sleeping in it: for afap, where a sleeping issuer costs the
+ * completing CPU a wake-up per completion. Returns 0 early when a stop is
+ * requested. */
+static int reap_polling(struct sched *s)
+{
+	uint64_t until = now_mono_ns() + POLL_NS;
+	int rc;
+
+	for (unsigned i = 1;; i++) {
+		rc = reap(s, 0, 0);
+		if (rc || stop_requested(s))
+			return rc;
+		if (!(i % 64) && now_mono_ns() >= until)
+			return reap(s, 1, NEVER);
+		cpu_relax();
+	}
+}
+
 /* Submit the batch; when the kernel is full, reap and submit the rest. */
 static int commit(struct sched *s)
 {
 	uint64_t now = now_mono_ns();
 
-	for (unsigned i = 0; i < s->nbatch; i++)
-		s->reqs[s->batch[i]].issue_ns = now;
+	for (unsigned i = 0; i < s->nbatch; i++) {
+		struct req *r = &s->reqs[s->batch[i]];
+
+		r->issue_ns = now;
+		if (!r->sched_ns) /* afap: due when issued */
+			r->sched_ns = now;
+	}
 	s->nbatch = 0;
 	while (s->cfg->ops->pending(s->eng)) {
 		int rc = s->cfg->ops->commit(s->eng);
@@ -255,8 +296,9 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 	int n;
 
 	r->idx = idx;
-	r->sched_ns = due ? due : now_mono_ns();
-	r->issue_ns = r->sched_ns;
+	r->sched_ns = due; /* afap (0): set with issue_ns by commit(), one clock
+			    * read per batch rather than per I/O */
+	r->issue_ns = due;
 	r->error = 0;
 	r->member_mask = 0;
 	r->short_io = 0;
@@ -272,6 +314,8 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 		r->error = n < 0 ? n : -EINVAL;
 		s->nbatch--;
 		r->issue_ns = now_mono_ns();
+		if (!r->sched_ns)
+			r->sched_ns = r->issue_ns;
 		return finish_req(s, r, r->issue_ns);
 	}
 	r->nparts = r->parts_left = (unsigned)n;
@@ -294,7 +338,12 @@ static int start_req(struct sched *s, uint64_t idx, uint64_t due)
 			if (st == ENG_QUEUED)
 				break;
 			if (st == ENG_COMPLETED) {
-				part_done(s, r, e, now_mono_ns());
+				uint64_t now = now_mono_ns();
+
+				if (!r->sched_ns)
+					r->sched_ns = now;
+				r->issue_ns = now;
+				part_done(s, r, e, now);
 				break;
 			}
 			int rc = commit(s); /* ENG_BUSY: make room */
@@ -368,9 +417,40 @@ static int sched_setup(struct sched *s)
 	return cfg->ops->open(&s->eng, &eo);
 }
 
-static int stop_requested(const struct sched *s)
+/* One read of WARMUP_LEN bytes at offset 0 of every member of every
+ * target, each waited for, before time 0 (sched.h). Failures are ignored:
+ * the warm-up only changes how fast the first real I/O starts. Returns 0
+ * or a negative errno from the engine itself. */
+static int warm_up(struct sched *s)
 {
-	return s->stopping || (s->cfg->stop && *s->cfg->stop);
+	const struct engine_ops *ops = s->cfg->ops;
+
+	for (unsigned t = 0; t < s->cfg->ntargets; t++) {
+		const struct sched_target *tg = &s->cfg->targets[t];
+
+		for (unsigned m = 0; m < tg->layout->nmembers; m++) {
+			struct eng_io e = {
+				.fd = tg->fd[m], .is_blkdev = (uint8_t)tg->is_blkdev[m],
+				.op = BPT_OP_READ, .offset = 0, .len = WARMUP_LEN,
+				.buf = s->cfg->read_buf,
+			};
+			int rc;
+
+			if (ops->queue(s->eng, &e) != ENG_QUEUED)
+				continue; /* completed at once, or no room: nothing to wait for */
+			while (ops->pending(s->eng)) {
+				rc = ops->commit(s->eng);
+				if (rc < 0)
+					return rc;
+			}
+			do
+				rc = ops->getevents(s->eng, 1, 1, NEVER);
+			while (rc == 0);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
@@ -383,6 +463,8 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 	if (!cfg->depth || !(cfg->speed > 0))
 		return -EINVAL;
 	rc = sched_setup(&s);
+	if (!rc && cfg->warmup)
+		rc = warm_up(&s);
 	if (rc)
 		goto out;
 	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
@@ -415,7 +497,10 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 		if (stop || s.next >= n || !s.nfree || due == NEVER) {
 			if (!s.outstanding)
 				break;
-			rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
+			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && s.next < n && !s.nfree)
+				rc = reap_polling(&s); /* afap, the queue full */
+			else
+				rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
 		} else if (due > now + SPIN_NS) {
 			uint64_t wait = due - now - SPIN_NS;
 

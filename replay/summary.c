@@ -4,6 +4,7 @@
 
 #include "cliutil.h"
 #include "fmt.h"
+#include "sort_u64.h"
 #include "summary.h"
 
 static void vec_push(struct summary *s, struct ns_vec *v, uint64_t x)
@@ -58,13 +59,6 @@ void summary_free(struct summary *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 uint64_t ns_vec_percentile(struct ns_vec *v, double p)
 {
 	uint64_t i;
@@ -72,7 +66,7 @@ uint64_t ns_vec_percentile(struct ns_vec *v, double p)
 	if (!v->n)
 		return 0;
 	if (!v->sorted) {
-		qsort(v->v, v->n, sizeof(*v->v), cmp_u64);
+		sort_u64(v->v, v->n);
 		v->sorted = 1;
 	}
 	i = (uint64_t)(p / 100.0 * (double)(v->n - 1) + 0.5);

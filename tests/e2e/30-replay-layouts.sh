@@ -51,7 +51,7 @@ check() {
 	blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$E2E_TMP/$_name.bin" > "$E2E_TMP/$_name.txt"
 	"$BLKPEAK" dump --format csv "$E2E_TMP/$_name.bpt" > "$E2E_TMP/$_name.csv" || fail "$_name: dump run"
 	# shellcheck disable=SC2086
-	$CHECK parts "$E2E_TMP/$TR.csv" "$E2E_TMP/$_name.csv" "$E2E_TMP/$_name.txt" \
+	$CHECK parts --warmup "$E2E_TMP/$TR.csv" "$E2E_TMP/$_name.csv" "$E2E_TMP/$_name.txt" \
 		"$_layout" "$_chunk" $_args > "$E2E_TMP/$_name.check" ||
 		{ cat "$E2E_TMP/$_name.check"; fail "$_name: parts differ"; }
 	note "$_name: $(tail -1 "$E2E_TMP/$_name.check")"

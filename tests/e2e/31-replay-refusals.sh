@@ -98,6 +98,8 @@ expect_refusal "bad layout" 2 "unknown layout 'raid5'" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid5:$F,$F"
 expect_refusal "no target" 2 "no target" "$BLKPEAK" replay "$E2E_TMP/ro.bpt"
 expect_refusal "bad timing" 2 "--timing: 'fast'" "$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing fast
+expect_refusal "--poll without afap" 2 "--poll only applies to --timing afap" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --poll
 expect_refusal "unknown --map device" 1 "--map sdz: the trace has no device 'sdz' (it has: gen0 (0:0))" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --map "sdz=$F"
 expect_refusal "same member twice" 1 "are the same file" \

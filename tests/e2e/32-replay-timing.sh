@@ -24,7 +24,7 @@ blktrace_start "$A" "$E2E_TMP/bt.bin"
 	-o "$E2E_TMP/run.bpt" > "$E2E_TMP/out" || { cat "$E2E_TMP/out"; fail "replay"; }
 blktrace_stop
 blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$E2E_TMP/bt.bin" > "$E2E_TMP/bt.txt"
-$CHECK timing "$E2E_TMP/src.csv" "$E2E_TMP/bt.txt" "$DEV" > "$E2E_TMP/timing" || fail "timing check"
+$CHECK timing --warmup "$E2E_TMP/src.csv" "$E2E_TMP/bt.txt" "$DEV" > "$E2E_TMP/timing" || fail "timing check"
 note "kernel D events: $(cat "$E2E_TMP/timing")"
 note "run file: $(grep lateness "$E2E_TMP/out")"
 read -r matched p99 max drift <<< "$(sed -E 's/matched ([0-9]+) of.* p99 ([0-9.]+) max ([0-9.]+); drift ([-+0-9.]+)%.*/\1 \2 \3 \4/' "$E2E_TMP/timing")"

@@ -44,7 +44,9 @@ blkparse -i - -f "%D %a %d %S %n\n" < "$E2E_TMP/bt.bin" |
 	awk '$2 == "Q" { printf "%s %s %s+%s\n", $1, $3, $4, $5 }' | sort > "$E2E_TMP/got"
 mm() { printf '%d,%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 {
-	echo "$(mm "$A") R 0+8"
+	echo "$(mm "$A") R 0+8"        # the trace's read and the warm-up read
+	echo "$(mm "$B") R 0+8"        # the warm-up read of each member
+	echo "$(mm "$C") R 0+8"
 	echo "$(mm "$A") WFS 4096+8"
 	echo "$(mm "$A") DS 8192+128"
 	echo "$(mm "$B") WS 2048+16"

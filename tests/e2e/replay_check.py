@@ -18,6 +18,10 @@
       I/Os by (sector, nth occurrence), aligned at the first; prints
       p50/p99/max absolute error in microseconds and the total drift.
 
+Option --warmup (first argument after the command): the replay did its
+warm-up (README "Replay"): each device's first event must be a 4 KiB
+read at sector 0; it is checked and left out of the comparison.
+
 The mapping here is written independently of replay/layout_*.c, from the
 rules in README.md, so the two check each other.
 """
@@ -40,6 +44,29 @@ def blk_events(path, action):
             if len(p) == 6 and p[1] == action and ',' in p[0]:
                 out.append((p[0], p[2], int(p[3]), int(p[4]), float(p[5])))
     return out
+
+
+WARMUP = False
+
+
+def blk_events_replay(path, action, devs):
+    """blk_events() of the replay proper: with --warmup, each device's
+    first event in time must be the warm-up read (4 KiB at sector 0) and
+    is dropped; a device without one is an error."""
+    ev = blk_events(path, action)
+    if not WARMUP:
+        return ev
+    drop = set()
+    for dev in devs:
+        mine = sorted((e[4], i) for i, e in enumerate(ev) if e[0] == dev)
+        if not mine:
+            continue
+        first = ev[mine[0][1]]
+        if 'R' not in first[1] or first[2] != 0 or first[3] != 8:
+            sys.exit('%s: first %s event is %s %d+%d, not the warm-up read (R 0+8)' % (
+                dev, action, first[1], first[2], first[3]))
+        drop.add(mine[0][1])
+    return [e for i, e in enumerate(ev) if i not in drop]
 
 
 def expected_parts(layout, chunk, sizes, off, length, op, mask):
@@ -103,7 +130,7 @@ def check_parts(argv):
             errors.append('I/O %d failed: %s' % (i, r['error']))
 
     actual = collections.Counter()
-    for dev, rwbs, sector, nsect, _ in blk_events(argv[2], 'Q'):
+    for dev, rwbs, sector, nsect, _ in blk_events_replay(argv[2], 'Q', devs):
         actual[(dev, 'read' if 'R' in rwbs else 'write', sector * 512, nsect * 512)] += 1
     # Parts with one possible place are taken first; mirrored reads whose
     # mask leaves a choice (a long raid10 read may use both copies of a
@@ -171,7 +198,7 @@ def check_timing(argv):
     for s in sorted(src, key=lambda s: float(s['issue_us'])):
         want[int(s['sector'])].append(float(s['issue_us']) / 1e6 / speed)
     got = collections.defaultdict(list)
-    for d, _, sector, _, t in blk_events(argv[1], 'D'):
+    for d, _, sector, _, t in blk_events_replay(argv[1], 'D', [dev]):
         if d == dev:
             got[sector].append(t)
     pairs = []
@@ -241,6 +268,9 @@ def check_depth(argv):
 
 
 if __name__ == '__main__':
+    if len(sys.argv) > 2 and sys.argv[2] == '--warmup':
+        WARMUP = True
+        del sys.argv[2]
     if len(sys.argv) > 1 and sys.argv[1] == 'causal':
         sys.exit(check_causal(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'depth':

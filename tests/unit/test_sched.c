@@ -1,9 +1,10 @@
 /* Unit tests of the replay scheduler (replay/scheduler.c) on the null
  * engine: afap's depth limit, causal's dependencies and think time,
- * original timing, stopping. */
+ * original timing, stopping, the warm-up, afap polling. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bpt.h"
 #include "../../replay/sched.h"
@@ -237,4 +238,94 @@ Test(sched, timing_names)
 	cr_expect_eq(t, TIMING_CAUSAL);
 	cr_expect_str_eq(timing_name(TIMING_AFAP), "afap");
 	cr_expect_lt(timing_parse("fast", &t), 0);
+}
+
+/* The null engine, noting what it is asked to queue and when. */
+static struct { uint8_t op; uint64_t offset, len, at; } queued[64];
+static unsigned nqueued;
+
+static enum eng_status noting_queue(struct engine *e, struct eng_io *io)
+{
+	if (nqueued < 64) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		queued[nqueued].op = io->op;
+		queued[nqueued].offset = io->offset;
+		queued[nqueued].len = io->len;
+		queued[nqueued++].at = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	return engine_null_ops.queue(e, io);
+}
+
+Test(sched, warmup_reads_each_member_before_time_0_and_reports_nothing)
+{
+	static struct layout two = { .kind = LAYOUT_RAID1, .nmembers = 2,
+				     .member_size = { 1ull << 30, 1ull << 30 } };
+	static const int fds2[2] = { -1, -1 }, blk2[2] = { 0, 0 };
+	struct sched_target t2 = { .layout = &two, .fd = fds2, .is_blkdev = blk2 };
+	struct engine_ops noting = engine_null_ops;
+	struct rp_io io[3] = {
+		{ .t_ns = 0, .done_ns = 50 * US, .offset = 8192, .len = 4096, .op = BPT_OP_WRITE },
+		{ .t_ns = 100 * US, .done_ns = 150 * US, .offset = 0, .len = 4096, .op = BPT_OP_READ },
+		{ .t_ns = 200 * US, .done_ns = 250 * US, .offset = 4096, .len = 4096, .op = BPT_OP_READ },
+	};
+	struct sched_stats st;
+	struct run run = { .base = io };
+
+	noting.queue = noting_queue;
+	nqueued = 0;
+	cr_assert_eq(layout_init(&two), 0);
+	run.res = calloc(3, sizeof(*run.res));
+	run.seen = calloc(3, 1);
+	struct sched_config cfg = {
+		.timing = TIMING_ORIGINAL, .speed = 1, .depth = 4, .warmup = 1,
+		.ops = &noting, .eopts = { .null_latency_ns = 10 * US },
+		.targets = &t2, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect, .ctx = &run,
+	};
+	cr_assert_eq(sched_run(&cfg, io, 3, &st), 0);
+	cr_expect_eq(run.nres, 3, "the warm-up is not a result");
+	cr_expect_eq(st.issued, 3);
+	/* two warm-up reads, then the write to both mirrors and two reads */
+	cr_assert_eq(nqueued, 2 + 2 + 2);
+	for (unsigned i = 0; i < 2; i++) {
+		cr_expect_eq(queued[i].op, BPT_OP_READ);
+		cr_expect_eq(queued[i].offset, 0);
+		cr_expect_eq(queued[i].len, WARMUP_LEN);
+		cr_expect_lt(queued[i].at, st.start_mono_ns, "warm-up %u before time 0", i);
+	}
+	cr_expect_eq(queued[2].op, BPT_OP_WRITE);
+	cr_expect_geq(queued[2].at, st.start_mono_ns);
+	free(run.res);
+	free(run.seen);
+}
+
+Test(sched, afap_polling_keeps_depth_and_order)
+{
+	uint64_t n = 1500;
+	struct rp_io *io = random_trace(n, 10 * MS, 1 * MS, 4);
+	struct sched_stats st;
+	struct run run = { .base = io };
+
+	cr_assert_eq(layout_init(&lay), 0);
+	run.res = calloc(n, sizeof(*run.res));
+	run.seen = calloc(n, 1);
+	struct sched_config cfg = {
+		.timing = TIMING_AFAP, .speed = 1, .depth = 8, .poll = 1,
+		.ops = &engine_null_ops, .eopts = { .null_latency_ns = 30 * US },
+		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect, .ctx = &run,
+	};
+	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_expect_eq(run.nres, n);
+	cr_expect_eq(st.max_outstanding, 8);
+	cr_expect_leq(max_overlap(run.res, n), 8);
+	for (uint64_t i = 1; i < n; i++)
+		cr_assert_geq(run.res[i].issue_ns, run.res[i - 1].issue_ns, "order kept");
+	for (uint64_t i = 0; i < n; i++)
+		cr_assert_leq(run.res[i].sched_ns, run.res[i].issue_ns, "afap: due when issued");
+	free(run.res);
+	free(run.seen);
+	free(io);
 }
