@@ -33,24 +33,22 @@ per_dev() { "$BLKPEAK" dump --format csv "$1" | awk -F, -v d="$2" 'NR > 1 && $4 
 	fail "all disks: $(per_dev "$T/all.bpt" "$N1") and $(per_dev "$T/all.bpt" "$N2") I/Os, want 1024 each"
 note "-d keeps $N1's 1024 I/Os and none of $N2's; without -d both have 1024"
 
-# a partition records its whole disk, and says so: an MBR with one
-# partition at sector 2048, added with partx
-L3=$(make_loop 64M)
-printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x08\x00\x00\x00\x80\x00\x00' |
-	dd of="$L3" bs=1 seek=446 conv=notrunc status=none
-printf '\x55\xaa' | dd of="$L3" bs=1 seek=510 conv=notrunc status=none
-if partx -a "$L3" 2>/dev/null && settle && [ -b "${L3}p1" ]; then
-	"$BLKPEAK" capture -o "$T/p.bpt" -d "${L3}p1" -- \
-		dd if="${L3}p1" of=/dev/null bs=4k count=10 iflag=direct status=none 2>"$T/err" ||
-		fail "-d partition: $(cat "$T/err")"
-	grep -q "${L3}p1 is a partition of $(basename "$L3"): recording all" "$T/err" ||
-		fail "-d partition: no note: $(cat "$T/err")"
-	"$BLKPEAK" dump --format csv "$T/p.bpt" | awk -F, 'NR == 2 { print $4, $5 }' |
-		grep -qx "$(basename "$L3") 2048" || fail "-d partition: sectors are not the whole disk's"
-	note "-d ${L3}p1 records $(basename "$L3"), partition 1's first sector is 2048"
-else
-	note "partitions not checked: partx cannot add one here"
-fi
+# a partition records its whole disk, and says so: an MBR (sfdisk) with
+# one partition at sector 2048
+need_cmd sfdisk
+L3=$(make_part_loop 64M)
+settle
+"$BLKPEAK" capture -o "$T/p.bpt" -d "${L3}p1" -- \
+	dd if="${L3}p1" of=/dev/null bs=4k count=10 iflag=direct status=none 2>"$T/err" ||
+	fail "-d partition: $(cat "$T/err")"
+grep -q "${L3}p1 is a partition of $(basename "$L3"): recording all" "$T/err" ||
+	fail "-d partition: no note: $(cat "$T/err")"
+"$BLKPEAK" dump --format csv "$T/p.bpt" | awk -F, 'NR > 1 { print $4, $5 }' > "$T/p.sectors"
+[ "$(head -1 "$T/p.sectors")" = "$(basename "$L3") 2048" ] ||
+	fail "-d partition: first record at $(head -1 "$T/p.sectors"), want $(basename "$L3") 2048 (the whole disk's sector)"
+[ "$(wc -l < "$T/p.sectors")" -eq 10 ] ||
+	fail "-d partition: $(wc -l < "$T/p.sectors") records, want dd's 10 reads"
+note "-d ${L3}p1 records $(basename "$L3"), partition 1's first sector is 2048"
 
 # -p and -c: a fio thread on L1 and dd on L2 at the same time
 bg_start fio --thread --name=p --filename="$L1" --rw=randread --bs=4k --direct=1 \

@@ -14,6 +14,29 @@ need_capture() {
 # do not land in a test's window.
 settle() { udevadm settle 2>/dev/null || sleep 0.5; }
 
+# make_part_loop SIZE: a sparse file with an MBR holding one partition
+# from sector 2048 (20 MiB), attached with partition scanning (-P);
+# prints the loop device, whose partition is ${DEV}p1. Kernels without
+# an MBR parser (CONFIG_MSDOS_PARTITION unset, as on this test machine)
+# find no partition in the scan, so it is added from user space with
+# partx (the BLKPG ioctl), which needs the scanning flag -P set.
+# Fails when sfdisk is missing or the partition does not appear.
+make_part_loop() {
+	_f="$E2E_TMP/part$(date +%s%N).img"
+	truncate -s "$1" "$_f" || fail "cannot create $_f"
+	printf 'label: dos\nstart=2048, size=40960, type=83\n' | sfdisk -q "$_f" ||
+		fail "sfdisk cannot write a partition table into $_f"
+	_d=$(losetup -f --show -P --direct-io=on "$_f") || fail "losetup -P $_f failed"
+	echo "$_d" >> "$_LOOPS_FILE"
+	[ -b "${_d}p1" ] || partx -a "$_d" >&2 || fail "partx -a $_d: cannot add the partition"
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -b "${_d}p1" ] && break
+		sleep 0.2
+	done
+	[ -b "${_d}p1" ] || fail "${_d}p1 did not appear after partx -a $_d"
+	echo "$_d"
+}
+
 # bt_requests BIN DEV: the requests the blk tracer saw issued AND completed
 # on DEV, one "op sector bytes count" line per distinct request shape.
 # (The blk tracer is global: another device with tracing enabled would
