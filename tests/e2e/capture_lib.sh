@@ -93,8 +93,9 @@ compare_requests() {
 	bpt_requests "$3" > "$E2E_TMP/bpt.req"
 	_lost=${4:-0}
 	[ -s "$E2E_TMP/bt.req" ] || fail "the blk tracer saw no request"
-	# per shape: blk tracer count minus capture count, never below 0,
-	# summed: the requests missing from the trace
+	# per shape: blk tracer count minus capture count, summed: the
+	# requests missing from the trace ("extra" when the capture has
+	# more of a shape than the blk tracer saw)
 	_missing=$(join -a 1 -a 2 -e 0 -o 0,1.2,2.2 \
 		<(awk '{ print $1 "/" $2 "/" $3, $4 }' "$E2E_TMP/bt.req" | sort) \
 		<(awk '{ print $1 "/" $2 "/" $3, $4 }' "$E2E_TMP/bpt.req" | sort) |
@@ -109,7 +110,7 @@ compare_requests() {
 		"($_lost counted as lost)"
 }
 
-# loss_check JSON NAME: the capture summary (--json) in JSON lost only
+# loss_check JSON NAME: the capture whose --json summary is in JSON lost only
 # completions the kernel never ran our BPF program for (README
 # "Capture": the block_rq_complete tracepoint ran, the blk tracer saw
 # it, our program did not run and no recursion miss was counted), at
