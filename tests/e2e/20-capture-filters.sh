@@ -19,18 +19,26 @@ printf '[global]\ndirect=1\nioengine=libaio\nrw=randread\nbs=4k\niodepth=4\nio_s
 	"$L1" "$L2" > "$T/two.fio"
 per_dev() { "$BLKPEAK" dump --format csv "$1" | awk -F, -v d="$2" 'NR > 1 && $4 == d' | wc -l; }
 
-"$BLKPEAK" capture -o "$T/d.bpt" -d "$L1" -- fio --output=/dev/null "$T/two.fio" 2>"$T/err" ||
-	fail "-d: $(cat "$T/err")"
-[ "$(per_dev "$T/d.bpt" "$N1")" -eq 1024 ] || fail "-d $L1: $(per_dev "$T/d.bpt" "$N1") I/Os on it, want 1024"
-[ "$(bpt_count "$T/d.bpt")" -eq 1024 ] || fail "-d $L1: I/O of other disks recorded"
+# (loss_check: completions the kernel does not hand to BPF are counted
+# and bounded, README "Capture"; any other loss fails)
+"$BLKPEAK" capture -o "$T/d.bpt" -d "$L1" --json --allow-loss -- fio --output=/dev/null "$T/two.fio" \
+	>"$T/d.json" 2>"$T/err" || fail "-d: $(cat "$T/err")"
+loss_check "$T/d.json" "-d"
+[ "$(per_dev "$T/d.bpt" "$N1")" -eq $((1024 - LOST)) ] ||
+	fail "-d $L1: $(per_dev "$T/d.bpt" "$N1") I/Os on it, want 1024 - $LOST lost"
+[ "$(bpt_count "$T/d.bpt")" -eq $((1024 - LOST)) ] || fail "-d $L1: I/O of other disks recorded"
 "$BLKPEAK" info "$T/d.bpt" | grep -q "^devices: *1$" || fail "-d: the device table should hold one disk"
 
 # (--allow-loss: disks attached meanwhile by others on this machine are not
-# in the table, and their I/O counts as lost)
-"$BLKPEAK" capture -o "$T/all.bpt" --allow-loss -- fio --output=/dev/null "$T/two.fio" 2>"$T/err" ||
-	fail "all disks: $(cat "$T/err")"
-[ "$(per_dev "$T/all.bpt" "$N1")" -eq 1024 ] && [ "$(per_dev "$T/all.bpt" "$N2")" -eq 1024 ] ||
-	fail "all disks: $(per_dev "$T/all.bpt" "$N1") and $(per_dev "$T/all.bpt" "$N2") I/Os, want 1024 each"
+# in the table, and their I/O counts as lost; and completions the kernel
+# does not hand to BPF (README "Capture") are counted: each of those may
+# be one of ours, at most 1 in 100 I/Os)
+"$BLKPEAK" capture -o "$T/all.bpt" --allow-loss --json -- fio --output=/dev/null "$T/two.fio" \
+	>"$T/all.json" 2>"$T/err" || fail "all disks: $(cat "$T/err")"
+a=$(per_dev "$T/all.bpt" "$N1") b=$(per_dev "$T/all.bpt" "$N2")
+m=$(( $(json_num "$T/all.json" completions_missed) + $(json_num "$T/all.json" never_finished) ))
+[ "$a" -le 1024 ] && [ "$b" -le 1024 ] && [ $((a + b + m)) -ge 2048 ] && [ $((m * 100)) -le 2048 ] ||
+	fail "all disks: $a and $b I/Os, want 1024 each ($m completions missed): $(cat "$T/all.json")"
 note "-d keeps $N1's 1024 I/Os and none of $N2's; without -d both have 1024"
 
 # a partition records its whole disk, and says so: an MBR (sfdisk) with
@@ -85,7 +93,9 @@ if [ -n "$CG2" ] && mkdir "$CG2/blkpeak-e2e-$$" 2>/dev/null; then
 	note "--cgroup: $(bpt_count "$T/cg.bpt") I/Os, all from dd in $CG"
 	kill "$BG_PID"
 else
-	note "--cgroup not checked: no cgroup v2 hierarchy to make a group in"
+	# not a silent pass: CI has cgroup v2, so there this is a failure
+	[ "${CI:-}" = true ] && fail "--cgroup not checked: no cgroup v2 hierarchy to make a group in"
+	note "--cgroup NOT CHECKED: no cgroup v2 hierarchy to make a group in"
 fi
 kill "$FIO"
 
