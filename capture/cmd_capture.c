@@ -356,6 +356,27 @@ static int intern_comm(void *ctx, const char *s, uint32_t *id)
 	return bpt_writer_intern(ctx, s, id);
 }
 
+/*
+ * What to do about a loss, by its cause. Completions that never reached
+ * the BPF side (found when the request is reused, or still pending at
+ * the end) are not helped by a larger buffer: the kernel ran the
+ * block_rq_complete tracepoint without running our program (README,
+ * "Capture", names the case seen); only --allow-loss accepts them.
+ */
+static void print_loss_advice(const struct session_result *r)
+{
+	uint64_t not_delivered = r->missed + r->unfinished;
+
+	if (not_delivered == r->lost)
+		fprintf(stderr, "capture: events were lost: %lu completions never "
+			"reached the BPF programs (the kernel skipped them; see "
+			"README, Capture), --allow-loss to accept it\n",
+			(unsigned long)not_delivered);
+	else
+		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "
+			"or --allow-loss to accept it\n");
+}
+
 static void print_summary(const struct capture_opts *o,
 			  const struct session_result *r, uint64_t file_bytes)
 {
@@ -396,8 +417,7 @@ static void print_summary(const struct capture_opts *o,
 			"requests not recorded (a trace has no op for them)\n",
 			(unsigned long)r->skipped);
 	if (r->lost && !o->allow_loss)
-		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "
-			"or --allow-loss to accept it\n");
+		print_loss_advice(r);
 }
 
 /* Can the output be written? Checked before the BPF programs load;

@@ -71,13 +71,14 @@ JOBS
 run_checked() { # NAME JOBFILE EXTRA-CAPTURE-OPTIONS...
 	name=$1 jobs=$2; shift 2
 	blktrace_start "$L" "$E2E_TMP/$name.bin"
-	"$BLKPEAK" capture -o "$E2E_TMP/$name.bpt" -d "$L" "$@" -- \
+	"$BLKPEAK" capture -o "$E2E_TMP/$name.bpt" -d "$L" --json --allow-loss "$@" -- \
 		fio "$jobs" --output="$E2E_TMP/$name.fio" \
-		2>"$E2E_TMP/$name.err" || { cat "$E2E_TMP/$name.err"; fail "$name: capture failed"; }
+		>"$E2E_TMP/$name.json" 2>"$E2E_TMP/$name.err" ||
+		{ cat "$E2E_TMP/$name.err"; fail "$name: capture failed"; }
 	blktrace_stop
-	grep -q ' 0 lost events' "$E2E_TMP/$name.err" || fail "$name: $(cat "$E2E_TMP/$name.err")"
+	loss_check "$E2E_TMP/$name.json" "$name"
 	"$BLKPEAK" info --verify "$E2E_TMP/$name.bpt" >/dev/null || fail "$name: trace does not verify"
-	compare_requests "$E2E_TMP/$name.bin" "$L" "$E2E_TMP/$name.bpt"
+	compare_requests "$E2E_TMP/$name.bin" "$L" "$E2E_TMP/$name.bpt" "$LOST"
 
 	# who: fio's job processes, as the blk tracer's queue (Q) events say
 	blkparse -q -i - -f "%M,%m %a %p\n" < "$E2E_TMP/$name.bin" |
@@ -89,7 +90,7 @@ run_checked() { # NAME JOBFILE EXTRA-CAPTURE-OPTIONS...
 		fail "$name: records not named fio: $(awk '$2 != "fio"' "$E2E_TMP/who" | head -3)"
 	awk '{ print $1 }' "$E2E_TMP/who" | sort -u | comm -23 - "$E2E_TMP/q.pids" | grep -q . &&
 		fail "$name: pids $(cat "$E2E_TMP/who" | tr '\n' ' ') not among the submitters $(tr '\n' ' ' < "$E2E_TMP/q.pids")"
-	note "$name: $(sed -n 's/^capture: //p' "$E2E_TMP/$name.err" | head -1)"
+	note "$name: $(json_num "$E2E_TMP/$name.json" ios) I/Os, $LOST lost"
 }
 
 run_checked tp_btf "$E2E_TMP/jobs.fio"
@@ -102,6 +103,7 @@ if echo mq-deadline > "/sys/block/$(basename "$L")/queue/scheduler" 2>/dev/null;
 	merged=$(blkparse -q -i - -f "%a\n" < "$E2E_TMP/mq-deadline.bin" | awk '$1 == "G" { g++ } $1 == "I" { i++ } END { print g - i }')
 	note "mq-deadline: $merged requests merged into others before insertion"
 else
-	note "mq-deadline not available: merges not checked"
+	[ "${CI:-}" = true ] && fail "mq-deadline not available: merges not checked"
+	note "mq-deadline not available: merges NOT CHECKED"
 fi
 exit 0

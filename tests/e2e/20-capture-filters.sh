@@ -19,38 +19,44 @@ printf '[global]\ndirect=1\nioengine=libaio\nrw=randread\nbs=4k\niodepth=4\nio_s
 	"$L1" "$L2" > "$T/two.fio"
 per_dev() { "$BLKPEAK" dump --format csv "$1" | awk -F, -v d="$2" 'NR > 1 && $4 == d' | wc -l; }
 
-"$BLKPEAK" capture -o "$T/d.bpt" -d "$L1" -- fio --output=/dev/null "$T/two.fio" 2>"$T/err" ||
-	fail "-d: $(cat "$T/err")"
-[ "$(per_dev "$T/d.bpt" "$N1")" -eq 1024 ] || fail "-d $L1: $(per_dev "$T/d.bpt" "$N1") I/Os on it, want 1024"
-[ "$(bpt_count "$T/d.bpt")" -eq 1024 ] || fail "-d $L1: I/O of other disks recorded"
+# (loss_check: completions the kernel does not hand to BPF are counted
+# and bounded, README "Capture"; any other loss fails)
+"$BLKPEAK" capture -o "$T/d.bpt" -d "$L1" --json --allow-loss -- fio --output=/dev/null "$T/two.fio" \
+	>"$T/d.json" 2>"$T/err" || fail "-d: $(cat "$T/err")"
+loss_check "$T/d.json" "-d"
+[ "$(per_dev "$T/d.bpt" "$N1")" -eq $((1024 - LOST)) ] ||
+	fail "-d $L1: $(per_dev "$T/d.bpt" "$N1") I/Os on it, want 1024 - $LOST lost"
+[ "$(bpt_count "$T/d.bpt")" -eq $((1024 - LOST)) ] || fail "-d $L1: I/O of other disks recorded"
 "$BLKPEAK" info "$T/d.bpt" | grep -q "^devices: *1$" || fail "-d: the device table should hold one disk"
 
 # (--allow-loss: disks attached meanwhile by others on this machine are not
-# in the table, and their I/O counts as lost)
-"$BLKPEAK" capture -o "$T/all.bpt" --allow-loss -- fio --output=/dev/null "$T/two.fio" 2>"$T/err" ||
-	fail "all disks: $(cat "$T/err")"
-[ "$(per_dev "$T/all.bpt" "$N1")" -eq 1024 ] && [ "$(per_dev "$T/all.bpt" "$N2")" -eq 1024 ] ||
-	fail "all disks: $(per_dev "$T/all.bpt" "$N1") and $(per_dev "$T/all.bpt" "$N2") I/Os, want 1024 each"
+# in the table, and their I/O counts as lost; and completions the kernel
+# does not hand to BPF (README "Capture") are counted: each of those may
+# be one of ours, at most 1 in 100 I/Os)
+"$BLKPEAK" capture -o "$T/all.bpt" --allow-loss --json -- fio --output=/dev/null "$T/two.fio" \
+	>"$T/all.json" 2>"$T/err" || fail "all disks: $(cat "$T/err")"
+a=$(per_dev "$T/all.bpt" "$N1") b=$(per_dev "$T/all.bpt" "$N2")
+m=$(( $(json_num "$T/all.json" completions_missed) + $(json_num "$T/all.json" never_finished) ))
+[ "$a" -le 1024 ] && [ "$b" -le 1024 ] && [ $((a + b + m)) -ge 2048 ] && [ $((m * 100)) -le 2048 ] ||
+	fail "all disks: $a and $b I/Os, want 1024 each ($m completions missed): $(cat "$T/all.json")"
 note "-d keeps $N1's 1024 I/Os and none of $N2's; without -d both have 1024"
 
-# a partition records its whole disk, and says so: an MBR with one
-# partition at sector 2048, added with partx
-L3=$(make_loop 64M)
-printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x08\x00\x00\x00\x80\x00\x00' |
-	dd of="$L3" bs=1 seek=446 conv=notrunc status=none
-printf '\x55\xaa' | dd of="$L3" bs=1 seek=510 conv=notrunc status=none
-if partx -a "$L3" 2>/dev/null && settle && [ -b "${L3}p1" ]; then
-	"$BLKPEAK" capture -o "$T/p.bpt" -d "${L3}p1" -- \
-		dd if="${L3}p1" of=/dev/null bs=4k count=10 iflag=direct status=none 2>"$T/err" ||
-		fail "-d partition: $(cat "$T/err")"
-	grep -q "${L3}p1 is a partition of $(basename "$L3"): recording all" "$T/err" ||
-		fail "-d partition: no note: $(cat "$T/err")"
-	"$BLKPEAK" dump --format csv "$T/p.bpt" | awk -F, 'NR == 2 { print $4, $5 }' |
-		grep -qx "$(basename "$L3") 2048" || fail "-d partition: sectors are not the whole disk's"
-	note "-d ${L3}p1 records $(basename "$L3"), partition 1's first sector is 2048"
-else
-	note "partitions not checked: partx cannot add one here"
-fi
+# a partition records its whole disk, and says so: an MBR (sfdisk) with
+# one partition at sector 2048
+need_cmd sfdisk
+L3=$(make_part_loop 64M)
+settle
+"$BLKPEAK" capture -o "$T/p.bpt" -d "${L3}p1" -- \
+	dd if="${L3}p1" of=/dev/null bs=4k count=10 iflag=direct status=none 2>"$T/err" ||
+	fail "-d partition: $(cat "$T/err")"
+grep -q "${L3}p1 is a partition of $(basename "$L3"): recording all" "$T/err" ||
+	fail "-d partition: no note: $(cat "$T/err")"
+"$BLKPEAK" dump --format csv "$T/p.bpt" | awk -F, 'NR > 1 { print $4, $5 }' > "$T/p.sectors"
+[ "$(head -1 "$T/p.sectors")" = "$(basename "$L3") 2048" ] ||
+	fail "-d partition: first record at $(head -1 "$T/p.sectors"), want $(basename "$L3") 2048 (the whole disk's sector)"
+[ "$(wc -l < "$T/p.sectors")" -eq 10 ] ||
+	fail "-d partition: $(wc -l < "$T/p.sectors") records, want dd's 10 reads"
+note "-d ${L3}p1 records $(basename "$L3"), partition 1's first sector is 2048"
 
 # -p and -c: a fio thread on L1 and dd on L2 at the same time
 bg_start fio --thread --name=p --filename="$L1" --rw=randread --bs=4k --direct=1 \
@@ -87,30 +93,38 @@ if [ -n "$CG2" ] && mkdir "$CG2/blkpeak-e2e-$$" 2>/dev/null; then
 	note "--cgroup: $(bpt_count "$T/cg.bpt") I/Os, all from dd in $CG"
 	kill "$BG_PID"
 else
-	note "--cgroup not checked: no cgroup v2 hierarchy to make a group in"
+	# not a silent pass: CI has cgroup v2, so there this is a failure
+	[ "${CI:-}" = true ] && fail "--cgroup not checked: no cgroup v2 hierarchy to make a group in"
+	note "--cgroup NOT CHECKED: no cgroup v2 hierarchy to make a group in"
 fi
 kill "$FIO"
 
 # the capture's own writes on a traced disk are left out (its blocks are
 # written each second with fdatasync, in its own context, so a capture of
-# a few seconds makes some)
-if command -v mkfs.ext4 >/dev/null; then
-	L4=$(make_loop 128M)
-	mkfs.ext4 -q "$L4" || fail "mkfs.ext4"
-	mkdir "$T/mnt" && mount "$L4" "$T/mnt" || fail "mount"
-	at_exit "umount '$T/mnt'"
-	"$BLKPEAK" capture -o "$T/mnt/own.bpt" -d "$L4" --json -- \
-		fio --name=w --filename="$T/mnt/data" --size=8m --rw=randwrite --bs=4k \
-		--direct=1 --ioengine=libaio --iodepth=4 --rate_iops=2000 \
-		--time_based --runtime=2.5 --output=/dev/null \
-		> "$T/own.json" 2>"$T/err" &
-	cap=$!
-	wait $cap || fail "own writes: $(cat "$T/err")"
-	umount "$T/mnt" && mount "$L4" "$T/mnt" || fail "remount"
-	"$BLKPEAK" dump --format csv "$T/mnt/own.bpt" | tail -n +2 | awk -F, -v p=$cap '$9 == p' | grep -q . &&
-		fail "own writes: records submitted by the capture itself"
-	own=$(sed -n 's/.*"own_ios_excluded":\([0-9]*\).*/\1/p' "$T/own.json")
-	[ "${own:-0}" -gt 0 ] || fail "own writes: none left out ($(cat "$T/own.json"))"
-	note "output on the traced disk: $own of the capture's own requests left out"
-fi
+# a few seconds makes some). --allow-loss and loss_check: on this machine
+# the kernel now and then runs block_rq_complete without our program
+# (README "Capture"); such losses are counted, bounded and named, any
+# other loss fails.
+need_cmd mkfs.ext4
+L4=$(make_loop 128M)
+mkfs.ext4 -q "$L4" || fail "mkfs.ext4"
+mkdir "$T/mnt" && mount "$L4" "$T/mnt" || fail "mount"
+at_exit "umount '$T/mnt'"
+"$BLKPEAK" capture -o "$T/mnt/own.bpt" -d "$L4" --json --allow-loss -- \
+	fio --name=w --filename="$T/mnt/data" --size=8m --rw=randwrite --bs=4k \
+	--direct=1 --ioengine=libaio --iodepth=4 --rate_iops=2000 \
+	--time_based --runtime=2.5 --output=/dev/null \
+	> "$T/own.json" 2>"$T/err" &
+cap=$!
+wait $cap || fail "own writes: $(cat "$T/err")"
+loss_check "$T/own.json" "own writes"
+umount "$T/mnt" && mount "$L4" "$T/mnt" || fail "remount"
+"$BLKPEAK" dump --format csv "$T/mnt/own.bpt" | tail -n +2 | awk -F, -v p=$cap '$9 == p' | grep -q . &&
+	fail "own writes: records submitted by the capture itself"
+# fio's 4 KiB writes are there (about 5,000; a sanity bound)
+fio_w=$("$BLKPEAK" dump --format csv "$T/mnt/own.bpt" | awk -F, '$10 == "fio" && $6 == 4096' | wc -l)
+[ "$fio_w" -gt 1000 ] || fail "own writes: only $fio_w of fio's writes recorded"
+own=$(sed -n 's/.*"own_ios_excluded":\([0-9]*\).*/\1/p' "$T/own.json")
+[ "${own:-0}" -gt 0 ] || fail "own writes: none left out ($(cat "$T/own.json"))"
+note "output on the traced disk: $own of the capture's own requests left out"
 exit 0
