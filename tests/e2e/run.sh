@@ -6,11 +6,32 @@
 # Usage: tests/e2e/run.sh [PATTERN]   (PATTERN filters test file names)
 cd "$(dirname "$0")" || exit 1
 pass=0 failn=0 skipn=0 failed=""
+
+# Loop devices backed by a blkpeak test file ("/dev/shm/blkpeak-...").
+# A test must detach all it attached; a device still there after the
+# test (given a second for a lazy detach to finish) fails that test and
+# is detached here once its backing file is gone, so one leak does not
+# pile up over runs.
+test_loops() { losetup -n -O NAME,BACK-FILE 2>/dev/null | awk '$2 ~ /blkpeak-/ {print $1}' | sort; }
 for t in [0-9][0-9]-*.sh; do
 	case "$t" in *${1:-}*) ;; *) continue ;; esac
 	start=$(date +%s)
+	before=$(test_loops)
 	out=$(timeout 300 bash "$t" 2>&1)
 	rc=$?
+	left=$(comm -13 <(echo "$before") <(test_loops))
+	if [ -n "$left" ]; then
+		sleep 1
+		left=$(comm -13 <(echo "$before") <(test_loops))
+	fi
+	if [ -n "$left" ]; then
+		out="$out
+left loop devices attached: $(losetup -n -O NAME,BACK-FILE $left | tr '\n' ' ')"
+		[ $rc -eq 0 ] && rc=1
+		for d in $left; do
+			losetup -n -O BACK-FILE "$d" | grep -q '(deleted)' && losetup -d "$d"
+		done
+	fi
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); echo "ok    $t (${secs}s)"
