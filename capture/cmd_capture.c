@@ -134,7 +134,8 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:d:p:c:t:vh", longopts, NULL)) != -1) {
+	opterr = 0; /* usage_bad_option() words the error */
+	while ((c = getopt_long(argc, argv, "+:o:d:p:c:t:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -199,8 +200,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			usage(stdout);
 			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_bad_option("capture", c, argv);
 		}
 	}
 	if (optind < argc) {
@@ -213,8 +213,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		o->cmd = argv + optind;
 	}
 	if (!o->output) {
-		pr_err("capture: -o FILE is required");
-		usage(stderr);
+		pr_err("capture: -o FILE is required; see 'blkpeak capture --help'");
 		return EXIT_USAGE;
 	}
 	return 0;

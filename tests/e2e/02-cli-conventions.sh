@@ -57,10 +57,8 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 	note "ok: $name"
 }
 
-# capture prints getopt's message and its whole usage instead of one
-# 'blkpeak: capture: ...' line; it is being reworked on its own branch.
-# Remove it from here once it uses usage_bad_option (lib/cliutil.h).
-MULTILINE_OK="capture"
+# Commands allowed to print more than one line on a usage error: none.
+MULTILINE_OK=""
 
 for c in $cmds; do
 	[ "$c" = analyze ] && continue
