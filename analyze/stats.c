@@ -9,6 +9,7 @@
  * and much faster than asking SQLite to ORDER BY ten million rows. The
  * latency percentiles are computed in a second thread meanwhile.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -101,6 +102,8 @@ static void latencies(uint64_t *keys, uint64_t *tmp, uint64_t n,
 			if (head[op] < end[op] && (best == BPT_OP__COUNT ||
 			    (keys[head[op]] & LAT_MAX) < (keys[head[best]] & LAT_MAX)))
 				best = op;
+		/* the groups above cover all n keys, so one still has some */
+		assert(best < BPT_OP__COUNT);
 		tmp[i] = keys[head[best]++] & LAT_MAX;
 	}
 	latency_of(tmp, n, total ? &rep->all_total : &rep->all_service);

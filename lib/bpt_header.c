@@ -55,7 +55,9 @@ int bpt_header_set_meta(struct bpt_header *hdr, const char *key,
 		return -EINVAL;
 	if (kl >= sizeof(hdr->meta[0].key) || vl >= sizeof(hdr->meta[0].value))
 		return -E2BIG;
-	for (i = 0; i < hdr->nmeta && i < BPT_MAX_META; i++)
+	if (hdr->nmeta > BPT_MAX_META)
+		return -EINVAL; /* not a header this library filled */
+	for (i = 0; i < hdr->nmeta; i++)
 		if (!strcmp(hdr->meta[i].key, key))
 			break;
 	if (i == hdr->nmeta) {
