@@ -117,7 +117,8 @@ int stats_processes(sqlite3 *db, int64_t id, struct st_report *rep, const struct
 		struct st_proc *top = pass ? rep->top_bytes : rep->top_ios;
 		uint32_t *ntop = pass ? &rep->ntop_bytes : &rep->ntop_ios;
 
-		qsort(all, m, sizeof(*all), pass ? by_bytes : by_ios);
+		if (m) /* an empty trace has no table (all == NULL) */
+			qsort(all, m, sizeof(*all), pass ? by_bytes : by_ios);
 		for (*ntop = 0; *ntop < ST_TOP && *ntop < m; (*ntop)++) {
 			struct st_proc *p = &top[*ntop];
 
