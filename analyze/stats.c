@@ -9,7 +9,6 @@
  * and much faster than asking SQLite to ORDER BY ten million rows. The
  * latency percentiles are computed in a second thread meanwhile.
  */
-#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,50 +62,45 @@ static int basics(struct st_report *rep, const struct cols *c)
 	return 0;
 }
 
-/* Figures of one sorted run of latency keys (the op byte masked off). */
+/* Figures of one sorted run of latency keys (the op bits shifted off). */
 static void latency_of(const uint64_t *keys, uint64_t n, struct st_latency *l)
 {
 	uint64_t sum = 0;
 
 	l->n = n;
 	for (uint64_t i = 0; i < n; i++)
-		sum += keys[i] & LAT_MAX;
+		sum += keys[i] >> OP_BITS;
 	l->mean_ns = n ? (double)sum / (double)n : 0;
 	for (int p = 0; p < ST_NPCT - 1; p++)
-		l->pct[p] = st_percentile(keys, n, st_pct_ppm[p]) & LAT_MAX;
-	l->pct[ST_NPCT - 1] = n ? keys[n - 1] & LAT_MAX : 0;
+		l->pct[p] = st_percentile(keys, n, st_pct_ppm[p]) >> OP_BITS;
+	l->pct[ST_NPCT - 1] = n ? keys[n - 1] >> OP_BITS : 0;
 }
 
-/* Per-op and overall percentiles of one latency column (keys are
- * op << OP_SHIFT | ns, so one sort groups them by op; the overall order
- * is then a merge of the per-op runs into tmp). */
+/* Overall and per-op percentiles of one latency column: keys are
+ * ns << OP_BITS | op, so one sort gives the overall order, and a stable
+ * split by op into tmp gives each op's run, still sorted. */
 static void latencies(uint64_t *keys, uint64_t *tmp, uint64_t n,
 		      struct st_report *rep, int total)
 {
-	uint64_t head[BPT_OP__COUNT], end[BPT_OP__COUNT], start = 0;
+	uint64_t count[BPT_OP__COUNT] = { 0 }, at[BPT_OP__COUNT], start = 0;
 
 	st_sort_u64(keys, tmp, NULL, NULL, n);
+	latency_of(keys, n, total ? &rep->all_total : &rep->all_service);
+	for (uint64_t i = 0; i < n; i++)
+		count[keys[i] & OP_MASK]++; /* the loader keeps op < BPT_OP__COUNT */
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
+		at[op] = start;
+		start += count[op];
+	}
+	for (uint64_t i = 0; i < n; i++)
+		tmp[at[keys[i] & OP_MASK]++] = keys[i];
+	start = 0;
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
 		struct st_op *o = &rep->op[op];
 
-		head[op] = end[op] = start;
-		while (end[op] < n && keys[end[op]] >> OP_SHIFT == op)
-			end[op]++;
-		latency_of(keys + start, end[op] - start, total ? &o->total : &o->service);
-		start = end[op];
+		latency_of(tmp + start, count[op], total ? &o->total : &o->service);
+		start += count[op];
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		unsigned best = BPT_OP__COUNT;
-
-		for (unsigned op = 0; op < BPT_OP__COUNT; op++)
-			if (head[op] < end[op] && (best == BPT_OP__COUNT ||
-			    (keys[head[op]] & LAT_MAX) < (keys[head[best]] & LAT_MAX)))
-				best = op;
-		/* the groups above cover all n keys, so one still has some */
-		assert(best < BPT_OP__COUNT);
-		tmp[i] = keys[head[best]++] & LAT_MAX;
-	}
-	latency_of(tmp, n, total ? &rep->all_total : &rep->all_service);
 }
 
 static uint64_t end_sector(uint64_t sector, uint32_t bytes)

@@ -12,8 +12,12 @@
 
 #include "stats.h"
 
-#define OP_SHIFT 56 /* latency keys: op in the top byte, ns below */
-#define LAT_MAX ((1ull << OP_SHIFT) - 1)
+/* Latency keys: ns << OP_BITS | op, so that one sort orders them by
+ * latency and a stable split by op then gives each op's sorted run. */
+#define OP_BITS 3
+#define OP_MASK ((1u << OP_BITS) - 1)
+#define LAT_MAX ((1ull << 56) - 1) /* longer latencies count as this */
+_Static_assert(BPT_OP__COUNT <= (1u << OP_BITS), "an op fits in OP_BITS");
 
 /*
  * The rows of one trace, column by column (n rows), and the scratch
@@ -35,7 +39,7 @@ struct cols {
 /*
  * Read trace `id`'s row (path, kind, digest, run facts, losses) into rep
  * and all its I/O rows into c (allocated here; free with cols_free() also
- * on failure). Latencies are stored as keys op << OP_SHIFT | ns.
+ * on failure). Latencies are stored as keys ns << OP_BITS | op.
  * Returns 0, -ENOENT, -ENOMEM or -EIO with err filled.
  */
 int stats_load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,

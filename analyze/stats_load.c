@@ -56,7 +56,7 @@ static uint64_t lat_key(unsigned op, uint64_t from, uint64_t to)
 {
 	uint64_t lat = to > from ? to - from : 0;
 
-	return ((uint64_t)op << OP_SHIFT) | (lat < LAT_MAX ? lat : LAT_MAX);
+	return (lat < LAT_MAX ? lat : LAT_MAX) << OP_BITS | op;
 }
 
 /* Rows [lo, hi) of one trace (idx is dense from 0), read into c through
