@@ -1,6 +1,7 @@
 /*
  * stats_util.c — the constants of the report's classes and the helpers
- * its figures are built with: a stable LSD radix sort of 64-bit keys,
+ * its figures are built with: a stable sort of 64-bit keys (insertion
+ * sort when nearly in order, else LSD radix),
  * nearest-rank percentiles, request-size classes (see stats.h).
  */
 #include <stdio.h>
@@ -25,6 +26,42 @@ const uint64_t st_idle_bound[ST_IDLE_CLASSES - 1] = {
 #define RADIX_PASSES 6 /* 66 bits >= 64 */
 #define RADIX_SIZE (1u << RADIX_BITS)
 
+/*
+ * Insertion sort of keys nearly in order (a capture's issue times, a
+ * generated trace's completion times: each key a few places from its
+ * own), stable, moving p with k. Gives up after `budget` moves, or when
+ * a key is NEARLY_MAX_SHIFT places from its own (keys in no order), and
+ * returns 0, the pairs then still a permutation of what they were (for
+ * the radix sort to finish); 1 when sorted.
+ */
+#define NEARLY_MAX_SHIFT 256
+
+static int sort_nearly(uint64_t *k, uint32_t *p, uint64_t n, uint64_t budget)
+{
+	for (uint64_t i = 1; i < n; i++) {
+		uint64_t key = k[i], j = i;
+		uint32_t pay = p ? p[i] : 0;
+
+		if (k[i - 1] <= key)
+			continue;
+		for (; j > 0 && k[j - 1] > key; j--) {
+			if (!budget-- || i - j >= NEARLY_MAX_SHIFT) {
+				budget = UINT64_MAX;
+				break;
+			}
+			k[j] = k[j - 1];
+			if (p)
+				p[j] = p[j - 1];
+		}
+		k[j] = key;
+		if (p)
+			p[j] = pay;
+		if (budget == UINT64_MAX)
+			return 0;
+	}
+	return 1;
+}
+
 void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t n)
 {
 	uint64_t count[RADIX_PASSES][RADIX_SIZE]; /* 96 KiB: fine on any stack here */
@@ -35,7 +72,7 @@ void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t 
 	 * order, a generated trace in issue order. */
 	for (i = 1; i < n && k[i - 1] <= k[i]; i++)
 		;
-	if (i >= n)
+	if (i >= n || sort_nearly(k, p, n, 4 * n))
 		return;
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < n; i++)

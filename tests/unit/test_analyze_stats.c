@@ -324,3 +324,65 @@ Test(analyze_stats, losses_are_reported)
 	st_report_free(&rep);
 	sqlite3_close(db);
 }
+
+/* A stable sort with payload, checked against a plain one: keys nearly in
+ * order (each a few places out: the insertion sort's case), in no order
+ * (the radix sort's), and in order but for one key far off late in the
+ * array (the insertion sort gives up half way, the radix sort finishes). */
+static void check_sort(uint64_t *k, uint64_t n)
+{
+	uint64_t *tmp = malloc(n * sizeof(*tmp)), *want = malloc(n * sizeof(*want));
+	uint32_t *p = malloc(n * sizeof(*p)), *pt = malloc(n * sizeof(*pt));
+	uint32_t *wantp = malloc(n * sizeof(*wantp));
+
+	cr_assert(tmp && want && p && pt && wantp);
+	for (uint64_t i = 0; i < n; i++) { /* the reference: a stable selection by merging */
+		want[i] = k[i];
+		wantp[i] = (uint32_t)i;
+		p[i] = (uint32_t)i;
+	}
+	for (uint64_t w = 1; w < n; w *= 2) /* bottom-up merge sort, stable */
+		for (uint64_t lo = 0; lo < n; lo += 2 * w) {
+			uint64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint64_t a = lo, b = mid, o = lo;
+
+			while (a < mid || b < hi)
+				if (b >= hi || (a < mid && want[a] <= want[b]))
+					tmp[o] = want[a], pt[o++] = wantp[a++];
+				else
+					tmp[o] = want[b], pt[o++] = wantp[b++];
+			memcpy(want + lo, tmp + lo, (hi - lo) * sizeof(*tmp));
+			memcpy(wantp + lo, pt + lo, (hi - lo) * sizeof(*pt));
+		}
+	st_sort_u64(k, tmp, p, pt, n);
+	for (uint64_t i = 0; i < n; i++) {
+		cr_assert_eq(k[i], want[i], "key %llu", (unsigned long long)i);
+		cr_assert_eq(p[i], wantp[i], "payload %llu", (unsigned long long)i);
+	}
+	free(tmp), free(want), free(p), free(pt), free(wantp);
+}
+
+Test(analyze_stats, sort_nearly_in_order_and_not)
+{
+	enum { N = 100000 };
+	uint64_t *k = malloc(N * sizeof(*k));
+	uint64_t x = 88172645463325252ull;
+
+	cr_assert(k);
+	for (uint64_t i = 0; i < N; i++) { /* a few places out, with ties */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		k[i] = i / 2 * 10 + x % 40;
+	}
+	check_sort(k, N);
+	for (uint64_t i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		k[i] = x;
+	}
+	check_sort(k, N);
+	for (uint64_t i = 0; i < N; i++)
+		k[i] = i * 3;
+	k[N - 10] = 7; /* far from its place */
+	k[N / 3] = k[N / 3 + 1] + 1;
+	check_sort(k, N);
+	free(k);
+}
