@@ -103,13 +103,22 @@ static void latencies(uint64_t *keys, uint64_t *tmp, uint64_t n,
 	}
 }
 
+/* Whether n keys are in ascending order. */
+static int in_order(const uint64_t *k, uint64_t n)
+{
+	for (uint64_t i = 1; i < n; i++)
+		if (k[i - 1] > k[i])
+			return 0;
+	return 1;
+}
+
 static uint64_t end_sector(uint64_t sector, uint32_t bytes)
 {
 	return sector + (bytes + 511ull) / 512;
 }
 
 /* Spans per device and the seek classes, with `ord` the rows in issue
- * order. */
+ * order (NULL: they are in issue order already). */
 static void seeks(struct st_report *rep, const struct cols *c, const uint32_t *ord)
 {
 	uint64_t prev_end[ST_MAX_DEV];
@@ -131,7 +140,7 @@ static void seeks(struct st_report *rep, const struct cols *c, const uint32_t *o
 		rep->data_ios++;
 	}
 	for (uint64_t j = 0; j < c->n; j++) {
-		uint64_t i = ord[j], dist, span;
+		uint64_t i = ord ? ord[j] : j, dist, span;
 		unsigned dev = c->dev[i], k;
 
 		if (dev >= ST_MAX_DEV || !c->bytes[i])
@@ -280,10 +289,14 @@ int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 	threaded = c.n >= 65536 && pthread_create(&thread, NULL, lat_thread, &job) == 0;
 	if (!threaded)
 		lat_thread(&job);
-	for (uint64_t i = 0; i < c.n; i++)
-		c.ord[i] = (uint32_t)i;
-	st_sort_u64(c.issue, c.tmp, c.ord, c.ordt, c.n); /* c.issue now in issue order */
-	seeks(rep, &c, c.ord);
+	if (in_order(c.issue, c.n)) { /* a generated trace: the rows are the issue order */
+		seeks(rep, &c, NULL);
+	} else {
+		for (uint64_t i = 0; i < c.n; i++)
+			c.ord[i] = (uint32_t)i;
+		st_sort_u64(c.issue, c.tmp, c.ord, c.ordt, c.n); /* c.issue now in issue order */
+		seeks(rep, &c, c.ord);
+	}
 	st_sort_u64(c.complete, c.tmp, NULL, NULL, c.n);
 	depth(rep, c.issue, c.complete, c.n);
 	if (threaded)
