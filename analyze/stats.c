@@ -5,9 +5,10 @@
  * memory (stats_load.c: 79 bytes per I/O with the sorts' scratch);
  * everything that needs an order (issue order
  * for seeks and queue depth, completion order for depth, latency order
- * for percentiles) is then a radix sort of 64-bit keys, which is linear
- * and much faster than asking SQLite to ORDER BY ten million rows. The
- * latency percentiles are computed in a second thread meanwhile.
+ * for percentiles) is then a sort of 64-bit keys in memory (insertion
+ * sort when nearly in order, else radix sort: linear), much faster than
+ * asking SQLite to ORDER BY ten million rows. The latency percentiles are
+ * computed in a second thread meanwhile.
  */
 #include <errno.h>
 #include <pthread.h>
