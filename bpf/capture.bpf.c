@@ -313,9 +313,15 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	/* The entry still holds this struct request's previous, issued use:
 	 * a request is only used again after it completed, so that
 	 * completion never reached us. */
-	if (had && s->ev.issue_ns)
+	if (had && s->issue_ns)
 		__sync_fetch_and_add(&counters.missed, 1);
-	__builtin_memcpy(&s->ev, ev, sizeof(s->ev));
+	s->queue_ns = ev->queue_ns;
+	s->issue_ns = ev->issue_ns;
+	s->sector = ev->sector;
+	s->cgroup_id = ev->cgroup_id;
+	s->bytes = ev->bytes;
+	s->pid = ev->pid;
+	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
 }
 
 /* Created (block_io_start) or inserted (block_rq_insert, older kernels). */
@@ -417,10 +423,9 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags);
 		return 0;
 	}
-	s->ev.issue_ns = now;
-	s->ev.sector = sector;
-	s->ev.bytes = bytes;
-	s->ev.cmd_flags = cmd_flags;
+	s->issue_ns = now;
+	s->sector = sector;
+	s->bytes = bytes;
 	return 0;
 }
 
@@ -428,8 +433,8 @@ static __always_inline int on_issue(struct request *rq, const int btf)
  * Completed: `remaining` bytes were left in the request, `nr_bytes` of
  * them completed now (less on a partial completion: wait for the rest).
  */
-static __always_inline int on_complete(__u64 key, __u32 remaining, __u32 nr_bytes,
-				       __u8 status)
+static __always_inline int on_complete(struct request *rq, const int btf,
+				       __u32 remaining, __u32 nr_bytes, __u8 status)
 {
 	struct capture_event *out;
 	struct capture_inflight *s;
@@ -437,23 +442,32 @@ static __always_inline int on_complete(__u64 key, __u32 remaining, __u32 nr_byte
 
 	if (nr_bytes < remaining)
 		return 0;
-	s = slot_find(key);
+	s = slot_find(rq_key(rq, btf));
 	if (!s)
 		return 0;
 	/* Never issued: a flush served by the flush machinery's request,
 	 * which is recorded on its own, or a flush on a disk without a
 	 * volatile cache, which never reached the driver. */
-	if (!s->ev.issue_ns)
+	if (!s->issue_ns)
 		goto forget;
 	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
 	if (!out) {
 		__sync_fetch_and_add(&counters.lost, 1);
 		goto forget;
 	}
-	__builtin_memcpy(out, &s->ev, sizeof(*out));
 	now = bpf_ktime_get_ns();
+	out->queue_ns = s->queue_ns;
+	out->issue_ns = s->issue_ns;
 	out->complete_ns = now;
+	out->sector = s->sector;
+	out->cgroup_id = s->cgroup_id;
+	out->bytes = s->bytes;
+	out->pid = s->pid;
+	out->dev = rq_dev(rq, btf);
+	out->cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
+	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
 	out->status = status;
+	__builtin_memset(out->pad, 0, sizeof(out->pad));
 	/* The query is a helper call: made on a sample of the completions,
 	 * picked by the clock's low bits (no shared counter to bounce
 	 * between CPUs). */
@@ -492,7 +506,7 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	return on_complete(rq_key(rq, 1), rq->__data_len, nr_bytes, error);
+	return on_complete(rq, 1, rq->__data_len, nr_bytes, error);
 }
 
 /* `rq` was merged into another request and goes away without completing */
@@ -544,8 +558,7 @@ int rq_complete_raw(struct bpf_raw_tracepoint_args *ctx)
 		status = ctx->args[2];
 		nr_bytes = ctx->args[3];
 	}
-	return on_complete(rq_key(rq, 0),
-			   BPF_CORE_READ(rq, __data_len), nr_bytes, status);
+	return on_complete(rq, 0, BPF_CORE_READ(rq, __data_len), nr_bytes, status);
 }
 
 SEC("raw_tp/block_rq_merge")

@@ -412,14 +412,14 @@ int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (t[i].rq && t[i].ev.issue_ns)
-			p[np++] = (struct pending){ i, t[i].rq, t[i].ev.issue_ns };
+		if (t[i].rq && t[i].issue_ns)
+			p[np++] = (struct pending){ i, t[i].rq, t[i].issue_ns };
 	for (unsigned waited = 0; np; waited += 10) {
 		size_t keep = 0;
 
 		for (size_t i = 0; i < np; i++)
 			if (t[p[i].idx].rq == p[i].rq &&
-			    t[p[i].idx].ev.issue_ns == p[i].issue_ns)
+			    t[p[i].idx].issue_ns == p[i].issue_ns)
 				p[keep++] = p[i];
 		np = keep;
 		if (!np || waited >= wait_ms)
