@@ -270,19 +270,24 @@ static __always_inline struct capture_inflight *slot_claim(__u64 rq, int *had)
 	__u32 h = slot_hash(rq);
 
 	/* one pass, usually ending at the first entry: a request that is
-	 * tracked already sits at or before the first free entry */
+	 * tracked already sits at or before the first free entry. The
+	 * compare-and-swap comes first, not after a plain read: the entry
+	 * was last written by the CPU that completed its previous request,
+	 * and a read then a locked write would fetch its line twice. */
 	for (int i = 0; i < INFLIGHT_PROBES; i++) {
 		__u32 idx = (h + i) & inflight_mask;
 		struct capture_inflight *s = bpf_map_lookup_elem(&inflight, &idx);
+		__u64 owner;
 
 		if (!s)
 			continue;
-		if (s->rq == rq) {
+		owner = __sync_val_compare_and_swap(&s->rq, 0, rq);
+		if (owner == 0)
+			return s;
+		if (owner == rq) {
 			*had = 1;
 			return s;
 		}
-		if (s->rq == 0 && __sync_val_compare_and_swap(&s->rq, 0, rq) == 0)
-			return s;
 	}
 	__sync_fetch_and_add(&counters.map_full, 1);
 	return NULL;
