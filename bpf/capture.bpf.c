@@ -52,6 +52,10 @@ const volatile __u8 filter_cgroup_on = 0;
 const volatile __u32 own_tgid = 0;
 /* Wake the reader early once this much data waits in the ring buffer. */
 const volatile __u64 wakeup_bytes = 1 << 20;
+/* The pending data is looked at on about 1 in (wakeup_check_mask + 1)
+ * completions (a power of two minus 1, set by the loader so that the
+ * completions between two looks fill a small part of wakeup_bytes). */
+const volatile __u32 wakeup_check_mask = 0;
 /* 1: nothing runs at request creation (no block_io_start nor insert
  * attached), so requests are first seen, and tracked, at issue. */
 const volatile __u8 track_at_issue = 0;
@@ -179,6 +183,19 @@ static __always_inline int comm_passes(const __u8 *comm)
 }
 
 /*
+ * Copy a task's comm (CAPTURE_COMM_LEN == 16 bytes) into `dst`, which is
+ * 8-byte aligned, as two 8-byte loads: the verifier allows loads that
+ * stay inside the array member, and the byte-wise copy the compiler
+ * makes of a char array took ~60 instructions (spilled to the stack).
+ */
+static __always_inline void comm_copy_btf(__u8 *dst, const char *src)
+{
+	_Static_assert(CAPTURE_COMM_LEN == 16, "comm_copy_btf copies 16 bytes");
+	((__u64 *)dst)[0] = ((const __u64 *)src)[0];
+	((__u64 *)dst)[1] = ((const __u64 *)src)[1];
+}
+
+/*
  * Fill pid, comm and cgroup of `ev` from the current task. Returns 1 when
  * the task passes the filters, 0 when it does not (or is the capture).
  * In tp_btf programs (btf = 1) the task is read with plain loads through
@@ -197,7 +214,7 @@ static __always_inline int take_task(struct capture_event *ev, const int btf)
 	if (filter_tgid && ev->pid != filter_tgid)
 		return 0;
 	if (btf)
-		__builtin_memcpy(ev->comm, t->comm, sizeof(ev->comm));
+		comm_copy_btf(ev->comm, t->comm);
 	else
 		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	if (!comm_passes(ev->comm))
@@ -253,19 +270,24 @@ static __always_inline struct capture_inflight *slot_claim(__u64 rq, int *had)
 	__u32 h = slot_hash(rq);
 
 	/* one pass, usually ending at the first entry: a request that is
-	 * tracked already sits at or before the first free entry */
+	 * tracked already sits at or before the first free entry. The
+	 * compare-and-swap comes first, not after a plain read: the entry
+	 * was last written by the CPU that completed its previous request,
+	 * and a read then a locked write would fetch its line twice. */
 	for (int i = 0; i < INFLIGHT_PROBES; i++) {
 		__u32 idx = (h + i) & inflight_mask;
 		struct capture_inflight *s = bpf_map_lookup_elem(&inflight, &idx);
+		__u64 owner;
 
 		if (!s)
 			continue;
-		if (s->rq == rq) {
+		owner = __sync_val_compare_and_swap(&s->rq, 0, rq);
+		if (owner == 0)
+			return s;
+		if (owner == rq) {
 			*had = 1;
 			return s;
 		}
-		if (s->rq == 0 && __sync_val_compare_and_swap(&s->rq, 0, rq) == 0)
-			return s;
 	}
 	__sync_fetch_and_add(&counters.map_full, 1);
 	return NULL;
@@ -296,9 +318,15 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	/* The entry still holds this struct request's previous, issued use:
 	 * a request is only used again after it completed, so that
 	 * completion never reached us. */
-	if (had && s->ev.issue_ns)
+	if (had && s->issue_ns)
 		__sync_fetch_and_add(&counters.missed, 1);
-	__builtin_memcpy(&s->ev, ev, sizeof(s->ev));
+	s->queue_ns = ev->queue_ns;
+	s->issue_ns = ev->issue_ns;
+	s->sector = ev->sector;
+	s->cgroup_id = ev->cgroup_id;
+	s->bytes = ev->bytes;
+	s->pid = ev->pid;
+	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
 }
 
 /* Created (block_io_start) or inserted (block_rq_insert, older kernels). */
@@ -400,10 +428,9 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags);
 		return 0;
 	}
-	s->ev.issue_ns = now;
-	s->ev.sector = sector;
-	s->ev.bytes = bytes;
-	s->ev.cmd_flags = cmd_flags;
+	s->issue_ns = now;
+	s->sector = sector;
+	s->bytes = bytes;
 	return 0;
 }
 
@@ -411,33 +438,48 @@ static __always_inline int on_issue(struct request *rq, const int btf)
  * Completed: `remaining` bytes were left in the request, `nr_bytes` of
  * them completed now (less on a partial completion: wait for the rest).
  */
-static __always_inline int on_complete(__u64 key, __u32 remaining, __u32 nr_bytes,
-				       __u8 status)
+static __always_inline int on_complete(struct request *rq, const int btf,
+				       __u32 remaining, __u32 nr_bytes, __u8 status)
 {
 	struct capture_event *out;
 	struct capture_inflight *s;
-	__u64 flags;
+	__u64 flags, now;
 
 	if (nr_bytes < remaining)
 		return 0;
-	s = slot_find(key);
+	s = slot_find(rq_key(rq, btf));
 	if (!s)
 		return 0;
 	/* Never issued: a flush served by the flush machinery's request,
 	 * which is recorded on its own, or a flush on a disk without a
 	 * volatile cache, which never reached the driver. */
-	if (!s->ev.issue_ns)
+	if (!s->issue_ns)
 		goto forget;
 	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
 	if (!out) {
 		__sync_fetch_and_add(&counters.lost, 1);
 		goto forget;
 	}
-	__builtin_memcpy(out, &s->ev, sizeof(*out));
-	out->complete_ns = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns();
+	out->queue_ns = s->queue_ns;
+	out->issue_ns = s->issue_ns;
+	out->complete_ns = now;
+	out->sector = s->sector;
+	out->cgroup_id = s->cgroup_id;
+	out->bytes = s->bytes;
+	out->pid = s->pid;
+	out->dev = rq_dev(rq, btf);
+	out->cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
+	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
 	out->status = status;
-	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	/* The query is a helper call: made on a sample of the completions,
+	 * picked by the clock's low bits (no shared counter to bounce
+	 * between CPUs). */
+	flags = BPF_RB_NO_WAKEUP;
+	if (!((now >> 2) & wakeup_check_mask) &&
+	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(out, flags);
 forget:
 	slot_release(s);
@@ -469,7 +511,7 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	return on_complete(rq_key(rq, 1), rq->__data_len, nr_bytes, error);
+	return on_complete(rq, 1, rq->__data_len, nr_bytes, error);
 }
 
 /* `rq` was merged into another request and goes away without completing */
@@ -521,8 +563,7 @@ int rq_complete_raw(struct bpf_raw_tracepoint_args *ctx)
 		status = ctx->args[2];
 		nr_bytes = ctx->args[3];
 	}
-	return on_complete(rq_key(rq, 0),
-			   BPF_CORE_READ(rq, __data_len), nr_bytes, status);
+	return on_complete(rq, 0, BPF_CORE_READ(rq, __data_len), nr_bytes, status);
 }
 
 SEC("raw_tp/block_rq_merge")

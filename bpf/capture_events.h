@@ -50,16 +50,24 @@ _Static_assert(sizeof(struct capture_event) == 80, "capture_event layout");
 /*
  * One entry of the in-flight table (the BPF array map `inflight`, which
  * the user side maps into memory at the end of a capture to see which
- * requests never finished): the request owning it and its event so far.
- * Two whole cache lines, so CPUs working on neighbouring entries do not
- * share one.
+ * requests never finished): the request owning it and what its record
+ * needs that the request no longer holds at completion. One cache line:
+ * a request often completes on another CPU than the one that created it,
+ * and every line of the entry then moves between CPUs twice per I/O. The
+ * disk and cmd_flags of the record are read from the request at
+ * completion instead (they do not change while it is in flight).
  */
 struct capture_inflight {
-	__u64 rq; /* the owner's key (rq_key() in capture.bpf.c); 0: free */
-	struct capture_event ev;
-	__u8 pad[40];
+	__u64 rq;        /* the owner's key (rq_key() in capture.bpf.c); 0: free */
+	__u64 queue_ns;  /* as in struct capture_event */
+	__u64 issue_ns;  /* 0: not issued yet */
+	__u64 sector;
+	__u64 cgroup_id;
+	__u32 bytes;
+	__u32 pid;
+	__u8 comm[CAPTURE_COMM_LEN];
 };
-_Static_assert(sizeof(struct capture_inflight) == 128, "capture_inflight layout");
+_Static_assert(sizeof(struct capture_inflight) == 64, "capture_inflight layout");
 
 /*
  * Counters kept by the BPF side in its .bss; the user side reads them

@@ -148,6 +148,22 @@ static uint64_t ringbuf_size(uint64_t want)
 	return sz < 4096 ? 4096 : sz;
 }
 
+/*
+ * How often the BPF side looks at the ring buffer's pending data: on
+ * about 1 in (mask + 1) completions, mask a power of two minus 1 (at
+ * most 63) such that the records of 8 * (mask + 1) completions stay
+ * within `wakeup_bytes`: a late look then delays the wake up by a small
+ * part of it. 0 (every completion) for tiny buffers.
+ */
+static uint32_t wakeup_check_mask(uint64_t wakeup_bytes)
+{
+	uint32_t n = 1;
+
+	while (n < 64 && (uint64_t)n * 2 * 8 * sizeof(struct capture_event) <= wakeup_bytes)
+		n <<= 1;
+	return n - 1;
+}
+
 static void set_filters(struct capture_bpf *skel, const struct loader_opts *o)
 {
 	const struct capture_filters *f = o->filters;
@@ -256,6 +272,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	set_filters(skel, o);
 	h->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
 	skel->rodata->wakeup_bytes = h->ringbuf_bytes / 4;
+	skel->rodata->wakeup_check_mask = wakeup_check_mask(h->ringbuf_bytes / 4);
 	err = bpf_map__set_max_entries(skel->maps.events, h->ringbuf_bytes);
 	slots = pow2_at_least(o->inflight_max ? o->inflight_max : 32768);
 	skel->rodata->inflight_mask = slots - 1;
@@ -395,14 +412,14 @@ int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (t[i].rq && t[i].ev.issue_ns)
-			p[np++] = (struct pending){ i, t[i].rq, t[i].ev.issue_ns };
+		if (t[i].rq && t[i].issue_ns)
+			p[np++] = (struct pending){ i, t[i].rq, t[i].issue_ns };
 	for (unsigned waited = 0; np; waited += 10) {
 		size_t keep = 0;
 
 		for (size_t i = 0; i < np; i++)
 			if (t[p[i].idx].rq == p[i].rq &&
-			    t[p[i].idx].ev.issue_ns == p[i].issue_ns)
+			    t[p[i].idx].issue_ns == p[i].issue_ns)
 				p[keep++] = p[i];
 		np = keep;
 		if (!np || waited >= wait_ms)

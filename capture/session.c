@@ -3,7 +3,8 @@
  * buffer into the trace writer until the capture ends.
  *
  * The BPF side does not wake us per event: it submits with
- * BPF_RB_NO_WAKEUP unless a quarter of the ring buffer is pending. So we
+ * BPF_RB_NO_WAKEUP unless a quarter of the ring buffer is pending (looked
+ * at on a sample of the completions: bpf_loader.c). So we
  * sleep in ring_buffer__poll() for at most `poll_ms`, then consume
  * whatever is there. Each turn also
  *   - reads the loss counters (mapped .bss: no system call) and writes
