@@ -28,11 +28,11 @@ endif
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Ilib -Icli -Ibpf -Ianalyze -I$(BUILD)/bpf
+CPPFLAGS += -D_GNU_SOURCE
 LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := lib cli capture replay analyze
+SRC_DIRS  := common lib cli generate capture replay analyze
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
@@ -63,12 +63,32 @@ $(BIN): $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# C objects wait for the BPF skeletons they may include (order-only: after
-# the first build, -MMD records the real dependencies).
-$(BUILD)/%.o: %.c | $(SKELS)
+# The walls between parts (docs: DESIGN "Layout"): each folder sees only
+# the headers it may use, so a forbidden include fails to compile. A
+# quoted include finds its own folder's headers first; the lists below add
+# the shared layers. Parts meet only through lib/ (the trace format) and
+# common/ (what every part shares); common/ sees no part.
+INC_common   := -Icommon
+INC_lib      := -Icommon
+INC_cli      := -Ilib -Icommon
+INC_generate := -Ilib -Icommon
+INC_replay   := -Ilib -Icommon
+INC_analyze  := -Ilib -Icommon
+INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
+INC_bench    := -Ilib -Icommon
+# Unit tests reach into every part (by relative path for the parts whose
+# header names could clash).
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf
+
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(INC_$(firstword $(subst /, ,$*))) $(CFLAGS) -c -o $@ $<
+
+# Only capture's objects wait for the BPF skeletons (and so for vmlinux.h
+# and the running kernel's BTF): the other parts build without them.
+# Order-only: after the first build, -MMD records the real dependencies.
+$(filter $(BUILD)/capture/%,$(OBJS)): | $(SKELS)
 
 $(SCHEMA_C): schemas/analyze.sql
 	@mkdir -p $(dir $@)
@@ -133,11 +153,11 @@ bench: $(BIN) $(BENCH_BINS)
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
 # libFuzzer needs clang; the library is rebuilt with the sanitizers.
-FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) lib/cliutil.c
+FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) common/cliutil.c
 $(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -Ilib -Icommon \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
 
@@ -154,3 +174,8 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
+
+# make print-VAR prints a variable (tests/e2e/04-include-walls.sh reads
+# the include paths of each part through it).
+print-%:
+	@echo '$($*)'

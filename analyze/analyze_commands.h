@@ -1,7 +1,7 @@
 /*
  * analyze_commands.h — the subcommands of `blkpeak analyze`.
  *
- * Same contract as cli/commands.h: `int analyze_NAME(int argc, char **argv)`
+ * Same contract as common/commands.h: `int analyze_NAME(int argc, char **argv)`
  * with argv[0] == "NAME", returns EXIT_OK / EXIT_FAIL / EXIT_USAGE.
  * To add one: declare it here and add a row to the table in cmd_analyze.c.
  */

@@ -1,4 +1,4 @@
-/* Unit tests of the user-typed number parsers in lib/cliutil.c. */
+/* Unit tests of the user-typed number parsers in common/cliutil.c. */
 #include <criterion/criterion.h>
 #include <errno.h>
 

@@ -1,4 +1,4 @@
-/* Unit tests of the formatters shared by info and dump (cli/fmt.c) and
+/* Unit tests of the formatters shared by info and dump (common/fmt.c) and
  * of the info totals (cli/trace_summary.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>

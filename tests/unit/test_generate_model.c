@@ -1,5 +1,5 @@
 /*
- * Unit tests of the synthetic workload model (cli/gen_model.c): the read
+ * Unit tests of the synthetic workload model (generate/gen_model.c): the read
  * share, size mix proportions, span bound, alignment, fixed vs Poisson
  * spacing, the queue-depth bound, time consistency and determinism.
  * Statistical checks use 200k draws and tolerances of several standard

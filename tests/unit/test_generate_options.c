@@ -1,4 +1,4 @@
-/* Unit tests of `blkpeak generate`'s command line (cli/gen_options.c):
+/* Unit tests of `blkpeak generate`'s command line (generate/gen_options.c):
  * defaults, presets with overrides in any order, and every bad value. */
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Unit tests of the --bs size mix parser and sampler (cli/gen_sizemix.c)
- * and of the IOMeter preset table (cli/gen_presets.c). */
+/* Unit tests of the --bs size mix parser and sampler (generate/gen_sizemix.c)
+ * and of the IOMeter preset table (generate/gen_presets.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the all-or-nothing output files (analyze/outfile.c). */
+/* Unit tests of the all-or-nothing output files (common/outfile.c). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>

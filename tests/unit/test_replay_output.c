@@ -119,7 +119,7 @@ Test(replay_output, summary_counts_and_percentiles)
 	cr_expect(strstr(buf, "\"iops\":1003.0"), "%s", buf);
 	free(buf);
 
-	/* a path is bytes, not UTF-8: the JSON stays valid (cli/fmt.c's json_str) */
+	/* a path is bytes, not UTF-8: the JSON stays valid (common/fmt.c's json_str) */
 	f = open_memstream(&buf, &len);
 	c.source = "caf\xe9\n.bpt";
 	summary_print_json(&s, &c, f);

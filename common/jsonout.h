@@ -1,6 +1,6 @@
 /*
  * jsonout.h — number output for the analyze commands' JSON. Strings are
- * written with json_str() and csv_str() of cli/fmt.h (shared with info
+ * written with json_str() and csv_str() of common/fmt.h (shared with info
  * and dump), included from here.
  */
 #ifndef BLKPEAK_ANALYZE_JSONOUT_H

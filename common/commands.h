@@ -8,7 +8,7 @@
  * EXIT_OK, EXIT_FAIL or EXIT_USAGE.
  *
  * To add a command: declare it here, add a row to the table in main.c,
- * and put its code in the folder it belongs to (capture/, replay/,
+ * and put its code in the folder it belongs to (capture/, replay/, generate/,
  * analyze/, or cli/ for the file tools).
  */
 #ifndef BLKPEAK_COMMANDS_H
@@ -16,7 +16,7 @@
 
 int cmd_info(int argc, char **argv);     /* cli/cmd_info.c */
 int cmd_dump(int argc, char **argv);     /* cli/cmd_dump.c */
-int cmd_generate(int argc, char **argv); /* cli/cmd_generate.c */
+int cmd_generate(int argc, char **argv); /* generate/cmd_generate.c */
 int cmd_capture(int argc, char **argv);  /* capture/cmd_capture.c */
 int cmd_replay(int argc, char **argv);   /* replay/cmd_replay.c */
 int cmd_analyze(int argc, char **argv);  /* analyze/cmd_analyze.c */

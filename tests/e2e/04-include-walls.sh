@@ -1,0 +1,33 @@
+#!/bin/bash
+# 04-include-walls.sh — the build's walls between parts hold: with the
+# include paths the Makefile gives a part, a header of another part does
+# not compile, while lib/ (the trace format) and common/ (the shared
+# layer) do. DESIGN "Layout": parts meet only through lib/ and common/.
+. "$(dirname "$0")/lib.sh"
+need_cmd cc make
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || fail "no $ROOT"
+
+# One header that only its own part may include.
+declare -A OWN=([cli]=trace_open.h [generate]=gen_model.h [capture]=capture.h
+	[replay]=engine.h [analyze]=stats.h [bpf]=capture_events.h)
+try() { # PART HEADER: compiles "#include HEADER" with PART's include paths
+	echo "#include \"$2\"" > "$E2E_TMP/t.c"
+	# shellcheck disable=SC2046
+	cc -fsyntax-only -D_GNU_SOURCE $(make -s --no-print-directory print-INC_$1) "$E2E_TMP/t.c" 2>/dev/null
+}
+for part in common lib cli generate capture replay analyze; do
+	for other in "${!OWN[@]}"; do
+		[ "$other" = "$part" ] && continue
+		[ "$part" = capture ] && [ "$other" = bpf ] && continue  # capture loads the BPF side
+		if try "$part" "${OWN[$other]}"; then
+			fail "$part/ can include $other/'s ${OWN[$other]}"
+		fi
+	done
+	if [ "$part" != common ] && ! try "$part" cliutil.h; then fail "$part/ cannot include common/cliutil.h"; fi
+	case $part in common|lib) ;; *) try "$part" bpt.h || fail "$part/ cannot include lib/bpt.h" ;; esac
+done
+# common/ sees no part, not even the trace format
+try common bpt.h && fail "common/ can include lib/bpt.h"
+note "walls hold for 7 parts"
+exit 0
