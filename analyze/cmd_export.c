@@ -111,9 +111,13 @@ int analyze_export(int argc, char **argv)
 		pr_err("analyze export: %s", err.msg);
 		return EXIT_FAIL;
 	}
-	rc = outfile_open(&out, outpath);
+	const char *inputs[] = { adb_default_path(dbopt), NULL };
+
+	rc = outfile_open(&out, outpath, &(struct outfile_opts){
+		.what = fmt == Q_CSV ? "a CSV export" : "a JSON export",
+		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
-		pr_err("analyze export: %s: cannot create: %s", outpath, strerror(-rc));
+		pr_err("analyze export: %s", out.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
@@ -126,8 +130,7 @@ int analyze_export(int argc, char **argv)
 	}
 	rc = outfile_close(&out, 0);
 	if (rc) {
-		pr_err("analyze export: %s: cannot write: %s",
-		       strcmp(outpath, "-") ? outpath : "standard output", strerror(-rc));
+		pr_err("analyze export: %s", out.msg);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

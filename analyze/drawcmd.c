@@ -54,9 +54,13 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 		pr_err("analyze %s: %s", cmd, err.msg);
 		goto fail;
 	}
-	rc = outfile_open(&d->out, out);
+	const char *inputs[] = { d->db_path, NULL };
+
+	rc = outfile_open(&d->out, out, &(struct outfile_opts){
+		.what = !strcmp(cmd, "html") ? "an HTML report" : "a chart",
+		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
-		pr_err("analyze %s: %s: cannot create: %s", cmd, out, strerror(-rc));
+		pr_err("analyze %s: %s", cmd, d->out.msg);
 		goto fail;
 	}
 	return 0;
@@ -69,14 +73,10 @@ fail:
 
 int drawcmd_end(struct drawcmd *d, int rc)
 {
-	const char *path = d->out.path ? d->out.path : "standard output";
-	char name[4096];
-	int c;
+	int c = outfile_close(&d->out, rc);
 
-	snprintf(name, sizeof(name), "%s", path);
-	c = outfile_close(&d->out, rc);
 	if (c && !rc) {
-		pr_err("analyze %s: %s: cannot write: %s", d->cmd, name, strerror(-c));
+		pr_err("analyze %s: %s", d->cmd, d->out.msg);
 		rc = c;
 	}
 	sqlite3_close(d->db);

@@ -27,6 +27,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "fmt.h"
+#include "outfile.h"
 
 #define SYSFS "/sys"
 #define DEFAULT_BUFFER_MIB 8
@@ -419,21 +420,6 @@ static void print_summary(const struct capture_opts *o,
 		print_loss_advice(r);
 }
 
-/* Can the output be written? Checked before the BPF programs load;
- * an existing file is left as it is until the capture really starts. */
-static int probe_output(const char *path, int *created)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 /* Header: the start clocks (record time 0), devices, meta. */
 static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			int argc, char **argv, const struct dev_table *t,
@@ -468,9 +454,10 @@ int cmd_capture(int argc, char **argv)
 	char msg[CAPTURE_MSG_LEN], disk[32];
 	struct dev_table table;
 	struct bpt_header hdr;
+	struct outfile out = { .lock_fd = -1 };
 	struct convert conv;
 	struct loader_opts lo;
-	int rc, err, created = 0;
+	int rc, err;
 	struct stat st;
 
 	filters_init(&o.filters);
@@ -495,9 +482,11 @@ int cmd_capture(int argc, char **argv)
 			goto out;
 		}
 	}
-	err = probe_output(o.output, &created);
+	/* Checked and locked before the BPF programs load; an existing file
+	 * is left as it is until the capture really starts. */
+	err = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
 	if (err) {
-		pr_err("capture: cannot create '%s': %s", o.output, strerror(-err));
+		pr_err("capture: %s", out.msg);
 		goto out;
 	}
 	if (output_on_traced_disk(&o, disk, sizeof(disk))) {
@@ -526,14 +515,25 @@ int cmd_capture(int argc, char **argv)
 		pr_err("capture: %s", msg);
 		goto out;
 	}
-	/* Only now is an existing output replaced; events wait meanwhile in
-	 * the ring buffer. */
-	err = bpt_writer_create(&w, o.output, &hdr, &wopts, &berr);
+	/* Only now is an existing output replaced (outfile.h, "Streaming":
+	 * the trace is at its path while it is written, so a killed capture
+	 * leaves it readable); events wait meanwhile in the ring buffer. */
+	err = outfile_dup_fd(&out);
+	if (err < 0) {
+		pr_err("capture: %s", out.msg);
+		goto out;
+	}
+	err = bpt_writer_create_fd(&w, err, o.output, &hdr, &wopts, &berr);
 	if (err) {
 		pr_err("capture: %s", berr.msg[0] ? berr.msg : strerror(-err));
 		goto out;
 	}
-	created = 0; /* from here on the file is the trace */
+	err = outfile_place(&out);
+	if (err) {
+		pr_err("capture: %s", out.msg);
+		bpt_writer_close(w, NULL);
+		goto out;
+	}
 	convert_init(&conv, hdr.start_mono_ns, &h.bits, intern_comm, w);
 	for (unsigned i = 0; i < table.n; i++)
 		convert_add_dev(&conv, capture_kdev(table.dev[i].major, table.dev[i].minor));
@@ -553,7 +553,8 @@ int cmd_capture(int argc, char **argv)
 out:
 	loader_stop(&h);
 	filters_close(&o.filters);
-	if (created)
-		unlink(o.output);
+	/* before outfile_place() the new file is removed; after it the trace
+	 * stays, also when the capture failed (it reads up to its last block) */
+	outfile_close(&out, rc != EXIT_OK ? -ECANCELED : 0);
 	return rc;
 }

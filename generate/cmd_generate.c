@@ -3,8 +3,9 @@
  *
  * Options come from gen_options.c, the I/Os from the model in
  * gen_model.c; this file only ties them to the trace writer. The trace is
- * written to FILE.tmp-PID and renamed over FILE at the end, so a failed
- * run never leaves a half-written FILE nor destroys an older one.
+ * written through common/outfile.h, all or nothing: a failed run never
+ * leaves a half-written FILE nor destroys an older one, and a device, a
+ * FIFO or a FILE another process is writing is refused.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "commands.h"
 #include "gen_model.h"
 #include "gen_options.h"
+#include "outfile.h"
 
 #define GEN_COMM "blkpeak-gen"
 
@@ -49,19 +51,7 @@ static int make_header(const struct gen_options *o, struct bpt_header *hdr)
 	return ret;
 }
 
-/* Refuse an output that exists and is not a regular file (a device!). */
-static int check_output(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		pr_err("generate: %s: not a regular file, refusing to replace it", path);
-		return -EEXIST;
-	}
-	return 0;
-}
-
-static int write_trace(const struct gen_options *o, const char *tmp)
+static int write_trace(const struct gen_options *o, struct outfile *out)
 {
 	struct bpt_header hdr;
 	struct bpt_writer *w = NULL;
@@ -76,9 +66,14 @@ static int write_trace(const struct gen_options *o, const char *tmp)
 		pr_err("generate: cannot build the header: %s", strerror(-ret));
 		return ret;
 	}
-	ret = bpt_writer_create(&w, tmp, &hdr, NULL, &err);
+	ret = outfile_dup_fd(out);
+	if (ret < 0) {
+		pr_err("generate: %s", out->msg);
+		return ret;
+	}
+	ret = bpt_writer_create_fd(&w, ret, o->output, &hdr, NULL, &err);
 	if (ret) {
-		pr_err("generate: %s: cannot create: %s", o->output, strerror(-ret));
+		pr_err("generate: %s", err.msg);
 		return ret;
 	}
 	ret = bpt_writer_intern(w, GEN_COMM, &p.comm_id);
@@ -122,7 +117,8 @@ static int print_summary(const char *path)
 int cmd_generate(int argc, char **argv)
 {
 	struct gen_options o;
-	char msg[256], tmp[4096];
+	struct outfile out;
+	char msg[256];
 	int ret;
 
 	ret = gen_options_parse(argc, argv, &o, msg, sizeof(msg));
@@ -134,19 +130,15 @@ int cmd_generate(int argc, char **argv)
 		pr_err("generate: %s; see 'blkpeak generate --help'", msg);
 		return EXIT_USAGE;
 	}
-	if (check_output(o.output))
-		return EXIT_FAIL;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%d", o.output, (int)getpid()) >= sizeof(tmp)) {
-		pr_err("generate: %s: path too long", o.output);
-		return EXIT_USAGE;
-	}
-	if (write_trace(&o, tmp)) {
-		unlink(tmp);
+	ret = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
+	if (ret) {
+		pr_err("generate: %s", out.msg);
 		return EXIT_FAIL;
 	}
-	if (rename(tmp, o.output)) {
-		pr_err("generate: cannot rename %s to %s: %s", tmp, o.output, strerror(errno));
-		unlink(tmp);
+	ret = write_trace(&o, &out);
+	if (outfile_close(&out, ret)) {
+		if (!ret)
+			pr_err("generate: %s", out.msg);
 		return EXIT_FAIL;
 	}
 	if (!o.quiet && print_summary(o.output))

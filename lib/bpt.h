@@ -162,11 +162,23 @@ struct bpt_writer_opts {
 
 /*
  * Create `path` (truncating an existing file) and write the header.
- * Memory is bounded by one open block whatever the trace length.
+ * Memory is bounded by one open block whatever the trace length. A
+ * convenience for tests and tools: blkpeak's commands write through
+ * common/outfile.h (no device, FIFO or input is ever an output) and hand
+ * the new file to bpt_writer_create_fd().
  */
 int bpt_writer_create(struct bpt_writer **out, const char *path,
 		      const struct bpt_header *hdr,
 		      const struct bpt_writer_opts *opts, struct bpt_error *err);
+
+/*
+ * The same on `fd`, a file open for writing at offset 0, which the
+ * writer owns from the call on (bpt_writer_close closes it, also when this
+ * call fails). `name` is used in error messages.
+ */
+int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *name,
+			 const struct bpt_header *hdr,
+			 const struct bpt_writer_opts *opts, struct bpt_error *err);
 
 /* Intern a string (a comm); same string -> same id. New strings are
  * written with the block that first uses them. Id 0 is always "" (interned

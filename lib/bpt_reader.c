@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bpt_reader_int.h"
+#include "filekind.h"
 
 int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len)
 {
@@ -160,7 +161,10 @@ int bpt_reader_open(struct bpt_reader **out, const char *path,
 	*out = NULL;
 	if (!r)
 		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO would wait for a writer. The reader
+	 * needs the footer at the end and seeks to blocks, so only a regular
+	 * file will do; anything else is refused before a byte is read. */
+	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		rc = bpt_err(err, -errno, path, 0, 0, "cannot open: %s", strerror(errno));
 		goto fail;
@@ -170,9 +174,12 @@ int bpt_reader_open(struct bpt_reader **out, const char *path,
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = bpt_err(err, -EINVAL, path, 0, 0, "not a regular file");
+		rc = bpt_err(err, -EINVAL, path, 0, 0,
+			     "%s, not a trace file (a trace is read from a regular file: "
+			     "its index is at the end)", file_kind(st.st_mode));
 		goto fail;
 	}
+	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) & ~O_NONBLOCK);
 	r->size = (uint64_t)st.st_size;
 	if ((rc = open_common(r, err)))
 		goto fail;

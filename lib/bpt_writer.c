@@ -90,6 +90,21 @@ int bpt_writer_create(struct bpt_writer **out, const char *path,
 		      const struct bpt_header *hdr,
 		      const struct bpt_writer_opts *opts, struct bpt_error *err)
 {
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	*out = NULL;
+	if (fd < 0) {
+		int rc = -errno;
+
+		return bpt_err(err, rc, path, 0, 0, "cannot create: %s", strerror(-rc));
+	}
+	return bpt_writer_create_fd(out, fd, path, hdr, opts, err);
+}
+
+int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *path,
+			 const struct bpt_header *hdr,
+			 const struct bpt_writer_opts *opts, struct bpt_error *err)
+{
 	struct bpt_writer *w = calloc(1, sizeof(*w));
 	struct bpt_buf hb = { 0 };
 	int rc;
@@ -97,9 +112,10 @@ int bpt_writer_create(struct bpt_writer **out, const char *path,
 	*out = NULL;
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
+		close(fd);
 		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
 	}
-	w->fd = -1;
+	w->fd = fd;
 	w->hdr = *hdr;
 	w->hdr.version_major = BPT_FORMAT_MAJOR;
 	w->hdr.version_minor = BPT_FORMAT_MINOR;
@@ -130,12 +146,6 @@ int bpt_writer_create(struct bpt_writer **out, const char *path,
 	rc = bpt_strtab_intern(&w->strs, "", 0, &empty);
 	if (rc) {
 		bpt_err(err, rc, path, 0, 0, "out of memory");
-		goto fail;
-	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		rc = -errno;
-		bpt_err(err, rc, path, 0, 0, "cannot create: %s", strerror(errno));
 		goto fail;
 	}
 	w->digest = get_le64(hb.p + hb.len - 8);

@@ -19,6 +19,7 @@
 
 #include "cliutil.h"
 #include "replay_run.h"
+#include "outfile.h"
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
@@ -46,6 +47,7 @@ struct replay {
 	struct sched_target st[LOAD_MAX_TARGETS];
 	void *rbuf, *wbuf;
 	struct rp_result *res;                   /* by I/O index; io NULL: not done */
+	struct outfile out;                      /* -o: the run file */
 	struct run_writer *rw;
 	struct summary sum;
 	int write_failed;
@@ -258,20 +260,29 @@ static void short_name(const struct target *t, char *buf, size_t len)
 	}
 }
 
-/* -1 (after saying why) when -o names the trace or a target member,
- * which writing the run file would destroy. */
+/* -o: check and lock the run file's path before anything is loaded
+ * (common/outfile.h: no device, FIFO or input; one writer at a time). */
+static int open_output(struct replay *rp)
+{
+	const char *inputs[] = { rp->o->trace, NULL };
+
+	if (outfile_open(&rp->out, rp->o->output,
+			 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
+		pr_err("replay: %s", rp->out.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -1 (after saying why) when -o names a target member, which writing the
+ * run file would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
 	const char *out = rp->o->output;
-	struct stat o, st;
+	struct stat o;
 
 	if (!out || stat(out, &o))
 		return 0; /* no run file, or a new one */
-	if (!stat(rp->o->trace, &st) && st.st_dev == o.st_dev && st.st_ino == o.st_ino) {
-		pr_err("replay: -o %s: that is the trace being replayed, refusing to overwrite it",
-		       out);
-		return -1;
-	}
 	for (unsigned t = 0; t < rp->ntargets; t++)
 		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
 			if (same_file(rp->tgt[t].fd[m], &o)) {
@@ -342,8 +353,19 @@ static int open_run_file(struct replay *rp)
 	}
 	if (o->no_idle)
 		meta[nm * 2] = "no_idle", meta[nm++ * 2 + 1] = "1";
-	if (run_writer_open(&rp->rw, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
+	int fd = outfile_dup_fd(&rp->out);
+
+	if (fd < 0) {
+		pr_err("replay: %s", rp->out.msg);
+		return -1;
+	}
+	if (run_writer_open(&rp->rw, fd, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
 		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	/* streaming: the run file is at its path from here on (outfile.h) */
+	if (outfile_place(&rp->out)) {
+		pr_err("replay: %s", rp->out.msg);
 		return -1;
 	}
 	return 0;
@@ -413,6 +435,8 @@ static void replay_free(struct replay *rp)
 	free(rp->rbuf);
 	free(rp->wbuf);
 	free(rp->res);
+	/* a run file not yet placed is removed; a placed one stays */
+	outfile_close(&rp->out, -ECANCELED);
 }
 
 int replay_run(const struct replay_opts *opts)
@@ -430,7 +454,7 @@ int replay_run(const struct replay_opts *opts)
 		return EXIT_USAGE;
 	}
 	rp.o = &o;
-	if (load(&rp) || open_targets(&rp) || alloc_buffers(&rp))
+	if ((o.output && open_output(&rp)) || load(&rp) || open_targets(&rp) || alloc_buffers(&rp))
 		goto out;
 	if (!o.depth) {
 		/* afap keeps the recording's concurrency; the timed modes only

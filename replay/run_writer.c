@@ -13,7 +13,7 @@ struct run_writer {
 	uint32_t pid;
 };
 
-int run_writer_open(struct run_writer **out, const char *path,
+int run_writer_open(struct run_writer **out, int fd, const char *path,
 		    const struct run_device *devs, unsigned ndev,
 		    const char *const *meta, unsigned nmeta, struct bpt_error *err)
 {
@@ -21,8 +21,10 @@ int run_writer_open(struct run_writer **out, const char *path,
 	struct run_writer *rw = calloc(1, sizeof(*rw));
 	int rc = -ENOMEM;
 
-	if (!hdr || !rw)
+	if (!hdr || !rw) {
+		close(fd);
 		goto fail;
+	}
 	bpt_header_init(hdr, "replay");
 	hdr->columns = BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER;
 	for (unsigned i = 0; i < ndev; i++) {
@@ -34,15 +36,19 @@ int run_writer_open(struct run_writer **out, const char *path,
 
 		snprintf(d.name, sizeof(d.name), "%s", devs[i].name);
 		rc = bpt_header_add_device(hdr, &d);
-		if (rc < 0)
+		if (rc < 0) {
+			close(fd);
 			goto fail;
+		}
 	}
 	for (unsigned i = 0; i < nmeta; i++) {
 		rc = bpt_header_set_meta(hdr, meta[2 * i], meta[2 * i + 1]);
-		if (rc < 0)
+		if (rc < 0) {
+			close(fd);
 			goto fail;
+		}
 	}
-	rc = bpt_writer_create(&rw->w, path, hdr, NULL, err);
+	rc = bpt_writer_create_fd(&rw->w, fd, path, hdr, NULL, err);
 	if (rc < 0)
 		goto fail;
 	rc = bpt_writer_intern(rw->w, "blkpeak", &rw->comm_id);

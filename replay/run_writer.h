@@ -38,11 +38,12 @@ struct run_device {
 };
 
 /*
- * Create `path` with a "replay" header holding `ndev` devices and the meta
- * pairs meta[0..2*nmeta) (key, value, key, value...). Returns 0 or a
- * negative errno with err filled.
+ * Write a "replay" header holding `ndev` devices and the meta pairs
+ * meta[0..2*nmeta) (key, value, key, value...) to fd, a new file for
+ * `path` (common/outfile.h) that the writer owns from the call on, also
+ * when it fails. Returns 0 or a negative errno with err filled.
  */
-int run_writer_open(struct run_writer **out, const char *path,
+int run_writer_open(struct run_writer **out, int fd, const char *path,
 		    const struct run_device *devs, unsigned ndev,
 		    const char *const *meta, unsigned nmeta, struct bpt_error *err);
 

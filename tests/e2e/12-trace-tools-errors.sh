@@ -47,10 +47,10 @@ expect 2 "--span: smaller" generate -o "$T/x.bpt" --bs 64k --span 32k
 expect 2 "--count and --duration" generate -o "$T/x.bpt" --count 5 --duration 1s
 expect 2 "--arrival: 'burst'" generate -o "$T/x.bpt" --arrival burst
 expect 2 "--queue-depth: '0'" generate -o "$T/x.bpt" --queue-depth 0
-expect 1 "not a regular file" generate -o /dev/null --count 10
+expect 1 "/dev/null: a character device, refusing to write a trace there" generate -o /dev/null --count 10
 [ ! -e "$T/x.bpt" ] || fail "a failed generate left $T/x.bpt"
 expect 1 "$T/nodir/x.bpt" generate -o "$T/nodir/x.bpt" --count 10
-ls "$T" | grep -q tmp- && fail "a failed generate left a temporary file"
+ls -A "$T" | grep -q "tmp\|lock" && fail "a failed generate left a temporary file"
 
 # generate replaces an older trace only once the new one is complete
 cp "$T/ok.bpt" "$T/keep.bpt"

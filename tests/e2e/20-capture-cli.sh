@@ -39,7 +39,7 @@ expect_error() { # MESSAGE ARGS...
 expect_error "/dev/no-such-disk: No such file or directory" -o "$T/x.bpt" -d /dev/no-such-disk
 expect_error "no such block device (250:250)" -o "$T/x.bpt" -d 250:250
 expect_error "/dev/null: not a block device" -o "$T/x.bpt" -d /dev/null
-expect_error "cannot create '$T/no/dir/x.bpt': No such file or directory" -o "$T/no/dir/x.bpt" -d "$L"
+expect_error "$T/no/dir/x.bpt: cannot create: No such file or directory" -o "$T/no/dir/x.bpt" -d "$L"
 [ -e "$T/x.bpt" ] && fail "a failed capture left an output file"
 expect_error "the kernel has no BTF\|--btf: '$T/none.btf': No such file" -o "$T/x.bpt" -d "$L" --btf "$T/none.btf"
 [ -e "$T/x.bpt" ] && fail "a capture that failed to load left an output file"

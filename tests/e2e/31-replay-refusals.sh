@@ -84,7 +84,7 @@ expect_refusal "missing file" 1 "$F: no such file; --create SIZE creates it" \
 
 # -o must not overwrite the trace or a target member
 cp "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt"
-expect_refusal "-o onto the trace" 1 "that is the trace being replayed, refusing to overwrite it" \
+expect_refusal "-o onto the trace" 1 "ro.bpt: an input of this command, refusing to write a run file there" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing afap -o "$E2E_TMP/ro.bpt"
 cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
 expect_refusal "-o onto the target" 1 "that is a member of the target" \

@@ -234,7 +234,8 @@ Test(bpt_roundtrip, open_errors_name_the_file)
 	cr_assert_eq(bpt_reader_open(&r, "/nonexistent/x.bpt", &e), -ENOENT);
 	cr_assert_str_eq(e.msg, "/nonexistent/x.bpt: cannot open: No such file or directory");
 	cr_assert_eq(bpt_reader_open(&r, "/dev/null", &e), -EINVAL);
-	cr_assert_str_eq(e.msg, "/dev/null: not a regular file");
+	cr_assert_str_eq(e.msg, "/dev/null: a character device, not a trace file (a trace is read "
+			 "from a regular file: its index is at the end)");
 	cr_assert_eq(bpt_reader_open(&r, "/tmp", &e), -EINVAL);
 	bpt_reader_close(NULL);
 	cr_assert_eq(bpt_writer_close(NULL, NULL), 0);

@@ -43,8 +43,7 @@ Test(replay_output, run_file_round_trip)
 	struct bpt_error err = { 0 };
 
 	cr_assert_geq(fd, 0);
-	close(fd);
-	cr_assert_eq(run_writer_open(&w, path, devs, 2, meta, 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(run_writer_open(&w, fd, path, devs, 2, meta, 2, &err), 0, "%s", err.msg);
 	for (int i = 0; i < 3; i++)
 		cr_assert_eq(run_writer_add(w, &res[i]), 0);
 	cr_assert_eq(run_writer_close(w, &err), 0, "%s", err.msg);
