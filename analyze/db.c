@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "filekind.h"
 
 extern const char analyze_schema_sql[]; /* build/gen/schema_sql.c */
 
@@ -109,11 +110,19 @@ static int inspect(const char *path, struct db_facts *facts,
 
 	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
 	if (rc == SQLITE_OK)
+		rc = sqlite3_busy_timeout(db, ADB_BUSY_TIMEOUT_MS);
+	/* the three facts from one snapshot: another blkpeak may commit the
+	 * schema between two statements */
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
 		facts->app_id = query_int(db, "PRAGMA application_id", &rc);
 	if (rc == SQLITE_OK)
 		facts->version = query_int(db, "PRAGMA user_version", &rc);
 	if (rc == SQLITE_OK)
 		facts->tables = query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
 		sqlite3_close(db);
 		return adb_err(err, -ENOTSUP,
@@ -163,6 +172,8 @@ static int recover(const char *path, struct bpt_error *err)
 
 	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
 	if (rc == SQLITE_OK)
+		rc = sqlite3_busy_timeout(db, ADB_BUSY_TIMEOUT_MS);
+	if (rc == SQLITE_OK)
 		query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
 	if (rc != SQLITE_OK)
 		adb_err(err, -EIO, "%s: cannot roll back the journal an interrupted import left: %s",
@@ -175,17 +186,44 @@ static int recover(const char *path, struct bpt_error *err)
  * Bring the schema from version `from` to ADB_SCHEMA_VERSION in one
  * transaction. Version 0 is a new file: it gets the whole schema. Each
  * later schema version adds a case that upgrades from the one before.
+ *
+ * `from` was read before the write lock was held: another blkpeak may
+ * have created or migrated the file meanwhile (two imports into one new
+ * database). So the version and owner are read again inside the write
+ * transaction (BEGIN IMMEDIATE waits for the other writer, busy timeout),
+ * and what is already done is not done twice.
  */
 static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 {
-	int rc;
+	int64_t app_id, tables;
+	int rc, src;
 
 	/* page_size must be set before the first page is written, outside
-	 * a transaction; the schema sets it again, harmlessly. */
+	 * a transaction; the schema sets it again, harmlessly. On a file
+	 * another connection has written meanwhile it does nothing. */
 	if (from == 0 && (rc = adb_exec(db, "PRAGMA page_size = 16384", err)))
 		return rc;
 	if ((rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
+	from = query_int(db, "PRAGMA user_version", &src);
+	if (src == SQLITE_OK)
+		app_id = query_int(db, "PRAGMA application_id", &src);
+	if (src == SQLITE_OK)
+		tables = query_int(db, "SELECT count(*) FROM sqlite_master", &src);
+	if (src != SQLITE_OK) {
+		rc = adb_fail(db, err, "cannot read the schema version");
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	if (from >= ADB_SCHEMA_VERSION && app_id == ADB_APPLICATION_ID)
+		return adb_exec(db, "COMMIT", err); /* done by another blkpeak */
+	if (app_id != ADB_APPLICATION_ID && (app_id != 0 || tables > 0)) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return adb_err(err, -ENOTSUP, "%s: not a blkpeak database (application id 0x%llx,"
+			       " %lld schema entries), refusing to touch it",
+			       sqlite3_db_filename(db, "main"), (unsigned long long)app_id,
+			       (long long)tables);
+	}
 	switch (from) {
 	case 0:
 		rc = adb_exec(db, analyze_schema_sql, err);
@@ -203,6 +241,32 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	return adb_exec(db, "COMMIT", err);
 }
 
+/*
+ * The database and the files SQLite keeps next to it (rollback journal,
+ * WAL and its index) must each be a regular file or absent: SQLite opens
+ * them with O_CREAT and writes, and would write into a device node or a
+ * link to one. Checked before any sqlite3_open_v2().
+ */
+static int check_path(const char *path, struct bpt_error *err)
+{
+	static const char *const sidecar[] = { "", "-journal", "-wal", "-shm" };
+	char file[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(sidecar) / sizeof(sidecar[0]); i++) {
+		if ((size_t)snprintf(file, sizeof(file), "%s%s", path, sidecar[i]) >= sizeof(file))
+			return adb_err(err, -ENAMETOOLONG, "%s: path too long", path);
+		/* stat follows links: a link to a device is refused like one */
+		if (stat(file, &st) || S_ISREG(st.st_mode))
+			continue;
+		if (!i && S_ISDIR(st.st_mode))
+			return adb_err(err, -EISDIR, "%s: is a directory, not a database", path);
+		return adb_err(err, -EINVAL, "%s: %s, not a database%s: refusing to let SQLite open it",
+			       file, file_kind(st.st_mode), i ? " journal" : "");
+	}
+	return 0;
+}
+
 int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	     struct bpt_error *err)
 {
@@ -212,6 +276,8 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	int flags, rc = 0, exists;
 
 	*out = NULL;
+	if ((rc = check_path(path, err)))
+		return rc;
 	exists = stat(path, &stb) == 0;
 	if (!exists && mode != ADB_CREATE)
 		return adb_err(err, -ENOENT,
@@ -253,7 +319,7 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 		sqlite3_close(db);
 		return -EIO;
 	}
-	sqlite3_busy_timeout(db, 10000);
+	sqlite3_busy_timeout(db, ADB_BUSY_TIMEOUT_MS);
 	if (mode != ADB_READONLY && facts.version < ADB_SCHEMA_VERSION &&
 	    (rc = migrate(db, facts.version, err))) {
 		sqlite3_close(db);

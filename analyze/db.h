@@ -1,8 +1,10 @@
 /*
  * db.h — opening the blkpeak analysis database (schemas/analyze.sql).
  *
- * One function decides whether a file may be used: a file that is not a
- * SQLite database, or a SQLite database of another application, or a
+ * One function decides whether a file may be used: a path that is not a
+ * regular file (a device, a FIFO, a link to one: SQLite would write into
+ * it) is refused before SQLite sees it; a file that is not a SQLite
+ * database, or a SQLite database of another application, or a
  * blkpeak database of a newer schema, is refused with a message and never
  * written to (it is inspected read-only first). A new or empty file gets
  * the schema; an older schema is migrated in one transaction. A blkpeak
@@ -21,6 +23,10 @@
 
 #define ADB_SCHEMA_VERSION 1
 #define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
+/* Every connection waits this long for another blkpeak's lock (an
+ * import holds the write lock for its whole transaction) instead of
+ * failing with "database is locked". */
+#define ADB_BUSY_TIMEOUT_MS (60 * 60 * 1000)
 
 enum adb_mode {
 	ADB_READONLY,  /* must exist; opened with SQLITE_OPEN_READONLY */

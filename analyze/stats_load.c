@@ -167,7 +167,8 @@ int stats_load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
 
 	part[0] = (struct load_part){ db, id, 0, n, 0, 0, c, 0 };
 	if (n >= (1u << 16) && file && *file &&
-	    sqlite3_open_v2(file, &db2, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+	    sqlite3_open_v2(file, &db2, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK &&
+	    sqlite3_busy_timeout(db2, ADB_BUSY_TIMEOUT_MS) == SQLITE_OK) {
 		part[0].hi = n / 2;
 		part[1] = (struct load_part){ db2, id, n / 2, n, 0, 0, c, 0 };
 		threaded = pthread_create(&thread, NULL, load_range, &part[1]) == 0;
