@@ -6,7 +6,9 @@
  * (adb_open), every statement is compiled before any runs and refused
  * unless sqlite3_stmt_readonly() says it cannot write, and an authorizer
  * denies what that function lets through (ATTACH/DETACH, which only
- * change the connection, and PRAGMAs that set something).
+ * change the connection, PRAGMAs that set something, and functions that
+ * are not for reading data: fts3_tokenizer(), load_extension(), ...).
+ * SQLite's defensive settings are on (query_guard()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +27,14 @@ struct guard {
 	char reason[160];
 };
 static struct guard guard_state;
+
+/* Functions that are not for reading data: they load code, reach files,
+ * or hand out pointers into the process (fts3_tokenizer() returns the
+ * address of a tokenizer module, which helps an exploit). */
+static const char *const refused_functions[] = {
+	"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit",
+	"fts5", "sqlite_dbpage", NULL,
+};
 
 /* PRAGMAs that take an argument and only read. */
 static const char *const read_pragmas[] = {
@@ -46,6 +56,15 @@ static int authorize(void *arg, int action, const char *a, const char *b,
 		snprintf(g->reason, sizeof(g->reason), "%s is refused: query reads only this database",
 			 action == SQLITE_ATTACH ? "ATTACH" : "DETACH");
 		return SQLITE_DENY;
+	case SQLITE_FUNCTION:
+		for (int i = 0; refused_functions[i]; i++)
+			if (b && !strcasecmp(b, refused_functions[i])) {
+				snprintf(g->reason, sizeof(g->reason),
+					 "%s() is refused: query runs only functions that read data",
+					 refused_functions[i]);
+				return SQLITE_DENY;
+			}
+		return SQLITE_OK;
 	case SQLITE_PRAGMA:
 		if (!b)
 			return SQLITE_OK;
@@ -66,8 +85,15 @@ int query_guard(sqlite3 *db, struct bpt_error *err)
 
 	if ((rc = adb_exec(db, "PRAGMA query_only = 1", err)))
 		return rc;
+	/* SQLite's own hardening for untrusted SQL (its "Defense against the
+	 * dark arts"): no writes to the schema or shadow tables, no
+	 * extensions, no functions with side effects run from the schema,
+	 * no fts3_tokenizer() pointers, no ATTACH. */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
+	sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
 	guard_state.reason[0] = 0;
 	sqlite3_set_authorizer(db, authorize, &guard_state);
 	return 0;

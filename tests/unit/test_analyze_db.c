@@ -403,6 +403,60 @@ Test(analyze_db, query_is_read_only)
 	free(out);
 }
 
+Test(analyze_db, a_database_path_must_be_a_regular_file_or_absent)
+{
+	const char *link = at_tmp("link.db"), *fresh = at_tmp("fresh.db");
+	char journal[512];
+	struct bpt_error e = { 0 };
+	sqlite3 *db = NULL;
+
+	cr_assert_eq(adb_open(&db, "/dev/null", ADB_CREATE, &e), -EINVAL);
+	cr_assert_str_eq(e.msg, "/dev/null: a character device, not a database: refusing to let "
+				"SQLite open it");
+	cr_assert_eq(symlink("/dev/null", link), 0);
+	cr_assert_eq(adb_open(&db, link, ADB_CREATE, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "link.db: a character device"), "%s", e.msg);
+	/* SQLite would create and write the journal through a planted link */
+	snprintf(journal, sizeof(journal), "%s-journal", fresh);
+	cr_assert_eq(symlink("/dev/null", journal), 0);
+	cr_assert_eq(adb_open(&db, fresh, ADB_CREATE, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "fresh.db-journal: a character device, not a database journal"),
+		  "%s", e.msg);
+	cr_assert_neq(access(fresh, F_OK), 0, "nothing was created");
+	cr_assert_null(db);
+}
+
+Test(analyze_db, query_refuses_functions_not_for_reading_data)
+{
+	const char *trace = at_tmp("fn.bpt"), *dbp = at_tmp("fn.db");
+	const char *refuse[][2] = {
+		{ "SELECT fts3_tokenizer('simple')", "fts3_tokenizer() is refused" },
+		{ "SELECT hex(FTS3_TOKENIZER('porter'))", "fts3_tokenizer() is refused" },
+		{ "SELECT load_extension('/tmp/x.so')", "load_extension() is refused" },
+		{ "SELECT count(*) FROM ios WHERE load_extension('x') IS NULL",
+		  "load_extension() is refused" },
+	};
+	struct bpt_error e = { 0 };
+	sqlite3 *db = at_open(dbp);
+	char *out;
+
+	write_simple(trace, 10, 9, 0);
+	at_import(db, trace);
+	sqlite3_close(db);
+	for (size_t i = 0; i < sizeof(refuse) / sizeof(refuse[0]); i++) {
+		cr_assert_eq(guarded(dbp, refuse[i][0], &out, &e), -EPERM, "'%s' not refused (%s)",
+			     refuse[i][0], e.msg);
+		cr_assert(strstr(e.msg, refuse[i][1]), "'%s': message '%s'", refuse[i][0], e.msg);
+		cr_assert_str_eq(out, "", "'%s' printed something", refuse[i][0]);
+		free(out);
+	}
+	/* the functions for reading data still work */
+	cr_assert_eq(guarded(dbp, "SELECT count(*), upper('a'), round(1.26, 1), "
+				  "length(hex(randomblob(4))) FROM ios", &out, &e), 0, "%s", e.msg);
+	cr_assert(strstr(out, "10,A,1.3,8"), "%s", out);
+	free(out);
+}
+
 Test(analyze_db, query_output_formats)
 {
 	const char *dbp = at_tmp("fmt.db");
