@@ -90,3 +90,63 @@ Test(trace_summary, totals)
 	cr_assert_eq(s.other_dev, 1);
 	cr_assert_str_eq(summary_flag_name(4), "readahead");
 }
+
+/* A process name built to attack a terminal: colours, a title change
+ * (OSC), a C1 CSI, a bidi override, a newline to forge a line. */
+static const char evil[] = "a\x1b[31mred\x1b]0;pwned\x07\n\xc2\x9b" "2J\xe2\x80\xaeok\\";
+
+/* No byte that a terminal takes as a control: C0, DEL, C1 (also as UTF-8). */
+static void assert_no_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		cr_assert(*p >= 0x20 && *p != 0x7f, "control byte 0x%02x in '%s'", *p, s);
+		cr_assert(!(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f), "C1 control in '%s'", s);
+		cr_assert(!(p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae),
+			  "bidi override in '%s'", s);
+	}
+}
+
+Test(fmt, text_escapes_every_control)
+{
+	char b[256], *out;
+
+	cr_assert_str_eq(fmt_text(evil, b, sizeof(b)),
+			 "a\\x1b[31mred\\x1b]0;pwned\\x07\\n\\u009b2J\\u202eok\\\\");
+	assert_no_control(b);
+	out = capture(text_str, evil);
+	cr_assert_str_eq(out, b, "text_str and fmt_text agree");
+	free(out);
+	/* valid UTF-8 and printable ASCII pass, bad bytes become \xHH */
+	cr_assert_str_eq(fmt_text("kworker/u8:2 café", b, sizeof(b)), "kworker/u8:2 café");
+	cr_assert_str_eq(fmt_text("\xff\xc3(\xe0\x80\x80", b, sizeof(b)), "\\xff\\xc3(\\xe0\\x80\\x80");
+	cr_assert_str_eq(fmt_text("\x7f\t\r", b, sizeof(b)), "\\x7f\\t\\r");
+	/* cut short at a whole character, with "..." */
+	cr_assert_str_eq(fmt_text("abcdefgh", b, 8), "abcd...");
+	cr_assert_str_eq(fmt_text("ab\x1b\x1b\x1b", b, 9), "ab\\x1...");
+	cr_assert_str_eq(fmt_text("a\xc3\xa9\xc3\xa9\xc3\xa9", b, 7), "a\xc3\xa9...");
+	assert_no_control(fmt_text(evil, b, 12));
+	cr_assert_str_eq(fmt_text("", b, 1), "");
+}
+
+Test(fmt, json_and_csv_let_no_control_through)
+{
+	char *out = capture(json_str, evil);
+
+	cr_assert_str_eq(out, "\"a\\u001b[31mred\\u001b]0;pwned\\u0007\\n\\u009b2J\\u202eok\\\\\"");
+	assert_no_control(out);
+	free(out);
+	out = capture(csv_str, evil);
+	cr_assert_str_eq(out, "\"a\\x1b[31mred\\x1b]0;pwned\\x07\\n\\u009b2J\\u202eok\\\"");
+	assert_no_control(out);
+	free(out);
+	out = capture(csv_str, "say \"hi\"\x1b");
+	cr_assert_str_eq(out, "\"say \"\"hi\"\"\\x1b\"");
+	free(out);
+	/* plain strings keep RFC 4180 as before */
+	out = capture(csv_str, "a,b");
+	cr_assert_str_eq(out, "\"a,b\"");
+	free(out);
+	out = capture(csv_str, "C:\\dir");
+	cr_assert_str_eq(out, "C:\\dir");
+	free(out);
+}
