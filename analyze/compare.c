@@ -14,6 +14,9 @@
 #include "jsonout.h"
 #include "report.h"
 
+/* An escaped label or key (fmt_text): 4 bytes per byte at worst. */
+#define ESC_LABEL (sizeof(((struct cmp_entry *)0)->label) * 4 + 4)
+
 int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *nout,
 		   struct bpt_error *err)
 {
@@ -129,11 +132,14 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c
 			break;
 		if (strcmp(e->key, c->e[0].key)) {
 			if (!force) {
+				char k[ESC_LABEL], k0[ESC_LABEL];
+
 				rc = adb_err(err, -EXDEV,
 					     "trace %lld comes from trace digest %s, trace %lld from %s:"
 					     " not the same I/O (--force compares them anyway)",
-					     (long long)e->trace_id, e->key,
-					     (long long)c->e[0].trace_id, c->e[0].key);
+					     (long long)e->trace_id, fmt_text(e->key, k, sizeof(k)),
+					     (long long)c->e[0].trace_id,
+					     fmt_text(c->e[0].key, k0, sizeof(k0)));
 				break;
 			}
 			c->forced = 1;
@@ -234,7 +240,7 @@ typedef void cell_fn(const struct cmp_entry *e, int arg, char *b, size_t l);
 static void row(FILE *f, const struct cmp *c, const int *w, const char *name, cell_fn *cellf,
 		int arg)
 {
-	char buf[176];
+	char buf[ESC_LABEL];
 
 	fprintf(f, "%-16s", name);
 	for (int i = 0; i < c->n; i++) {
@@ -247,7 +253,7 @@ static void row(FILE *f, const struct cmp *c, const int *w, const char *name, ce
 static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "trace %" PRId64, e->trace_id); }
 static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
 {
-	snprintf(b, l, "%s", e->label);
+	fmt_text(e->label, b, l); /* labels are made of recorded strings */
 }
 static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { fmt_ns((double)e->rep.duration_ns, b, (int)l); }
 static void c_saved(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->time_saved_pct); }
@@ -263,13 +269,15 @@ static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_n
 
 void cmp_print_text(FILE *f, const struct cmp *c)
 {
-	char name[32];
+	char name[32], label[ESC_LABEL], first[ESC_LABEL];
 	int *w = calloc(c->n, sizeof(*w)); /* each column as wide as its label */
 
 	if (!w)
 		return;
-	for (int i = 0; i < c->n; i++)
-		w[i] = strlen(c->e[i].label) > 12 ? (int)strlen(c->e[i].label) : 12;
+	for (int i = 0; i < c->n; i++) {
+		c_label(&c->e[i], 0, label, sizeof(label));
+		w[i] = strlen(label) > 12 ? (int)strlen(label) : 12;
+	}
 
 	if (c->id)
 		fprintf(f, "comparison %" PRId64 " (stored)%s\n\n", c->id,
@@ -297,8 +305,9 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 		const struct cmp_entry *e = &c->e[i];
 		double s = e->time_saved_pct;
 
-		fprintf(f, "%s finishes %.1f%% %s than %s\n", e->label, s < 0 ? -s : s,
-			s < 0 ? "later" : "sooner", c->e[0].label);
+		fprintf(f, "%s finishes %.1f%% %s than %s\n",
+			fmt_text(e->label, label, sizeof(label)), s < 0 ? -s : s,
+			s < 0 ? "later" : "sooner", fmt_text(c->e[0].label, first, sizeof(first)));
 	}
 	free(w);
 }
@@ -325,9 +334,10 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		fprintf(f, "%s{\"position\":%d,\"trace_id\":%" PRId64 ",\"label\":", i ? "," : "", i,
 			e->trace_id);
 		json_str(f, e->label);
-		fprintf(f, ",\"is_run\":%s,\"source_digest\":\"%s\",\"duration_ns\":%" PRIu64
-			",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"iops\":",
-			e->is_run ? "true" : "false", e->key, r->duration_ns, r->ios, r->bytes);
+		fprintf(f, ",\"is_run\":%s,\"source_digest\":", e->is_run ? "true" : "false");
+		json_str(f, e->key);
+		fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
+			",\"iops\":", r->duration_ns, r->ios, r->bytes);
 		json_num(f, r->iops, 3);
 		fprintf(f, ",\"mbps\":");
 		json_num(f, r->mbps, 6);

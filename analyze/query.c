@@ -114,6 +114,17 @@ static void stmt_excerpt(const char *sql, size_t len, char *buf, size_t size)
 			*p = ' ';
 }
 
+/* A cell of the table escaped for a terminal (fmt_text): a value may be
+ * a recorded string (a process name) holding control bytes. NULL when
+ * out of memory. */
+static char *escaped_dup(const char *s)
+{
+	size_t len = strlen(s) * 4 + 4;
+	char *e = malloc(len);
+
+	return e ? fmt_text(s, e, len) : NULL;
+}
+
 /* One value as text for table and CSV output (NULL -> ""). */
 static const char *cell(sqlite3_stmt *st, int i)
 {
@@ -164,11 +175,12 @@ static void table_line(FILE *f, const struct table *t, char **cells)
 {
 	for (int i = 0; i < t->ncol; i++) {
 		int w = t->width[i];
+		const char *c = cells[i] ? cells[i] : "";
 
 		if (t->right[i])
-			fprintf(f, "%s%*s", i ? "  " : "", w, cells[i]);
+			fprintf(f, "%s%*s", i ? "  " : "", w, c);
 		else
-			fprintf(f, "%s%-*s", i ? "  " : "", i == t->ncol - 1 ? 0 : w, cells[i]);
+			fprintf(f, "%s%-*s", i ? "  " : "", i == t->ncol - 1 ? 0 : w, c);
 	}
 	putc('\n', f);
 }
@@ -205,7 +217,11 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 			goto out;
 		}
 		for (int i = 0; i < ncol; i++) {
-			head[i] = (char *)sqlite3_column_name(st, i);
+			head[i] = escaped_dup(sqlite3_column_name(st, i));
+			if (!head[i]) {
+				n = adb_err(err, -ENOMEM, "out of memory");
+				goto out;
+			}
 			t.width[i] = (int)strlen(head[i]);
 		}
 	} else if (fmt == Q_CSV && ncol) {
@@ -221,7 +237,7 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (fmt == Q_TABLE && n < TABLE_SAMPLE) {
 			for (int i = 0; i < ncol; i++) {
-				char *s = strdup(cell(st, i));
+				char *s = escaped_dup(cell(st, i));
 				int w = s ? (int)strlen(s) : 0;
 
 				t.rows[n * ncol + i] = s ? s : strdup("");
@@ -236,8 +252,10 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 			if (n == TABLE_SAMPLE)
 				table_flush(out, &t, head);
 			for (int i = 0; i < ncol; i++)
-				tmp[i] = (char *)cell(st, i);
+				tmp[i] = escaped_dup(cell(st, i));
 			table_line(out, &t, tmp);
+			for (int i = 0; i < ncol; i++)
+				free(tmp[i]);
 		} else if (fmt == Q_CSV) {
 			for (int i = 0; i < ncol; i++) {
 				if (i)
@@ -277,6 +295,8 @@ out:
 	free(t.rows);
 	free(t.width);
 	free(t.right);
+	for (int i = 0; head && i < ncol; i++)
+		free(head[i]);
 	free(head);
 	free(tmp);
 	return n;

@@ -164,7 +164,9 @@ void report_print_json(FILE *f, const struct st_report *r)
 	json_str(f, r->path);
 	fprintf(f, ",\"kind\":");
 	json_str(f, r->kind);
-	fprintf(f, ",\"digest\":\"%s\"},\"run\":", r->digest);
+	fprintf(f, ",\"digest\":");
+	json_str(f, r->digest); /* from the database, which anyone may have written */
+	fprintf(f, "},\"run\":");
 	if (r->is_run) {
 		fprintf(f, "{\"source_digest\":");
 		json_opt_str(f, r->source_digest);

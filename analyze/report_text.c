@@ -1,10 +1,16 @@
 /*
- * report_text.c — the report as text tables for a terminal.
+ * report_text.c — the report as text tables for a terminal. Every string
+ * that comes from a trace (path, process names, devices, meta) is written
+ * through fmt_text(): no control byte reaches the terminal.
  */
 #include <inttypes.h>
 
 #include "cliutil.h"
+#include "fmt.h"
 #include "report.h"
+
+/* Buffers for escaped strings: 4 bytes per byte at worst. */
+#define ESC_LEN(field) (sizeof(field) * 4 + 4)
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -14,15 +20,21 @@ static double pct(uint64_t part, uint64_t whole)
 static void print_summary(FILE *f, const struct st_report *r)
 {
 	char b1[32], b2[32], b3[32];
+	char path[ESC_LEN(r->path)], kind[ESC_LEN(r->kind)], digest[ESC_LEN(r->digest)];
+	char src[ESC_LEN(r->source_digest)], target[ESC_LEN(r->target)];
+	char timing[ESC_LEN(r->timing)];
 
-	fprintf(f, "trace %" PRId64 ": %s\n", r->trace_id, r->path);
-	fprintf(f, "  kind %s, digest %s\n", r->kind, r->digest);
+	fprintf(f, "trace %" PRId64 ": %s\n", r->trace_id, fmt_text(r->path, path, sizeof(path)));
+	fprintf(f, "  kind %s, digest %s\n", fmt_text(r->kind, kind, sizeof(kind)),
+		fmt_text(r->digest, digest, sizeof(digest)));
 	if (r->is_run) {
-		fprintf(f, "  replay of %s", r->source_digest[0] ? r->source_digest : "an unknown trace");
+		fprintf(f, "  replay of %s", r->source_digest[0] ?
+			fmt_text(r->source_digest, src, sizeof(src)) : "an unknown trace");
 		if (r->source_id)
 			fprintf(f, " (trace %" PRId64 ")", r->source_id);
-		fprintf(f, " on %s, timing %s\n", r->target[0] ? r->target : "?",
-			r->timing[0] ? r->timing : "?");
+		fprintf(f, " on %s, timing %s\n",
+			r->target[0] ? fmt_text(r->target, target, sizeof(target)) : "?",
+			r->timing[0] ? fmt_text(r->timing, timing, sizeof(timing)) : "?");
 	}
 	if (r->lost_events)
 		fprintf(f, "  WARNING: the capture lost %" PRIu64 " events in %" PRIu64
@@ -67,7 +79,7 @@ static void print_mix(FILE *f, const struct st_report *r)
 static void print_seeks(FILE *f, const struct st_report *r)
 {
 	uint64_t with_prev = 0;
-	char b[32];
+	char b[32], name[ESC_LEN(r->dev[0].name)];
 
 	for (int k = 0; k < ST_SEEK_CLASSES; k++)
 		with_prev += r->seek_hist[k];
@@ -76,7 +88,7 @@ static void print_seeks(FILE *f, const struct st_report *r)
 	for (uint32_t d = 0; d < r->ndev; d++)
 		if (r->dev[d].data_ios)
 			fprintf(f, "  %s: span %s (sectors %" PRIu64 "-%" PRIu64 "), %" PRIu64 " data I/Os\n",
-				r->dev[d].name[0] ? r->dev[d].name : "?",
+				r->dev[d].name[0] ? fmt_text(r->dev[d].name, name, sizeof(name)) : "?",
 				fmt_bytes((r->dev[d].span_hi - r->dev[d].span_lo) * 512, b, sizeof(b)),
 				r->dev[d].span_lo, r->dev[d].span_hi, r->dev[d].data_ios);
 	fprintf(f, "  %-14s %10s  %6s\n", "distance", "I/Os", "share");
@@ -154,7 +166,7 @@ static void print_latency(FILE *f, const struct st_report *r)
 
 static void print_top(FILE *f, const struct st_report *r)
 {
-	char b[32];
+	char b[32], comm[ESC_LEN(r->top_ios[0].comm)];
 
 	for (int pass = 0; pass < 2; pass++) {
 		const struct st_proc *top = pass ? r->top_bytes : r->top_ios;
@@ -163,8 +175,9 @@ static void print_top(FILE *f, const struct st_report *r)
 		fprintf(f, "top processes by %s (of %u)\n", pass ? "bytes" : "I/Os", r->nproc_total);
 		fprintf(f, "  %8s  %-16s %10s  %11s\n", "pid", "comm", "I/Os", "bytes");
 		for (uint32_t i = 0; i < n; i++)
-			fprintf(f, "  %8u  %-16s %10" PRIu64 "  %11s\n", top[i].pid, top[i].comm,
-				top[i].ios, fmt_bytes(top[i].bytes, b, sizeof(b)));
+			fprintf(f, "  %8u  %-16s %10" PRIu64 "  %11s\n", top[i].pid,
+				fmt_text(top[i].comm, comm, sizeof(comm)), top[i].ios,
+				fmt_bytes(top[i].bytes, b, sizeof(b)));
 		if (!pass)
 			fputc('\n', f);
 	}

@@ -10,6 +10,10 @@
 
 #include "fmt.h"
 
+/* An escaped comm: a string-table entry holds at most 4095 bytes
+ * (schemas/trace-format.md), 4 bytes each at worst. */
+#define COMM_ESC_LEN (4095 * 4 + 4)
+
 int dump_format_parse(const char *s, enum dump_format *fmt)
 {
 	if (!strcmp(s, "text"))
@@ -136,16 +140,21 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 
 	fill(o, r, comm, &x);
 	switch (o->fmt) {
-	case DUMP_TEXT:
+	case DUMP_TEXT: {
+		/* recorded strings, escaped: no control byte reaches a terminal */
+		char dev[sizeof(o->hdr->devices[0].name) * 4 + 4], comm[COMM_ESC_LEN];
+
 		fprintf(f, "%12s %12s %12s %-8s %12" PRIu64 " %8u %-6s %-5s %7u %-16s %10" PRIu64
 			" %10s %10s %5d",
-			x.queue, x.issue, x.complete, x.dev, r->sector, r->bytes, x.op,
-			x.flags[0] ? x.flags : "-", r->pid, x.comm[0] ? x.comm : "-",
+			x.queue, x.issue, x.complete, fmt_text(x.dev, dev, sizeof(dev)), r->sector,
+			r->bytes, x.op, x.flags[0] ? x.flags : "-", r->pid,
+			x.comm[0] ? fmt_text(x.comm, comm, sizeof(comm)) : "-",
 			r->cgroup_id, x.wait, x.service, r->error);
 		for (unsigned i = 0; i < nopt; i++)
 			fprintf(f, " %12s", opt[i]);
 		fputc('\n', f);
 		break;
+	}
 	case DUMP_CSV:
 		fprintf(f, "%s,%s,%s,", x.queue, x.issue, x.complete);
 		csv_str(f, x.dev);

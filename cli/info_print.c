@@ -11,6 +11,9 @@
 #include "cliutil.h"
 #include "fmt.h"
 
+/* A buffer for an escaped string field (fmt_text): 4 bytes per byte at worst. */
+#define ESC_LEN(field) (sizeof(field) * 4 + 4)
+
 static const char *const col_names[] = { "sched", "source", "member" };
 
 static double span_s(const struct bpt_stats *st)
@@ -45,13 +48,14 @@ static void text_devices(FILE *f, const struct info_data *d)
 		"size", "lbs/pbs", "rot", "I/Os", "model");
 	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
 		const struct bpt_device *v = &h->devices[i];
-		char mm[24], bs[24];
+		char mm[24], bs[24], name[ESC_LEN(v->name)], model[ESC_LEN(v->model)];
 
 		snprintf(mm, sizeof(mm), "%u:%u", v->major, v->minor);
 		snprintf(bs, sizeof(bs), "%u/%u", v->logical_block_size, v->physical_block_size);
-		fprintf(f, "  %3u %-12s %-9s %10s %9s %4u %10" PRIu64 "  %s\n", i, v->name, mm,
+		fprintf(f, "  %3u %-12s %-9s %10s %9s %4u %10" PRIu64 "  %s\n", i,
+			fmt_text(v->name, name, sizeof(name)), mm,
 			fmt_bytes(v->size_bytes, size, sizeof(size)), bs, v->rotational,
-			d->sum.per_dev[i], v->model[0] ? v->model : "-");
+			d->sum.per_dev[i], v->model[0] ? fmt_text(v->model, model, sizeof(model)) : "-");
 	}
 	if (d->sum.other_dev)
 		fprintf(f, "  (%" PRIu64 " I/Os name a device not in the table)\n", d->sum.other_dev);
@@ -85,11 +89,17 @@ void info_print_text(FILE *f, const struct info_data *d)
 	char when[64], size[32], valid[32];
 	int first;
 
-	fprintf(f, "file:         %s\n", d->path);
-	fprintf(f, "kind:         %s (format %u.%u, written by blkpeak %s)\n", h->kind,
-		h->version_major, h->version_minor, h->tool_version[0] ? h->tool_version : "?");
-	fprintf(f, "host:         %s, kernel %s\n", h->host[0] ? h->host : "?",
-		h->kernel[0] ? h->kernel : "?");
+	fputs("file:         ", f);
+	text_str(f, d->path);
+	fputs("\nkind:         ", f);
+	text_str(f, h->kind);
+	fprintf(f, " (format %u.%u, written by blkpeak ", h->version_major, h->version_minor);
+	text_str(f, h->tool_version[0] ? h->tool_version : "?");
+	fputs(")\nhost:         ", f);
+	text_str(f, h->host[0] ? h->host : "?");
+	fputs(", kernel ", f);
+	text_str(f, h->kernel[0] ? h->kernel : "?");
+	fputc('\n', f);
 	fprintf(f, "started:      %s (monotonic %.6f s)\n",
 		fmt_wall(h->start_wall_ns, when, sizeof(when)), (double)h->start_mono_ns / 1e9);
 	fprintf(f, "columns:      ");
@@ -100,8 +110,13 @@ void info_print_text(FILE *f, const struct info_data *d)
 			first = 0;
 		}
 	fprintf(f, "%s\n", first ? "(only the standard ones)" : "");
-	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++)
-		fprintf(f, "meta:         %s=%s\n", h->meta[i].key, h->meta[i].value);
+	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++) {
+		fputs("meta:         ", f);
+		text_str(f, h->meta[i].key);
+		fputc('=', f);
+		text_str(f, h->meta[i].value);
+		fputc('\n', f);
+	}
 	text_devices(f, d);
 	fprintf(f, "records:      %" PRIu64 " in %" PRIu64 " blocks\n", st->records, st->blocks);
 	if (st->records)

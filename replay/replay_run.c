@@ -19,6 +19,7 @@
 
 #include "cliutil.h"
 #include "replay_run.h"
+#include "fmt.h"
 #include "outfile.h"
 #include "run_writer.h"
 #include "summary.h"
@@ -103,11 +104,12 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 			hit = 1;
 		}
 		if (!hit) {
-			char names[256] = "";
+			char names[256] = "", name[sizeof(h->devices[0].name) * 4 + 4];
 
 			for (unsigned d = 0; d < h->ndevices && strlen(names) < 200; d++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s (%u:%u)", d ? ", " : "", h->devices[d].name,
+					 "%s%s (%u:%u)", d ? ", " : "",
+					 fmt_text(h->devices[d].name, name, sizeof(name)),
 					 h->devices[d].major, h->devices[d].minor);
 			pr_err("replay: --map %s: the trace has no device '%s' (it has: %s)",
 			       o->map[m].dev, o->map[m].dev, names[0] ? names : "none");
@@ -153,9 +155,11 @@ static int load(struct replay *rp)
 	rc = load_trace(rp->reader, &lo, &rp->lt, &err);
 	if (rc == -ENODEV) {
 		const struct bpt_device *d = &h->devices[rp->lt.unmapped_dev];
+		char name[sizeof(d->name) * 4 + 4];
 
+		fmt_text(d->name, name, sizeof(name)); /* recorded: escaped */
 		pr_err("replay: %s: recorded device %s (%u:%u) has no target; give --target "
-		       "SPEC or --map %s=SPEC", o->trace, d->name, d->major, d->minor, d->name);
+		       "SPEC or --map %s=SPEC", o->trace, name, d->major, d->minor, name);
 		return -1;
 	}
 	if (rc < 0) {
