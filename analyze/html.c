@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "html.h"
 #include "plot.h"
 #include "compare.h"
@@ -35,7 +36,14 @@ static const char css[] =
 
 void html_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
+	/* control bytes first, as in text (fmt_text): they are not allowed
+	 * in HTML and would reach the terminal of whoever cats the file */
+	size_t len = s ? strlen(s) * 4 + 4 : 0;
+	char *e = s ? malloc(len) : NULL, *t = e ? fmt_text(s, e, len) : NULL;
+
+	if (s && !t)
+		return;
+	for (s = t; s && *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -44,6 +52,7 @@ void html_escape(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+	free(e);
 }
 
 /* A latency in the unit that keeps it short: "85 µs", "12.3 ms"; a dash
