@@ -2,7 +2,8 @@
  * filekind.h — what a file is, in words, for the messages that refuse
  * one: "/dev/loop3: a block device, refusing to write a trace there",
  * "in.fifo: a FIFO, not a trace file". Shared by the output checks
- * (outfile.h), the database path check and the trace reader.
+ * (outfile.h) and the database path check; lib/'s trace reader uses the
+ * same words in a copy of its own (lib/ links alone).
  */
 #ifndef BLKPEAK_FILEKIND_H
 #define BLKPEAK_FILEKIND_H
