@@ -244,8 +244,9 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 /*
  * The database and the files SQLite keeps next to it (rollback journal,
  * WAL and its index) must each be a regular file or absent: SQLite opens
- * them with O_CREAT and writes, and would write into a device node or a
- * link to one. Checked before any sqlite3_open_v2().
+ * them with O_CREAT and writes, and would write into a device node, a
+ * link to one, or (for a journal) through any link. Checked before any
+ * sqlite3_open_v2().
  */
 static int check_path(const char *path, struct bpt_error *err)
 {
@@ -256,9 +257,15 @@ static int check_path(const char *path, struct bpt_error *err)
 	for (size_t i = 0; i < sizeof(sidecar) / sizeof(sidecar[0]); i++) {
 		if ((size_t)snprintf(file, sizeof(file), "%s%s", path, sidecar[i]) >= sizeof(file))
 			return adb_err(err, -ENAMETOOLONG, "%s: path too long", path);
-		/* stat follows links: a link to a device is refused like one */
-		if (stat(file, &st) || S_ISREG(st.st_mode))
+		/* The database may be a link (stat follows it: a link to a
+		 * device is refused like one); SQLite never makes its journals
+		 * links, so a link there is planted, and SQLite would write
+		 * through it (lstat). */
+		if ((i ? lstat(file, &st) : stat(file, &st)) || S_ISREG(st.st_mode))
 			continue;
+		if (S_ISLNK(st.st_mode))
+			return adb_err(err, -EINVAL, "%s: a symbolic link, refusing to let SQLite "
+				       "write its journal through it", file);
 		if (!i && S_ISDIR(st.st_mode))
 			return adb_err(err, -EISDIR, "%s: is a directory, not a database", path);
 		return adb_err(err, -EINVAL, "%s: %s, not a database%s: refusing to let SQLite open it",

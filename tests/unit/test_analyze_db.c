@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -420,8 +421,11 @@ Test(analyze_db, a_database_path_must_be_a_regular_file_or_absent)
 	snprintf(journal, sizeof(journal), "%s-journal", fresh);
 	cr_assert_eq(symlink("/dev/null", journal), 0);
 	cr_assert_eq(adb_open(&db, fresh, ADB_CREATE, &e), -EINVAL);
-	cr_assert(strstr(e.msg, "fresh.db-journal: a character device, not a database journal"),
-		  "%s", e.msg);
+	cr_assert(strstr(e.msg, "fresh.db-journal: a symbolic link, refusing"), "%s", e.msg);
+	unlink(journal);
+	cr_assert_eq(mkfifo(journal, 0600), 0);
+	cr_assert_eq(adb_open(&db, fresh, ADB_CREATE, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "fresh.db-journal: a FIFO, not a database journal"), "%s", e.msg);
 	cr_assert_neq(access(fresh, F_OK), 0, "nothing was created");
 	cr_assert_null(db);
 }
