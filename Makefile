@@ -4,7 +4,8 @@
 #   make check        install missing Debian packages, build, run every test
 #   make demo         install missing packages, build, run the main job
 #   make fuzz         run the trace-reader fuzzer for FUZZ_SECONDS (60)
-#   make install      PREFIX=/usr/local DESTDIR= honoured
+#   make install      binary, man pages, bash completion, workload recipes;
+#   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
 #   make V=1          show full commands
 #
 # Every object goes to build/, never into the source folders. Sources are
@@ -51,13 +52,35 @@ TEST_BIN  := $(BUILD)/tests/unit_tests
 FUZZ_BIN  := $(BUILD)/tests/fuzz_reader
 BIN       := $(BUILD)/blkpeak
 
+# Man pages: docs/man/NAME.1.scd (scdoc source) -> build/man/NAME.1 (roff).
+MAN_SRCS  := $(wildcard docs/man/*.1.scd)
+MAN_PAGES := $(MAN_SRCS:docs/man/%.scd=$(BUILD)/man/%)
+SCDOC    ?= scdoc
+# The pages carry the date of the last commit, not of the build, so that
+# two builds of one commit are byte for byte the same.
+MAN_DATE := $(shell git log -1 --format=%ct 2>/dev/null)
+COMPLETION := scripts/blkpeak-completion.bash
+WORKLOADS  := $(wildcard workloads/*)
+
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DATADIR     ?= $(PREFIX)/share/blkpeak
+
 # The BPF object and skeleton are intermediate files of a chain of pattern
 # rules: keep them, or make deletes them and rebuilds every time.
 .SECONDARY:
 
-.PHONY: test-deps all check test unit e2e demo fuzz install clean deps bench
+.PHONY: test-deps all check test unit e2e demo fuzz install uninstall clean deps bench man
 
-all: $(BIN)
+all: $(BIN) man
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%.1: docs/man/%.1.scd
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
@@ -166,9 +189,27 @@ fuzz: $(FUZZ_BIN)
 	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 		$(BUILD)/fuzz-corpus tests/fuzz/corpus
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/blkpeak
+# Installs exactly what uninstall removes: the binary, one man page per
+# command, the bash completion and the workload recipes (which find their
+# common.sh next to themselves, so they run from DATADIR as from the tree).
+install: $(BIN) $(MAN_PAGES)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/workloads
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/blkpeak
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/blkpeak
+	install -m 0644 workloads/common.sh $(DESTDIR)$(DATADIR)/workloads/
+	install -m 0755 $(filter-out workloads/common.sh,$(WORKLOADS)) \
+		$(DESTDIR)$(DATADIR)/workloads/
+
+# Removes the files install wrote and the two folders that are blkpeak's
+# own; shared folders (bin, man1, completions) stay.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/blkpeak \
+		$(MAN_PAGES:$(BUILD)/man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/blkpeak \
+		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%)
+	rmdir $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

@@ -7,11 +7,12 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux fdisk kmod
-python3 time tar"
-# Only the tests open the HTML report in headless Chromium: `make check`
-# passes --tests; `make demo` does not pull a browser in.
+python3 time tar scdoc"
+# Only the tests open the HTML report in headless Chromium and render the
+# man pages with man -l (man-db, groff): `make check` passes --tests;
+# `make demo` does not pull a browser in. scdoc above builds the man pages.
 if [ "${1:-}" = "--tests" ]; then
-	PKGS="$PKGS chromium"
+	PKGS="$PKGS chromium man-db groff-base"
 fi
 
 missing=""
