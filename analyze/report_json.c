@@ -1,7 +1,8 @@
 /*
  * report_json.c — the report as one JSON object (blkpeak analyze report
  * --json). Times are integer nanoseconds, sizes bytes, rates per second;
- * the layout is described in the README's "Analyze" section.
+ * the layout is described in docs/analyze.md and
+ * schemas/analyze-report.schema.json.
  */
 #include <inttypes.h>
 

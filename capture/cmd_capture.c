@@ -360,8 +360,8 @@ static int intern_comm(void *ctx, const char *s, uint32_t *id)
  * What to do about a loss, by its cause. Completions that never reached
  * the BPF side (found when the request is reused, or still pending at
  * the end) are not helped by a larger buffer: the kernel ran the
- * block_rq_complete tracepoint without running our program (README,
- * "Capture", names the case seen); only --allow-loss accepts them.
+ * block_rq_complete tracepoint without running our program (docs/capture.md
+ * names the case seen); only --allow-loss accepts them.
  */
 static void print_loss_advice(const struct session_result *r)
 {
@@ -370,7 +370,7 @@ static void print_loss_advice(const struct session_result *r)
 	if (not_delivered == r->lost)
 		fprintf(stderr, "capture: events were lost: %lu completions never "
 			"reached the BPF programs (the kernel skipped them; see "
-			"README, Capture), --allow-loss to accept it\n",
+			"docs/capture.md), --allow-loss to accept it\n",
 			(unsigned long)not_delivered);
 	else
 		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "

@@ -1,7 +1,7 @@
 /*
  * info_print.c — text and JSON forms of the `blkpeak info` report (see
  * info_print.h). Both show the same facts; the JSON keys are listed in
- * the README ("Trace files").
+ * docs/trace-tools.md and blkpeak-info(1).
  */
 #include "info_print.h"
 

@@ -1,7 +1,7 @@
 /*
  * gen_presets.h — the classic Intel IOMeter access specifications that
  * `blkpeak generate --pattern NAME` reproduces (numbers and sources in
- * gen_presets.c and the README).
+ * gen_presets.c and docs/trace-tools.md).
  */
 #ifndef BLKPEAK_GEN_PRESETS_H
 #define BLKPEAK_GEN_PRESETS_H

@@ -20,7 +20,7 @@ printf '[global]\ndirect=1\nioengine=libaio\nrw=randread\nbs=4k\niodepth=4\nio_s
 per_dev() { "$BLKPEAK" dump --format csv "$1" | awk -F, -v d="$2" 'NR > 1 && $4 == d' | wc -l; }
 
 # (loss_check: completions the kernel does not hand to BPF are counted
-# and bounded, README "Capture"; any other loss fails)
+# and bounded, docs/capture.md; any other loss fails)
 "$BLKPEAK" capture -o "$T/d.bpt" -d "$L1" --json --allow-loss -- fio --output=/dev/null "$T/two.fio" \
 	>"$T/d.json" 2>"$T/err" || fail "-d: $(cat "$T/err")"
 loss_check "$T/d.json" "-d"
@@ -31,7 +31,7 @@ loss_check "$T/d.json" "-d"
 
 # (--allow-loss: disks attached meanwhile by others on this machine are not
 # in the table, and their I/O counts as lost; and completions the kernel
-# does not hand to BPF (README "Capture") are counted: each of those may
+# does not hand to BPF (docs/capture.md) are counted: each of those may
 # be one of ours, at most 1 in 100 I/Os)
 "$BLKPEAK" capture -o "$T/all.bpt" --allow-loss --json -- fio --output=/dev/null "$T/two.fio" \
 	>"$T/all.json" 2>"$T/err" || fail "all disks: $(cat "$T/err")"
@@ -103,7 +103,7 @@ kill "$FIO"
 # written each second with fdatasync, in its own context, so a capture of
 # a few seconds makes some). --allow-loss and loss_check: on this machine
 # the kernel now and then runs block_rq_complete without our program
-# (README "Capture"); such losses are counted, bounded and named, any
+# (docs/capture.md); such losses are counted, bounded and named, any
 # other loss fails.
 need_cmd mkfs.ext4
 L4=$(make_loop 128M)

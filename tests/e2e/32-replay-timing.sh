@@ -3,7 +3,7 @@
 # I/Os) replayed on a loop device with --realtime, each I/O's issue time
 # taken from the kernel (blk tracer D events, matched by sector and nth
 # occurrence, aligned at the first) and from the run file. Stated
-# accuracy (README "Replay"): p99 absolute issue error <= 1 ms, max <= 10
+# accuracy (docs/replay.md, "Timing accuracy"): p99 absolute issue error <= 1 ms, max <= 10
 # ms, total drift <= 0.05%, on this shared 2-core machine.
 # Also checks --speed 2 halves the duration, that causal timing never
 # issues an I/O before its recorded dependencies completed, and that afap

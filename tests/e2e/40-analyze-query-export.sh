@@ -1,5 +1,5 @@
 #!/bin/bash
-# analyze query and export: the README's example queries run and agree
+# analyze query and export: the example queries of docs/analyze.md run and agree
 # with the report; --csv and --json are well formed; statements that
 # write (DROP, INSERT, ATTACH, PRAGMA writes) are refused with a clear
 # message and the database stays byte for byte the same; export writes
@@ -15,7 +15,7 @@ sum() { sha256sum "$1" | cut -d' ' -f1; }
 	-o "$T/g.bpt" || fail "generate"
 "$BLKPEAK" analyze import -q "$T/g.bpt" || fail "import"
 
-# README: the busiest second, latency by request size, I/Os per process.
+# docs/analyze.md: the busiest second, latency by request size, I/Os per process.
 "$BLKPEAK" analyze query --csv "SELECT issue_ns / 1000000000 AS second, count(*) AS ios
 	FROM ios WHERE trace_id = 1 GROUP BY second ORDER BY ios DESC, second LIMIT 1" >"$T/busy.csv" ||
 	fail "busiest second"

@@ -46,7 +46,7 @@ check_recipe backup rw --files 30
 check_recipe cold-start r --files 20 --total 4M
 check_recipe install w --packages 3 --files-per-pkg 10
 
-# Recorded the way the README says: set up, capture only the load on the
+# Recorded the way docs/demo.md says: set up, capture only the load on the
 # recipe's devices (two for backup), tear down. The trace holds the I/Os
 # of both devices and nothing was lost.
 if [ -r /sys/kernel/btf/vmlinux ]; then

@@ -111,8 +111,8 @@ compare_requests() {
 }
 
 # loss_check JSON NAME: the capture whose --json summary is in JSON lost only
-# completions the kernel never ran our BPF program for (README
-# "Capture": the block_rq_complete tracepoint ran, the blk tracer saw
+# completions the kernel never ran our BPF program for (docs/capture.md,
+# "Completions the kernel does not hand to BPF": the block_rq_complete tracepoint ran, the blk tracer saw
 # it, our program did not run and no recursion miss was counted), at
 # most 1 in 100 recorded I/Os; any other cause fails. Sets LOST.
 loss_check() {

@@ -19,11 +19,11 @@
       p50/p99/max absolute error in microseconds and the total drift.
 
 Option --warmup (first argument after the command): the replay did its
-warm-up (README "Replay"): each device's first event must be a 4 KiB
+warm-up (docs/replay.md, "Timing"): each device's first event must be a 4 KiB
 read at sector 0; it is checked and left out of the comparison.
 
 The mapping here is written independently of replay/layout_*.c, from the
-rules in README.md, so the two check each other.
+rules in schemas/array-layouts.md, so the two check each other.
 """
 import collections
 import csv
