@@ -193,23 +193,22 @@ fuzz: $(FUZZ_BIN)
 # command, the bash completion and the workload recipes (which find their
 # common.sh next to themselves, so they run from DATADIR as from the tree).
 install: $(BIN) $(MAN_PAGES)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/workloads
-	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/blkpeak
-	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
-	install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/blkpeak
-	install -m 0644 workloads/common.sh $(DESTDIR)$(DATADIR)/workloads/
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DATADIR)/workloads"
+	install -m 0755 $(BIN) "$(DESTDIR)$(BINDIR)/blkpeak"
+	install -m 0644 $(MAN_PAGES) "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 $(COMPLETION) "$(DESTDIR)$(BASHCOMPDIR)/blkpeak"
+	install -m 0644 workloads/common.sh "$(DESTDIR)$(DATADIR)/workloads/"
 	install -m 0755 $(filter-out workloads/common.sh,$(WORKLOADS)) \
-		$(DESTDIR)$(DATADIR)/workloads/
+		"$(DESTDIR)$(DATADIR)/workloads/"
 
 # Removes the files install wrote and the two folders that are blkpeak's
 # own; shared folders (bin, man1, completions) stay.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/blkpeak \
-		$(MAN_PAGES:$(BUILD)/man/%=$(DESTDIR)$(MANDIR)/man1/%) \
-		$(DESTDIR)$(BASHCOMPDIR)/blkpeak \
-		$(WORKLOADS:workloads/%=$(DESTDIR)$(DATADIR)/workloads/%)
-	rmdir $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR) 2>/dev/null || true
+	rm -f "$(DESTDIR)$(BINDIR)/blkpeak" "$(DESTDIR)$(BASHCOMPDIR)/blkpeak"
+	rm -f $(foreach p,$(MAN_PAGES:$(BUILD)/man/%=%),"$(DESTDIR)$(MANDIR)/man1/$(p)")
+	rm -f $(foreach w,$(WORKLOADS:workloads/%=%),"$(DESTDIR)$(DATADIR)/workloads/$(w)")
+	rmdir "$(DESTDIR)$(DATADIR)/workloads" "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)
