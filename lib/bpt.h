@@ -83,6 +83,16 @@ struct bpt_record {
 	uint64_t source_index; /* BPT_COL_SOURCE */
 };
 
+/*
+ * The largest sector a record may name: the I/O's last byte,
+ * sector * 512 + bytes, must stay below 2^64 so that byte offsets never
+ * wrap. The writer refuses (-EINVAL) and the reader rejects as damage
+ * (-EBADMSG) a record past it; every sector below 2^55 - 2^23 is valid
+ * whatever its length.
+ */
+#define BPT_SECTOR_END_OK(sector, bytes) \
+	((uint64_t)(sector) <= (UINT64_MAX - (uint64_t)(bytes)) >> 9)
+
 #define BPT_MAX_DEVICES 64
 #define BPT_MAX_META 32
 
@@ -190,7 +200,8 @@ int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id);
  * spans block_span_ns. Records may come in any time order (captures write
  * them in completion order); the coding is best when times rise.
  * -EINVAL (nothing written) when dev >= hdr.ndevices, op >= BPT_OP__COUNT,
- * flags has bits outside BPT_F__ALL or comm_id was not interned. Fields of
+ * flags has bits outside BPT_F__ALL, comm_id was not interned or the
+ * I/O's end in bytes does not fit 64 bits (BPT_SECTOR_END_OK). Fields of
  * optional columns the header does not declare are not stored. */
 int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *rec);
 

@@ -416,7 +416,8 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       comp[j] > c->max_complete || c->vals[COL_DEV][j] >= ndev ||
 		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
 		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
-		       c->vals[COL_COMM][j] >= r->nstrs;
+		       c->vals[COL_COMM][j] >= r->nstrs ||
+		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
 	if (bad || lim32 > UINT32_MAX) {
 		/* Find the first bad record to name it. */
@@ -437,6 +438,11 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 				return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
 					   c->seq - 1, i0 + j,
 					   (unsigned long long)c->vals[COL_COMM][j]);
+			if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
+				return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
+					   "ends past 2^64 bytes", c->seq - 1, i0 + j,
+					   (unsigned long long)sector[j],
+					   (unsigned long long)bytes[j]);
 		}
 		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
 	}

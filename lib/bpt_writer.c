@@ -199,7 +199,8 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	if (w->error)
 		return w->error;
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
-	    (r->flags & ~BPT_F__ALL) || r->comm_id >= w->strs.count)
+	    (r->flags & ~BPT_F__ALL) || r->comm_id >= w->strs.count ||
+	    !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {
 		uint64_t lo = r->issue_ns < w->blk.min_issue ? r->issue_ns : w->blk.min_issue;
