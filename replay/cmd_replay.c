@@ -43,7 +43,9 @@ static void usage(FILE *f)
 "                         afap: as fast as possible, in order, up to the depth;\n"
 "                         causal: each I/O after those that had completed\n"
 "                         before it was issued, plus its think time\n"
-"  --speed X              time scale for original and causal (default 1)\n"
+"  --speed X              time scale for original and causal (default 1;\n"
+"                         above 0, below 1e6; refused when the trace would\n"
+"                         last 2^62 ns or more at that speed)\n"
 "  --queue-depth N        most I/Os outstanding (default: afap the trace's\n"
 "                         maximum; original and causal 1024 or that maximum)\n"
 "  --no-idle              causal: leave out think time\n"
@@ -119,7 +121,7 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 	case OPT_SPEED:
 		if (parse_double(arg, &o->speed) == 0 && o->speed > 0 && o->speed < 1e6)
 			return 0;
-		pr_err("replay: --speed: '%s': not a positive number", arg);
+		pr_err("replay: --speed: '%s': not a number above 0 and below 1e6", arg);
 		return EXIT_USAGE;
 	case OPT_QD:
 		if (parse_u64(arg, &v) == 0 && v >= 1 && v <= 65536) {

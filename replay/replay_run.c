@@ -458,7 +458,16 @@ int replay_run(const struct replay_opts *opts)
 		return EXIT_USAGE;
 	}
 	rp.o = &o;
-	if ((o.output && open_output(&rp)) || load(&rp) || open_targets(&rp) || alloc_buffers(&rp))
+	if ((o.output && open_output(&rp)) || load(&rp))
+		goto out;
+	if (o.timing != TIMING_AFAP && !sched_span_fits(rp.lt.recorded_ns, o.speed)) {
+		pr_err("replay: --speed %g: the trace's %.3f s would last %.3g s; the longest "
+		       "schedule is 2^62 ns (about 146 years)", o.speed,
+		       (double)rp.lt.recorded_ns / 1e9, (double)rp.lt.recorded_ns / 1e9 / o.speed);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (open_targets(&rp) || alloc_buffers(&rp))
 		goto out;
 	if (!o.depth) {
 		/* afap keeps the recording's concurrency; the timed modes only

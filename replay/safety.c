@@ -83,6 +83,24 @@ static dev_t blkdev_of_path(const char *path)
 }
 
 /*
+ * 1 when `path` names what `target` describes: for a block device, the
+ * same device or a partition of it or its disk; for a regular file, the
+ * same file (device and inode, so links and other names count too).
+ */
+static int names_target(const struct safety_paths *sp, const struct stat *target,
+			const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/' || stat(path, &st))
+		return 0;
+	if (S_ISBLK(target->st_mode))
+		return S_ISBLK(st.st_mode) && safety_related(sp, target->st_rdev, st.st_rdev);
+	return S_ISREG(target->st_mode) && S_ISREG(st.st_mode) &&
+	       st.st_dev == target->st_dev && st.st_ino == target->st_ino;
+}
+
+/*
  * Call fn(line, ctx) for each line of `path` until it returns nonzero;
  * returns that value, 0 at the end, or -errno when the file cannot be
  * opened (0 for a missing file when missing_ok).
@@ -108,6 +126,7 @@ static int scan_lines(const char *path, int missing_ok,
 struct scan_ctx {
 	const struct safety_paths *sp;
 	dev_t dev;
+	const struct stat *target; /* swap scan: the device or file */
 	char *out;
 	size_t len;
 };
@@ -138,7 +157,7 @@ static int mount_line(const char *line, void *arg)
 int safety_find_mount(const struct safety_paths *sp, dev_t dev, char *where,
 		      size_t len)
 {
-	struct scan_ctx c = { sp, dev, where, len };
+	struct scan_ctx c = { sp, dev, NULL, where, len };
 
 	return scan_lines(sp->mountinfo, 0, mount_line, &c);
 }
@@ -148,13 +167,11 @@ static int swap_line(const char *line, void *arg)
 {
 	struct scan_ctx *c = arg;
 	char raw[PATH_MAX], name[PATH_MAX];
-	dev_t s;
 
 	if (sscanf(line, "%4095s", raw) != 1 || raw[0] != '/')
 		return 0;
 	unescape(raw, name, sizeof(name));
-	s = blkdev_of_path(name);
-	if (s && safety_related(c->sp, c->dev, s)) {
+	if (names_target(c->sp, c->target, name)) {
 		snprintf(c->out, c->len, "%s", name);
 		return 1;
 	}
@@ -164,9 +181,60 @@ static int swap_line(const char *line, void *arg)
 int safety_find_swap(const struct safety_paths *sp, dev_t dev, char *what,
 		     size_t len)
 {
-	struct scan_ctx c = { sp, dev, what, len };
+	struct stat st = { .st_mode = S_IFBLK, .st_rdev = dev };
+
+	return safety_find_swap_of(sp, &st, what, len);
+}
+
+int safety_find_swap_of(const struct safety_paths *sp, const struct stat *target,
+			char *what, size_t len)
+{
+	struct scan_ctx c = { sp, 0, target, what, len };
 
 	return scan_lines(sp->swaps, 1, swap_line, &c); /* no swap support: none */
+}
+
+/* sysfs `loop/backing_file`: the path, with " (deleted)" appended by the
+ * kernel when the file was removed (it then names nothing to compare). */
+static int read_backing_file(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fgets(out, (int)len, f) ? strlen(out) : 0;
+	fclose(f);
+	while (n && out[n - 1] == '\n')
+		out[--n] = 0;
+	return n > 0;
+}
+
+int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
+		     char *loop, size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], backing[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "%s/block", sp->sysfs);
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!found && (e = readdir(d))) {
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/loop/backing_file", dir, e->d_name);
+		if (!read_backing_file(path, backing, sizeof(backing)))
+			continue; /* not attached */
+		if (names_target(sp, target, backing)) {
+			snprintf(loop, len, "/dev/%s", e->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
 }
 
 /* First entry of directory `dir` other than . and .., into name[len]. */
@@ -219,6 +287,26 @@ int safety_find_holder(const struct safety_paths *sp, dev_t dev, char *holder,
 	return found;
 }
 
+/* The loop-device part of both checks. */
+static int check_loops(const struct safety_paths *sp, const char *path,
+		       const struct stat *st, char *why, size_t len)
+{
+	char what[PATH_MAX];
+	int rc = safety_find_loop(sp, st, what, sizeof(what));
+
+	if (rc < 0) {
+		snprintf(why, len, "%s: cannot read %s/block: %s, refusing to use it", path,
+			 sp->sysfs, strerror(-rc));
+		return -EBUSY;
+	}
+	if (rc) {
+		snprintf(why, len, "%s: in use by %s (loop device backed by it), refusing to use it",
+			 path, what);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 int safety_check_blkdev(const struct safety_paths *sp, const char *path,
 			dev_t dev, char *why, size_t len)
 {
@@ -246,7 +334,24 @@ int safety_check_blkdev(const struct safety_paths *sp, const char *path,
 		snprintf(why, len, "%s: held by %s, refusing to use it", path, what);
 		return -EBUSY;
 	}
-	return 0;
+	struct stat st = { .st_mode = S_IFBLK, .st_rdev = dev };
+
+	return check_loops(sp, path, &st, why, len);
+}
+
+int safety_check_file(const struct safety_paths *sp, const char *path,
+		      const struct stat *st, char *why, size_t len)
+{
+	char what[PATH_MAX];
+	int rc = safety_find_swap_of(sp, st, what, sizeof(what));
+
+	if (rc) {
+		snprintf(why, len, "%s: %s%s, refusing to use it", path,
+			 rc > 0 ? "in use as swap: " : "cannot read swap table: ",
+			 rc > 0 ? what : strerror(-rc));
+		return -EBUSY;
+	}
+	return check_loops(sp, path, st, why, len);
 }
 
 int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,

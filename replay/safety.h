@@ -1,9 +1,14 @@
 /*
  * safety.h — the checks that stand between a replay and someone's data.
  *
- * A block device that is mounted (directly or through one of its
- * partitions), used as swap, held by another device (sysfs holders) or
- * opened exclusively elsewhere is never used, not even for reads. Writes
+ * A target that anything is built on is never used, not even for reads:
+ * a block device that is mounted (directly or through one of its
+ * partitions), used as swap, held by another device (sysfs holders), the
+ * backing of a loop device (also through a partition) or opened
+ * exclusively elsewhere; a regular file that backs a loop device or is a
+ * swap file (compared by device and inode). A loop device on a loop
+ * device is caught the same way: the lower one backs the upper. Virtual
+ * arrays apply the rules to every member. Writes
  * to a block device need --allow-write. A regular file is created or
  * extended only with --create SIZE. The functions here decide; they print
  * nothing and explain a refusal in `why`.
@@ -16,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct safety_paths {
@@ -50,10 +56,28 @@ int safety_find_swap(const struct safety_paths *sp, dev_t dev, char *what,
 int safety_find_holder(const struct safety_paths *sp, dev_t dev, char *holder,
 		       size_t len);
 
-/* All three checks on block device `path` (device number `dev`): 0 when
- * free, -EBUSY with the reason in why[len] otherwise. */
+/* 1 and the swap area's name when `target` (a block device, or a regular
+ * file by device and inode) or a related device is swap. */
+int safety_find_swap_of(const struct safety_paths *sp, const struct stat *target,
+			char *what, size_t len);
+
+/* 1 and "/dev/loopN" in loop[len] when loop device N is backed by
+ * `target` (sysfs block/loopN/loop/backing_file): a block device, one of
+ * its partitions or its disk, or a regular file by device and inode; 0
+ * when none is; negative errno when sysfs cannot be read. */
+int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
+		     char *loop, size_t len);
+
+/* Every check on block device `path` (device number `dev`): mounts, swap,
+ * holders, loop devices; 0 when free, -EBUSY with the reason in why[len]
+ * otherwise. */
 int safety_check_blkdev(const struct safety_paths *sp, const char *path,
 			dev_t dev, char *why, size_t len);
+
+/* The checks on regular file `path` (`st` from stat): a swap file, or the
+ * backing of a loop device: 0 when free, -EBUSY with the reason. */
+int safety_check_file(const struct safety_paths *sp, const char *path,
+		      const struct stat *st, char *why, size_t len);
 
 /*
  * Whether writes may be sent to a block device: 0 when there are none to

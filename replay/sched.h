@@ -103,6 +103,17 @@ struct sched_stats {
 	int stopped;              /* ended early: signal, error or callback */
 };
 
+/*
+ * The longest schedule the scheduler represents: a recorded time divided
+ * by --speed must stay below 2^62 ns (about 146 years), so that it plus
+ * the start time and the completions so far fits 64 bits.
+ * sched_span_fits says whether a trace whose recorded times reach
+ * `span_ns` can be replayed at `speed`; due times are also capped at the
+ * limit, so no speed makes them wrap.
+ */
+#define SCHED_MAX_SPAN_NS (1ull << 62)
+int sched_span_fits(uint64_t span_ns, double speed);
+
 /* "original", "afap", "causal" → timing; -EINVAL otherwise. */
 int timing_parse(const char *s, enum timing *t);
 const char *timing_name(enum timing t);

@@ -132,6 +132,20 @@ static void causal_completed(struct sched *s, uint64_t idx, uint64_t rel_ns)
 	}
 }
 
+/* t_ns / speed in ns, capped at SCHED_MAX_SPAN_NS (a double that large
+ * does not fit the integer; the cast would be undefined). */
+static uint64_t scaled_ns(uint64_t t_ns, double speed)
+{
+	double x = (double)t_ns / speed;
+
+	return x < (double)SCHED_MAX_SPAN_NS ? (uint64_t)x : SCHED_MAX_SPAN_NS;
+}
+
+int sched_span_fits(uint64_t span_ns, double speed)
+{
+	return speed > 0 && (double)span_ns / speed < (double)SCHED_MAX_SPAN_NS;
+}
+
 /* When I/O i may be issued (absolute ns), or NEVER while it waits for
  * completions. */
 static uint64_t due_time(const struct sched *s, uint64_t i)
@@ -143,7 +157,7 @@ static uint64_t due_time(const struct sched *s, uint64_t i)
 	case TIMING_AFAP:
 		return 0;
 	case TIMING_ORIGINAL:
-		return s->t0 + (uint64_t)((double)io->t_ns / speed);
+		return s->t0 + scaled_ns(io->t_ns, speed);
 	case TIMING_CAUSAL: {
 		uint32_t k = s->c.ndeps[i];
 		uint64_t since, think;
@@ -152,7 +166,7 @@ static uint64_t due_time(const struct sched *s, uint64_t i)
 			return NEVER;
 		since = k ? s->io[s->c.order[k - 1]].done_ns : 0;
 		think = s->cfg->no_idle || io->t_ns < since ? 0 : io->t_ns - since;
-		return s->t0 + s->c.prefix_done[k] + (uint64_t)((double)think / speed);
+		return s->t0 + s->c.prefix_done[k] + scaled_ns(think, speed);
 	}
 	}
 	return 0;

@@ -82,6 +82,11 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 	}
 	uint64_t new_size;
 
+	if (exists) {
+		rc = safety_check_file(&safety_system_paths, path, &st, why, len);
+		if (rc)
+			return rc;
+	}
 	rc = safety_file_policy(path, exists, exists ? (uint64_t)st.st_size : 0,
 				pol->create_size, &new_size, why, len);
 	if (rc)

@@ -2,7 +2,9 @@
 # Replay refuses what would destroy data or cannot work: writes to a block
 # device without --allow-write; a device carrying a mounted ext4 file
 # system, even with --allow-write, also through a virtual array (its files
-# stay byte-identical); a target smaller than the trace (both sizes named)
+# stay byte-identical); a file or device that a loop device is built on
+# (mounted on top, or a loop on a loop); --speed values whose schedule
+# does not fit; a target smaller than the trace (both sizes named)
 # unless --fit; a missing file without --create; usage errors exit 2.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -58,10 +60,66 @@ umount "$MNT" || fail "umount"
 python3 -c "import os,sys,time; fd=os.open(sys.argv[1], os.O_RDONLY|os.O_EXCL); sys.stdout.write('x\n'); sys.stdout.flush(); time.sleep(30)" "$B" > "$E2E_TMP/held" &
 HOLDER=$!
 _PIDS="$HOLDER $_PIDS"
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$E2E_TMP/held" ] && break; sleep 0.1; done
+# python starts slowly on a loaded machine: wait up to 20 s for the claim
+for _ in $(seq 200); do [ -s "$E2E_TMP/held" ] && break; sleep 0.1; done
+[ -s "$E2E_TMP/held" ] || fail "the holder did not start"
 expect_refusal "busy device" 1 "$B: busy" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$B" --timing afap
 kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
+
+# anything built on a target refuses it, even with --allow-write, and the
+# file system on top stays whole: a file backing a mounted loop device
+# (any name of it: a hard link), that file inside an array, and a loop
+# device under another loop device that is mounted
+FI="$E2E_TMP/fs.img"
+truncate -s 32M "$FI" || fail "truncate"
+mkfs.ext4 -q -F "$FI" || fail "mkfs.ext4 $FI"
+LF=$(losetup -f --show "$FI") || fail "losetup $FI"
+at_exit "losetup -d '$LF' 2>/dev/null"
+MNT2="$E2E_TMP/mnt2"
+mkdir -p "$MNT2"
+mount "$LF" "$MNT2" || fail "mount $LF"
+at_exit "umount '$MNT2' 2>/dev/null"
+echo "kept" > "$MNT2/kept.txt"; sync
+ln "$FI" "$E2E_TMP/fs-link.img" || fail "ln"
+expect_refusal "file backing a mounted loop" 1 \
+	"$FI: in use by $LF (loop device backed by it), refusing to use it" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$FI" --timing afap
+expect_refusal "hard link of that file" 1 "fs-link.img: in use by $LF (loop device backed by it)" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$E2E_TMP/fs-link.img" --timing afap
+expect_refusal "that file in an array" 1 "$FI: in use by $LF" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "raid1:$E2E_TMP/free.img,$FI" --create 32m \
+	--timing afap
+LOW=$(make_loop 32M low)
+UP=$(losetup -f --show "$LOW") || fail "losetup $LOW"
+at_exit "losetup -d '$UP' 2>/dev/null"
+mkfs.ext4 -q -F "$UP" || fail "mkfs.ext4 $UP"
+MNT3="$E2E_TMP/mnt3"
+mkdir -p "$MNT3"
+mount "$UP" "$MNT3" || fail "mount $UP"
+at_exit "umount '$MNT3' 2>/dev/null"
+echo "kept" > "$MNT3/kept.txt"; sync
+expect_refusal "loop under a mounted loop, --allow-write" 1 \
+	"$LOW: in use by $UP (loop device backed by it), refusing to use it" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$LOW" --allow-write --timing afap
+expect_refusal "that loop in an array" 1 "$LOW: in use by $UP" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "raid0:chunk=64k:$B,$LOW" --allow-write \
+	--timing afap
+umount "$MNT2" && umount "$MNT3" || fail "umount"
+e2fsck -fn "$LF" > /dev/null 2>&1 || fail "the file system on $FI is damaged"
+e2fsck -fn "$UP" > /dev/null 2>&1 || fail "the file system on $UP (over $LOW) is damaged"
+losetup -d "$LF" "$UP" || fail "losetup -d"
+"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$FI" --timing afap > /dev/null ||
+	fail "the file is free again once detached"
+
+# --speed whose schedule cannot be represented, and values that are no speed
+expect_refusal "--speed 1e-15" 2 \
+	"--speed 1e-15: the trace's [0-9.]* s would last [0-9.e+]* s; the longest schedule is 2^62 ns" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$FI" --speed 1e-15
+for v in nan inf -1 0 1e7 1e-400; do
+	expect_refusal "--speed $v" 2 "--speed: '$v': not a number above 0 and below 1e6" \
+		"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$FI" --speed "$v"
+done
 
 # too small, both sizes named; --fit makes it go
 S=$(make_loop 8M s)

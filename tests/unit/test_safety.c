@@ -163,3 +163,85 @@ Test(safety, write_and_file_policies)
 	cr_expect_eq(safety_file_policy("x.img", 1, 1 << 20, 8192, &ns, why, sizeof(why)), 0);
 	cr_expect_eq(ns, 0, "never shrunk");
 }
+
+/* Attach fake loop device `name` in the fixture sysfs, backed by `backing`. */
+static void fake_loop(const char *name, const char *backing)
+{
+	char rel[64], p[512];
+
+	snprintf(rel, sizeof(rel), "sys/block/%s/loop", name);
+	mkdirs(rel);
+	snprintf(p, sizeof(p), "%s/%s/backing_file", dir, rel);
+	put(p, backing);
+}
+
+/*
+ * A regular file that backs a loop device is refused, whatever name it is
+ * given (a hard link): compared by device and inode. So is a swap file.
+ * A loop device whose file was deleted and a detached one (no
+ * backing_file) name nothing.
+ */
+Test(safety, files_backing_loops_or_swap)
+{
+	struct safety_paths sp = { mi, sw, sys };
+	char img[128], link_[128], other[128], what[256], why[512], line[256];
+	struct stat st, ost;
+
+	snprintf(img, sizeof(img), "%s/disk.img", dir);
+	snprintf(link_, sizeof(link_), "%s/other-name.img", dir);
+	snprintf(other, sizeof(other), "%s/free.img", dir);
+	put(img, "x");
+	put(other, "y");
+	cr_assert_eq(link(img, link_), 0);
+	cr_assert_eq(stat(link_, &st), 0);
+	cr_assert_eq(stat(other, &ost), 0);
+	put(sw, "Filename\tType\tSize\tUsed\tPriority\n");
+	mkdirs("sys/block/loop3");             /* detached: no loop/ */
+	fake_loop("loop8", "/gone/x.img (deleted)\n");
+	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 0);
+	cr_expect_eq(safety_check_file(&sp, link_, &st, why, sizeof(why)), 0);
+	snprintf(line, sizeof(line), "%s\n", img);
+	fake_loop("loop9", line);
+	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 1);
+	cr_expect_str_eq(what, "/dev/loop9");
+	cr_expect_eq(safety_find_loop(&sp, &ost, what, sizeof(what)), 0);
+	cr_expect_eq(safety_check_file(&sp, link_, &st, why, sizeof(why)), -EBUSY);
+	snprintf(line, sizeof(line), "%s: in use by /dev/loop9 (loop device backed by it), "
+		 "refusing to use it", link_);
+	cr_expect_str_eq(why, line);
+	cr_expect_eq(safety_check_file(&sp, other, &ost, why, sizeof(why)), 0);
+	snprintf(line, sizeof(line), "Filename\tType\tSize\tUsed\tPriority\n%s file 1024 0 -2\n",
+		 other);
+	put(sw, line);
+	cr_expect_eq(safety_check_file(&sp, other, &ost, why, sizeof(why)), -EBUSY);
+	cr_expect(strstr(why, ": in use as swap: "), "%s", why);
+}
+
+/*
+ * A block device that backs a loop device (a loop on a loop, or a loop on
+ * a partition) is refused: sysfs holders do not show it. The fixture's
+ * disk 7:0 has partition 259:1; a loop backed by the disk refuses both.
+ */
+Test(safety, devices_backing_loops)
+{
+	struct safety_paths sp = { mi, sw, sys };
+	struct stat st;
+	struct stat part = { .st_mode = S_IFBLK, .st_rdev = makedev(259, 1) };
+	char what[256], why[512];
+
+	if (stat("/dev/loop0", &st) || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(7, 0))
+		cr_skip_test("needs /dev/loop0 to be 7:0");
+	put(mi, "");
+	put(sw, "Filename\tType\tSize\tUsed\tPriority\n");
+	fake_loop("loop6", "/dev/loop0\n");
+	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 1);
+	cr_expect_str_eq(what, "/dev/loop6");
+	cr_expect_eq(safety_find_loop(&sp, &part, what, sizeof(what)), 1, "its partition");
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop5", makedev(7, 5), why, sizeof(why)), 0);
+	snprintf(what, sizeof(what), "%s/sys/block/loop0/loop0p1/holders/dm-3", dir);
+	cr_assert_eq(rmdir(what), 0, "only the loop is left to find");
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop0p1", makedev(259, 1), why, sizeof(why)),
+		     -EBUSY);
+	cr_expect_str_eq(why, "/dev/loop0p1: in use by /dev/loop6 (loop device backed by it), "
+			 "refusing to use it");
+}

@@ -329,3 +329,18 @@ Test(sched, afap_polling_keeps_depth_and_order)
 	free(run.seen);
 	free(io);
 }
+
+/* --speed: a schedule longer than 2^62 ns is refused before it starts
+ * (1 s at 1e-15 would be 10^15 s); any speed that fits is accepted. */
+Test(sched, speed_schedule_limit)
+{
+	cr_expect(sched_span_fits(1000000000ull, 1e-15) == 0);
+	cr_expect(sched_span_fits(1000000000ull, 1e-10) == 0, "10^19 ns > 2^62");
+	cr_expect(sched_span_fits(1000000000ull, 1e-9), "10^18 ns < 2^62");
+	cr_expect(sched_span_fits(UINT64_MAX, 1) == 0);
+	cr_expect(sched_span_fits(UINT64_MAX, 1e6), "1.8 * 10^13 ns");
+	cr_expect(sched_span_fits(0, 1e-300), "an empty trace lasts 0 s at any speed");
+	cr_expect(sched_span_fits(1, 0) == 0);
+	cr_expect(sched_span_fits(1, -1) == 0);
+	cr_expect(sched_span_fits(1, 0.0 / 0.0) == 0, "NaN");
+}
