@@ -15,7 +15,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze compare ID ID... [--json] [--force] [--no-store] [--db PATH]\n"
+		"usage: blkpeak analyze compare ID ID... [--json] [--force] [--allow-partial]\n"
+		"                                [--no-store] [--db PATH]\n"
 		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n\n"
 		"Put traces and replay runs of the same I/O side by side, against the\n"
 		"first: total time, time saved and speedup in percent, IOPS, MB/s, queue\n"
@@ -23,6 +24,9 @@ static void usage(FILE *f)
 		"(tables comparisons, comparison_entries).\n\n"
 		"  --json       one JSON object\n"
 		"  --force      compare entries that do not come from the same trace\n"
+		"  --allow-partial  compare runs that stopped before their last I/O\n"
+		"               (Ctrl-C, --stop-on-error; refused without it); each is\n"
+		"               marked \"PARTIAL: DONE of TOTAL I/Os (WHY)\"\n"
 		"  --no-store   do not store the comparison (database opened read-only)\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");
@@ -33,13 +37,14 @@ int analyze_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "allow-partial", no_argument, NULL, 'p' },
 		{ "no-store", no_argument, NULL, 'n' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbopt = NULL;
-	int json = 0, force = 0, store = 1, c, n, nids, rc = EXIT_FAIL;
+	int json = 0, flags = 0, store = 1, c, n, nids, rc = EXIT_FAIL;
 	struct bpt_error err = { 0 };
 	int64_t *args, *ids = NULL;
 	struct cmp cmp = { 0, NULL, 0, 0 };
@@ -50,7 +55,8 @@ int analyze_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
-		case 'f': force = 1; break;
+		case 'f': flags |= CMP_FORCE; break;
+		case 'p': flags |= CMP_ALLOW_PARTIAL; break;
 		case 'n': store = 0; break;
 		case 'd': dbopt = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -78,7 +84,7 @@ int analyze_compare(int argc, char **argv)
 	}
 	if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
 	    cmp_expand_ids(db, args, n, &ids, &nids, &err) ||
-	    cmp_compute(db, ids, nids, force, &cmp, &err) ||
+	    cmp_compute(db, ids, nids, flags, &cmp, &err) ||
 	    (store && cmp_store(db, &cmp, &err))) {
 		pr_err("analyze compare: %s", err.msg);
 		goto out;

@@ -12,6 +12,7 @@
 #include "db.h"
 #include "import.h"
 #include "report.h"
+#include "run_partial.h"
 
 static void usage(FILE *f)
 {
@@ -95,7 +96,8 @@ int analyze_report(int argc, char **argv)
 		sqlite3_close(db);
 		return rc;
 	}
-	if (st_report_compute(db, id, &rep, &err)) {
+	if (st_report_compute(db, id, &rep, &err) ||
+	    run_partial_load(db, id, &rep.partial, &err)) {
 		pr_err("analyze report: %s", err.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "db.h"
 #include "jsonout.h"
+#include "partial.h"
 #include "report.h"
 
 /* An escaped label or key (fmt_text): 4 bytes per byte at worst. */
@@ -116,9 +117,10 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	return 0;
 }
 
-int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c,
+int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c,
 		struct bpt_error *err)
 {
+	int force = flags & CMP_FORCE;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -144,8 +146,22 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c
 			}
 			c->forced = 1;
 		}
-		if ((rc = st_report_compute(db, e->trace_id, &e->rep, err)))
+		if ((rc = st_report_compute(db, e->trace_id, &e->rep, err)) ||
+		    (rc = run_partial_load(db, e->trace_id, &e->rep.partial, err)))
 			break;
+		if (e->rep.partial.partial) {
+			if (!(flags & CMP_ALLOW_PARTIAL)) {
+				rc = adb_err(err, -EINVAL,
+					     "trace %lld is a partial run (%s): its figures cover only"
+					     " part of the trace; --allow-partial compares it anyway",
+					     (long long)e->trace_id, e->rep.partial.text);
+				st_report_free(&e->rep);
+				break;
+			}
+			size_t l = strlen(e->label);
+
+			snprintf(e->label + l, sizeof(e->label) - l, " %s", e->rep.partial.text);
+		}
 		st_report_free(&e->rep); /* the series is not compared */
 		c->n = i + 1;
 	}
@@ -347,6 +363,11 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		json_num(f, e->speedup_pct, 6);
 		fprintf(f, ",\"mean_queue_depth\":");
 		json_num(f, r->mean_depth, 4);
+		fprintf(f, ",\"partial\":");
+		if (r->partial.partial)
+			partial_json(f, r->partial.done, r->partial.total, r->partial.reason);
+		else
+			fputs("null", f);
 		fprintf(f, ",\"errors\":%" PRIu64 ",\"service\":", r->errors);
 		lat_json(f, &r->all_service);
 		fprintf(f, ",\"total\":");

@@ -14,7 +14,9 @@
 
 struct cmp_entry {
 	int64_t trace_id;
-	char label[160];     /* target and timing of a run, else the file name */
+	/* target and timing of a run, else the file name; a partial run's
+	 * label ends in its PARTIAL text, so every line naming it says so */
+	char label[512];
 	char key[17];        /* digest of the trace this I/O comes from */
 	int is_run;
 	double time_saved_pct; /* (T0 - T) / T0 * 100 */
@@ -38,12 +40,20 @@ struct cmp {
 int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *nout,
 		   struct bpt_error *err);
 
+/* cmp_compute's flags. */
+enum {
+	CMP_FORCE = 1,         /* entries may come from different traces */
+	CMP_ALLOW_PARTIAL = 2, /* partial runs are compared (and marked) */
+};
+
 /*
  * Compute the comparison of `ids` (n >= 2). Entries must come from the
- * same trace (a run's source digest, a trace's own digest) unless force;
- * otherwise -EXDEV names the first that differs. Free with cmp_free().
+ * same trace (a run's source digest, a trace's own digest) unless
+ * CMP_FORCE; otherwise -EXDEV names the first that differs. A partial run
+ * (run_partial.h) is refused with -EINVAL unless CMP_ALLOW_PARTIAL. Free
+ * with cmp_free().
  */
-int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int force, struct cmp *c,
+int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c,
 		struct bpt_error *err);
 
 /* Insert c into comparisons and comparison_entries (one transaction) and

@@ -228,7 +228,13 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	case 0:
 		rc = adb_exec(db, analyze_schema_sql, err);
 		break;
-	/* case 1: the ALTERs from version 1 to 2, then fall through. */
+	case 1: /* runs learn whether they are partial */
+		rc = adb_exec(db, "ALTER TABLE runs ADD COLUMN ios_total INTEGER;"
+			      " ALTER TABLE runs ADD COLUMN partial INTEGER NOT NULL DEFAULT 0;"
+			      " ALTER TABLE runs ADD COLUMN stop_reason TEXT;"
+			      " PRAGMA user_version = 2;", err);
+		break;
+	/* case 2: the ALTERs from version 2 to 3, then fall through. */
 	default:
 		rc = adb_err(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,

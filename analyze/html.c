@@ -224,7 +224,7 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 	if (n == 0)
 		return -EINVAL;
 	rc = n == 1 ? single_entry(db, ids[0], &c, err)
-		    : cmp_compute(db, ids, (int)n, 1, &c, err);
+		    : cmp_compute(db, ids, (int)n, CMP_FORCE | CMP_ALLOW_PARTIAL, &c, err);
 	if (rc)
 		goto out;
 	write_header(f, o, n);

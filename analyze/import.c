@@ -187,10 +187,13 @@ static int insert_run(sqlite3 *db, int64_t id, const struct bpt_header *h,
 {
 	static const char sql[] =
 		"INSERT INTO runs (trace_id, source_digest, source_trace_id, source_path,"
-		" target, timing, speed, queue_depth, engine, host, kernel)"
+		" target, timing, speed, queue_depth, engine, host, kernel, ios_total, partial,"
+		" stop_reason)"
 		" VALUES (?1, ?2, (SELECT id FROM traces WHERE digest = ?2), ?3, ?4, ?5,"
-		" ?6, ?7, ?8, ?9, ?10)";
-	const char *src = bpt_header_get_meta(h, "source.digest");
+		" ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+	const char *src = bpt_header_get_meta(h, BPT_META_SOURCE_DIGEST);
+	const char *total = bpt_header_get_meta(h, BPT_META_RUN_IOS);
+	const char *status = bpt_header_get_meta(h, BPT_META_RUN_STATUS);
 	const char *v;
 	char hex[17] = "";
 	sqlite3_stmt *st;
@@ -204,16 +207,27 @@ static int insert_run(sqlite3 *db, int64_t id, const struct bpt_header *h,
 		normalise_digest(src, hex);
 	sqlite3_bind_int64(st, 1, id);
 	bind_text(st, 2, hex);
-	bind_text(st, 3, bpt_header_get_meta(h, "source"));
-	bind_text(st, 4, bpt_header_get_meta(h, "target"));
-	bind_text(st, 5, bpt_header_get_meta(h, "timing"));
-	if ((v = bpt_header_get_meta(h, "speed")) && *v)
+	bind_text(st, 3, bpt_header_get_meta(h, BPT_META_SOURCE));
+	bind_text(st, 4, bpt_header_get_meta(h, BPT_META_TARGET));
+	bind_text(st, 5, bpt_header_get_meta(h, BPT_META_TIMING));
+	if ((v = bpt_header_get_meta(h, BPT_META_SPEED)) && *v)
 		sqlite3_bind_double(st, 6, strtod(v, NULL));
-	if ((v = bpt_header_get_meta(h, "queue_depth")) && *v)
+	if ((v = bpt_header_get_meta(h, BPT_META_QUEUE_DEPTH)) && *v)
 		sqlite3_bind_int64(st, 7, strtoll(v, NULL, 10));
-	bind_text(st, 8, bpt_header_get_meta(h, "engine"));
+	bind_text(st, 8, bpt_header_get_meta(h, BPT_META_ENGINE));
 	bind_text(st, 9, h->host);
 	bind_text(st, 10, h->kernel);
+	if (total && *total)
+		sqlite3_bind_int64(st, 11, strtoll(total, NULL, 10));
+	/* a run that says it is partial, or one that was to say how it ended
+	 * (run.ios) and does not: its file ends before the replay did */
+	if (status ? !strcmp(status, BPT_RUN_PARTIAL) : total != NULL) {
+		sqlite3_bind_int(st, 12, 1);
+		bind_text(st, 13, status ? bpt_header_get_meta(h, BPT_META_RUN_STOPPED)
+					 : "the run file ends before the replay did (killed, or cut)");
+	} else {
+		sqlite3_bind_int(st, 12, 0);
+	}
 	rc = step_done(db, st, err, "cannot insert the run");
 	sqlite3_finalize(st);
 	return rc;

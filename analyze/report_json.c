@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "jsonout.h"
+#include "partial.h"
 #include "report.h"
 
 /* A string, or null when empty. */
@@ -180,6 +181,11 @@ void report_print_json(FILE *f, const struct st_report *r)
 		json_opt_str(f, r->target);
 		fprintf(f, ",\"timing\":");
 		json_opt_str(f, r->timing);
+		fprintf(f, ",\"partial\":");
+		if (r->partial.partial)
+			partial_json(f, r->partial.done, r->partial.total, r->partial.reason);
+		else
+			fputs("null", f);
 		putc('}', f);
 	} else {
 		fputs("null", f);

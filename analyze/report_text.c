@@ -22,9 +22,11 @@ static void print_summary(FILE *f, const struct st_report *r)
 	char b1[32], b2[32], b3[32];
 	char path[ESC_LEN(r->path)], kind[ESC_LEN(r->kind)], digest[ESC_LEN(r->digest)];
 	char src[ESC_LEN(r->source_digest)], target[ESC_LEN(r->target)];
-	char timing[ESC_LEN(r->timing)];
+	char timing[ESC_LEN(r->timing)], partial[ESC_LEN(r->partial.text)];
 
-	fprintf(f, "trace %" PRId64 ": %s\n", r->trace_id, fmt_text(r->path, path, sizeof(path)));
+	fprintf(f, "trace %" PRId64 ": %s%s%s\n", r->trace_id, fmt_text(r->path, path, sizeof(path)),
+		r->partial.partial ? "  " : "",
+		r->partial.partial ? fmt_text(r->partial.text, partial, sizeof(partial)) : "");
 	fprintf(f, "  kind %s, digest %s\n", fmt_text(r->kind, kind, sizeof(kind)),
 		fmt_text(r->digest, digest, sizeof(digest)));
 	if (r->is_run) {

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "bpt.h"
+#include "run_partial.h"
 
 #define ST_SIZE_CLASSES 27 /* 0, 1 B, 2 B, 3-4 B, ... 16 MiB, bigger */
 #define ST_SEEK_CLASSES 7
@@ -97,6 +98,8 @@ struct st_report {
 	uint64_t lost_events, loss_windows; /* a capture's losses: I/Os the figures miss */
 	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
+	struct run_partial partial;         /* not filled by st_report_compute:
+					       run_partial_load() */
 	uint64_t ios, bytes, errors;
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;

@@ -335,20 +335,20 @@ static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
 	used = snprintf(buf, sizeof(buf), "blkpeak");
 	for (int i = 0; i < argc && used < sizeof(buf); i++)
 		used += snprintf(buf + used, sizeof(buf) - used, " %s", argv[i]);
-	set_meta(hdr, "options", buf);
-	set_meta(hdr, "filter.devices", t->names);
+	set_meta(hdr, BPT_META_OPTIONS, buf);
+	set_meta(hdr, BPT_META_FILTER_DEVICES, t->names);
 	if (o->filters.tgid) {
 		snprintf(num, sizeof(num), "%u", o->filters.tgid);
-		set_meta(hdr, "filter.pid", num);
+		set_meta(hdr, BPT_META_FILTER_PID, num);
 	}
 	if (o->filters.comm[0])
-		set_meta(hdr, "filter.comm", o->filters.comm);
+		set_meta(hdr, BPT_META_FILTER_COMM, o->filters.comm);
 	if (o->filters.cgroup_path)
-		set_meta(hdr, "filter.cgroup", o->filters.cgroup_path);
-	set_meta(hdr, "capture.attach", h->attach);
+		set_meta(hdr, BPT_META_FILTER_CGROUP, o->filters.cgroup_path);
+	set_meta(hdr, BPT_META_CAPTURE_ATTACH, h->attach);
 	snprintf(num, sizeof(num), "%lu", (unsigned long)h->ringbuf_bytes);
-	set_meta(hdr, "capture.buffer_bytes", num);
-	set_meta(hdr, "capture.own_io", "excluded");
+	set_meta(hdr, BPT_META_CAPTURE_BUFFER, num);
+	set_meta(hdr, BPT_META_CAPTURE_OWN_IO, "excluded");
 }
 
 static int intern_comm(void *ctx, const char *s, uint32_t *id)

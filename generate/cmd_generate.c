@@ -45,9 +45,9 @@ static int make_header(const struct gen_options *o, struct bpt_header *hdr)
 	size_mix_format(&o->p.bs, mix, sizeof(mix));
 	if (strlen(mix) >= sizeof(((struct bpt_meta *)0)->value))
 		strcpy(mix + sizeof(((struct bpt_meta *)0)->value) - 4, "...");
-	ret = bpt_header_set_meta(hdr, "generator", line);
+	ret = bpt_header_set_meta(hdr, BPT_META_GENERATOR, line);
 	if (!ret)
-		ret = bpt_header_set_meta(hdr, "generator.bs", mix);
+		ret = bpt_header_set_meta(hdr, BPT_META_GENERATOR_BS, mix);
 	return ret;
 }
 

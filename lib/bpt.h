@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
-#define BPT_FORMAT_MINOR 0 /* additions older readers can skip */
+#define BPT_FORMAT_MINOR 1 /* additions older readers can skip */
 
 /* Operation of a request. Values are part of the file format. */
 enum bpt_op {
@@ -113,13 +113,47 @@ struct bpt_meta {
 };
 
 /*
+ * Meta keys the tools write (schemas/trace-format.md, "Meta keys", says
+ * what each value holds). Tools may add others; readers show what they
+ * do not know.
+ */
+#define BPT_META_OPTIONS "options"               /* capture: command line */
+#define BPT_META_FILTER_DEVICES "filter.devices" /* capture */
+#define BPT_META_FILTER_PID "filter.pid"
+#define BPT_META_FILTER_COMM "filter.comm"
+#define BPT_META_FILTER_CGROUP "filter.cgroup"
+#define BPT_META_CAPTURE_ATTACH "capture.attach"
+#define BPT_META_CAPTURE_BUFFER "capture.buffer_bytes"
+#define BPT_META_CAPTURE_OWN_IO "capture.own_io"
+#define BPT_META_GENERATOR "generator"           /* generate: its options */
+#define BPT_META_GENERATOR_BS "generator.bs"
+#define BPT_META_SOURCE "source"                 /* replay: the trace's path */
+#define BPT_META_SOURCE_DIGEST "source.digest"   /* its digest, 16 hex digits */
+#define BPT_META_TARGET "target"
+#define BPT_META_TIMING "timing"
+#define BPT_META_SPEED "speed"
+#define BPT_META_QUEUE_DEPTH "queue_depth"
+#define BPT_META_ENGINE "engine"
+#define BPT_META_WRITES "writes"
+#define BPT_META_FIT "fit"
+#define BPT_META_OFFSET "offset"
+#define BPT_META_CREATE "create"
+#define BPT_META_NO_IDLE "no_idle"
+/* A replay's outcome. RUN_IOS is in the header (known at the start); the
+ * others are end meta (bpt_writer_set_end_meta), so a run file cut before
+ * the replay ended has RUN_IOS without RUN_STATUS. */
+#define BPT_META_RUN_IOS "run.ios"         /* I/Os the replay was to do */
+#define BPT_META_RUN_STATUS "run.status"   /* BPT_RUN_COMPLETE or BPT_RUN_PARTIAL */
+#define BPT_META_RUN_DONE "run.done"       /* I/Os done (records in the file) */
+#define BPT_META_RUN_ERRORS "run.errors"   /* of those, I/Os that failed */
+#define BPT_META_RUN_STOPPED "run.stopped" /* partial: why, e.g. "interrupted by SIGINT" */
+#define BPT_RUN_COMPLETE "complete"
+#define BPT_RUN_PARTIAL "partial"
+
+/*
  * The file header. The writer stores exactly what the caller put here;
- * bpt_header_init() fills the fields every file needs.
- * Keys used in `meta` by the tools (documented in trace-format.md):
- *   capture: "options" (command line), "filter.*"
- *   replay:  "source" (path), "source.digest" (hex), "target", "timing",
- *            "speed", "queue_depth", "engine"
- *   generate: "generator" (its options)
+ * bpt_header_init() fills the fields every file needs. A reader's header
+ * also holds the end meta from the footer (bpt_writer_set_end_meta).
  */
 struct bpt_header {
 	uint16_t version_major, version_minor; /* set by the library */
@@ -218,6 +252,16 @@ int bpt_writer_flush(struct bpt_writer *w);
 /* Flush, write the footer (index, string table, totals, digest), close the
  * file and free the writer, also on failure. */
 int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err);
+
+/*
+ * Add or replace a meta entry known only at the end (a replay's outcome).
+ * Stored in the footer (format 1.1), so a file cut before close has none;
+ * a reader shows them with the header's meta, replacing a header entry of
+ * the same key. -E2BIG when the key is empty or too long, the value too
+ * long, or header and end meta together would hold more than BPT_MAX_META
+ * keys.
+ */
+int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *value);
 
 /* Records written so far (including the open block). */
 uint64_t bpt_writer_count(const struct bpt_writer *w);

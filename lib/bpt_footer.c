@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bpt_reader_int.h"
 
@@ -95,6 +96,48 @@ static int check_index(struct bpt_reader *r, struct rbuf *b,
 	return 0;
 }
 
+/* One str16 of the end meta into out[cap] (NUL-terminated); -1 when it is
+ * cut, empty where `nonempty`, or too long. */
+static int get_str16(struct rbuf *b, char *out, size_t cap, int nonempty)
+{
+	uint8_t lb[2];
+	size_t n;
+
+	if (rb_get(b, lb, 2))
+		return -1;
+	n = get_le16(lb);
+	if (n >= cap || (nonempty && !n) || rb_get(b, out, n))
+		return -1;
+	out[n] = 0;
+	return memchr(out, 0, n) ? -1 : 0;
+}
+
+/*
+ * The end meta (format 1.1): u16 count, then key/value str16 pairs, the
+ * facts a writer knew only at the end (a replay's outcome). They are shown
+ * with the header's meta, replacing a header entry of the same key.
+ */
+static int read_end_meta(struct bpt_reader *r, struct rbuf *b,
+			 struct bpt_error *err)
+{
+	uint64_t at = rb_tell(b);
+	uint8_t nb[2];
+	struct bpt_meta m;
+
+	if (rb_get(b, nb, 2) || get_le16(nb) > BPT_MAX_META)
+		return BAD(at, "footer: end meta count malformed");
+	for (unsigned i = 0; i < get_le16(nb); i++) {
+		at = rb_tell(b);
+		if (get_str16(b, m.key, sizeof(m.key), 1) ||
+		    get_str16(b, m.value, sizeof(m.value), 0))
+			return BAD(at, "footer: end meta %u malformed", i);
+		if (bpt_header_set_meta(&r->hdr, m.key, m.value))
+			return BAD(at, "footer: end meta %u: more than %d meta entries with "
+				   "the header's", i, BPT_MAX_META);
+	}
+	return 0;
+}
+
 static int read_tables(struct bpt_reader *r, struct rbuf *b,
 		       struct bpt_error *err)
 {
@@ -133,7 +176,10 @@ static int read_tables(struct bpt_reader *r, struct rbuf *b,
 					     : BAD(at, "footer: string %llu malformed",
 						   (unsigned long long)id);
 	}
-	/* Bytes left before the trailer are fields of a newer minor. */
+	/* Minor 1 adds the end meta; an older file ends here, and bytes
+	 * left after what this reader knows are fields of a newer minor. */
+	if (r->hdr.version_minor >= 1 && rb_tell(b) < b->end)
+		return read_end_meta(r, b, err);
 	return 0;
 }
 

@@ -45,6 +45,9 @@ struct bpt_writer {
 	struct bpt_totals tot;
 	uint64_t lost;
 	uint64_t digest, offset;
+	/* meta known only at the end (bpt_writer_set_end_meta), for the footer */
+	struct bpt_meta end_meta[BPT_MAX_META];
+	uint32_t nend_meta;
 };
 
 static int fail(struct bpt_writer *w, int code, int has_off, const char *what)
@@ -350,6 +353,12 @@ static int write_footer(struct bpt_writer *w)
 
 		buf_str16(&f, s, len);
 	}
+	/* extension of minor 1: the end meta */
+	buf_u16(&f, (uint16_t)w->nend_meta);
+	for (uint32_t i = 0; i < w->nend_meta; i++) {
+		buf_str16(&f, w->end_meta[i].key, strlen(w->end_meta[i].key));
+		buf_str16(&f, w->end_meta[i].value, strlen(w->end_meta[i].value));
+	}
 	if (f.oom) {
 		buf_free(&f);
 		return fail(w, -ENOMEM, 0, "footer: out of memory");
@@ -390,6 +399,29 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 	free(w->path);
 	free(w);
 	return rc;
+}
+
+int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *value)
+{
+	size_t kl = strlen(key), vl = strlen(value);
+	uint32_t i, total = w->hdr.nmeta;
+
+	if (!kl || kl >= sizeof(w->end_meta[0].key) || vl >= sizeof(w->end_meta[0].value))
+		return -E2BIG;
+	for (i = 0; i < w->nend_meta; i++)
+		if (!strcmp(w->end_meta[i].key, key))
+			break;
+	if (i == w->nend_meta) {
+		/* the reader shows both sets together: at most BPT_MAX_META keys */
+		for (uint32_t j = 0; j < w->nend_meta; j++)
+			total += !bpt_header_get_meta(&w->hdr, w->end_meta[j].key);
+		if (!bpt_header_get_meta(&w->hdr, key) && total >= BPT_MAX_META)
+			return -E2BIG;
+		w->nend_meta++;
+	}
+	memcpy(w->end_meta[i].key, key, kl + 1);
+	memcpy(w->end_meta[i].value, value, vl + 1);
+	return 0;
 }
 
 uint64_t bpt_writer_count(const struct bpt_writer *w)

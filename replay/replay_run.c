@@ -2,7 +2,8 @@
  * replay_run.c — the steps of one replay (replay_run.h). The only
  * process-wide state is `stop_flag`, set by the SIGINT/SIGTERM handler and
  * read by the scheduler, so Ctrl-C stops issuing, waits for what is in
- * flight and still writes a complete run file and summary.
+ * flight and still writes the run file and summary, both marked partial
+ * with how many I/Os were done and why the replay stopped.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,10 +31,10 @@ static volatile sig_atomic_t stop_flag;
 /* Default --queue-depth of original and causal timing. */
 #define DEFAULT_TIMED_DEPTH 1024u
 
+/* The signal's number, so the run file can say which one stopped it. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_flag = 1;
+	stop_flag = sig;
 }
 
 /* Everything one replay holds; freed by replay_free. */
@@ -55,6 +56,10 @@ struct replay {
 	struct bpt_error werr;
 	int progress;                            /* stderr is a terminal */
 	uint64_t digest;
+	uint64_t ndone;                          /* I/Os with a result */
+	uint64_t ndone_err;                      /* of those, failed */
+	uint32_t first_err_src;                  /* source index of the first failure */
+	int first_err;                           /* its negative errno, 0: none yet */
 };
 
 static int target_index(struct replay *rp, const char *spec)
@@ -302,8 +307,8 @@ static int open_run_file(struct replay *rp)
 	const struct replay_opts *o = rp->o;
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
-	char offset[32], create[32];
-	const char *meta[2 * 12];
+	char offset[32], create[32], nios[24];
+	const char *meta[2 * 13];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
 
@@ -336,27 +341,30 @@ static int open_run_file(struct replay *rp)
 	snprintf(digest, sizeof(digest), "%016" PRIx64, rp->digest);
 	snprintf(speed, sizeof(speed), "%g", o->speed);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	meta[nm * 2] = "source", meta[nm++ * 2 + 1] = o->trace;
-	meta[nm * 2] = "source.digest", meta[nm++ * 2 + 1] = digest;
-	meta[nm * 2] = "target", meta[nm++ * 2 + 1] = target;
-	meta[nm * 2] = "timing", meta[nm++ * 2 + 1] = timing_name(o->timing);
-	meta[nm * 2] = "speed", meta[nm++ * 2 + 1] = speed;
-	meta[nm * 2] = "queue_depth", meta[nm++ * 2 + 1] = depth;
-	meta[nm * 2] = "engine", meta[nm++ * 2 + 1] = o->engine;
+	snprintf(nios, sizeof(nios), "%llu", (unsigned long long)rp->lt.n);
+	meta[nm * 2] = BPT_META_SOURCE, meta[nm++ * 2 + 1] = o->trace;
+	meta[nm * 2] = BPT_META_SOURCE_DIGEST, meta[nm++ * 2 + 1] = digest;
+	meta[nm * 2] = BPT_META_TARGET, meta[nm++ * 2 + 1] = target;
+	meta[nm * 2] = BPT_META_TIMING, meta[nm++ * 2 + 1] = timing_name(o->timing);
+	meta[nm * 2] = BPT_META_SPEED, meta[nm++ * 2 + 1] = speed;
+	meta[nm * 2] = BPT_META_QUEUE_DEPTH, meta[nm++ * 2 + 1] = depth;
+	meta[nm * 2] = BPT_META_ENGINE, meta[nm++ * 2 + 1] = o->engine;
+	meta[nm * 2] = BPT_META_RUN_IOS, meta[nm++ * 2 + 1] = nios;
 	if (o->writes != WRITES_REPLAY)
-		meta[nm * 2] = "writes", meta[nm++ * 2 + 1] = o->writes == WRITES_SKIP ? "skip" : "as-reads";
+		meta[nm * 2] = BPT_META_WRITES,
+		meta[nm++ * 2 + 1] = o->writes == WRITES_SKIP ? "skip" : "as-reads";
 	if (o->fit != FIT_REFUSE)
-		meta[nm * 2] = "fit", meta[nm++ * 2 + 1] = o->fit == FIT_WRAP ? "wrap" : "scale";
+		meta[nm * 2] = BPT_META_FIT, meta[nm++ * 2 + 1] = o->fit == FIT_WRAP ? "wrap" : "scale";
 	if (o->offset) {
 		snprintf(offset, sizeof(offset), "%llu", (unsigned long long)o->offset);
-		meta[nm * 2] = "offset", meta[nm++ * 2 + 1] = offset;
+		meta[nm * 2] = BPT_META_OFFSET, meta[nm++ * 2 + 1] = offset;
 	}
 	if (o->create_size) {
 		snprintf(create, sizeof(create), "%llu", (unsigned long long)o->create_size);
-		meta[nm * 2] = "create", meta[nm++ * 2 + 1] = create;
+		meta[nm * 2] = BPT_META_CREATE, meta[nm++ * 2 + 1] = create;
 	}
 	if (o->no_idle)
-		meta[nm * 2] = "no_idle", meta[nm++ * 2 + 1] = "1";
+		meta[nm * 2] = BPT_META_NO_IDLE, meta[nm++ * 2 + 1] = "1";
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {
@@ -382,6 +390,14 @@ static int on_result(void *ctx, const struct rp_result *r)
 	struct replay *rp = ctx;
 
 	rp->res[r->io - rp->lt.io] = *r;
+	rp->ndone++;
+	if (r->error) {
+		rp->ndone_err++;
+		if (!rp->first_err) {
+			rp->first_err = r->error;
+			rp->first_err_src = r->io->src;
+		}
+	}
 	return 0;
 }
 
@@ -397,6 +413,34 @@ static void finish_results(struct replay *rp)
 		if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
 			rp->write_failed = 1;
 	}
+}
+
+/*
+ * Why the replay stopped before its last I/O, into why[len]; NULL when it
+ * did them all. A signal comes first (it is what the user did), then the
+ * engine, then --stop-on-error.
+ */
+static const char *stop_reason(const struct replay *rp, int sched_rc,
+			       const struct sched_stats *st, char *why, size_t len)
+{
+	const char *name;
+
+	if (stop_flag) {
+		name = sigabbrev_np(stop_flag);
+		snprintf(why, len, "interrupted by SIG%s", name ? name : "?");
+	} else if (sched_rc < 0) {
+		snprintf(why, len, "%s engine failed: %s", rp->o->engine, strerror(-sched_rc));
+	} else if (rp->first_err && rp->o->stop_on_error && st->stopped) {
+		name = strerrorname_np(-rp->first_err);
+		snprintf(why, len, "stopped on error at I/O %u: %s (--stop-on-error)",
+			 rp->first_err_src, name ? name : strerror(-rp->first_err));
+	} else if (st->stopped || rp->ndone < rp->lt.n) {
+		snprintf(why, len, "stopped after %llu of %llu I/Os",
+			 (unsigned long long)rp->ndone, (unsigned long long)rp->lt.n);
+	} else {
+		return NULL;
+	}
+	return why;
 }
 
 /* --realtime: SCHED_FIFO and locked memory, so other tasks on a busy
@@ -451,6 +495,8 @@ int replay_run(const struct replay_opts *opts)
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct sched_stats stats;
 	struct sched_config cfg;
+	char why[200];
+	const char *stopped;
 	int rc, ret = EXIT_FAIL;
 
 	if (!ops) {
@@ -517,9 +563,16 @@ int replay_run(const struct replay_opts *opts)
 		munlockall();
 	}
 	finish_results(&rp);
+	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	if (rp.rw) {
 		struct bpt_error err = { 0 };
+		struct run_outcome oc = { .done = rp.ndone, .total = rp.lt.n,
+					  .errors = rp.ndone_err, .stopped = stopped };
 
+		if (run_writer_set_outcome(rp.rw, &oc) < 0 && !rp.write_failed) {
+			pr_err("replay: %s: cannot record the outcome in the run file", o.output);
+			rp.write_failed = 1;
+		}
 		if (run_writer_close(rp.rw, &err) < 0 && !rp.write_failed) {
 			pr_err("replay: %s", err.msg);
 			rp.write_failed = 1;
@@ -528,17 +581,16 @@ int replay_run(const struct replay_opts *opts)
 	}
 	if (rp.write_failed)
 		pr_err("replay: %s: cannot write the run file; replay stopped", o.output);
-	if (stop_flag)
-		pr_err("replay: interrupted; %llu of %llu I/Os replayed",
-		       (unsigned long long)stats.completed, (unsigned long long)rp.lt.n);
-	if (stats.errors && o.stop_on_error)
-		pr_err("replay: stopped at the first I/O error (--stop-on-error)");
+	if (stopped)
+		pr_err("replay: %s; the run is partial: %llu of %llu I/Os, exit status 1",
+		       stopped, (unsigned long long)rp.ndone, (unsigned long long)rp.lt.n);
 
 	struct summary_ctx sc = {
 		.source = o.trace, .target = o.target ? o.target : "(--map)",
 		.timing = timing_name(o.timing), .speed = o.speed, .depth = o.depth,
 		.total_ios = rp.lt.n, .skipped = rp.lt.skipped, .elapsed_ns = stats.elapsed_ns,
 		.recorded_ns = rp.lt.recorded_ns, .interrupted = stats.stopped,
+		.done_ios = rp.ndone, .stopped = stopped,
 		.run_file = rp.write_failed ? NULL : o.output,
 	};
 	if (rp.ntargets == 1)
@@ -547,7 +599,7 @@ int replay_run(const struct replay_opts *opts)
 		summary_print_json(&rp.sum, &sc, stdout);
 	else
 		summary_print_text(&rp.sum, &sc, stdout);
-	ret = rc < 0 || stats.stopped || stats.errors || rp.write_failed ? EXIT_FAIL : EXIT_OK;
+	ret = rc < 0 || stopped || stats.errors || rp.write_failed ? EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)
 		run_writer_close(rp.rw, NULL);

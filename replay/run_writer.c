@@ -93,6 +93,24 @@ int run_writer_add(struct run_writer *w, const struct rp_result *r)
 	return bpt_writer_add(w->w, &rec);
 }
 
+int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o)
+{
+	char done[24], errors[24];
+	int rc;
+
+	snprintf(done, sizeof(done), "%llu", (unsigned long long)o->done);
+	snprintf(errors, sizeof(errors), "%llu", (unsigned long long)o->errors);
+	rc = bpt_writer_set_end_meta(w->w, BPT_META_RUN_STATUS,
+				     o->stopped ? BPT_RUN_PARTIAL : BPT_RUN_COMPLETE);
+	if (!rc)
+		rc = bpt_writer_set_end_meta(w->w, BPT_META_RUN_DONE, done);
+	if (!rc)
+		rc = bpt_writer_set_end_meta(w->w, BPT_META_RUN_ERRORS, errors);
+	if (!rc && o->stopped)
+		rc = bpt_writer_set_end_meta(w->w, BPT_META_RUN_STOPPED, o->stopped);
+	return rc;
+}
+
 int run_writer_close(struct run_writer *w, struct bpt_error *err)
 {
 	int rc;

@@ -19,7 +19,9 @@
  *                          (-EIO for a short transfer)
  *   pid, comm              this blkpeak process
  * Header meta: source, source.digest, target, timing, speed, queue_depth,
- * engine, and writes, fit, offset, no_idle when they were given.
+ * engine, run.ios, and writes, fit, offset, no_idle when they were given;
+ * end meta (footer): run.status, run.done, run.errors and, for a partial
+ * run, run.stopped.
  */
 #ifndef BLKPEAK_RUN_WRITER_H
 #define BLKPEAK_RUN_WRITER_H
@@ -49,6 +51,17 @@ int run_writer_open(struct run_writer **out, int fd, const char *path,
 
 /* Append the record of one completed I/O. */
 int run_writer_add(struct run_writer *w, const struct rp_result *r);
+
+/* How the replay ended, for the run file's end meta (BPT_META_RUN_*):
+ * `stopped` NULL for a run that did every I/O, else why it stopped
+ * ("interrupted by SIGINT"), which makes the run partial. */
+struct run_outcome {
+	uint64_t done, total, errors;
+	const char *stopped;
+};
+
+/* Record the outcome; written with the footer by run_writer_close. */
+int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o);
 
 /* Finish the file (footer) and free the writer; NULL is accepted. */
 int run_writer_close(struct run_writer *w, struct bpt_error *err);

@@ -5,6 +5,7 @@
 #include "cliutil.h"
 #include "fmt.h"
 #include "sort_u64.h"
+#include "partial.h"
 #include "summary.h"
 
 static void vec_push(struct summary *s, struct ns_vec *v, uint64_t x)
@@ -95,6 +96,12 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 	fprintf(f, "replay: %s -> %s (%s, speed %g, queue depth %u)%s\n", c->source,
 		c->target, c->timing, c->speed, c->depth,
 		c->interrupted ? ", stopped early" : "");
+	if (c->stopped) {
+		char pt[320];
+
+		fprintf(f, "  %s\n", partial_text(c->done_ios, c->total_ios, c->stopped, pt,
+						  sizeof(pt)));
+	}
 	fprintf(f, "  I/Os        %llu of %llu", (unsigned long long)s->ios,
 		(unsigned long long)c->total_ios);
 	if (c->skipped)
@@ -150,7 +157,12 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 		(unsigned long long)s->ios, (unsigned long long)c->total_ios,
 		(unsigned long long)c->skipped, (unsigned long long)s->errors,
 		(unsigned long long)s->short_ios, c->interrupted ? "true" : "false");
-	fprintf(f, "\"duration_ns\":%llu,\"recorded_ns\":%llu,\"iops\":%.1f,\"mb_per_s\":%.3f,",
+	fprintf(f, "\"partial\":");
+	if (c->stopped)
+		partial_json(f, c->done_ios, c->total_ios, c->stopped);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"duration_ns\":%llu,\"recorded_ns\":%llu,\"iops\":%.1f,\"mb_per_s\":%.3f,",
 		(unsigned long long)c->elapsed_ns, (unsigned long long)c->recorded_ns,
 		el > 0 ? (double)s->ios / el : 0, el > 0 ? (double)s->bytes / el / 1e6 : 0);
 	fprintf(f, "\"latency_ns\":{");

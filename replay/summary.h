@@ -51,6 +51,8 @@ struct summary_ctx {
 	uint64_t elapsed_ns;     /* replay: start to last completion */
 	uint64_t recorded_ns;    /* recording: first issue to last completion */
 	int interrupted;         /* stopped before the end */
+	uint64_t done_ios;       /* I/Os with a result */
+	const char *stopped;     /* why the run is partial; NULL: it is not */
 	const char *run_file;    /* -o, or NULL */
 };
 

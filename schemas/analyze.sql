@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (1). A
+-- blkpeak database; PRAGMA user_version is the schema version (2). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -118,6 +118,12 @@ CREATE INDEX IF NOT EXISTS losses_trace ON losses (trace_id);
 -- how (from the run's header meta). source_trace_id is filled when the
 -- source trace is in the database (at import of either file); the link
 -- itself is the digest.
+-- A partial run stopped before its last I/O (Ctrl-C, --stop-on-error, an
+-- engine failure) or its file was cut before the replay ended (run.ios in
+-- the header but no run.status at the end): its figures cover `traces.ios`
+-- of `ios_total` I/Os, and compare refuses it without --allow-partial.
+-- Runs written before blkpeak recorded this (no run.ios) have partial 0
+-- and ios_total NULL. Schema version 2 added the last three columns.
 CREATE TABLE IF NOT EXISTS runs (
 	trace_id        INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE,
 	source_digest   TEXT,                  -- traces.digest of the replayed trace
@@ -129,7 +135,10 @@ CREATE TABLE IF NOT EXISTS runs (
 	queue_depth     INTEGER,
 	engine          TEXT,
 	host            TEXT,
-	kernel          TEXT
+	kernel          TEXT,
+	ios_total       INTEGER,               -- I/Os the replay was to do (run.ios), NULL: not recorded
+	partial         INTEGER NOT NULL DEFAULT 0, -- 1: the run did not do them all
+	stop_reason     TEXT                   -- partial: why, e.g. interrupted by SIGINT
 );
 CREATE INDEX IF NOT EXISTS runs_source ON runs (source_digest);
 
@@ -179,4 +188,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -56,8 +56,9 @@ KILLER=$!
 rc=$?
 wait $KILLER
 [ $rc -eq 1 ] || fail "--stop-on-error exits $rc"
-grep -q "stopped at the first I/O error" "$E2E_TMP/err2" || fail "--stop-on-error: $(cat "$E2E_TMP/err2")"
-python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j['stopped_early'] and 1 <= j['errors'] <= 4 and j['ios'] < 400000))" \
+grep -q "stopped on error at I/O [0-9]*: E[A-Z]* (--stop-on-error); the run is partial: [0-9]* of 400000 I/Os" \
+	"$E2E_TMP/err2" || fail "--stop-on-error: $(cat "$E2E_TMP/err2")"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j['stopped_early'] and 1 <= j['errors'] <= 4 and j['ios'] < 400000 and j['partial']['ios_done'] == j['ios'] and j['partial']['reason'].startswith('stopped on error at I/O ')))" \
 	"$E2E_TMP/j2" || fail "--stop-on-error summary: $(cat "$E2E_TMP/j2")"
 
 # Ctrl-C

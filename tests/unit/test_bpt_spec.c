@@ -53,6 +53,7 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 					.sector = 8 * i, .bytes = 4096, .comm_id = id };
 		cr_assert_eq(bpt_writer_add(w, &r), 0);
 	}
+	cr_assert_eq(bpt_writer_set_end_meta(w, "k", "w"), 0);
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
 	uint8_t *f = tu_load(p, &len);
 	cr_assert_not_null(f);
@@ -60,7 +61,7 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 	/* Header: magic, version, header_size, then the fields in order. */
 	cr_assert_eq(memcmp(f, "\x89\x42\x50\x54\x0d\x0a\x1a\x0a", 8), 0, "file magic");
 	cr_assert_eq(le16(f + 8), 1, "version_major");
-	cr_assert_eq(le16(f + 10), 0, "version_minor");
+	cr_assert_eq(le16(f + 10), 1, "version_minor");
 	uint32_t hsize = le32(f + 12);
 	cr_assert(hsize >= 24 && hsize < len, "header_size %u", hsize);
 	pos = 16;
@@ -137,6 +138,12 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 	cr_assert_eq(le16(st), 0);
 	cr_assert_eq(le16(st + 2), 3);
 	cr_assert_eq(memcmp(st + 4, "fio", 3), 0);
-	cr_assert_eq(st + 7, t, "footer ends where the trailer begins");
+	/* end meta (1.1): one entry, k=w */
+	cr_assert_eq(le16(st + 7), 1, "nendmeta");
+	cr_assert_eq(le16(st + 9), 1);
+	cr_assert_eq(st[11], 'k');
+	cr_assert_eq(le16(st + 12), 1);
+	cr_assert_eq(st[14], 'w');
+	cr_assert_eq(st + 15, t, "footer ends where the trailer begins");
 	free(f);
 }
