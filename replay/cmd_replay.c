@@ -36,7 +36,9 @@ static void usage(FILE *f)
 "  --allow-write          let the trace's writes, discards and write-zeroes\n"
 "                         reach a block device (refused without it)\n"
 "  --writes skip|as-reads leave writes out, or read the same ranges instead\n"
-"  (a mounted, swap, held or otherwise busy device is always refused)\n"
+"  (always refused, even for reads: a device that is mounted, swap, held\n"
+"  (sysfs holders) or open exclusively elsewhere, and a device or file\n"
+"  that backs a loop device or is a swap file, also as an array member)\n"
 "\n"
 "timing:\n"
 "  --timing MODE          original (default): at the recorded times / --speed;\n"
@@ -69,9 +71,13 @@ static void usage(FILE *f)
 "                         scheduler); --null-latency T for the null engine\n"
 "  -h, --help             this text\n"
 "\n"
+"A replay that stops before its last I/O (SIGINT, SIGTERM, --stop-on-error,\n"
+"an engine failure) still writes the run file, marked partial: the summary,\n"
+"the run file and analyze say \"PARTIAL: DONE of TOTAL I/Os (WHY)\", and\n"
+"analyze compare refuses it without --allow-partial.\n"
+"\n"
 "Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
-"was interrupted (Ctrl-C still writes the run file) or had I/O errors,\n"
-"2 for bad usage.\n");
+"stopped early (partial) or had I/O errors, 2 for bad usage.\n");
 }
 
 enum {
