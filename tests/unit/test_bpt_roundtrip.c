@@ -240,3 +240,60 @@ Test(bpt_roundtrip, open_errors_name_the_file)
 	bpt_reader_close(NULL);
 	cr_assert_eq(bpt_writer_close(NULL, NULL), 0);
 }
+
+/*
+ * End meta (format 1.1): facts set before close land in the footer and a
+ * reader shows them with the header's, replacing a header key; header and
+ * end meta together hold at most BPT_MAX_META keys. A file cut before its
+ * footer has none.
+ */
+Test(bpt_roundtrip, end_meta_in_the_footer, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("endmeta");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 1, .complete_ns = 2, .bytes = 512 };
+	char key[16];
+	uint8_t *data;
+	size_t len;
+
+	bpt_header_init(&h, "replay");
+	cr_assert_eq(bpt_header_add_device(&h, &(struct bpt_device){ .name = "d" }), 0);
+	for (int i = 0; i < BPT_MAX_META - 2; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		cr_assert_eq(bpt_header_set_meta(&h, key, "h"), 0);
+	}
+	cr_assert_eq(bpt_header_set_meta(&h, BPT_META_RUN_IOS, "9"), 0);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	cr_assert_eq(bpt_writer_set_end_meta(w, "k0", "replaced"), 0, "a header key: no new slot");
+	cr_assert_eq(bpt_writer_set_end_meta(w, BPT_META_RUN_STATUS, "partial"), 0, "the 32nd key");
+	cr_assert_eq(bpt_writer_set_end_meta(w, BPT_META_RUN_STOPPED, "x"), -E2BIG, "a 33rd");
+	cr_assert_eq(bpt_writer_set_end_meta(w, BPT_META_RUN_STATUS, BPT_RUN_PARTIAL), 0);
+	cr_assert_eq(bpt_writer_set_end_meta(w, "", "x"), -E2BIG);
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
+	const struct bpt_header *g = bpt_reader_header(r);
+
+	cr_assert_eq(g->nmeta, BPT_MAX_META);
+	cr_assert_str_eq(bpt_header_get_meta(g, "k0"), "replaced");
+	cr_assert_str_eq(bpt_header_get_meta(g, "k1"), "h");
+	cr_assert_str_eq(bpt_header_get_meta(g, BPT_META_RUN_IOS), "9");
+	cr_assert_str_eq(bpt_header_get_meta(g, BPT_META_RUN_STATUS), BPT_RUN_PARTIAL);
+	cr_assert_null(bpt_header_get_meta(g, BPT_META_RUN_STOPPED));
+	bpt_reader_close(r);
+
+	/* the trailer gone: no footer, so no end meta; the header's stay */
+	data = tu_load(p, &len);
+	cr_assert_not_null(data);
+	cr_assert_eq(bpt_reader_open_mem(&r, data, len - 1, "cut.bpt", &e), 0, "%s", e.msg);
+	g = bpt_reader_header(r);
+	cr_assert_str_eq(bpt_header_get_meta(g, "k0"), "h");
+	cr_assert_str_eq(bpt_header_get_meta(g, BPT_META_RUN_IOS), "9");
+	cr_assert_null(bpt_header_get_meta(g, BPT_META_RUN_STATUS));
+	bpt_reader_close(r);
+	free(data);
+}
