@@ -1,6 +1,6 @@
 /*
  * replay_run.c — the steps of one replay (replay_run.h). The only
- * process-wide state is `stop_flag`, set by the SIGINT/SIGTERM handler and
+ * process-wide state is `stop_flag`, set by the SIGINT/SIGTERM/SIGHUP handler and
  * read by the scheduler, so Ctrl-C stops issuing, waits for what is in
  * flight and still writes the run file and summary, both marked partial
  * with how many I/Os were done and why the replay stopped.
@@ -492,7 +492,7 @@ int replay_run(const struct replay_opts *opts)
 	struct replay rp = { .o = opts };
 	struct replay_opts o = *opts;
 	const struct engine_ops *ops = engine_find(o.engine);
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
 	struct sched_stats stats;
 	struct sched_config cfg;
 	char why[200];
@@ -546,9 +546,11 @@ int replay_run(const struct replay_opts *opts)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup); /* the terminal went away */
 	rc = sched_run(&cfg, rp.lt.io, rp.lt.n, &stats);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	if (rp.progress)
 		fprintf(stderr, "\r\033[K");
 	if (rc == -EAGAIN)

@@ -3,10 +3,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -17,6 +20,7 @@ const struct safety_paths safety_system_paths = {
 	.mountinfo = "/proc/self/mountinfo",
 	.swaps = "/proc/swaps",
 	.sysfs = "/sys",
+	.dev = "/dev",
 };
 
 /* Read "MAJ:MIN" from a sysfs `dev` file; 0 on failure. */
@@ -194,8 +198,9 @@ int safety_find_swap_of(const struct safety_paths *sp, const struct stat *target
 	return scan_lines(sp->swaps, 1, swap_line, &c); /* no swap support: none */
 }
 
-/* sysfs `loop/backing_file`: the path, with " (deleted)" appended by the
- * kernel when the file was removed (it then names nothing to compare). */
+/* sysfs `loop/backing_file`: the path (which may hold any byte but NUL,
+ * newlines too), a newline, and " (deleted)" before it when the file was
+ * removed (it then names nothing to compare). */
 static int read_backing_file(const char *path, char *out, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -203,11 +208,42 @@ static int read_backing_file(const char *path, char *out, size_t len)
 
 	if (!f)
 		return 0;
-	n = fgets(out, (int)len, f) ? strlen(out) : 0;
+	n = fread(out, 1, len - 1, f);
 	fclose(f);
-	while (n && out[n - 1] == '\n')
+	out[n] = 0;
+	if (n && out[n - 1] == '\n')
 		out[--n] = 0;
 	return n > 0;
+}
+
+/* The kernel's huge_encode_dev() of a loop_info64 device number, decoded. */
+static dev_t loop_dev(uint64_t x)
+{
+	return makedev((unsigned)((x >> 8) & 0xfff), (unsigned)((x & 0xff) | ((x >> 12) & 0xfff00)));
+}
+
+/* 1 when loop device sp->dev/NAME reports `target` as its backing file
+ * (device and inode) or device (rdev). */
+static int loop_status_names(const struct safety_paths *sp, const char *name,
+			     const struct stat *target)
+{
+	char path[PATH_MAX];
+	struct loop_info64 li;
+	int fd, ok;
+
+	if (!sp->dev)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", sp->dev, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	ok = !ioctl(fd, LOOP_GET_STATUS64, &li);
+	close(fd);
+	if (!ok)
+		return 0;
+	if (S_ISBLK(target->st_mode))
+		return li.lo_rdevice && safety_related(sp, target->st_rdev, loop_dev(li.lo_rdevice));
+	return loop_dev(li.lo_device) == target->st_dev && li.lo_inode == target->st_ino;
 }
 
 int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
@@ -228,7 +264,10 @@ int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
 		snprintf(path, sizeof(path), "%s/%s/loop/backing_file", dir, e->d_name);
 		if (!read_backing_file(path, backing, sizeof(backing)))
 			continue; /* not attached */
-		if (names_target(sp, target, backing)) {
+		struct stat bst;
+
+		if (names_target(sp, target, backing) ||
+		    (stat(backing, &bst) && loop_status_names(sp, e->d_name, target))) {
 			snprintf(loop, len, "/dev/%s", e->d_name);
 			found = 1;
 		}

@@ -28,6 +28,11 @@ struct safety_paths {
 	const char *mountinfo; /* /proc/self/mountinfo */
 	const char *swaps;     /* /proc/swaps */
 	const char *sysfs;     /* /sys */
+	/* /dev, to ask a loop device itself (LOOP_GET_STATUS64) for its
+	 * backing file's device and inode when sysfs names a path that no
+	 * longer resolves (the file was deleted, another link remains);
+	 * NULL: sysfs only */
+	const char *dev;
 };
 
 extern const struct safety_paths safety_system_paths;

@@ -90,6 +90,14 @@ expect_refusal "hard link of that file" 1 "fs-link.img: in use by $LF (loop devi
 expect_refusal "that file in an array" 1 "$FI: in use by $LF" \
 	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "raid1:$E2E_TMP/free.img,$FI" --create 32m \
 	--timing afap
+# the loop's file deleted (sysfs then says "PATH (deleted)"), another link
+# of it given as the target: the loop device itself names device and inode
+truncate -s 8M "$E2E_TMP/gone.img" && ln "$E2E_TMP/gone.img" "$E2E_TMP/kept.img" || fail "link"
+LG=$(losetup -f --show "$E2E_TMP/gone.img") || fail "losetup gone.img"
+at_exit "losetup -d '$LG' 2>/dev/null"
+rm "$E2E_TMP/gone.img"
+expect_refusal "other link of a deleted backing file" 1 "kept.img: in use by $LG (loop device backed by it)" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$E2E_TMP/kept.img" --timing afap --fit wrap
 LOW=$(make_loop 32M low)
 UP=$(losetup -f --show "$LOW") || fail "losetup $LOW"
 at_exit "losetup -d '$UP' 2>/dev/null"
