@@ -75,7 +75,7 @@ TestSuite(safety, .init = setup, .fini = teardown);
 
 Test(safety, partitions_relate_to_their_disk)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 
 	cr_expect_eq(safety_disk_of(&sp, makedev(259, 1)), makedev(7, 0));
 	cr_expect_eq(safety_disk_of(&sp, makedev(7, 0)), makedev(7, 0));
@@ -86,7 +86,7 @@ Test(safety, partitions_relate_to_their_disk)
 
 Test(safety, mounts_by_major_minor_with_escapes)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	char where[256] = "", why[512] = "";
 
 	put(mi, "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
@@ -107,7 +107,7 @@ Test(safety, mounts_by_major_minor_with_escapes)
 
 Test(safety, mounts_by_source_device)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	struct stat st;
 	char where[256], line[512];
 
@@ -122,7 +122,7 @@ Test(safety, mounts_by_source_device)
 
 Test(safety, swaps_and_holders)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	struct stat st;
 	char what[256], why[512];
 
@@ -183,7 +183,7 @@ static void fake_loop(const char *name, const char *backing)
  */
 Test(safety, files_backing_loops_or_swap)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	char img[128], link_[128], other[128], what[256], why[512], line[256];
 	struct stat st, ost;
 
@@ -224,7 +224,7 @@ Test(safety, files_backing_loops_or_swap)
  */
 Test(safety, devices_backing_loops)
 {
-	struct safety_paths sp = { mi, sw, sys };
+	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	struct stat st;
 	struct stat part = { .st_mode = S_IFBLK, .st_rdev = makedev(259, 1) };
 	char what[256], why[512];
