@@ -209,9 +209,17 @@ static int single_entry(sqlite3 *db, int64_t id, struct cmp *c, struct bpt_error
 	c->n = 1;
 	c->e[0].trace_id = id;
 	rc = st_report_compute(db, id, &c->e[0].rep, err);
+	if (!rc)
+		rc = run_partial_load(db, id, &c->e[0].rep.partial, err);
 	if (!rc && !plot_trace_label(db, id, label, sizeof(label)))
 		snprintf(c->e[0].label, sizeof(c->e[0].label), "%s",
 			 strchr(label, ' ') ? strchr(label, ' ') + 1 : label);
+	if (!rc && c->e[0].rep.partial.partial) {
+		size_t l = strlen(c->e[0].label);
+
+		snprintf(c->e[0].label + l, sizeof(c->e[0].label) - l, " %s",
+			 c->e[0].rep.partial.text);
+	}
 	return rc;
 }
 
