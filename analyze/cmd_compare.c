@@ -25,8 +25,9 @@ static void usage(FILE *f)
 		"  --json       one JSON object\n"
 		"  --force      compare entries that do not come from the same trace\n"
 		"  --allow-partial  compare runs that stopped before their last I/O\n"
-		"               (Ctrl-C, --stop-on-error; refused without it); each is\n"
-		"               marked \"PARTIAL: DONE of TOTAL I/Os (WHY)\"\n"
+		"               (interrupted, stopped on an error, killed; refused\n"
+		"               without it); each is marked \"PARTIAL: DONE of TOTAL\n"
+		"               I/Os (WHY)\"\n"
 		"  --no-store   do not store the comparison (database opened read-only)\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");

@@ -74,7 +74,7 @@ static void usage(FILE *f)
 "A replay that stops before its last I/O (SIGINT, SIGTERM, SIGHUP,\n"
 "--stop-on-error, an engine failure) still writes the run file, marked\n"
 "partial: the summary, the run file and analyze say \"PARTIAL: DONE of\n"
-"TOTAL I/Os (WHY)\", and analyze compare refuses it without --allow-partial.\n"
+"TOTAL I/Os (WHY)\", and analyze compare refuses it unless told to allow it.\n"
 "\n"
 "Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
 "stopped early (partial) or had I/O errors, 2 for bad usage.\n");
