@@ -307,12 +307,12 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 	row(f, c, w, "IOPS", c_iops, 0);
 	row(f, c, w, "MB/s", c_mbps, 0);
 	row(f, c, w, "mean queue depth", c_mean_depth, 0);
-	for (int p = 0; p < ST_NPCT; p++) {
-		snprintf(name, sizeof(name), "service %s", st_pct_name[p]);
+	for (int p = 0; p < STATS_NPCT; p++) {
+		snprintf(name, sizeof(name), "service %s", stats_pct_label[p]);
 		row(f, c, w, name, c_svc, p);
 	}
-	for (int p = 0; p < ST_NPCT; p++) {
-		snprintf(name, sizeof(name), "total %s", st_pct_name[p]);
+	for (int p = 0; p < STATS_NPCT; p++) {
+		snprintf(name, sizeof(name), "total %s", stats_pct_label[p]);
 		row(f, c, w, name, c_tot, p);
 	}
 	row(f, c, w, "errors", c_errors, 0);
@@ -326,13 +326,6 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 			s < 0 ? "later" : "sooner", fmt_text(c->e[0].label, first, sizeof(first)));
 	}
 	free(w);
-}
-
-static void lat_json(FILE *f, const struct st_latency *l)
-{
-	for (int p = 0; p < ST_NPCT; p++)
-		fprintf(f, "%s\"%s_ns\":%" PRIu64, p ? "," : "{", st_pct_name[p], l->pct[p]);
-	putc('}', f);
 }
 
 void cmp_print_json(FILE *f, const struct cmp *c)
@@ -369,9 +362,9 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		else
 			fputs("null", f);
 		fprintf(f, ",\"errors\":%" PRIu64 ",\"service\":", r->errors);
-		lat_json(f, &r->all_service);
+		stats_latency_json(f, &r->all_service);
 		fprintf(f, ",\"total\":");
-		lat_json(f, &r->all_total);
+		stats_latency_json(f, &r->all_total);
 		putc('}', f);
 	}
 	fprintf(f, "]}\n");

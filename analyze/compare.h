@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "stats_report.h"
 
 struct cmp_entry {
 	int64_t trace_id;

@@ -15,7 +15,7 @@
 #include "html.h"
 #include "plot.h"
 #include "compare.h"
-#include "stats.h"
+#include "stats_report.h"
 #include "version.h"
 
 static const char css[] =
@@ -57,11 +57,11 @@ void html_escape(FILE *f, const char *s)
 
 /* A latency in the unit that keeps it short: "85 µs", "12.3 ms"; a dash
  * when the trace has no I/O that carries data. */
-static void put_lat(FILE *f, const struct st_latency *l, int pct)
+static void put_lat(FILE *f, const struct stats_latency *l, int pct)
 {
 	uint64_t ns = l->pct[pct];
 
-	if (l->n == 0)
+	if (l->count == 0)
 		fputs("–", f);
 	else if (ns < 1000000)
 		fprintf(f, "%.0f µs", ns / 1e3);
@@ -102,7 +102,7 @@ static void write_header(FILE *f, const struct html_options *o, size_t n)
 	}
 }
 
-/* Percentile slots of st_latency.pct shown in the tables. */
+/* Percentile slots of stats_latency.pct shown in the tables. */
 enum { P50 = 0, P99 = 2, P999 = 3 };
 
 static void write_runs_table(FILE *f, const struct cmp *c)

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "stats.h"
+#include "stats_report.h"
 
 void report_print_text(FILE *f, const struct st_report *r);
 

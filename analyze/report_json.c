@@ -19,26 +19,17 @@ static void json_opt_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-static void latency_json(FILE *f, const struct st_latency *l)
-{
-	fprintf(f, "{\"n\":%" PRIu64 ",\"mean_ns\":", l->n);
-	json_num(f, l->mean_ns, 1);
-	for (int p = 0; p < ST_NPCT; p++)
-		fprintf(f, ",\"%s_ns\":%" PRIu64, st_pct_name[p], l->pct[p]);
-	putc('}', f);
-}
-
 static void latencies_json(FILE *f, const struct st_report *r, int total)
 {
 	fprintf(f, "{\"all\":");
-	latency_json(f, total ? &r->all_total : &r->all_service);
+	stats_latency_json(f, total ? &r->all_total : &r->all_service);
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		const struct st_latency *l = total ? &r->op[op].total : &r->op[op].service;
+		const struct stats_latency *l = total ? &r->op[op].total : &r->op[op].service;
 
-		if (!l->n)
+		if (!l->count)
 			continue;
 		fprintf(f, ",\"%s\":", bpt_op_name(op));
-		latency_json(f, l);
+		stats_latency_json(f, l);
 	}
 	putc('}', f);
 }

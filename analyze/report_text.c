@@ -137,14 +137,14 @@ static void print_depth(FILE *f, const struct st_report *r)
 	fputc('\n', f);
 }
 
-static void print_latency_row(FILE *f, const char *name, const struct st_latency *l)
+static void print_latency_row(FILE *f, const char *name, const struct stats_latency *l)
 {
 	char b[32];
 
-	if (!l->n)
+	if (!l->count)
 		return;
-	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->n, fmt_ns(l->mean_ns, b, sizeof(b)));
-	for (int p = 0; p < ST_NPCT; p++)
+	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->count, fmt_ns(l->mean_ns, b, sizeof(b)));
+	for (int p = 0; p < STATS_NPCT; p++)
 		fprintf(f, " %10s", fmt_ns((double)l->pct[p], b, sizeof(b)));
 	fputc('\n', f);
 }
@@ -155,8 +155,8 @@ static void print_latency(FILE *f, const struct st_report *r)
 		fprintf(f, "%s latency (%s)\n", total ? "total" : "service",
 			total ? "queue to completion" : "issue to completion");
 		fprintf(f, "  %-12s %10s %10s", "op", "I/Os", "mean");
-		for (int p = 0; p < ST_NPCT; p++)
-			fprintf(f, " %10s", st_pct_name[p]);
+		for (int p = 0; p < STATS_NPCT; p++)
+			fprintf(f, " %10s", stats_pct_label[p]);
 		fputc('\n', f);
 		for (unsigned op = 0; op < BPT_OP__COUNT; op++)
 			print_latency_row(f, bpt_op_name(op),

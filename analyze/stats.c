@@ -1,169 +1,80 @@
 /*
- * stats.c — compute a report's figures (stats.h has their definitions).
+ * stats.c — compute a report's figures (stats_report.h has their
+ * definitions) in memory that does not grow with the number of I/Os.
  *
- * The rows of one trace are read once, in file order, into columns in
- * memory (stats_load.c: 79 bytes per I/O with the sorts' scratch);
- * everything that needs an order (issue order
- * for seeks and queue depth, completion order for depth, latency order
- * for percentiles) is then a sort of 64-bit keys in memory (insertion
- * sort when nearly in order, else radix sort: linear), much faster than
- * asking SQLite to ORDER BY ten million rows. The latency percentiles are
- * computed in a second thread meanwhile.
+ * The rows of one trace are read in file order, one at a time, in two
+ * or more passes inside one read transaction:
+ *   pass 1  totals, mix, sizes, duration, devices' spans, processes
+ *           (a table per process), the first pass of the exact latency
+ *           percentiles (common/stats.h), and queue depth over time: the
+ *           issues and completions put into time order by a bounded
+ *           reorder window (reorder.h);
+ *   pass 2  the per-second series (its first second is known now), the
+ *           seek classes (they need the spans of pass 1) in issue order
+ *           through a reorder window, the second pass of the percentiles;
+ *   pass 3+ only when a percentile's bucket was too full to keep (rare).
+ * When a window finds the rows too far out of order, that figure is
+ * computed again from a sorted SQL query (SQLite sorts in temporary files,
+ * in bounded memory too).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
+#include "reorder.h"
 #include "stats_int.h"
 
-/* Totals, mix, size classes, duration and the per-second series. */
-static int basics(struct st_report *rep, const struct cols *c)
+/* The latency streams: all I/Os, then each op; service then total. */
+#define NLAT (2 * (1 + BPT_OP__COUNT))
+
+struct scan {
+	struct st_report *rep;
+	uint64_t window;
+	struct stats_exact *lat[NLAT];
+	int lat_more;                 /* another pass is wanted */
+	struct proc_table procs;
+	struct reorder ro;
+	/* depth sweep */
+	uint64_t d, t_prev;
+	long double area;
+	int started;
+	/* seeks */
+	uint64_t prev_end[ST_MAX_DEV];
+	uint8_t seen[ST_MAX_DEV];
+	uint64_t last_issue;
+};
+
+static struct stats_exact **lat_of(struct scan *s, int total, int op)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, last_issue = 0;
+	return &s->lat[(total ? 1 + BPT_OP__COUNT : 0) + (op < 0 ? 0 : 1 + op)];
+}
 
-	rep->ios = c->n;
-	for (uint64_t i = 0; i < c->n; i++) {
-		unsigned op = c->op[i];
+static void lat_add(struct scan *s, const struct st_row *r)
+{
+	uint64_t svc = r->complete > r->issue ? r->complete - r->issue : 0;
+	uint64_t tot = r->complete > r->queue ? r->complete - r->queue : 0;
 
-		rep->op[op].ios++;
-		rep->op[op].bytes += c->bytes[i];
-		rep->bytes += c->bytes[i];
-		rep->size_hist[st_size_class(c->bytes[i])][op <= BPT_OP_WRITE ? op : 2]++;
-		lo = c->issue[i] < lo ? c->issue[i] : lo;
-		hi = c->complete[i] > hi ? c->complete[i] : hi;
-		last_issue = c->issue[i] > last_issue ? c->issue[i] : last_issue;
-	}
-	if (!c->n)
-		return 0;
-	rep->first_issue_ns = lo;
-	rep->last_complete_ns = hi;
-	rep->duration_ns = hi > lo ? hi - lo : 0;
-	if (rep->duration_ns) {
-		rep->iops = (double)c->n * 1e9 / (double)rep->duration_ns;
-		rep->mbps = (double)rep->bytes * 1e3 / (double)rep->duration_ns;
-	}
-	rep->first_second = lo / 1000000000ull;
-	rep->nseconds = last_issue / 1000000000ull - rep->first_second + 1;
-	if (rep->nseconds > ST_MAX_SECONDS) { /* not a trace a series helps with */
-		rep->nseconds = 0;
-		return 0;
-	}
-	rep->series = calloc(rep->nseconds, sizeof(*rep->series));
-	if (!rep->series)
-		return -ENOMEM;
-	for (uint64_t i = 0; i < c->n; i++) {
-		struct st_second *s = &rep->series[c->issue[i] / 1000000000ull - rep->first_second];
+	stats_exact_add(*lat_of(s, 0, -1), svc);
+	stats_exact_add(*lat_of(s, 0, r->op), svc);
+	stats_exact_add(*lat_of(s, 1, -1), tot);
+	stats_exact_add(*lat_of(s, 1, r->op), tot);
+}
 
-		s->ios++;
-		s->bytes += c->bytes[i];
+/* End a latency pass: 0 (s->lat_more says whether another is wanted),
+ * -ENOMEM or -EINVAL (the rows changed between passes). */
+static int lat_end_pass(struct scan *s)
+{
+	s->lat_more = 0;
+	for (int i = 0; i < NLAT; i++) {
+		int rc = stats_exact_end_pass(s->lat[i]);
+
+		if (rc < 0)
+			return rc;
+		s->lat_more |= rc;
 	}
 	return 0;
-}
-
-/* Figures of one sorted run of latency keys (the op bits shifted off). */
-static void latency_of(const uint64_t *keys, uint64_t n, struct st_latency *l)
-{
-	uint64_t sum = 0;
-
-	l->n = n;
-	for (uint64_t i = 0; i < n; i++)
-		sum += keys[i] >> OP_BITS;
-	l->mean_ns = n ? (double)sum / (double)n : 0;
-	for (int p = 0; p < ST_NPCT - 1; p++)
-		l->pct[p] = st_percentile(keys, n, st_pct_ppm[p]) >> OP_BITS;
-	l->pct[ST_NPCT - 1] = n ? keys[n - 1] >> OP_BITS : 0;
-}
-
-/* Overall and per-op percentiles of one latency column: keys are
- * ns << OP_BITS | op, so one sort gives the overall order, and a stable
- * split by op into tmp gives each op's run, still sorted. */
-static void latencies(uint64_t *keys, uint64_t *tmp, uint64_t n,
-		      struct st_report *rep, int total)
-{
-	uint64_t count[BPT_OP__COUNT] = { 0 }, at[BPT_OP__COUNT], start = 0;
-
-	st_sort_u64(keys, tmp, NULL, NULL, n);
-	latency_of(keys, n, total ? &rep->all_total : &rep->all_service);
-	for (uint64_t i = 0; i < n; i++)
-		count[keys[i] & OP_MASK]++; /* the loader keeps op < BPT_OP__COUNT */
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		at[op] = start;
-		start += count[op];
-	}
-	for (uint64_t i = 0; i < n; i++)
-		tmp[at[keys[i] & OP_MASK]++] = keys[i];
-	start = 0;
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		struct st_op *o = &rep->op[op];
-
-		latency_of(tmp + start, count[op], total ? &o->total : &o->service);
-		start += count[op];
-	}
-}
-
-/* Whether n keys are in ascending order. */
-static int in_order(const uint64_t *k, uint64_t n)
-{
-	for (uint64_t i = 1; i < n; i++)
-		if (k[i - 1] > k[i])
-			return 0;
-	return 1;
-}
-
-static uint64_t end_sector(uint64_t sector, uint32_t bytes)
-{
-	return sector + (bytes + 511ull) / 512;
-}
-
-/* Spans per device and the seek classes, with `ord` the rows in issue
- * order (NULL: they are in issue order already). */
-static void seeks(struct st_report *rep, const struct cols *c, const uint32_t *ord)
-{
-	uint64_t prev_end[ST_MAX_DEV];
-	uint8_t seen[ST_MAX_DEV] = { 0 };
-
-	for (uint64_t i = 0; i < c->n; i++) {
-		struct st_dev *d;
-		uint64_t e = end_sector(c->sector[i], c->bytes[i]);
-
-		if (c->dev[i] >= ST_MAX_DEV || !c->bytes[i])
-			continue;
-		d = &rep->dev[c->dev[i]];
-		if (!d->data_ios++) {
-			d->span_lo = c->sector[i];
-			d->span_hi = e;
-		}
-		d->span_lo = c->sector[i] < d->span_lo ? c->sector[i] : d->span_lo;
-		d->span_hi = e > d->span_hi ? e : d->span_hi;
-		rep->data_ios++;
-	}
-	for (uint64_t j = 0; j < c->n; j++) {
-		uint64_t i = ord ? ord[j] : j, dist, span;
-		unsigned dev = c->dev[i], k;
-
-		if (dev >= ST_MAX_DEV || !c->bytes[i])
-			continue;
-		if (seen[dev]) {
-			span = rep->dev[dev].span_hi - rep->dev[dev].span_lo;
-			dist = c->sector[i] > prev_end[dev] ? c->sector[i] - prev_end[dev]
-							    : prev_end[dev] - c->sector[i];
-			for (k = 0; dist && k < ST_SEEK_CLASSES - 2; k++)
-				if ((unsigned __int128)dist * st_seek_bound[k][1] <=
-				    (unsigned __int128)span * st_seek_bound[k][0])
-					break;
-			rep->seek_hist[dist ? k + 1 : 0]++;
-		}
-		seen[dev] = 1;
-		prev_end[dev] = end_sector(c->sector[i], c->bytes[i]);
-	}
-	rep->sequential = rep->seek_hist[0];
-	uint64_t with_prev = 0;
-	for (int k = 0; k < ST_SEEK_CLASSES; k++)
-		with_prev += rep->seek_hist[k];
-	rep->sequential_share = with_prev ? (double)rep->sequential / (double)with_prev : 0;
 }
 
 /* The class of a queue depth, and of an idle period's length: the first
@@ -186,49 +97,248 @@ static unsigned idle_class(uint64_t ns)
 	return k;
 }
 
-/* Queue depth over time, busy and idle, from sorted issue and completion
- * times (issues first at equal times, so no empty idle periods). */
-static void depth(struct st_report *rep, const uint64_t *issue, const uint64_t *complete,
-		  uint64_t n)
+/* One event of the depth sweep, in time order (issues first at equal
+ * times, so no empty idle periods): k1 the time, k2 0 issue, 1 completion. */
+static void depth_event(void *ctx, const struct rentry *e)
 {
-	uint64_t i = 0, j = 0, d = 0, t_prev = n ? issue[0] : 0;
-	long double area = 0;
+	struct scan *s = ctx;
+	struct st_report *rep = s->rep;
+	uint64_t t = e->k1, dt;
 
-	while (i < n || j < n) {
-		int up = i < n && (j >= n || issue[i] <= complete[j]);
-		uint64_t t = up ? issue[i++] : complete[j++];
-		uint64_t dt = t > t_prev ? t - t_prev : 0;
-
-		rep->depth_ns[depth_class(d)] += dt;
-		area += (long double)d * dt;
-		if (d) {
-			rep->busy_ns += dt;
-		} else if (dt) {
-			unsigned k = idle_class(dt);
-
-			rep->idle_ns += dt;
-			rep->idle_count[k]++;
-			rep->idle_ns_hist[k] += dt;
-		}
-		if (up)
-			d++;
-		else if (d)
-			d--;
-		if (d > rep->max_depth)
-			rep->max_depth = (uint32_t)d;
-		t_prev = t > t_prev ? t : t_prev;
+	if (!s->started) {
+		s->started = 1;
+		s->t_prev = t;
 	}
-	rep->mean_depth = rep->duration_ns ? (double)(area / rep->duration_ns) : 0;
+	dt = t > s->t_prev ? t - s->t_prev : 0;
+	rep->depth_ns[depth_class(s->d)] += dt;
+	s->area += (long double)s->d * dt;
+	if (s->d) {
+		rep->busy_ns += dt;
+	} else if (dt) {
+		unsigned k = idle_class(dt);
+
+		rep->idle_ns += dt;
+		rep->idle_count[k]++;
+		rep->idle_ns_hist[k] += dt;
+	}
+	if (!e->k2)
+		s->d++;
+	else if (s->d)
+		s->d--;
+	if (s->d > rep->max_depth)
+		rep->max_depth = (uint32_t)s->d;
+	s->t_prev = t > s->t_prev ? t : s->t_prev;
 }
 
-static int device_names(sqlite3 *db, int64_t id, struct st_report *rep,
-			const struct cols *c, struct bpt_error *err)
+static void depth_reset(struct scan *s)
+{
+	struct st_report *rep = s->rep;
+
+	memset(rep->depth_ns, 0, sizeof(rep->depth_ns));
+	memset(rep->idle_count, 0, sizeof(rep->idle_count));
+	memset(rep->idle_ns_hist, 0, sizeof(rep->idle_ns_hist));
+	rep->busy_ns = rep->idle_ns = 0;
+	rep->max_depth = 0;
+	s->d = 0;
+	s->area = 0;
+	s->started = 0;
+}
+
+static uint64_t end_sector(uint64_t sector, uint32_t bytes)
+{
+	return sector + (bytes + 511ull) / 512;
+}
+
+/* One data I/O in issue order (ties by file order): its seek class. */
+static void seek_event(void *ctx, const struct rentry *e)
+{
+	struct scan *s = ctx;
+	struct st_report *rep = s->rep;
+	unsigned dev = e->dev, k;
+
+	if (s->seen[dev]) {
+		uint64_t span = rep->dev[dev].span_hi - rep->dev[dev].span_lo;
+		uint64_t dist = e->sector > s->prev_end[dev] ? e->sector - s->prev_end[dev]
+							     : s->prev_end[dev] - e->sector;
+
+		for (k = 0; dist && k < ST_SEEK_CLASSES - 2; k++)
+			if ((unsigned __int128)dist * st_seek_bound[k][1] <=
+			    (unsigned __int128)span * st_seek_bound[k][0])
+				break;
+		rep->seek_hist[dist ? k + 1 : 0]++;
+	}
+	s->seen[dev] = 1;
+	s->prev_end[dev] = end_sector(e->sector, e->bytes);
+}
+
+static void seek_reset(struct scan *s)
+{
+	memset(s->rep->seek_hist, 0, sizeof(s->rep->seek_hist));
+	memset(s->seen, 0, sizeof(s->seen));
+}
+
+static int is_data(const struct st_row *r)
+{
+	return r->dev < ST_MAX_DEV && r->bytes;
+}
+
+static int pass1_row(void *ctx, const struct st_row *r)
+{
+	struct scan *s = ctx;
+	struct st_report *rep = s->rep;
+	struct rentry ev = { 0 };
+
+	rep->ios++;
+	rep->op[r->op].ios++;
+	rep->op[r->op].bytes += r->bytes;
+	rep->bytes += r->bytes;
+	rep->size_hist[st_size_class(r->bytes)][r->op <= BPT_OP_WRITE ? r->op : 2]++;
+	if (rep->ios == 1 || r->issue < rep->first_issue_ns)
+		rep->first_issue_ns = r->issue;
+	if (r->complete > rep->last_complete_ns)
+		rep->last_complete_ns = r->complete;
+	if (r->issue > s->last_issue)
+		s->last_issue = r->issue;
+	if (r->error)
+		rep->errors++;
+	if (r->dev < ST_MAX_DEV && r->dev >= rep->ndev)
+		rep->ndev = r->dev + 1u;
+	if (is_data(r)) {
+		struct st_dev *d = &rep->dev[r->dev];
+		uint64_t e = end_sector(r->sector, r->bytes);
+
+		if (!d->data_ios++) {
+			d->span_lo = r->sector;
+			d->span_hi = e;
+		}
+		d->span_lo = r->sector < d->span_lo ? r->sector : d->span_lo;
+		d->span_hi = e > d->span_hi ? e : d->span_hi;
+		rep->data_ios++;
+	}
+	if (procs_add(&s->procs, r->pid, r->comm, r->bytes))
+		return -ENOMEM;
+	lat_add(s, r);
+	ev.k1 = r->issue;
+	ev.k2 = 0;
+	reorder_push(&s->ro, &ev);
+	ev.k1 = r->complete > r->issue ? r->complete : r->issue;
+	ev.k2 = 1;
+	reorder_push(&s->ro, &ev);
+	return 0;
+}
+
+static int pass2_row(void *ctx, const struct st_row *r)
+{
+	struct scan *s = ctx;
+	struct st_report *rep = s->rep;
+
+	if (rep->nseconds) {
+		struct st_second *sec = &rep->series[r->issue / 1000000000ull - rep->first_second];
+
+		sec->ios++;
+		sec->bytes += r->bytes;
+	}
+	if (is_data(r)) {
+		struct rentry ev = { .k1 = r->issue, .k2 = r->idx, .sector = r->sector,
+				     .bytes = r->bytes, .dev = r->dev };
+
+		reorder_push(&s->ro, &ev);
+	}
+	lat_add(s, r);
+	return 0;
+}
+
+static int latency_row(void *ctx, const struct st_row *r)
+{
+	lat_add(ctx, r);
+	return 0;
+}
+
+/* Queue depth from a sorted query, when the rows were too far from time order. */
+static int depth_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	depth_reset(s);
+	if (sqlite3_prepare_v2(db, "SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM ios"
+			       " WHERE trace_id = ?1 UNION ALL SELECT max(complete_ns, issue_ns), 1"
+			       " FROM ios WHERE trace_id = ?1) ORDER BY t, k", -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot read the trace");
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0),
+				    .k2 = (uint64_t)sqlite3_column_int64(st, 1) };
+
+		depth_event(s, &e);
+	}
+	rc = rc == SQLITE_DONE ? 0 : adb_fail(db, err, "cannot read the trace");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Seek classes from a sorted query, when the rows were too far from issue order. */
+static int seeks_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	seek_reset(s);
+	if (sqlite3_prepare_v2(db, "SELECT dev, sector, bytes FROM ios WHERE trace_id = ?"
+			       " AND bytes > 0 AND dev >= 0 AND dev < ? ORDER BY issue_ns, idx",
+			       -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot read the trace");
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, ST_MAX_DEV);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rentry e = { .dev = (uint16_t)sqlite3_column_int(st, 0),
+				    .sector = (uint64_t)sqlite3_column_int64(st, 1),
+				    .bytes = (uint32_t)sqlite3_column_int64(st, 2) };
+
+		seek_event(s, &e);
+	}
+	rc = rc == SQLITE_DONE ? 0 : adb_fail(db, err, "cannot read the trace");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Duration, rates, the series' extent (allocated here), mean depth. */
+static int after_pass1(struct st_report *rep, struct scan *s)
+{
+	uint64_t lo = rep->first_issue_ns, hi = rep->last_complete_ns;
+
+	rep->duration_ns = hi > lo ? hi - lo : 0;
+	if (rep->duration_ns) {
+		rep->iops = (double)rep->ios * 1e9 / (double)rep->duration_ns;
+		rep->mbps = (double)rep->bytes * 1e3 / (double)rep->duration_ns;
+	}
+	rep->mean_depth = rep->duration_ns ? (double)(s->area / rep->duration_ns) : 0;
+	if (!rep->ios)
+		return 0;
+	rep->first_second = lo / 1000000000ull;
+	rep->nseconds = s->last_issue / 1000000000ull - rep->first_second + 1;
+	if (rep->nseconds > ST_MAX_SECONDS) { /* not a trace a series helps with */
+		rep->nseconds = 0;
+		return 0;
+	}
+	rep->series = calloc(rep->nseconds, sizeof(*rep->series));
+	return rep->series ? 0 : -ENOMEM;
+}
+
+static void sequential_share(struct st_report *rep)
+{
+	uint64_t with_prev = 0;
+
+	rep->sequential = rep->seek_hist[0];
+	for (int k = 0; k < ST_SEEK_CLASSES; k++)
+		with_prev += rep->seek_hist[k];
+	rep->sequential_share = with_prev ? (double)rep->sequential / (double)with_prev : 0;
+}
+
+static int device_names(sqlite3 *db, int64_t id, struct st_report *rep, struct bpt_error *err)
 {
 	sqlite3_stmt *st;
 
-	for (uint64_t i = 0; i < c->n; i++)
-		if (c->dev[i] < ST_MAX_DEV && c->dev[i] >= rep->ndev)
-			rep->ndev = c->dev[i] + 1u;
 	if (sqlite3_prepare_v2(db, "SELECT idx, name FROM devices WHERE trace_id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the devices");
@@ -244,69 +354,99 @@ static int device_names(sqlite3 *db, int64_t id, struct st_report *rep,
 	return 0;
 }
 
-/* The latency percentiles are independent of the rest and touch only
- * their own fields of the report: they run in a second thread while the
- * first sorts by issue time (about 40% less wall time on two free cores). */
-struct lat_job {
-	struct cols *c;
-	uint64_t *tmp; /* n keys of scratch of its own */
-	struct st_report *rep;
-};
-
-static void *lat_thread(void *arg)
+static int oom(struct bpt_error *err, int64_t id)
 {
-	struct lat_job *j = arg;
+	return adb_err(err, -ENOMEM, "trace %lld: out of memory", (long long)id);
+}
 
-	latencies(j->c->svc, j->tmp, j->c->n, j->rep, 0);
-	latencies(j->c->tot, j->tmp, j->c->n, j->rep, 1);
-	return NULL;
+/* The passes, inside the caller's read transaction. */
+static int compute(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+{
+	struct st_report *rep = s->rep;
+	uint64_t n;
+	int rc;
+
+	if ((rc = stats_trace_row(db, id, rep, &n, err)))
+		return rc;
+	for (int i = 0; i < NLAT; i++)
+		if (!(s->lat[i] = stats_exact_new(stats_pct_ppm, STATS_NPCT)))
+			return oom(err, id);
+	if (reorder_init(&s->ro, s->window, depth_event, s))
+		return oom(err, id);
+	if ((rc = stats_scan(db, id, n, pass1_row, s, err)))
+		return rc;
+	reorder_flush(&s->ro);
+	if (reorder_broken(&s->ro) && (rc = depth_sorted(db, id, s, err)))
+		return rc;
+	reorder_free(&s->ro);
+	if ((rc = lat_end_pass(s)))
+		return rc == -ENOMEM ? oom(err, id) : adb_err(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+	if (after_pass1(rep, s))
+		return oom(err, id);
+	if ((rc = procs_finish(db, id, rep, &s->procs, err)) || (rc = device_names(db, id, rep, err)))
+		return rc;
+	if (!n)
+		return 0;
+	if (reorder_init(&s->ro, s->window, seek_event, s))
+		return oom(err, id);
+	if ((rc = stats_scan(db, id, n, pass2_row, s, err)))
+		return rc;
+	reorder_flush(&s->ro);
+	if (reorder_broken(&s->ro) && (rc = seeks_sorted(db, id, s, err)))
+		return rc;
+	reorder_free(&s->ro);
+	sequential_share(rep);
+	for (;;) {
+		if ((rc = lat_end_pass(s)))
+			return rc == -ENOMEM ? oom(err, id) : adb_err(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+		if (!s->lat_more)
+			break;
+		if ((rc = stats_scan(db, id, n, latency_row, s, err)))
+			return rc;
+	}
+	stats_latency_from(&rep->all_service, *lat_of(s, 0, -1));
+	stats_latency_from(&rep->all_total, *lat_of(s, 1, -1));
+	for (int op = 0; op < BPT_OP__COUNT; op++) {
+		stats_latency_from(&rep->op[op].service, *lat_of(s, 0, op));
+		stats_latency_from(&rep->op[op].total, *lat_of(s, 1, op));
+	}
+	return 0;
+}
+
+int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
+			     uint64_t window, struct bpt_error *err)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+	int rc, own_txn = sqlite3_get_autocommit(db);
+
+	memset(rep, 0, sizeof(*rep));
+	rep->trace_id = trace_id;
+	if (!s)
+		return oom(err, trace_id);
+	s->rep = rep;
+	s->window = window;
+	/* One read transaction: every pass sees the same rows. */
+	if (own_txn && (rc = adb_exec(db, "BEGIN", err))) {
+		free(s);
+		return rc;
+	}
+	rc = compute(db, trace_id, s, err);
+	if (own_txn)
+		adb_exec(db, "COMMIT", NULL);
+	reorder_free(&s->ro);
+	procs_free(&s->procs);
+	for (int i = 0; i < NLAT; i++)
+		stats_exact_free(s->lat[i]);
+	free(s);
+	if (rc)
+		st_report_free(rep);
+	return rc;
 }
 
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 		      struct bpt_error *err)
 {
-	struct cols c;
-	struct lat_job job;
-	pthread_t thread;
-	int rc, threaded;
-
-	memset(rep, 0, sizeof(*rep));
-	memset(&c, 0, sizeof(c));
-	rep->trace_id = trace_id;
-	if ((rc = stats_load(db, trace_id, rep, &c, err)))
-		goto out;
-	if (c.n > UINT32_MAX) {
-		rc = adb_err(err, -E2BIG, "trace %lld: more than 2^32 I/Os", (long long)trace_id);
-		goto out;
-	}
-	if (basics(rep, &c)) {
-		rc = adb_err(err, -ENOMEM, "trace %lld: out of memory", (long long)trace_id);
-		goto out;
-	}
-	if ((rc = stats_processes(db, trace_id, rep, &c, err)) ||
-	    (rc = device_names(db, trace_id, rep, &c, err)))
-		goto out;
-	job = (struct lat_job){ &c, c.tmp2, rep };
-	threaded = c.n >= 65536 && pthread_create(&thread, NULL, lat_thread, &job) == 0;
-	if (!threaded)
-		lat_thread(&job);
-	if (in_order(c.issue, c.n)) { /* a generated trace: the rows are the issue order */
-		seeks(rep, &c, NULL);
-	} else {
-		for (uint64_t i = 0; i < c.n; i++)
-			c.ord[i] = (uint32_t)i;
-		st_sort_u64(c.issue, c.tmp, c.ord, c.ordt, c.n); /* c.issue now in issue order */
-		seeks(rep, &c, c.ord);
-	}
-	st_sort_u64(c.complete, c.tmp, NULL, NULL, c.n);
-	depth(rep, c.issue, c.complete, c.n);
-	if (threaded)
-		pthread_join(thread, NULL);
-out:
-	cols_free(&c);
-	if (rc)
-		st_report_free(rep);
-	return rc;
+	return st_report_compute_window(db, trace_id, rep, ST_REORDER_WINDOW, err);
 }
 
 void st_report_free(struct st_report *rep)

@@ -1,7 +1,7 @@
 /*
  * stats_int.h — what the files of the report computation share (private
- * to stats.c, stats_load.c and stats_procs.c): the rows of one trace held
- * column by column, and the latency key layout.
+ * to stats.c, stats_load.c and stats_procs.c): one I/O row as read from
+ * the database, the scan over a trace's rows, and the process table.
  */
 #ifndef BLKPEAK_ANALYZE_STATS_INT_H
 #define BLKPEAK_ANALYZE_STATS_INT_H
@@ -10,46 +10,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "stats_report.h"
 
-/* Latency keys: ns << OP_BITS | op, so that one sort orders them by
- * latency and a stable split by op then gives each op's sorted run. */
-#define OP_BITS 3
-#define OP_MASK ((1u << OP_BITS) - 1)
-#define LAT_MAX ((1ull << 56) - 1) /* longer latencies count as this */
-_Static_assert(BPT_OP__COUNT <= (1u << OP_BITS), "an op fits in OP_BITS");
-
-/*
- * The rows of one trace, column by column (n rows), and the scratch
- * arrays of the sorts, all carved from one anonymous mapping: one
- * allocation to check and to free. (Transparent huge pages for it were
- * tried: on this kernel they tripled the system time of a 10 M I/O
- * report, so none are asked for.)
- */
-struct cols {
-	uint64_t n;
-	uint64_t *issue, *complete, *sector, *svc, *tot, *tmp, *tmp2;
-	uint32_t *bytes, *pid, *comm, *ord, *ordt;
-	uint16_t *dev;
-	uint8_t *op;
-	void *arena;
-	size_t arena_len;
+/* One I/O row. op is clamped below BPT_OP__COUNT. */
+struct st_row {
+	uint64_t idx, queue, issue, complete, sector;
+	uint32_t bytes, pid, comm;
+	uint16_t dev;
+	uint8_t op;
+	int error;
 };
 
 /*
- * Read trace `id`'s row (path, kind, digest, run facts, losses) into rep
- * and all its I/O rows into c (allocated here; free with cols_free() also
- * on failure). Latencies are stored as keys ns << OP_BITS | op.
- * Returns 0, -ENOENT, -ENOMEM or -EIO with err filled.
+ * Read trace `id`'s row (path, kind, digest, run facts, losses, number of
+ * I/Os into *n) into rep. 0, -ENOENT or -EIO with err filled.
  */
-int stats_load(sqlite3 *db, int64_t id, struct st_report *rep, struct cols *c,
-	       struct bpt_error *err);
-void cols_free(struct cols *c);
-
-/* The process figures of rep (nproc_total, top_ios, top_bytes) from the
- * pid and comm columns, names from the processes table. 0, -ENOMEM or
- * -EIO. */
-int stats_processes(sqlite3 *db, int64_t id, struct st_report *rep, const struct cols *c,
+int stats_trace_row(sqlite3 *db, int64_t id, struct st_report *rep, uint64_t *n,
 		    struct bpt_error *err);
+
+/* Call fn for each I/O row of trace `id` in file order (idx); stops at
+ * fn's first non-zero return, which is returned. Checks that there were
+ * `n` rows: -EIO otherwise. 0, -EIO or fn's value, with err filled. */
+int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const struct st_row *r),
+	       void *ctx, struct bpt_error *err);
+
+/* I/Os and bytes per (pid, comm id), counted one row at a time. */
+struct proc_slot;
+struct proc_table {
+	struct proc_slot *slot;
+	uint64_t cap, used; /* cap is a power of two */
+};
+
+/* 0 or -ENOMEM. */
+int procs_add(struct proc_table *t, uint32_t pid, uint32_t comm, uint32_t bytes);
+/* The process figures of rep (nproc_total, top_ios, top_bytes), names
+ * from the processes table; frees t. 0 or -EIO. */
+int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_table *t,
+		 struct bpt_error *err);
+void procs_free(struct proc_table *t);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * stats_procs.c — the report's process figures: I/Os and bytes per
- * (pid, comm), counted in an open-addressing hash table, and the top ten
- * by I/Os and by bytes (stats_int.h).
+ * (pid, comm), counted one row at a time in an open-addressing hash table
+ * (memory grows with the processes, not the I/Os), and the top ten by
+ * I/Os and by bytes (stats_int.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +17,6 @@ struct proc_slot {
 	uint64_t ios, bytes;
 };
 
-struct proc_table {
-	struct proc_slot *slot;
-	uint64_t cap, used; /* cap is a power of two */
-};
 
 static uint64_t proc_hash(uint32_t pid, uint32_t comm)
 {
@@ -84,26 +81,34 @@ static void comm_name(sqlite3_stmt *st, uint32_t comm, char *buf, size_t len)
 	sqlite3_reset(st);
 }
 
-int stats_processes(sqlite3 *db, int64_t id, struct st_report *rep, const struct cols *c,
-		    struct bpt_error *err)
+int procs_add(struct proc_table *t, uint32_t pid, uint32_t comm, uint32_t bytes)
 {
-	struct proc_table t = { NULL, 0, 0 };
+	struct proc_slot *s = proc_get(t, pid, comm);
+
+	if (!s)
+		return -ENOMEM;
+	s->ios++;
+	s->bytes += bytes;
+	return 0;
+}
+
+void procs_free(struct proc_table *t)
+{
+	free(t->slot);
+	*t = (struct proc_table){ NULL, 0, 0 };
+}
+
+int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_table *t,
+		 struct bpt_error *err)
+{
 	struct proc_slot *all;
 	sqlite3_stmt *st;
-	uint64_t m = 0;
+	uint64_t m = 0, cap = t->cap;
 
-	for (uint64_t i = 0; i < c->n; i++) {
-		struct proc_slot *s = proc_get(&t, c->pid[i], c->comm[i]);
-
-		if (!s) {
-			free(t.slot);
-			return adb_err(err, -ENOMEM, "trace %lld: out of memory", (long long)id);
-		}
-		s->ios++;
-		s->bytes += c->bytes[i];
-	}
-	all = t.slot;
-	for (uint64_t k = 0; k < t.cap; k++)
+	all = t->slot;
+	t->slot = NULL;
+	t->cap = t->used = 0;
+	for (uint64_t k = 0; k < cap; k++)
 		if (all[k].used)
 			all[m++] = all[k];
 	rep->nproc_total = (uint32_t)m;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "load.h"
-#include "sort_u64.h"
+#include "stats.h"
 
 static int cmp_issue(const void *a, const void *b)
 {
@@ -38,7 +38,10 @@ unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
 		return n ? 1 : 0;
 	for (uint64_t i = 0; i < n; i++)
 		done[i] = io[i].done_ns;
-	sort_u64(done, n);
+	if (stats_sort_u64_alloc(done, n)) {
+		free(done);
+		return n ? 1 : 0;
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		/* completions at or before this issue have left the queue */
 		while (j < n && done[j] <= io[i].t_ns) {

@@ -1,34 +1,136 @@
 /* summary.c — accounting and printing the end-of-replay summary (summary.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cliutil.h"
 #include "fmt.h"
-#include "sort_u64.h"
+#include "jsonout.h"
 #include "partial.h"
 #include "summary.h"
 
-static void vec_push(struct summary *s, struct ns_vec *v, uint64_t x)
-{
-	if (v->n == v->cap) {
-		uint64_t ncap = v->cap ? v->cap * 2 : 4096;
-		uint64_t *p = realloc(v->v, ncap * sizeof(*p));
+#define OP_BITS 3 /* a spilled latency is ns << OP_BITS | op */
+_Static_assert(BPT_OP__COUNT <= (1u << OP_BITS), "an op fits in OP_BITS");
 
-		if (!p) {
-			s->oom = 1;
-			return;
-		}
-		v->v = p;
-		v->cap = ncap;
+static const uint32_t late_ppm[SUMMARY_NLATE] = { 500000, 990000, STATS_PPM };
+
+#define SPILL_PAIRS 8192 /* 128 KiB of buffer */
+
+struct summary_spill {
+	int fd;
+	char dir[128];
+	unsigned nbuf;
+	uint64_t pairs;               /* written so far */
+	uint64_t buf[2 * SPILL_PAIRS]; /* latency key, lateness */
+};
+
+static void fail(struct summary *s, const char *why, int err)
+{
+	if (!s->failed[0])
+		snprintf(s->failed, sizeof(s->failed), "%s%s%s", why, err ? ": " : "",
+			 err ? strerror(err) : "");
+}
+
+/* An unlinked file in $TMPDIR or /var/tmp: nothing is left behind, even
+ * when the replay is killed. */
+static struct summary_spill *spill_open(struct summary *s)
+{
+	struct summary_spill *sp = malloc(sizeof(*sp));
+	const char *dir = getenv("TMPDIR");
+
+	if (!sp) {
+		fail(s, "out of memory", 0);
+		return NULL;
 	}
-	v->v[v->n++] = x;
-	v->sorted = 0;
+	snprintf(sp->dir, sizeof(sp->dir), "%s", dir && *dir ? dir : "/var/tmp");
+	sp->nbuf = 0;
+	sp->pairs = 0;
+	sp->fd = open(sp->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (sp->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		char path[sizeof(sp->dir) + 32];
+
+		snprintf(path, sizeof(path), "%s/blkpeak-summary-XXXXXX", sp->dir);
+		sp->fd = mkostemp(path, O_CLOEXEC);
+		if (sp->fd >= 0)
+			unlink(path);
+	}
+	if (sp->fd < 0) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "cannot make a temporary file in %s", sp->dir);
+		fail(s, why, errno);
+		free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t w = write(fd, c, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -ENOSPC;
+		c += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int spill_flush(struct summary *s)
+{
+	struct summary_spill *sp = s->spill;
+	int rc = write_all(sp->fd, sp->buf, sp->nbuf * 2 * sizeof(uint64_t));
+
+	sp->nbuf = 0;
+	if (rc) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "cannot write a temporary file in %s", sp->dir);
+		fail(s, why, -rc);
+	}
+	return rc;
+}
+
+static void spill_close(struct summary *s)
+{
+	if (s->spill) {
+		close(s->spill->fd);
+		free(s->spill);
+		s->spill = NULL;
+	}
+}
+
+/* The streams and the temporary file, at the first result. */
+static void start(struct summary *s)
+{
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+		if (!(s->lat[op] = stats_exact_new(stats_pct_ppm, STATS_NPCT)))
+			break;
+	s->lat_all = stats_exact_new(stats_pct_ppm, STATS_NPCT);
+	s->late = stats_exact_new(late_ppm, SUMMARY_NLATE);
+	if (!s->lat[BPT_OP__COUNT - 1] || !s->lat_all || !s->late) {
+		fail(s, "out of memory", 0);
+		return;
+	}
+	s->spill = spill_open(s);
 }
 
 void summary_add(struct summary *s, const struct rp_result *r)
 {
 	unsigned op = r->io->op < BPT_OP__COUNT ? r->io->op : BPT_OP_READ;
+	uint64_t lat = r->complete_ns > r->issue_ns ? r->complete_ns - r->issue_ns : 0;
+	uint64_t late = r->issue_ns > r->sched_ns ? r->issue_ns - r->sched_ns : 0;
 
+	if (!s->ios && !s->failed[0])
+		start(s);
 	s->ios++;
 	s->op_ios[op]++;
 	if (r->error) {
@@ -44,43 +146,112 @@ void summary_add(struct summary *s, const struct rp_result *r)
 		}
 		if (i < s->nerrnos)
 			s->errnos[i].count++;
-		return;
+	} else {
+		s->bytes += r->io->len;
+		s->op_bytes[op] += r->io->len;
 	}
-	s->bytes += r->io->len;
-	s->op_bytes[op] += r->io->len;
-	vec_push(s, &s->lat[op], r->complete_ns - r->issue_ns);
-	vec_push(s, &s->late, r->issue_ns - r->sched_ns);
+	if (s->failed[0])
+		return;
+	lat = lat < (UINT64_MAX >> OP_BITS) ? lat : UINT64_MAX >> OP_BITS;
+	stats_exact_add(s->lat[op], lat);
+	stats_exact_add(s->lat_all, lat);
+	stats_exact_add(s->late, late);
+	s->spill->buf[2 * s->spill->nbuf] = lat << OP_BITS | op;
+	s->spill->buf[2 * s->spill->nbuf + 1] = late;
+	s->spill->pairs++;
+	if (++s->spill->nbuf == SPILL_PAIRS)
+		spill_flush(s);
+}
+
+/* End a pass of every stream: 1 when another is needed, 0 done, <0 failed. */
+static int end_pass(struct summary *s)
+{
+	int more = 0;
+
+	for (unsigned k = 0; k < BPT_OP__COUNT + 2; k++) {
+		struct stats_exact *e = k < BPT_OP__COUNT ? s->lat[k] : k == BPT_OP__COUNT ? s->lat_all : s->late;
+		int rc = stats_exact_end_pass(e);
+
+		if (rc < 0)
+			return rc;
+		more |= rc;
+	}
+	return more;
+}
+
+/* One more pass over the temporary file. */
+static int read_pass(struct summary *s)
+{
+	struct summary_spill *sp = s->spill;
+	uint64_t seen = 0;
+	ssize_t got;
+
+	if (lseek(sp->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	while ((got = read(sp->fd, sp->buf, sizeof(sp->buf))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (got % (2 * sizeof(uint64_t)))
+			return -EIO; /* a regular file returns whole buffers but the last */
+		for (uint64_t i = 0; i < (uint64_t)got / (2 * sizeof(uint64_t)); i++) {
+			uint64_t key = sp->buf[2 * i];
+
+			stats_exact_add(s->lat[key & ((1u << OP_BITS) - 1)], key >> OP_BITS);
+			stats_exact_add(s->lat_all, key >> OP_BITS);
+			stats_exact_add(s->late, sp->buf[2 * i + 1]);
+			seen++;
+		}
+	}
+	return seen == sp->pairs ? 0 : -EIO;
+}
+
+void summary_finish(struct summary *s)
+{
+	int rc;
+
+	if (s->finished)
+		return;
+	s->finished = 1;
+	if (s->failed[0] || !s->ios)
+		goto out;
+	if (s->spill->nbuf && spill_flush(s))
+		goto out;
+	for (rc = end_pass(s); rc == 1; rc = end_pass(s)) {
+		int err = read_pass(s);
+
+		if (err) {
+			char why[200];
+
+			snprintf(why, sizeof(why), "cannot read back a temporary file in %s",
+				 s->spill->dir);
+			fail(s, why, -err);
+			goto out;
+		}
+	}
+	if (rc < 0) {
+		fail(s, rc == -ENOMEM ? "out of memory" : "the temporary file changed", 0);
+		goto out;
+	}
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+		stats_latency_from(&s->op_lat[op], s->lat[op]);
+	stats_latency_from(&s->all_lat, s->lat_all);
+	for (unsigned i = 0; i < SUMMARY_NLATE; i++)
+		s->late_pct[i] = stats_exact_value(s->late, i);
+out:
+	spill_close(s);
 }
 
 void summary_free(struct summary *s)
 {
+	spill_close(s);
 	for (unsigned i = 0; i < BPT_OP__COUNT; i++)
-		free(s->lat[i].v);
-	free(s->late.v);
+		stats_exact_free(s->lat[i]);
+	stats_exact_free(s->lat_all);
+	stats_exact_free(s->late);
 	memset(s, 0, sizeof(*s));
-}
-
-uint64_t ns_vec_percentile(struct ns_vec *v, double p)
-{
-	uint64_t i;
-
-	if (!v->n)
-		return 0;
-	if (!v->sorted) {
-		sort_u64(v->v, v->n);
-		v->sorted = 1;
-	}
-	i = (uint64_t)(p / 100.0 * (double)(v->n - 1) + 0.5);
-	return v->v[i < v->n ? i : v->n - 1];
-}
-
-static double mean(const struct ns_vec *v)
-{
-	double sum = 0;
-
-	for (uint64_t i = 0; i < v->n; i++)
-		sum += (double)v->v[i];
-	return v->n ? sum / (double)v->n : 0;
 }
 
 static double secs(uint64_t ns)
@@ -88,11 +259,23 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+static void latency_line(FILE *f, const char *name, const struct stats_latency *l)
+{
+	char b[32];
+
+	fprintf(f, "  %-12s n=%llu mean %s", name, (unsigned long long)l->count,
+		fmt_ns(l->mean_ns, b, sizeof(b)));
+	for (unsigned i = 0; i < STATS_NPCT; i++)
+		fprintf(f, " %s %s", stats_pct_label[i], fmt_ns((double)l->pct[i], b, sizeof(b)));
+	fputc('\n', f);
+}
+
 void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
-	char a[32], b[32], d[32], e[32];
+	char a[32], b[32], d[32];
 	double el = secs(c->elapsed_ns);
 
+	summary_finish(s);
 	fprintf(f, "replay: %s -> %s (%s, speed %g, queue depth %u)%s\n", c->source,
 		c->target, c->timing, c->speed, c->depth,
 		c->interrupted ? ", stopped early" : "");
@@ -114,38 +297,45 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 				(double)c->recorded_ns);
 	fprintf(f, "\n  rate        %.0f IOPS, %.1f MB/s\n", el > 0 ? (double)s->ios / el : 0,
 		el > 0 ? (double)s->bytes / el / 1e6 : 0);
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		struct ns_vec *v = &s->lat[op];
-
-		if (!v->n)
-			continue;
-		fprintf(f, "  %-12s n=%llu mean %s p50 %s p99 %s p99.9 %s\n",
-			bpt_op_name(op), (unsigned long long)v->n,
-			fmt_ns(mean(v), a, sizeof(a)),
-			fmt_ns((double)ns_vec_percentile(v, 50), b, sizeof(b)),
-			fmt_ns((double)ns_vec_percentile(v, 99), d, sizeof(d)),
-			fmt_ns((double)ns_vec_percentile(v, 99.9), e, sizeof(e)));
-	}
-	if (s->late.n)
+	if (s->failed[0]) {
+		fprintf(f, "  latency     not computed: %s\n", s->failed);
+	} else if (s->ios) {
+		for (unsigned op = 0; op < BPT_OP__COUNT; op++)
+			if (s->op_lat[op].count)
+				latency_line(f, bpt_op_name(op), &s->op_lat[op]);
+		latency_line(f, "all", &s->all_lat);
 		fprintf(f, "  lateness    p50 %s p99 %s max %s\n",
-			fmt_ns((double)ns_vec_percentile(&s->late, 50), a, sizeof(a)),
-			fmt_ns((double)ns_vec_percentile(&s->late, 99), b, sizeof(b)),
-			fmt_ns((double)ns_vec_percentile(&s->late, 100), d, sizeof(d)));
+			fmt_ns((double)s->late_pct[0], a, sizeof(a)),
+			fmt_ns((double)s->late_pct[1], b, sizeof(b)),
+			fmt_ns((double)s->late_pct[2], d, sizeof(d)));
+	}
 	for (unsigned i = 0; i < s->nerrnos; i++)
 		fprintf(f, "  errors      %llu x %s%s\n", (unsigned long long)s->errnos[i].count,
 			strerror(-s->errnos[i].code),
 			s->short_ios && s->errnos[i].code == -5 ? " (short I/Os included)" : "");
-	if (s->oom)
-		fprintf(f, "  (out of memory: percentiles cover only part of the run)\n");
 	if (c->run_file)
 		fprintf(f, "  run file    %s\n", c->run_file);
+}
+
+/* {"all":{...},"read":{...},...}: the shape of analyze report's. */
+static void latencies_json(FILE *f, const struct summary *s)
+{
+	fprintf(f, "{\"all\":");
+	stats_latency_json(f, &s->all_lat);
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
+		if (!s->op_lat[op].count)
+			continue;
+		fprintf(f, ",\"%s\":", bpt_op_name(op));
+		stats_latency_json(f, &s->op_lat[op]);
+	}
+	putc('}', f);
 }
 
 void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
 	double el = secs(c->elapsed_ns);
-	int first = 1;
 
+	summary_finish(s);
 	fprintf(f, "{\"source\":");
 	json_str(f, c->source);
 	fprintf(f, ",\"target\":");
@@ -165,23 +355,20 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	fprintf(f, ",\"duration_ns\":%llu,\"recorded_ns\":%llu,\"iops\":%.1f,\"mb_per_s\":%.3f,",
 		(unsigned long long)c->elapsed_ns, (unsigned long long)c->recorded_ns,
 		el > 0 ? (double)s->ios / el : 0, el > 0 ? (double)s->bytes / el / 1e6 : 0);
-	fprintf(f, "\"latency_ns\":{");
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
-		struct ns_vec *v = &s->lat[op];
-
-		if (!v->n)
-			continue;
-		fprintf(f, "%s\"%s\":{\"n\":%llu,\"mean\":%.0f,\"p50\":%llu,\"p99\":%llu,\"p99_9\":%llu}",
-			first ? "" : ",", bpt_op_name(op), (unsigned long long)v->n, mean(v),
-			(unsigned long long)ns_vec_percentile(v, 50),
-			(unsigned long long)ns_vec_percentile(v, 99),
-			(unsigned long long)ns_vec_percentile(v, 99.9));
-		first = 0;
+	/* A replay knows no queue time (queue = issue): total is service. */
+	if (s->failed[0]) {
+		fprintf(f, "\"latency\":null,\"lateness\":null,\"latency_error\":");
+		json_str(f, s->failed);
+	} else {
+		fprintf(f, "\"latency\":{\"service\":");
+		latencies_json(f, s);
+		fprintf(f, ",\"total\":");
+		latencies_json(f, s);
+		fprintf(f, "},\"lateness\":{\"p50_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu}",
+			(unsigned long long)s->late_pct[0], (unsigned long long)s->late_pct[1],
+			(unsigned long long)s->late_pct[2]);
 	}
-	fprintf(f, "},\"lateness_ns\":{\"p50\":%llu,\"p99\":%llu,\"max\":%llu},\"errnos\":{",
-		(unsigned long long)ns_vec_percentile(&s->late, 50),
-		(unsigned long long)ns_vec_percentile(&s->late, 99),
-		(unsigned long long)ns_vec_percentile(&s->late, 100));
+	fprintf(f, ",\"errnos\":{");
 	for (unsigned i = 0; i < s->nerrnos; i++)
 		fprintf(f, "%s\"%d\":%llu", i ? "," : "", s->errnos[i].code,
 			(unsigned long long)s->errnos[i].count);

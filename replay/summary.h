@@ -1,8 +1,17 @@
 /*
  * summary.h — the numbers printed at the end of a replay: I/Os, duration
- * against the recording, IOPS, MB/s, latency per operation (mean, p50,
- * p99, p99.9), lateness against the schedule (p50, p99, max) and errors by
- * kind. Fed one struct rp_result at a time; printed as text or JSON.
+ * against the recording, IOPS, MB/s, latency per operation and overall
+ * (count, mean, p50 p90 p99 p99.9 p99.99, max: common/stats.h's rule and
+ * JSON object, so `analyze report` of the run file prints the same),
+ * lateness against the schedule (p50, p99, max) and errors by kind.
+ *
+ * Memory stays bounded and the percentiles exact: summary_add() feeds
+ * the first pass of the exact-percentile streams and appends the I/O's
+ * latency and lateness (16 bytes) to an unlinked temporary file in
+ * $TMPDIR (else /var/tmp); summary_finish() reads that file back for the
+ * further passes. The run file (-o) could serve as well, but it is
+ * optional and compressed: the temporary file is there in every run and
+ * is read back at disk speed.
  */
 #ifndef BLKPEAK_SUMMARY_H
 #define BLKPEAK_SUMMARY_H
@@ -12,34 +21,38 @@
 
 #include "bpt.h"
 #include "sched.h"
-
-/* A growable array of nanosecond values. */
-struct ns_vec {
-	uint64_t *v;
-	uint64_t n, cap;
-	int sorted;  /* v is in ascending order */
-};
+#include "stats.h"
 
 #define SUMMARY_MAX_ERRNOS 16
+#define SUMMARY_NLATE 3 /* lateness: p50 p99 max */
+
+struct summary_spill; /* the temporary file of (latency, lateness) pairs */
 
 struct summary {
 	uint64_t ios, bytes;
 	uint64_t op_ios[BPT_OP__COUNT], op_bytes[BPT_OP__COUNT];
-	struct ns_vec lat[BPT_OP__COUNT];   /* complete - issue */
-	struct ns_vec late;                 /* issue - sched */
 	uint64_t errors, short_ios;
 	struct { int code; uint64_t count; } errnos[SUMMARY_MAX_ERRNOS];
 	unsigned nerrnos;
-	int oom;                            /* a vector could not grow */
+	/* complete - issue, per op and for all; issue - sched */
+	struct stats_exact *lat[BPT_OP__COUNT], *lat_all, *late;
+	struct summary_spill *spill;
+	char failed[400];   /* why there are no percentiles, "" when there are */
+	int finished;
+	/* after summary_finish() */
+	struct stats_latency op_lat[BPT_OP__COUNT], all_lat;
+	uint64_t late_pct[SUMMARY_NLATE];
 };
 
-/* Account one result. Never fails: on memory shortage the percentiles
- * are left out (oom) but the counts stay right. */
+/* Account one result: every I/O counts in the latency (errors too, as in
+ * analyze report); bytes only for I/Os without error. Never fails: when
+ * memory or the temporary file fail, the percentiles are left out (and
+ * the summary says why) but the counts stay right. */
 void summary_add(struct summary *s, const struct rp_result *r);
-void summary_free(struct summary *s);
 
-/* The p-th percentile (0..100) of v (sorted in place), 0 when empty. */
-uint64_t ns_vec_percentile(struct ns_vec *v, double p);
+/* Compute the percentiles (reads the temporary file back). */
+void summary_finish(struct summary *s);
+void summary_free(struct summary *s);
 
 /* What the printers need besides the results. */
 struct summary_ctx {
@@ -56,6 +69,7 @@ struct summary_ctx {
 	const char *run_file;    /* -o, or NULL */
 };
 
+/* Print (summary_finish() first, or it is called here). */
 void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f);
 void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f);
 

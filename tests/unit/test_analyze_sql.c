@@ -12,7 +12,7 @@
 
 #include "analyze_testutil.h"
 #include "bpt_testutil.h"
-#include "stats.h"
+#include "stats_report.h"
 
 static void teardown(void) { at_cleanup(); }
 
@@ -221,15 +221,15 @@ static int64_t sql_pct(const char *lat, const char *where, uint32_t ppm)
 		 lat, where, TID, ppm, where, TID);
 }
 
-static void check_latency(const struct st_latency *l, const char *lat, const char *where)
+static void check_latency(const struct stats_latency *l, const char *lat, const char *where)
 {
-	cr_assert_eq(l->n, Q("SELECT count(*) FROM ios WHERE %s AND " T, where, TID));
-	if (!l->n)
+	cr_assert_eq(l->count, Q("SELECT count(*) FROM ios WHERE %s AND " T, where, TID));
+	if (!l->count)
 		return;
-	for (int p = 0; p < ST_NPCT - 1; p++)
-		cr_assert_eq(l->pct[p], sql_pct(lat, where, st_pct_ppm[p]), "%s %s %s", lat, where,
-			     st_pct_name[p]);
-	cr_assert_eq(l->pct[ST_NPCT - 1], Q("SELECT max(%s) FROM ios WHERE %s AND " T, lat, where, TID));
+	for (int p = 0; p < STATS_NPCT - 1; p++)
+		cr_assert_eq(l->pct[p], sql_pct(lat, where, stats_pct_ppm[p]), "%s %s %s", lat, where,
+			     stats_pct_label[p]);
+	cr_assert_eq(l->pct[STATS_NPCT - 1], Q("SELECT max(%s) FROM ios WHERE %s AND " T, lat, where, TID));
 	cr_assert_float_eq(l->mean_ns, at_dbl(db, "SELECT avg(%s) FROM ios WHERE %s AND " T, lat, where,
 					      TID), 1e-6);
 }

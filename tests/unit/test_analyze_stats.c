@@ -8,7 +8,7 @@
 
 #include "analyze_testutil.h"
 #include "report.h"
-#include "stats.h"
+#include "stats_report.h"
 
 static void teardown(void) { at_cleanup(); }
 
@@ -126,8 +126,8 @@ Test(analyze_stats, hand_made_five)
 	cr_assert_eq(rep.idle_ns_hist[1], 30000);
 
 	/* service: read 10000, 20000; write 30000, 99000; flush 1000 */
-	const struct st_latency *rs = &rep.op[BPT_OP_READ].service;
-	cr_assert_eq(rs->n, 2);
+	const struct stats_latency *rs = &rep.op[BPT_OP_READ].service;
+	cr_assert_eq(rs->count, 2);
 	cr_assert_eq(rs->pct[0], 10000);  /* p50: rank ceil(1.0) = 1 */
 	cr_assert_eq(rs->pct[1], 20000);  /* p90: rank ceil(1.8) = 2 */
 	cr_assert_eq(rs->pct[4], 20000);
@@ -142,7 +142,7 @@ Test(analyze_stats, hand_made_five)
 	cr_assert_float_eq(rep.all_service.mean_ns, 32000, 1e-9);
 	/* total: read idx0 has queue 0 (unknown), taken as its issue time:
 	 * 10000; idx1 21000; writes 30000 and 100000; flush 1000 */
-	const struct st_latency *rt = &rep.op[BPT_OP_READ].total;
+	const struct stats_latency *rt = &rep.op[BPT_OP_READ].total;
 	cr_assert_eq(rt->pct[0], 10000);
 	cr_assert_eq(rt->pct[5], 21000);
 	cr_assert_eq(rep.op[BPT_OP_WRITE].total.pct[5], 100000);
@@ -203,10 +203,10 @@ Test(analyze_stats, percentiles_and_two_devices)
 	db = at_open(dbp);
 	cr_assert_eq(st_report_compute(db, at_import(db, trace), &rep, &e), 0, "%s", e.msg);
 
-	const uint64_t want[ST_NPCT] = { 5000000, 9000000, 9900000, 9990000, 9999000, 10000000 };
-	for (int p = 0; p < ST_NPCT; p++) {
-		cr_assert_eq(rep.op[BPT_OP_READ].service.pct[p], want[p], "%s", st_pct_name[p]);
-		cr_assert_eq(rep.all_total.pct[p], want[p], "%s", st_pct_name[p]);
+	const uint64_t want[STATS_NPCT] = { 5000000, 9000000, 9900000, 9990000, 9999000, 10000000 };
+	for (int p = 0; p < STATS_NPCT; p++) {
+		cr_assert_eq(rep.op[BPT_OP_READ].service.pct[p], want[p], "%s", stats_pct_label[p]);
+		cr_assert_eq(rep.all_total.pct[p], want[p], "%s", stats_pct_label[p]);
 	}
 	cr_assert_float_eq(rep.all_service.mean_ns, (N + 1) / 2.0 * 1000, 1e-6);
 	/* one outstanding at any time, never idle: depth 1 all the time */
@@ -235,24 +235,8 @@ Test(analyze_stats, percentiles_and_two_devices)
 
 Test(analyze_stats, helpers)
 {
-	uint64_t v[7] = { 5, 1, 4, 1, 5, 9, 2 }, tmp[7];
-	uint32_t p[7] = { 0, 1, 2, 3, 4, 5, 6 }, pt[7];
 	char b[32];
 
-	st_sort_u64(v, tmp, p, pt, 7);
-	const uint64_t sv[7] = { 1, 1, 2, 4, 5, 5, 9 };
-	const uint32_t sp[7] = { 1, 3, 6, 2, 0, 4, 5 }; /* stable */
-	for (int i = 0; i < 7; i++) {
-		cr_assert_eq(v[i], sv[i]);
-		cr_assert_eq(p[i], sp[i]);
-	}
-	uint64_t big[3] = { UINT64_MAX, 1ull << 40, 0 };
-	st_sort_u64(big, tmp, NULL, NULL, 3);
-	cr_assert_eq(big[0], 0);
-	cr_assert_eq(big[2], UINT64_MAX);
-	cr_assert_eq(st_percentile(sv, 7, 500000), 4);   /* rank ceil(3.5) = 4 */
-	cr_assert_eq(st_percentile(sv, 7, 999900), 9);
-	cr_assert_eq(st_percentile(sv, 0, 500000), 0);
 	cr_assert_eq(st_size_class(0), 0);
 	cr_assert_eq(st_size_class(1), 1);
 	cr_assert_eq(st_size_class(512), 10);
@@ -261,6 +245,63 @@ Test(analyze_stats, helpers)
 	cr_assert_eq(st_size_class(UINT32_MAX), ST_SIZE_CLASSES - 1);
 	cr_assert_str_eq(st_size_label(13, b, sizeof(b)), "4 KiB");
 	cr_assert_str_eq(st_size_label(10, b, sizeof(b)), "512 B");
+}
+
+/* Rows far out of order for the reorder windows (a capture written in
+ * completion order, latencies from 1 us to 50 ms): a window of 4 entries
+ * takes the sorted-query path for depth and seeks, the default window
+ * the streaming path; every figure agrees, and agrees with SQL. */
+Test(analyze_stats, reorder_fallback_agrees)
+{
+	enum { N = 3000 };
+	const char *trace = at_tmp("ooo.bpt"), *dbp = at_tmp("ooo.db");
+	static struct bpt_record r[N];
+	struct bpt_error e = { 0 };
+	struct st_report a, b;
+	uint64_t x = 88172645463325252ull;
+	sqlite3 *db;
+
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t lat;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		lat = x % 16 == 0 ? 1000 + x % 50000000 : 1000 + x % 200000;
+		r[i] = at_rec(i % 3 ? BPT_OP_READ : BPT_OP_WRITE, i * 5000ull, i * 5000ull + 100,
+			      i * 5000ull + 100 + lat, (x >> 20) % 1000000, 4096, 1 + i % 3, 1);
+		r[i].dev = (x >> 40) % 2;
+	}
+	/* completion order, as a capture writes */
+	for (uint32_t i = 1; i < N; i++)
+		for (uint32_t j = i; j > 0 && r[j - 1].complete_ns > r[j].complete_ns; j--) {
+			struct bpt_record t = r[j];
+
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	at_write(trace, "capture", 2, comms, 2, r, N, 0, NULL, 0);
+	db = at_open(dbp);
+	int64_t id = at_import(db, trace);
+	cr_assert_eq(st_report_compute_window(db, id, &a, 4, &e), 0, "%s", e.msg);
+	cr_assert_eq(st_report_compute(db, id, &b, &e), 0, "%s", e.msg);
+	cr_assert_eq(memcmp(a.depth_ns, b.depth_ns, sizeof(a.depth_ns)), 0);
+	cr_assert_eq(memcmp(a.seek_hist, b.seek_hist, sizeof(a.seek_hist)), 0);
+	cr_assert_eq(memcmp(a.idle_count, b.idle_count, sizeof(a.idle_count)), 0);
+	cr_assert_eq(a.max_depth, b.max_depth);
+	cr_assert_eq(a.busy_ns, b.busy_ns);
+	cr_assert_float_eq(a.mean_depth, b.mean_depth, 1e-12);
+	cr_assert_gt(a.max_depth, 8, "the trace has deep overlap: %u", a.max_depth);
+	cr_assert_eq(memcmp(&a.all_service, &b.all_service, sizeof(a.all_service)), 0);
+	/* Little's law over the rows, in SQL */
+	cr_assert_float_eq(a.mean_depth,
+			   at_dbl(db, "SELECT total(complete_ns - issue_ns) / (max(complete_ns) - min(issue_ns))"
+				  " FROM ios WHERE trace_id = %lld", (long long)id), 1e-9);
+	/* seeks against a window function in SQL over issue order */
+	cr_assert_eq(a.seek_hist[0], at_int(db, "SELECT count(*) FROM (SELECT sector, lag(sector + (bytes + 511) / 512)"
+					 " OVER (PARTITION BY dev ORDER BY issue_ns, idx) AS pe FROM ios"
+					 " WHERE trace_id = %lld) WHERE pe = sector", (long long)id));
+	st_report_free(&a);
+	st_report_free(&b);
+	sqlite3_close(db);
 }
 
 /* A trace without I/Os: every figure 0, both printers work. */
@@ -354,7 +395,7 @@ static void check_sort(uint64_t *k, uint64_t n)
 			memcpy(want + lo, tmp + lo, (hi - lo) * sizeof(*tmp));
 			memcpy(wantp + lo, pt + lo, (hi - lo) * sizeof(*pt));
 		}
-	st_sort_u64(k, tmp, p, pt, n);
+	stats_sort_u64(k, tmp, p, pt, n);
 	for (uint64_t i = 0; i < n; i++) {
 		cr_assert_eq(k[i], want[i], "key %llu", (unsigned long long)i);
 		cr_assert_eq(p[i], wantp[i], "payload %llu", (unsigned long long)i);

@@ -100,11 +100,20 @@ Test(replay_output, summary_counts_and_percentiles)
 	cr_expect_eq(s.nerrnos, 2);
 	cr_expect_eq(s.errnos[0].code, -ENOSPC);
 	cr_expect_eq(s.errnos[0].count, 2);
-	cr_expect_eq(ns_vec_percentile(&s.lat[BPT_OP_READ], 50), 500 * 1000 + 1000);
-	cr_expect_eq(ns_vec_percentile(&s.lat[BPT_OP_READ], 100), 1000 * 1000);
-	cr_expect_eq(ns_vec_percentile(&s.lat[BPT_OP_READ], 0), 1000);
-	cr_expect_eq(ns_vec_percentile(&s.late, 99), 990, "lateness = issue - sched");
-	cr_expect_eq(ns_vec_percentile(&s.lat[BPT_OP_WRITE], 50), 0, "empty");
+	summary_finish(&s);
+	cr_assert_str_eq(s.failed, "");
+	/* nearest rank: reads are 1000, 2000 ... 10^6 ns; p50 rank 500 */
+	cr_expect_eq(s.op_lat[BPT_OP_READ].pct[0], 500 * 1000);
+	cr_expect_eq(s.op_lat[BPT_OP_READ].pct[STATS_NPCT - 1], 1000 * 1000);
+	cr_expect_eq(s.op_lat[BPT_OP_READ].count, 1000);
+	cr_expect_eq(s.op_lat[BPT_OP_WRITE].count, 3, "failed I/Os count in the latency");
+	cr_expect_eq(s.op_lat[BPT_OP_WRITE].pct[0], 1);
+	/* all: three 1s, then the reads; p50 rank ceil(501.5) = 502 */
+	cr_expect_eq(s.all_lat.count, 1003);
+	cr_expect_eq(s.all_lat.pct[0], 499 * 1000);
+	cr_expect_eq(s.late_pct[1], 990, "lateness = issue - sched; rank 993 of 1..1000 and three 5s");
+	cr_expect_eq(s.late_pct[2], 1000);
+	cr_expect_eq(s.op_lat[BPT_OP_FLUSH].count, 0, "empty");
 
 	char *buf;
 	size_t len;
@@ -116,6 +125,11 @@ Test(replay_output, summary_counts_and_percentiles)
 	cr_expect(strstr(buf, "\"source\":\"a \\\"b\\\".bpt\""), "%s", buf);
 	cr_expect(strstr(buf, "\"errnos\":{\"-28\":2,\"-5\":1}"), "%s", buf);
 	cr_expect(strstr(buf, "\"iops\":1003.0"), "%s", buf);
+	cr_expect(strstr(buf, "\"latency\":{\"service\":{\"all\":{\"count\":1003,\"mean_ns\":"), "%s", buf);
+	cr_expect(strstr(buf, "\"read\":{\"count\":1000,\"mean_ns\":500500,\"p50_ns\":500000,"
+			      "\"p90_ns\":900000,\"p99_ns\":990000,\"p99_9_ns\":999000,"
+			      "\"p99_99_ns\":1000000,\"max_ns\":1000000}"), "%s", buf);
+	cr_expect(strstr(buf, "\"lateness\":{\"p50_ns\":"), "%s", buf);
 	free(buf);
 
 	/* a path is bytes, not UTF-8: the JSON stays valid (common/fmt.c's json_str) */

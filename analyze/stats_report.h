@@ -20,10 +20,12 @@
  *                is the integral over the duration. Busy = depth >= 1,
  *                idle = depth 0; an idle period is a maximal interval of
  *                depth 0 between two I/Os.
- *   latency      service = complete - issue, total = complete - queue.
- *                Percentile p is the nearest rank: the value of rank
- *                ceil(p/100 * n) (1-based) in ascending order, computed
- *                in integers (p in parts per million).
+ *   latency      service = complete - issue, total = complete - queue,
+ *                over every I/O (errors too). Percentiles follow
+ *                common/stats.h's rule (nearest rank: the value of rank
+ *                ceil(p/100 * n), 1-based, in ascending order) and are
+ *                exact, computed in bounded memory over two or more
+ *                passes over the rows.
  *   per second   I/Os and bytes by issue second (issue_ns / 10^9), from
  *                the first I/O's second to the last's; left out (nseconds
  *                0) for a trace spanning more than ST_MAX_SECONDS.
@@ -36,20 +38,15 @@
 
 #include "bpt.h"
 #include "run_partial.h"
+#include "stats.h"
 
 #define ST_SIZE_CLASSES 27 /* 0, 1 B, 2 B, 3-4 B, ... 16 MiB, bigger */
 #define ST_SEEK_CLASSES 7
 #define ST_DEPTH_CLASSES 11
 #define ST_IDLE_CLASSES 7
-#define ST_NPCT 6
 #define ST_TOP 10
 #define ST_MAX_DEV BPT_MAX_DEVICES
 #define ST_MAX_SECONDS (1u << 24) /* 194 days */
-
-/* Percentiles reported, in parts per million, in this order: p50 p90 p99
- * p99.9 p99.99. The sixth slot of every latency is the maximum. */
-extern const uint32_t st_pct_ppm[ST_NPCT - 1];
-extern const char *const st_pct_name[ST_NPCT];
 
 /* Upper bounds (inclusive) of the seek classes 1.. as fractions num/den
  * of the device's span; class 0 is distance 0. |distance| never exceeds
@@ -61,15 +58,9 @@ extern const uint32_t st_depth_bound[ST_DEPTH_CLASSES - 1];
 /* Upper bounds (inclusive, ns) of the idle-period classes; last open. */
 extern const uint64_t st_idle_bound[ST_IDLE_CLASSES - 1];
 
-struct st_latency {
-	uint64_t n;
-	double mean_ns;
-	uint64_t pct[ST_NPCT]; /* p50 ... p99.99, max */
-};
-
 struct st_op {
 	uint64_t ios, bytes;
-	struct st_latency service, total;
+	struct stats_latency service, total;
 };
 
 struct st_proc {
@@ -104,7 +95,7 @@ struct st_report {
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;
 	struct st_op op[BPT_OP__COUNT];
-	struct st_latency all_service, all_total;
+	struct stats_latency all_service, all_total;
 	uint64_t size_hist[ST_SIZE_CLASSES][3]; /* [class][read, write, other] */
 	uint64_t seek_hist[ST_SEEK_CLASSES]; /* data I/Os with a predecessor */
 	uint64_t data_ios, sequential;
@@ -131,6 +122,12 @@ struct st_report {
  */
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 		      struct bpt_error *err);
+
+/* The same with the reorder window (entries, see reorder.h) given: the
+ * tests use a tiny one to take the sorted-query path. */
+#define ST_REORDER_WINDOW (1u << 18)
+int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
+			     uint64_t window, struct bpt_error *err);
 void st_report_free(struct st_report *rep);
 
 /* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
@@ -138,14 +135,5 @@ const char *st_size_label(unsigned k, char *buf, size_t len);
 
 /* Class of a request size (see above). */
 unsigned st_size_class(uint64_t bytes);
-
-/* Nearest-rank percentile of a sorted array: v[ceil(ppm * n / 10^6) - 1];
- * 0 when n is 0. */
-uint64_t st_percentile(const uint64_t *sorted, uint64_t n, uint32_t ppm);
-
-/* Sort n keys ascending, stably (LSD radix sort). `kt` is scratch for n
- * keys. When `p` is not NULL it is a payload moved with the keys and `pt`
- * its scratch. */
-void st_sort_u64(uint64_t *k, uint64_t *kt, uint32_t *p, uint32_t *pt, uint64_t n);
 
 #endif

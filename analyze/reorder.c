@@ -1,0 +1,106 @@
+/* reorder.c — a bounded reorder window: a ring of in-order arrivals and a
+ * heap of the others, the smaller head handed out first (reorder.h). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "reorder.h"
+
+static int less(const struct rentry *a, const struct rentry *b)
+{
+	return a->k1 < b->k1 || (a->k1 == b->k1 && a->k2 < b->k2);
+}
+
+int reorder_init(struct reorder *r, uint64_t window, reorder_emit emit, void *ctx)
+{
+	*r = (struct reorder){ .window = window ? window : 1, .emit = emit, .ctx = ctx };
+	r->ring = malloc(r->window * sizeof(*r->ring));
+	r->heap = malloc(r->window * sizeof(*r->heap));
+	if (!r->ring || !r->heap) {
+		reorder_free(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void reorder_free(struct reorder *r)
+{
+	free(r->ring);
+	free(r->heap);
+	r->ring = r->heap = NULL;
+}
+
+static void heap_push(struct reorder *r, const struct rentry *e)
+{
+	uint64_t i = r->hcount++;
+
+	while (i && less(e, &r->heap[(i - 1) / 2])) {
+		r->heap[i] = r->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	r->heap[i] = *e;
+}
+
+static struct rentry heap_pop(struct reorder *r)
+{
+	struct rentry top = r->heap[0], x = r->heap[--r->hcount];
+	uint64_t i = 0, n = r->hcount;
+
+	for (;;) {
+		uint64_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && less(&r->heap[c + 1], &r->heap[c]))
+			c++;
+		if (!less(&r->heap[c], &x))
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	if (n)
+		r->heap[i] = x;
+	return top;
+}
+
+/* Hand out the smallest entry held. */
+static void out_one(struct reorder *r)
+{
+	struct rentry e;
+
+	if (r->rcount && (!r->hcount || !less(&r->heap[0], &r->ring[r->rhead]))) {
+		e = r->ring[r->rhead];
+		r->rhead = (r->rhead + 1) % r->window;
+		r->rcount--;
+	} else {
+		e = heap_pop(r);
+	}
+	if (r->out_any && less(&e, &r->last_out))
+		r->broken = 1;
+	r->last_out = e;
+	r->out_any = 1;
+	if (!r->broken)
+		r->emit(r->ctx, &e);
+}
+
+void reorder_push(struct reorder *r, const struct rentry *e)
+{
+	if (r->rcount + r->hcount == r->window)
+		out_one(r);
+	if (!r->rcount || !less(e, &r->last_in)) {
+		r->ring[(r->rhead + r->rcount++) % r->window] = *e;
+		r->last_in = *e;
+	} else {
+		heap_push(r, e);
+	}
+}
+
+void reorder_flush(struct reorder *r)
+{
+	while (r->rcount + r->hcount)
+		out_one(r);
+}
+
+int reorder_broken(const struct reorder *r)
+{
+	return r->broken;
+}
