@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "stats.h"
 #include "svg.h"
 
 /* What every trace of one chart shares. */
@@ -219,24 +220,46 @@ static int load_sorted(sqlite3 *db, const char *sql, int64_t id, int64_t **out, 
 }
 
 /* Service-latency CDF: x in µs (log axis), y in % of I/Os, at most
- * ~450 points taken at fixed fractions, finer in the tail. */
+ * ~450 points taken at fixed fractions, finer in the tail; each point the
+ * exact nearest-rank percentile (common/stats.h), computed in passes over
+ * the rows in bounded memory. */
 static int series_latency_cdf(struct plot_ctx *c, struct plot_series *s)
 {
-	int64_t *lat;
-	size_t n;
-	int rc = load_sorted(c->db, "SELECT complete_ns - issue_ns FROM ios "
-				    "WHERE trace_id = ? AND bytes > 0 ORDER BY 1", c->id, &lat, &n);
+	uint32_t ppm[512];
+	unsigned np = 0;
+	struct stats_exact *e;
+	sqlite3_stmt *st;
+	int rc, more;
 
-	for (double f = 0.0025; !rc && n && f < 1 + 1e-12;) {
-		size_t i = (size_t)ceil(f * n);
-
-		i = i == 0 ? 0 : i - 1;
-		rc = push(s, lat[i < n ? i : n - 1] / 1e3, f * 100);
+	for (double f = 0.0025; f < 1 + 1e-12 && np < 511;) {
+		ppm[np++] = (uint32_t)lround(f * STATS_PPM);
 		f += f < 0.99 ? 0.0025 : f < 0.999 ? 0.0005 : 0.0001;
 	}
-	if (!rc && n)
-		rc = push(s, lat[n - 1] / 1e3, 100);
-	free(lat);
+	ppm[np++] = STATS_PPM;
+	if (!(e = stats_exact_new(ppm, np)))
+		return -ENOMEM;
+	if (prepare(c->db, "SELECT complete_ns - issue_ns FROM ios WHERE trace_id = ? AND bytes > 0", &st)) {
+		stats_exact_free(e);
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, c->id);
+	do {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t v = sqlite3_column_int64(st, 0);
+
+			stats_exact_add(e, v > 0 ? (uint64_t)v : 0);
+		}
+		if (rc != SQLITE_DONE)
+			break;
+		more = stats_exact_end_pass(e);
+		rc = more < 0 ? more : 0;
+		sqlite3_reset(st);
+	} while (!rc && more == 1);
+	rc = rc > 0 ? -EIO : rc;
+	sqlite3_finalize(st);
+	for (unsigned i = 0; !rc && stats_exact_count(e) && i < np; i++)
+		rc = push(s, (double)stats_exact_value(e, i) / 1e3, ppm[i] / 1e4);
+	stats_exact_free(e);
 	return rc;
 }
 

@@ -56,12 +56,12 @@ int stats_sort_u64_alloc(uint64_t *v, uint64_t n);
  * bytes per kept value (<= 16 MiB).
  */
 #define STATS_EXACT_KEEP (1u << 20)
-#define STATS_EXACT_MAX_PCT 16
+#define STATS_EXACT_MAX_PCT 4096
 
 struct stats_exact;
 
-/* A stream wanting the percentiles ppm[0..nppm) (nppm <= 16); NULL when
- * out of memory or nppm is out of range. */
+/* A stream wanting the percentiles ppm[0..nppm) (nppm <= 4096); NULL
+ * when out of memory or nppm is out of range. */
 struct stats_exact *stats_exact_new(const uint32_t *ppm, unsigned nppm);
 void stats_exact_free(struct stats_exact *e);
 

@@ -26,6 +26,7 @@ struct window {
 	uint64_t *kept;    /* the values, when kept (count of them) */
 	uint64_t *split;   /* else counts of nsplit buckets of width `width` */
 	uint64_t nsplit, width;
+	int sorted;        /* kept values sorted */
 };
 
 struct target {
@@ -38,8 +39,10 @@ struct target {
 
 struct stats_exact {
 	unsigned ntarget, nwin, pass; /* pass: 0 is the first */
-	struct target target[STATS_EXACT_MAX_PCT];
-	struct window win[STATS_EXACT_MAX_PCT]; /* sorted by lo, disjoint */
+	struct target *target;      /* ntarget */
+	struct window *win;         /* nwin <= ntarget, sorted by lo, disjoint */
+	struct window *next;        /* scratch: the next pass's windows */
+	struct window **order;      /* scratch of plan() */
 	uint64_t *hist;    /* LOG_BUCKETS counts, first pass only */
 	uint64_t n, n_pass, min, max;
 	unsigned __int128 sum;
@@ -82,8 +85,12 @@ struct stats_exact *stats_exact_new(const uint32_t *ppm, unsigned nppm)
 	if (!e)
 		return NULL;
 	e->hist = calloc(LOG_BUCKETS, sizeof(*e->hist));
-	if (!e->hist) {
-		free(e);
+	e->target = calloc(nppm + 1, sizeof(*e->target));
+	e->win = calloc(nppm + 1, sizeof(*e->win));
+	e->next = calloc(nppm + 1, sizeof(*e->next));
+	e->order = calloc(nppm + 1, sizeof(*e->order));
+	if (!e->hist || !e->target || !e->win || !e->next || !e->order) {
+		stats_exact_free(e);
 		return NULL;
 	}
 	e->ntarget = nppm;
@@ -95,7 +102,7 @@ struct stats_exact *stats_exact_new(const uint32_t *ppm, unsigned nppm)
 
 static void windows_free(struct stats_exact *e)
 {
-	for (unsigned w = 0; w < e->nwin; w++) {
+	for (unsigned w = 0; e->win && w < e->nwin; w++) {
 		free(e->win[w].kept);
 		free(e->win[w].split);
 	}
@@ -108,6 +115,10 @@ void stats_exact_free(struct stats_exact *e)
 		return;
 	windows_free(e);
 	free(e->hist);
+	free(e->target);
+	free(e->win);
+	free(e->next);
+	free(e->order);
 	free(e);
 }
 
@@ -165,12 +176,11 @@ static int aim(struct stats_exact *e, struct window *next, unsigned *nnext, stru
 	for (w = 0; w < *nnext && next[w].lo != lo; w++)
 		;
 	if (w == *nnext) {
-		if (w == STATS_EXACT_MAX_PCT)
+		if (w == e->ntarget)
 			return -EINVAL; /* cannot happen: one window per target at most */
 		next[w] = (struct window){ .lo = lo, .hi = hi, .count = count };
 		(*nnext)++;
 	}
-	(void)e;
 	return 0;
 }
 
@@ -192,7 +202,7 @@ static int by_count(const void *a, const void *b)
  * while the total stays within STATS_EXACT_KEEP, the rest split. */
 static int plan(struct stats_exact *e)
 {
-	struct window *order[STATS_EXACT_MAX_PCT];
+	struct window **order = e->order;
 	uint64_t kept = 0;
 
 	qsort(e->win, e->nwin, sizeof(e->win[0]), by_lo);
@@ -258,10 +268,10 @@ static int end_later(struct stats_exact *e, struct window *next, unsigned *nnext
 		if (!w)
 			return -EINVAL;
 		if (w->kept) {
-			if (!w->nsplit) { /* sort once, for every target of the window */
+			if (!w->sorted) { /* once, for every target of the window */
 				if (stats_sort_u64_alloc(w->kept, w->count))
 					return -ENOMEM;
-				w->nsplit = 1;
+				w->sorted = 1;
 			}
 			t->done = 1;
 			t->value = w->kept[t->rank - 1];
@@ -279,7 +289,7 @@ static int end_later(struct stats_exact *e, struct window *next, unsigned *nnext
 
 int stats_exact_end_pass(struct stats_exact *e)
 {
-	struct window next[STATS_EXACT_MAX_PCT];
+	struct window *next = e->next;
 	unsigned nnext = 0;
 	int rc;
 

@@ -34,6 +34,8 @@ def check(v, s, root, where):
                 check(x, s["properties"][k], root, f"{where}.{k}")
             elif isinstance(s.get("additionalProperties"), dict):
                 check(x, s["additionalProperties"], root, f"{where}.{k}")
+            elif s.get("additionalProperties") is False:
+                raise ValueError(f"{where}: unexpected '{k}'")
     if isinstance(v, list):
         if len(v) < s.get("minItems", 0) or len(v) > s.get("maxItems", len(v)):
             raise ValueError(f"{where}: {len(v)} items")

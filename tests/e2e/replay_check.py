@@ -26,6 +26,7 @@ The mapping here is written independently of replay/layout_*.c, from the
 rules in schemas/array-layouts.md, so the two check each other.
 """
 import collections
+import math
 import csv
 import sys
 
@@ -186,8 +187,11 @@ def check_parts(argv):
 
 
 def pct(v, p):
+    """The nearest-rank percentile of common/stats.h: the value of rank
+    ceil(p/100 * n), 1-based, in ascending order (p in parts per million
+    there, so the rank is computed from p * 10^4 rounded)."""
     v = sorted(v)
-    return v[min(len(v) - 1, int(p / 100.0 * (len(v) - 1) + 0.5))]
+    return v[max(1, math.ceil(round(p * 10000) * len(v) / 1000000)) - 1]
 
 
 def check_timing(argv):
