@@ -1,5 +1,6 @@
-/* reorder.c — a bounded reorder window: a ring of in-order arrivals and a
- * heap of the others, the smaller head handed out first (reorder.h). */
+/* reorder.c — a bounded reorder window: a ring of in-order arrivals (and
+ * of those a few places late, inserted), a heap of the others, the
+ * smaller head handed out first (reorder.h). */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -12,7 +13,11 @@ static int less(const struct rentry *a, const struct rentry *b)
 
 int reorder_init(struct reorder *r, uint64_t window, reorder_emit emit, void *ctx)
 {
-	*r = (struct reorder){ .window = window ? window : 1, .emit = emit, .ctx = ctx };
+	uint64_t w = 1;
+
+	while (w < window) /* a power of two: ring positions by mask */
+		w *= 2;
+	*r = (struct reorder){ .window = w, .mask = w - 1, .emit = emit, .ctx = ctx };
 	r->ring = malloc(r->window * sizeof(*r->ring));
 	r->heap = malloc(r->window * sizeof(*r->heap));
 	if (!r->ring || !r->heap) {
@@ -69,7 +74,7 @@ static void out_one(struct reorder *r)
 
 	if (r->rcount && (!r->hcount || !less(&r->heap[0], &r->ring[r->rhead]))) {
 		e = r->ring[r->rhead];
-		r->rhead = (r->rhead + 1) % r->window;
+		r->rhead = (r->rhead + 1) & r->mask;
 		r->rcount--;
 	} else {
 		e = heap_pop(r);
@@ -82,14 +87,35 @@ static void out_one(struct reorder *r)
 		r->emit(r->ctx, &e);
 }
 
+/* An entry a few places out of order goes into the ring by insertion
+ * (a capture's issue times, a generated trace's completion times: a few
+ * rows late each) when it is at most this many places from the tail. */
+#define RING_INSERT_MAX 64
+
+static int ring_insert(struct reorder *r, const struct rentry *e)
+{
+	uint64_t at = r->rcount, back;
+
+	for (back = 0; at > 0 && back < RING_INSERT_MAX; back++, at--)
+		if (!less(e, &r->ring[(r->rhead + at - 1) & r->mask]))
+			break;
+	if (at > 0 && back == RING_INSERT_MAX)
+		return 0;
+	for (uint64_t i = r->rcount; i > at; i--)
+		r->ring[(r->rhead + i) & r->mask] = r->ring[(r->rhead + i - 1) & r->mask];
+	r->ring[(r->rhead + at) & r->mask] = *e;
+	r->rcount++;
+	return 1;
+}
+
 void reorder_push(struct reorder *r, const struct rentry *e)
 {
 	if (r->rcount + r->hcount == r->window)
 		out_one(r);
 	if (!r->rcount || !less(e, &r->last_in)) {
-		r->ring[(r->rhead + r->rcount++) % r->window] = *e;
+		r->ring[(r->rhead + r->rcount++) & r->mask] = *e;
 		r->last_in = *e;
-	} else {
+	} else if (!ring_insert(r, e)) {
 		heap_push(r, e);
 	}
 }

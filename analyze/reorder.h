@@ -27,14 +27,15 @@ typedef void (*reorder_emit)(void *ctx, const struct rentry *e);
 
 struct reorder {
 	struct rentry *ring, *heap;
-	uint64_t window, rhead, rcount, hcount;
+	uint64_t window, mask, rhead, rcount, hcount;
 	struct rentry last_in, last_out;  /* last entry put in the ring, last handed out */
 	int out_any, broken;
 	reorder_emit emit;
 	void *ctx;
 };
 
-/* 0 or -ENOMEM. Memory: 2 * window * 32 bytes. */
+/* 0 or -ENOMEM. window is rounded up to a power of two; memory
+ * 2 * window * 32 bytes. */
 int reorder_init(struct reorder *r, uint64_t window, reorder_emit emit, void *ctx);
 void reorder_push(struct reorder *r, const struct rentry *e);
 /* Hand out what is held back. */

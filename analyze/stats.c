@@ -261,6 +261,7 @@ static int depth_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_erro
 	int rc;
 
 	depth_reset(s);
+	s->rep->depth_resorted = 1;
 	if (sqlite3_prepare_v2(db, "SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM ios"
 			       " WHERE trace_id = ?1 UNION ALL SELECT max(complete_ns, issue_ns), 1"
 			       " FROM ios WHERE trace_id = ?1) ORDER BY t, k", -1, &st, NULL) != SQLITE_OK)
@@ -284,6 +285,7 @@ static int seeks_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_erro
 	int rc;
 
 	seek_reset(s);
+	s->rep->seeks_resorted = 1;
 	if (sqlite3_prepare_v2(db, "SELECT dev, sector, bytes FROM ios WHERE trace_id = ?"
 			       " AND bytes > 0 AND dev >= 0 AND dev < ? ORDER BY issue_ns, idx",
 			       -1, &st, NULL) != SQLITE_OK)

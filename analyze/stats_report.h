@@ -110,6 +110,9 @@ struct st_report {
 	uint32_t nproc_total;           /* distinct (pid, comm) */
 	uint32_t ntop_ios, ntop_bytes;
 	struct st_proc top_ios[ST_TOP], top_bytes[ST_TOP];
+	/* queue depth / seeks came from a sorted query: the rows were further
+	 * out of order than the reorder window (stats.c) */
+	int depth_resorted, seeks_resorted;
 	uint64_t first_second;          /* issue second of series[0] */
 	uint64_t nseconds;
 	struct st_second *series;       /* malloc'ed, nseconds long */

@@ -283,6 +283,8 @@ Test(analyze_stats, reorder_fallback_agrees)
 	int64_t id = at_import(db, trace);
 	cr_assert_eq(st_report_compute_window(db, id, &a, 4, &e), 0, "%s", e.msg);
 	cr_assert_eq(st_report_compute(db, id, &b, &e), 0, "%s", e.msg);
+	cr_assert(a.depth_resorted && a.seeks_resorted, "the tiny window takes the sorted queries");
+	cr_assert(!b.depth_resorted && !b.seeks_resorted, "the default window streams");
 	cr_assert_eq(memcmp(a.depth_ns, b.depth_ns, sizeof(a.depth_ns)), 0);
 	cr_assert_eq(memcmp(a.seek_hist, b.seek_hist, sizeof(a.seek_hist)), 0);
 	cr_assert_eq(memcmp(a.idle_count, b.idle_count, sizeof(a.idle_count)), 0);
