@@ -2,7 +2,7 @@
  * html.c — the HTML report (html.h). Sections, in order: header, traces
  * and runs, comparison (two or more), charts. Everything is inline so the
  * file can be mailed or opened offline; the page has no script. The
- * figures come from the analyze reports and comparisons (stats.h,
+ * figures come from the analyze reports and comparisons (stats_report.h,
  * compare.h), so the page and `analyze compare` always agree.
  */
 #include <errno.h>

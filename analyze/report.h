@@ -1,5 +1,5 @@
 /*
- * report.h — printing a computed report (stats.h) for a person
+ * report.h — printing a computed report (stats_report.h) for a person
  * (report_text.c) or a script (report_json.c).
  */
 #ifndef BLKPEAK_ANALYZE_REPORT_H

@@ -1,5 +1,5 @@
 /*
- * stats.h — the figures of a report, computed from one trace's rows in
+ * stats_report.h — the figures of a report, computed from one trace's rows in
  * the analysis database.
  *
  * Definitions (the tests check each against an independent computation):
@@ -30,8 +30,8 @@
  *                the first I/O's second to the last's; left out (nseconds
  *                0) for a trace spanning more than ST_MAX_SECONDS.
  */
-#ifndef BLKPEAK_ANALYZE_STATS_H
-#define BLKPEAK_ANALYZE_STATS_H
+#ifndef BLKPEAK_ANALYZE_STATS_REPORT_H
+#define BLKPEAK_ANALYZE_STATS_REPORT_H
 
 #include <sqlite3.h>
 #include <stdint.h>
