@@ -142,6 +142,64 @@ Test(replay_output, summary_counts_and_percentiles)
 	summary_free(&s);
 }
 
+/* More results than one buffer of the temporary file (8192), latencies
+ * spread so that the exact percentiles take their second pass from the
+ * file: they equal a full sort's. */
+Test(replay_output, summary_exact_over_the_temporary_file)
+{
+	enum { N = 50000 };
+	static uint64_t lat[N];
+	struct summary s = { 0 };
+	struct rp_io rd = { .len = 4096, .op = BPT_OP_READ };
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+
+	for (uint64_t i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		lat[i] = 20000 + x % 3000000;
+		struct rp_result r = { .io = &rd, .sched_ns = i, .issue_ns = i + x % 7,
+				       .complete_ns = i + x % 7 + lat[i] };
+
+		summary_add(&s, &r);
+	}
+	summary_finish(&s);
+	cr_assert_str_eq(s.failed, "");
+	stats_sort_u64_alloc(lat, N);
+	for (unsigned p = 0; p < STATS_NPCT; p++)
+		cr_expect_eq(s.all_lat.pct[p], stats_percentile(lat, N, stats_pct_ppm[p]), "%s",
+			     stats_pct_label[p]);
+	cr_expect_eq(s.late_pct[2], 6);
+	summary_free(&s);
+}
+
+/* No temporary file: the counts stay, the latency says why it is missing. */
+Test(replay_output, summary_without_a_temporary_file)
+{
+	struct summary s = { 0 };
+	struct rp_io rd = { .len = 4096, .op = BPT_OP_READ };
+	struct rp_result r = { .io = &rd, .issue_ns = 1, .complete_ns = 2 };
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL, *buf;
+	size_t len;
+	FILE *f;
+
+	setenv("TMPDIR", "/nonexistent-blkpeak-dir", 1);
+	summary_add(&s, &r);
+	summary_add(&s, &r);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	cr_expect_eq(s.ios, 2);
+	f = open_memstream(&buf, &len);
+	summary_print_json(&s, &(struct summary_ctx){ .source = "t", .target = "x", .timing = "afap" }, f);
+	fclose(f);
+	cr_expect(strstr(buf, "\"latency\":null,\"lateness\":null,\"latency_error\":\"cannot make a "
+			      "temporary file in /nonexistent-blkpeak-dir: No such file or directory\""), "%s", buf);
+	free(buf);
+	summary_free(&s);
+}
+
 Test(replay_output, recorded_queue_depth)
 {
 	/* a: 0-100, b: 10-50, c: 20-30, d: 60-200, e: 100-110 (a ends as e starts) */
