@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "reorder.h"
 #include "stats.h"
 #include "svg.h"
 
@@ -191,34 +192,6 @@ static int64_t nice_ns(int64_t raw)
 	return m;
 }
 
-/* The first column of `sql` (one ? bound to id) as a new array *out of *n
- * values, in the order the query gives them. */
-static int load_sorted(sqlite3 *db, const char *sql, int64_t id, int64_t **out, size_t *n)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (prepare(db, sql, &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			int64_t *nv = realloc(*out, (cap = cap ? cap * 2 : 4096) * sizeof(**out));
-
-			if (!nv) {
-				rc = -ENOMEM;
-				break;
-			}
-			*out = nv;
-		}
-		(*out)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	return finish(st, rc);
-}
-
 /* Service-latency CDF: x in µs (log axis), y in % of I/Os, at most
  * ~450 points taken at fixed fractions, finer in the tail; each point the
  * exact nearest-rank percentile (common/stats.h), computed in passes over
@@ -310,38 +283,87 @@ static void add_area(double *acc, size_t nbins, int64_t bin, int64_t a, int64_t 
 	}
 }
 
-/* I/Os in flight from issue to completion, averaged over each time bin. */
-static int series_qd(struct plot_ctx *c, struct plot_series *s)
+/* The sweep of the queue-depth chart: events in time order, completions
+ * first on a tie (k1 the time, k2 0 completion, 1 issue). */
+struct qd_sweep {
+	struct plot_ctx *c;
+	double *acc;
+	size_t nbins;
+	int64_t t;
+	long depth;
+};
+
+static void qd_event(void *ctx, const struct rentry *e)
 {
-	size_t nbins = (size_t)(c->own_ns / c->bin_ns) + 1, ni, nc, i = 0, j = 0;
-	int64_t *is = NULL, *cs = NULL, t = 0;
-	double *acc = calloc(nbins, sizeof(*acc));
-	long depth = 0;
+	struct qd_sweep *q = ctx;
+	int64_t next = (int64_t)e->k1 - q->c->t0;
+
+	add_area(q->acc, q->nbins, q->c->bin_ns, q->t, next, (double)q->depth);
+	q->t = next;
+	q->depth += e->k2 ? 1 : -1;
+}
+
+/* The same events from SQL, sorted there: for rows further out of time
+ * order than the reorder window. */
+static int qd_sorted(struct qd_sweep *q)
+{
+	sqlite3_stmt *st;
 	int rc;
 
-	if (!acc)
-		return -ENOMEM;
-	rc = load_sorted(c->db, "SELECT issue_ns FROM ios WHERE trace_id = ? ORDER BY 1", c->id, &is, &ni);
-	if (!rc)
-		rc = load_sorted(c->db, "SELECT complete_ns FROM ios WHERE trace_id = ? ORDER BY 1",
-				 c->id, &cs, &nc);
-	/* Sweep issues and completions in time order; completions first on a tie. */
-	while (!rc && (i < ni || j < nc)) {
-		int64_t next = j < nc && (i >= ni || cs[j] <= is[i]) ? cs[j] : is[i];
+	if (prepare(q->c->db, "SELECT t, k FROM (SELECT issue_ns AS t, 1 AS k FROM ios WHERE trace_id = ?1"
+			      " UNION ALL SELECT complete_ns, 0 FROM ios WHERE trace_id = ?1) ORDER BY t, k", &st))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, q->c->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0),
+				    .k2 = (uint64_t)sqlite3_column_int64(st, 1) };
 
-		next -= c->t0;
-		add_area(acc, nbins, c->bin_ns, t, next, depth);
-		t = next;
-		if (j < nc && (i >= ni || cs[j] <= is[i]))
-			j++, depth--;
-		else
-			i++, depth++;
+		qd_event(q, &e);
 	}
-	for (size_t b = 0; b < nbins && !rc; b++)
-		rc = push(s, (b + 0.5) * c->bin_ns / c->tdiv, acc[b] / (double)c->bin_ns);
-	free(is);
-	free(cs);
-	free(acc);
+	return finish(st, rc);
+}
+
+/* I/Os in flight from issue to completion, averaged over each time bin:
+ * the rows in file order through a bounded reorder window (reorder.h),
+ * so memory does not grow with the I/Os. */
+static int series_qd(struct plot_ctx *c, struct plot_series *s)
+{
+	struct qd_sweep q = { .c = c, .nbins = (size_t)(c->own_ns / c->bin_ns) + 1 };
+	struct reorder ro;
+	sqlite3_stmt *st;
+	int rc;
+
+	q.acc = calloc(q.nbins, sizeof(*q.acc));
+	if (!q.acc || reorder_init(&ro, 1u << 16, qd_event, &q)) {
+		free(q.acc);
+		return -ENOMEM;
+	}
+	if (prepare(c->db, "SELECT issue_ns, complete_ns FROM ios WHERE trace_id = ? ORDER BY idx", &st)) {
+		rc = -EIO;
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, c->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0), .k2 = 1 };
+
+		reorder_push(&ro, &e);
+		e.k1 = (uint64_t)sqlite3_column_int64(st, 1);
+		e.k2 = 0;
+		reorder_push(&ro, &e);
+	}
+	rc = finish(st, rc);
+	reorder_flush(&ro);
+	if (!rc && reorder_broken(&ro)) {
+		memset(q.acc, 0, q.nbins * sizeof(*q.acc));
+		q.t = 0;
+		q.depth = 0;
+		rc = qd_sorted(&q);
+	}
+	for (size_t b = 0; b < q.nbins && !rc; b++)
+		rc = push(s, (b + 0.5) * c->bin_ns / c->tdiv, q.acc[b] / (double)c->bin_ns);
+out:
+	reorder_free(&ro);
+	free(q.acc);
 	return rc;
 }
 

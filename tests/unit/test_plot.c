@@ -198,3 +198,47 @@ Test(plot, errors_and_svg)
 	cr_assert_not_null(strstr(buf, "data-label=\"2 raid0:chunk=64k:/dev/loop4,/dev/loop5 (causal)\""));
 	free(buf);
 }
+
+/* Trace 4, a capture in completion order: 50000 I/Os, one every 10 µs
+ * taking 5 µs, and one I/O issued with the first that completes after
+ * the last, so it is the last row: its issue comes 100000 events late,
+ * past the reorder window, and the depth is taken from a sorted query.
+ * Depth: 0.5 on average from the short ones, 1 from the long one. */
+Test(plot, qd_of_rows_far_out_of_order)
+{
+	const int64_t id4[] = { 4 };
+	const int64_t t0 = 1000000, n = 50000, end = t0 + n * 10000;
+	struct plot_data pd;
+	sqlite3_stmt *st;
+
+	add_trace(4, "/tmp/x/ooo.bpt", "capture", n + 1, t0, end);
+	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO ios (trace_id, idx, queue_ns, issue_ns, "
+				"complete_ns, dev, sector, bytes, op, flags, pid, comm_id, cgroup_id, "
+				"error) VALUES (4, ?, ?, ?, ?, 0, 0, 4096, 0, 0, 1, 0, 0, 0)",
+				-1, &st, NULL), SQLITE_OK);
+	exec("BEGIN");
+	for (int64_t i = 0; i <= n; i++) {
+		int64_t issue = i < n ? t0 + i * 10000 : t0, done = i < n ? issue + 5000 : end;
+
+		sqlite3_bind_int64(st, 1, i);
+		sqlite3_bind_int64(st, 2, issue);
+		sqlite3_bind_int64(st, 3, issue);
+		sqlite3_bind_int64(st, 4, done);
+		cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	exec("COMMIT");
+	sqlite3_finalize(st);
+	cr_assert_eq(plot_data_build(db, PLOT_QD, id4, 1, &pd), 0);
+	cr_assert_gt(pd.series[0].n, 10);
+	for (size_t b = 1; b + 1 < pd.series[0].n; b++)
+		cr_assert_float_eq(pd.series[0].y[b], 1.5, 1e-9, "bin %zu: %g", b, pd.series[0].y[b]);
+	plot_data_free(&pd);
+
+	cr_assert_eq(plot_data_build(db, PLOT_LATENCY_CDF, id4, 1, &pd), 0);
+	/* nearest rank: below 100% every point is a 5 µs I/O, at 100% the longest */
+	for (size_t i = 0; i < pd.series[0].n; i++)
+		cr_assert_float_eq(pd.series[0].x[i], pd.series[0].y[i] < 100 ? 5 : (end - t0) / 1e3,
+				   1e-9, "point %zu at %g %%", i, pd.series[0].y[i]);
+	plot_data_free(&pd);
+}
