@@ -75,14 +75,28 @@ blktrace_start() {
 }
 
 # blktrace_stop: stop tracing and write the binary stream to OUTFILE.
+# The buffer is drained until empty (a non-blocking read of trace_pipe
+# says EAGAIN once every CPU's buffer is read), not for a fixed time that
+# a loaded machine may not give the reader.
 blktrace_stop() {
 	[ -n "$_BLKTRACE_ON" ] || return 0
 	T=/sys/kernel/tracing
 	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable
-	timeout 10 cat $T/trace_pipe > "$_BT_OUT" &
-	_cat=$!
-	sleep 1
-	kill $_cat 2>/dev/null; wait $_cat 2>/dev/null
+	python3 -c '
+import errno, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+with open(sys.argv[2], "wb") as out:
+    while True:
+        try:
+            b = os.read(fd, 1 << 20)
+        except OSError as e:
+            if e.errno != errno.EAGAIN:
+                raise
+            break
+        out.write(b)' $T/trace_pipe "$_BT_OUT" || echo "blk tracer: reading $T/trace_pipe failed" >&2
+	if grep -q 'entries: [1-9]' $T/per_cpu/cpu*/stats; then
+		echo "blk tracer: events left unread in $T/trace_pipe" >&2
+	fi
 	if grep -q 'overrun: [1-9]' $T/per_cpu/cpu*/stats; then
 		echo "blk tracer overran" >&2
 	fi
