@@ -28,6 +28,7 @@ small_loss() { # ERRFILE: lost events <= 1% of the I/Os in the end line
 for sig in INT TERM; do
 	"$BLKPEAK" capture -o "$T/$sig.bpt" -d "$L" --allow-loss 2>"$T/$sig.err" &
 	cap=$!
+	wait_capturing $cap
 	sleep 1.5
 	kill -$sig $cap
 	wait $cap; rc=$?
@@ -35,14 +36,19 @@ for sig in INT TERM; do
 	small_loss "$T/$sig.err" || fail "SIG$sig: $(cat "$T/$sig.err")"
 	"$BLKPEAK" info --verify "$T/$sig.bpt" > "$T/$sig.info" || fail "SIG$sig: trace does not verify"
 	grep -q '^status: *complete' "$T/$sig.info" || fail "SIG$sig: trace not complete"
+	# every I/O the end line counted is in the trace; how many there are
+	# depends on how much of the 1.5 s the load got, so only "some"
 	n=$(bpt_count "$T/$sig.bpt")
-	[ "$n" -gt 1000 ] || fail "SIG$sig: only $n records of a 5000 IOPS load in 1.5 s"
+	said=$(sed -n 's/^capture: \([0-9]*\) I\/Os in.*/\1/p' "$T/$sig.err")
+	[ "$n" = "$said" ] || fail "SIG$sig: the end line counts ${said:-no} I/Os, the trace holds $n"
+	[ "$n" -gt 0 ] || fail "SIG$sig: no record of a 5000 IOPS load in 1.5 s"
 	note "SIG$sig: $(sed -n 's/^capture: //p' "$T/$sig.err")"
 done
 
 # SIGKILL: the blocks flushed each second are there
 "$BLKPEAK" capture -o "$T/k.bpt" -d "$L" 2>/dev/null &
 cap=$!
+wait_capturing $cap
 t0=$(date +%s%N)
 sleep 3.5
 kill -KILL $cap
@@ -53,8 +59,10 @@ grep -q '"truncated": true' "$T/k.json" || fail "a killed capture's trace is not
 last=$(json_num "$T/k.json" last_complete_ns)
 records=$(json_num "$T/k.json" records)
 killed_ns=$((t1 - t0))
-# record time 0 is a little after t0 (loading takes a moment): generous by 0.6 s
-[ $((last + 1000000000 + 600000000)) -ge $killed_ns ] ||
+# record time 0 is before t0 (the capture's start, before loading): the
+# trace must reach within a second of the kill, plus 1 s for a flusher
+# that a loaded machine runs late
+[ $((last + 1000000000 + 1000000000)) -ge $killed_ns ] ||
 	fail "killed after $((killed_ns / 1000000)) ms, trace ends at $((last / 1000000)) ms"
 "$BLKPEAK" info --verify "$T/k.bpt" >/dev/null 2>"$T/k.err"
 grep -qi 'checksum\|corrupt' "$T/k.err" && fail "killed capture: $(cat "$T/k.err")"
@@ -66,10 +74,14 @@ note "SIGKILL after $((killed_ns / 1000000)) ms: $records records, up to $((last
 start=$(date +%s)
 "$BLKPEAK" capture -o "$T/c.bpt" -d "$L" -- sleep 30 2>"$T/c.err" &
 cap=$!
-sleep 1
+wait_capturing $cap
+# the child must be sleep already: before its exec it still has the
+# capture's handlers, and a forwarded SIGINT would not end it
+for _ in $(seq 600); do pgrep -P $cap -x sleep > /dev/null && break; sleep 0.05; done
+pgrep -P $cap -x sleep > /dev/null || fail "-- sleep 30: the command did not start"
 kill -INT $cap
 wait $cap; rc=$?
 [ $rc -eq 130 ] || fail "-- sleep 30, SIGINT: exit $rc, want 130 (sleep killed by SIGINT)"
-[ $(( $(date +%s) - start )) -lt 10 ] || fail "-- CMD: SIGINT did not end the capture"
+[ $(( $(date +%s) - start )) -lt 25 ] || fail "-- CMD: SIGINT did not end the capture (sleep 30)"
 "$BLKPEAK" info --verify "$T/c.bpt" >/dev/null || fail "-- CMD, SIGINT: trace does not verify"
 exit 0

@@ -46,6 +46,24 @@ make_loop() {
 	echo "$_d"
 }
 
+# dev_ios DEV: reads + writes the block device DEV has completed so far
+# (/sys/block/NAME/stat).
+dev_ios() { awk '{ print $1 + $5 }' "/sys/block/$(basename "$1")/stat"; }
+
+# wait_dev_ios DEV N [PID]: wait (up to 60 s) until DEV has completed N
+# more I/Os than when called: a point in a run given by its progress, not
+# by a time a loaded machine may not keep. Fails after 60 s or, with PID,
+# when that process ends first.
+wait_dev_ios() {
+	_base=$(dev_ios "$1")
+	_deadline=$(( $(date +%s) + 60 ))
+	while [ $(( $(dev_ios "$1") - _base )) -lt "$2" ]; do
+		[ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || fail "process $3 ended before $1 did $2 I/Os"
+		[ "$(date +%s)" -lt $_deadline ] || fail "$1 did not do $2 I/Os in 60 s"
+		sleep 0.02
+	done
+}
+
 # bg_start CMD...: start in the background, remember its pid in $BG_PID.
 bg_start() { "$@" & BG_PID=$!; _PIDS="$BG_PID $_PIDS"; }
 
