@@ -164,8 +164,9 @@ for r in $(seq "$T_ROUNDS"); do
 	printf '%-6s %-20s %10.1f %10.1f %9s %9s\n' "$r" floor "$fp" "$fm" 1 1
 	for t in $TOOLS; do
 		awk -v r="$r" -v t="$t" -v fp="$fp" -v fm="$fm" '$1 == r && $2 == t {
-			printf "%-6s %-20s %10.1f %10.1f %9.1f %9.1f %+10.4f\n", r, t, $3, $4,
-				fp > 0 ? $3 / fp : 0, fm > 0 ? $4 / fm : 0, $5; found = 1 }
+			rp = fp > 0 ? $3 / fp : 0; rm = fm > 0 ? $4 / fm : 0
+			printf "%-6s %-20s %10.1f %10.1f %9.2f %9.2f %+10.4f\n", r, t, $3, $4, rp, rm, $5
+			found = 1 }
 			END { if (!found) printf "%-6s %-20s %10s\n", r, t, "no result" }' "$W/t.results"
 	done
 done
