@@ -15,7 +15,8 @@
       Never more than N I/Os outstanding in the run (issue to completion).
   replay_check.py timing SOURCE.csv BLKPARSE.txt DEV [SPEED]
       Issue-time error of a timed replay: D events matched to the source's
-      I/Os by (sector, nth occurrence), aligned at the first; prints
+      I/Os by (sector, nth occurrence; a request merged from adjacent
+      I/Os counts for each), aligned at the first; prints
       p50/p99/max absolute error in microseconds, the total drift (first
       to last I/O) and the window drift: the median signed error of the
       last tenth of the I/Os minus that of the first tenth, over the span
@@ -205,12 +206,24 @@ def check_timing(argv):
     dev = argv[2]
     speed = float(argv[3]) if len(argv) > 3 else 1.0
     want = collections.defaultdict(list)
+    nsect = collections.defaultdict(list)
     for s in sorted(src, key=lambda s: float(s['issue_us'])):
         want[int(s['sector'])].append(float(s['issue_us']) / 1e6 / speed)
+        nsect[int(s['sector'])].append(max(1, int(s['bytes']) // 512))
     got = collections.defaultdict(list)
-    for d, _, sector, _, t in blk_events_replay(argv[1], 'D', [dev]):
-        if d == dev:
-            got[sector].append(t)
+    for d, _, sector, n, t in sorted((e for e in blk_events_replay(argv[1], 'D', [dev])
+                                      if e[0] == dev), key=lambda e: e[4]):
+        # A request the block layer merged from adjacent I/Os (issued
+        # together, e.g. after a stall) is one D event covering several:
+        # each I/O it covers is taken as issued then.
+        pos, end = sector, sector + max(n, 1)
+        while pos < end:
+            got[pos].append(t)
+            k = len(got[pos]) - 1
+            sizes = nsect.get(pos)
+            if not sizes:
+                break
+            pos += sizes[min(k, len(sizes) - 1)]
     pairs = []
     for sector, times in want.items():
         for a, b in zip(times, sorted(got.get(sector, []))):
