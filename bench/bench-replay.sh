@@ -17,7 +17,13 @@
 #     (sector, nth occurrence), aligned at the first (blkpeak's warm-up
 #     read, its first D event, is checked and left out): p50/p99/max
 #     absolute issue error and total drift (tests/e2e/replay_check.py
-#     timing).
+#     timing). Just before and just after each round, the machine's
+#     noise floor (build/bench/noise_floor: one thread spinning on
+#     CLOCK_MONOTONIC against as many due times spread uniformly at the
+#     same rate, doing nothing else): each tool's p99 and max are also
+#     printed as a ratio to the floor's p99 and max, the mean of the two
+#     floors of the same round, and the load average beside them (the
+#     machine is shared: compare ratios, not absolute figures).
 #
 # Needs root. N_AFAP (default 1000000), ROUNDS (default 3), PARTS (default
 # "afap timing": which parts to run) and T_ROUNDS (default 1: rounds of
@@ -27,6 +33,8 @@
 need_root
 need_cmd fio btrecord btreplay blkparse python3 /usr/bin/time
 HERE=$(cd "$(dirname "$0")" && pwd)
+FLOOR=${NOISE_FLOOR:-$HERE/../build/bench/noise_floor}
+[ -x "$FLOOR" ] || fail "$FLOOR: not built (make build/bench/noise_floor, or make bench)"
 CONV="python3 $HERE/bpt2peers.py"
 CHECK="python3 $HERE/../tests/e2e/replay_check.py"
 N=${N_AFAP:-1000000}
@@ -106,7 +114,8 @@ btrecord -M 1 -d "$W/bt-in" -D "$W/bt-t1" "$LN" || fail "btrecord -M 1"
 echo "timing fidelity, $(($(wc -l < "$W/t.csv") - 1)) I/Os at 5000 IOPS (Poisson), D events:"
 
 # timed NAME [--warmup] CMD...: replay under the blk tracer, print the
-# issue error; --warmup: the tool's warm-up read is checked and left out
+# issue error; --warmup: the tool's warm-up read is checked and left out.
+# Appends "ROUND NAME p99 max drift" to $W/t.results.
 timed() {
 	_name=$1; shift
 	_wu=""
@@ -115,18 +124,53 @@ timed() {
 	timeout -k 5 60 "$@" > "$W/$_name.out" 2>&1 || echo "  ($_name exited $?; 124 or 137: hung after its I/Os, killed)"
 	blktrace_stop
 	blkparse -i - -f "%D %a %d %S %n %T.%9t\n" < "$W/$_name.bin" > "$W/$_name.txt"
-	printf '  %-18s %s\n' "$_name" "$($CHECK timing $_wu "$W/t.csv" "$W/$_name.txt" "$DEVNO")"
+	_res=$($CHECK timing $_wu "$W/t.csv" "$W/$_name.txt" "$DEVNO")
+	printf '  %-18s %s\n' "$_name" "$_res"
+	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+); drift ([-+0-9.]+)%; from the median offset: p99 ([0-9.]+) .*/$r $_name \1 \2 \3 \4/p" \
+		>> "$W/t.results"
 }
+# floor WHEN: the noise floor now; appends "ROUND WHEN p99 max" to $W/t.floors
+floor() {
+	_res=$("$FLOOR" --count "$NIO" --rate 5000) || fail "noise_floor"
+	printf '  %-18s %s; load %s\n' "floor-$1" "$_res" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+);.*/$r $1 \1 \2/p" >> "$W/t.floors"
+}
+NIO=$(($(wc -l < "$W/t.csv") - 1))
+TOOLS="blkpeak blkpeak-realtime blkpeak-rt-nowarmup"
+[ "$PEERS" = 1 ] && TOOLS="$TOOLS btreplay-M1 btreplay fio"
+: > "$W/t.results"; : > "$W/t.floors"
 for r in $(seq "$T_ROUNDS"); do
 [ "$T_ROUNDS" -gt 1 ] && echo " round $r of $T_ROUNDS"
+floor before
 timed blkpeak --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
 timed blkpeak-realtime --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
 timed blkpeak-rt-nowarmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime \
 	--no-warmup
-[ "$PEERS" = 1 ] || continue
+if [ "$PEERS" = 1 ]; then
 timed fio fio --name=rp --read_iolog="$W/t.bin" --ioengine=libaio --direct=1 --iodepth=32 \
 	--output-format=terse
 timed btreplay btreplay -W -d "$W/bt-t" "$LN"
 timed btreplay-M1 btreplay -W -d "$W/bt-t1" "$LN"
+fi
+floor after
+done
+
+# one table: per round, each tool's p99 and max against that round's floor
+echo
+echo "issue error against the noise floor of the same round (floor = mean of before and after;"
+echo "p99m: the p99 from the median offset instead of the first I/O, which one late first I/O"
+echo "cannot inflate):"
+printf '%-6s %-20s %10s %10s %9s %9s %10s %10s\n' round tool "p99 us" "max us" "p99/floor" "max/floor" \
+	"p99m/floor" drift%
+for r in $(seq "$T_ROUNDS"); do
+	read -r fp fm <<< "$(awk -v r="$r" '$1 == r { p += $3; m += $4; n++ } END { if (n) printf "%.3f %.3f", p / n, m / n }' "$W/t.floors")"
+	printf '%-6s %-20s %10.1f %10.1f %9s %9s %10s\n' "$r" floor "$fp" "$fm" 1 1 1
+	for t in $TOOLS; do
+		awk -v r="$r" -v t="$t" -v fp="$fp" -v fm="$fm" '$1 == r && $2 == t {
+			rp = fp > 0 ? $3 / fp : 0; rm = fm > 0 ? $4 / fm : 0; rpm = fp > 0 ? $6 / fp : 0
+			printf "%-6s %-20s %10.1f %10.1f %9.2f %9.2f %10.2f %+10.4f\n", r, t, $3, $4, rp, rm, rpm, $5
+			found = 1 }
+			END { if (!found) printf "%-6s %-20s %10s\n", r, t, "no result" }' "$W/t.results"
+	done
 done
 exit 0

@@ -22,7 +22,9 @@
 # file; 20: IPEAK's 25 x 5 MB and 1 GB), DEMO_MBPS (default 50),
 # DEMO_IOPS (default 2000: high enough that the chunk-sized pieces of a
 # RAID 0 are not charged like seeks, since the throttle counts I/Os before
-# the block layer merges adjacent ones), DEMO_DIR, BLKPEAK (the binary).
+# the block layer merges adjacent ones), DEMO_DIR, DEMO_TMP (where its
+# temporary folder blkpeak-demo.XXXXXX goes, default /dev/shm; a RAM file
+# system keeps the "disks" fast), BLKPEAK (the binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -52,7 +54,7 @@ WL_SCALE=$(awk -v s="$SCALE" 'BEGIN { printf "%g", 0.05 * s }')
 
 mkdir -p "$DIR"
 DIR=$(realpath "$DIR")
-WORK=$(mktemp -d /dev/shm/blkpeak-demo.XXXXXX)
+WORK=$(mktemp -d "${DEMO_TMP:-/dev/shm}/blkpeak-demo.XXXXXX")
 LOOPS=""
 WL_UP=""
 

@@ -6,14 +6,18 @@
 need_cmd python3
 T=$E2E_TMP
 
-# The issue's acceptance line, timed.
+# The issue's acceptance line, timed in CPU time (user + system of both
+# commands), which other processes on the machine barely change; wall
+# time is printed only.
 start=$(date +%s%N)
+cpu0=$(awk '{ print $16 + $17 }' /proc/$$/stat)
 "$BLKPEAK" generate --pattern fileserver --count 1000000 -o "$T/f.bpt" >"$T/gen.out" ||
 	fail "generate fileserver"
 "$BLKPEAK" info "$T/f.bpt" --verify >"$T/info.txt" || fail "info --verify on a fresh file"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-note "generate 1M + info --verify: ${ms} ms"
-[ "$ms" -lt 20000 ] || fail "generate + info --verify took ${ms} ms"
+cpu_ms=$(( ($(awk '{ print $16 + $17 }' /proc/$$/stat) - cpu0) * 1000 / $(getconf CLK_TCK) ))
+note "generate 1M + info --verify: ${cpu_ms} ms CPU, ${ms} ms wall"
+[ "$cpu_ms" -lt 20000 ] || fail "generate + info --verify took ${cpu_ms} ms of CPU"
 grep -q "^records: *1000000 in" "$T/info.txt" || fail "info record count: $(grep records "$T/info.txt")"
 grep -q "^status: *complete" "$T/info.txt" || fail "info status"
 grep -q "^verified:" "$T/info.txt" || fail "info --verify line"

@@ -65,10 +65,17 @@ FIO=$BG_PID
 DD_LOOP="while :; do dd if='$L2' of=/dev/null bs=4k iflag=direct count=4096 status=none; done"
 bg_start sh -c "$DD_LOOP"
 DD=$BG_PID
-sleep 0.5
+# both loads running (by their I/Os, not after a time a loaded machine
+# may not keep) before the captures' 1 s windows
+wait_dev_ios "$L1" 100 "$FIO"
+wait_dev_ios "$L2" 100 "$DD"
 # (--allow-loss: a capture starting under load may miss a completion or
 # two while its programs attach; counted, not hidden)
-"$BLKPEAK" capture -o "$T/pid.bpt" -p "$FIO" -t 1 --allow-loss 2>"$T/err" || fail "-p: $(cat "$T/err")"
+# (on our two disks: a process under memory pressure can also cause I/O
+# on the system disk, direct reclaim writing back pages, which -p rightly
+# records but this check is not about)
+"$BLKPEAK" capture -o "$T/pid.bpt" -p "$FIO" -d "$L1" -d "$L2" -t 1 --allow-loss 2>"$T/err" ||
+	fail "-p: $(cat "$T/err")"
 "$BLKPEAK" dump --format csv "$T/pid.bpt" | tail -n +2 | awk -F, '{ print $9, $4 }' | sort -u > "$T/who"
 [ "$(cat "$T/who")" = "$FIO $N1" ] || fail "-p $FIO: records of $(tr '\n' ' ' < "$T/who")"
 # (other dd processes may run on this shared machine: watch our two disks)
@@ -85,8 +92,17 @@ if [ -n "$CG2" ] && mkdir "$CG2/blkpeak-e2e-$$" 2>/dev/null; then
 	at_exit "for i in 1 2 3 4 5 6 7 8 9 10; do rmdir '$CG' 2>/dev/null && break; sleep 0.2; done"
 	bg_start sh -c "echo \$\$ > '$CG/cgroup.procs' && $DD_LOOP"
 	at_exit "kill $BG_PID 2>/dev/null; wait $BG_PID 2>/dev/null"
-	sleep 0.5
-	"$BLKPEAK" capture -o "$T/cg.bpt" --cgroup "$CG" -t 1 --allow-loss 2>"$T/err" || fail "--cgroup: $(cat "$T/err")"
+	# a dd of the group running (the last dd of the loop above may still
+	# finish outside it)
+	for _ in $(seq 600); do
+		for p in $(cat "$CG/cgroup.procs"); do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = dd ] && break 2
+		done
+		sleep 0.1
+	done
+	wait_dev_ios "$L2" 100 "$BG_PID"
+	"$BLKPEAK" capture -o "$T/cg.bpt" --cgroup "$CG" -d "$L1" -d "$L2" -t 1 --allow-loss 2>"$T/err" ||
+		fail "--cgroup: $(cat "$T/err")"
 	"$BLKPEAK" dump --format csv "$T/cg.bpt" | tail -n +2 | awk -F, '{ print $10, $11, $4 }' | sort -u > "$T/who"
 	[ "$(cat "$T/who")" = "dd $(stat -c %i "$CG") $N2" ] ||
 		fail "--cgroup: records of $(tr '\n' ' ' < "$T/who"), want dd in cgroup $(stat -c %i "$CG")"
@@ -121,9 +137,10 @@ loss_check "$T/own.json" "own writes"
 umount "$T/mnt" && mount "$L4" "$T/mnt" || fail "remount"
 "$BLKPEAK" dump --format csv "$T/mnt/own.bpt" | tail -n +2 | awk -F, -v p=$cap '$9 == p' | grep -q . &&
 	fail "own writes: records submitted by the capture itself"
-# fio's 4 KiB writes are there (about 5,000; a sanity bound)
+# fio's 4 KiB writes are there (about 5,000 on an idle machine; a sanity
+# bound that a loaded one still passes)
 fio_w=$("$BLKPEAK" dump --format csv "$T/mnt/own.bpt" | awk -F, '$10 == "fio" && $6 == 4096' | wc -l)
-[ "$fio_w" -gt 1000 ] || fail "own writes: only $fio_w of fio's writes recorded"
+[ "$fio_w" -gt 100 ] || fail "own writes: only $fio_w of fio's writes recorded"
 own=$(sed -n 's/.*"own_ios_excluded":\([0-9]*\).*/\1/p' "$T/own.json")
 [ "${own:-0}" -gt 0 ] || fail "own writes: none left out ($(cat "$T/own.json"))"
 note "output on the traced disk: $own of the capture's own requests left out"

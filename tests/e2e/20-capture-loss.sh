@@ -25,7 +25,10 @@ lossy() {
 		--ioengine=libaio --iodepth=32 --size=200m --time_based --runtime=1.5 \
 		--output=/dev/null > "$T/$name.json" 2>"$T/$name.err" &
 	cap=$!
-	sleep 0.5
+	# stopped once it captures and fio runs (by their state and the
+	# device's I/Os: a fixed time can pass before either on a loaded machine)
+	wait_capturing $cap
+	wait_dev_ios "$L" 1000 $cap
 	kill -STOP $cap
 	sleep 0.5
 	kill -CONT $cap

@@ -22,17 +22,20 @@ cut() {
 	done
 	losetup -d "$A"
 }
-( sleep 1; cut ) &
+# The fault comes after the replay's first 300 I/Os (counted by the
+# device), not after a fixed time: how long the replay takes to start
+# depends on the machine's load.
+( wait_dev_ios "$A" 300; cut ) &
 KILLER=$!
 "$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$A" --allow-write -o "$E2E_TMP/run.bpt" \
 	--json > "$E2E_TMP/j" 2> "$E2E_TMP/err"
 rc=$?
-wait $KILLER
+wait $KILLER || fail "the device was not cut mid-run"
 [ $rc -eq 1 ] || fail "replay with I/O errors exits $rc, want 1"
 python3 - "$E2E_TMP/j" <<'PY' || fail "summary: $(cat "$E2E_TMP/j")"
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["errors"] > j["ios"] * 0.4, ("too few errors", j["errors"])
+assert j["errors"] >= 100, ("too few errors", j["errors"])
 assert j["ios"] == j["total_ios"], (j["ios"], j["total_ios"])
 assert j["errors"] < j["ios"], "some I/Os before the fault succeeded"
 PY
@@ -49,12 +52,12 @@ IMG=$(losetup -n -O BACK-FILE "$B")
 A=$B
 "$BLKPEAK" generate -o "$E2E_TMP/long.bpt" --count 400000 --read-pct 100 --span 16m -q ||
 	fail "generate"
-( sleep 0.5; cut ) &
+( wait_dev_ios "$B" 1000; cut ) &
 KILLER=$!
 "$BLKPEAK" replay "$E2E_TMP/long.bpt" --target "$B" --timing afap --queue-depth 4 \
 	--stop-on-error --json > "$E2E_TMP/j2" 2> "$E2E_TMP/err2"
 rc=$?
-wait $KILLER
+wait $KILLER || fail "the device was not cut mid-run"
 [ $rc -eq 1 ] || fail "--stop-on-error exits $rc"
 grep -q "stopped on error at I/O [0-9]*: E[A-Z]* (--stop-on-error); the run is partial: [0-9]* of 400000 I/Os" \
 	"$E2E_TMP/err2" || fail "--stop-on-error: $(cat "$E2E_TMP/err2")"
@@ -67,7 +70,7 @@ C=$(make_loop 32M c)
 	> "$E2E_TMP/out" 2> "$E2E_TMP/err3" &
 PID=$!
 _PIDS="$PID $_PIDS"
-sleep 1
+wait_dev_ios "$C" 600 $PID
 kill -INT $PID
 wait $PID; rc=$?
 [ $rc -eq 1 ] || fail "interrupted replay exits $rc, want 1"
@@ -76,6 +79,9 @@ grep -q "stopped early" "$E2E_TMP/out" || fail "summary does not say it stopped 
 "$BLKPEAK" info "$E2E_TMP/int.bpt" > "$E2E_TMP/info2" || fail "interrupted run file unreadable"
 grep -q "status: *complete" "$E2E_TMP/info2" || fail "interrupted run file incomplete"
 n=$(grep -E "^records:" "$E2E_TMP/info2" | awk '{print $2}')
-[ "$n" -gt 500 ] && [ "$n" -lt 2900 ] || fail "interrupted run holds $n records"
-note "interrupted after ~1 s: $n records in a complete run file"
+# interrupted after the device completed 600 of its 3000 I/Os: those are
+# in the run file (the replay waits for what it issued)
+total=$("$BLKPEAK" info "$E2E_TMP/g.bpt" | awk '/^records:/ { print $2 }')
+[ "$n" -ge 590 ] && [ "$n" -lt "$total" ] || fail "interrupted run holds $n of $total records"
+note "interrupted after 600 I/Os: $n of $total records in a complete run file"
 exit 0

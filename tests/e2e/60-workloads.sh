@@ -98,7 +98,7 @@ w=$E2E_TMP/intr
 "$WL/photo-edit" --workdir "$w" --pictures 200 --picture-size 1M --scratch 256M \
 	2> "$E2E_TMP/intr.err" > /dev/null &
 pid=$!
-for _ in $(seq 1 100); do
+for _ in $(seq 1 600); do # its set-up can take long on a loaded machine
 	grep -q 'running the load' "$E2E_TMP/intr.err" && break
 	sleep 0.1
 done

@@ -10,6 +10,24 @@ need_capture() {
 		skip "capture cannot run here: $(cat "$E2E_TMP/probe.err")"
 }
 
+# wait_capturing PID: wait (up to 60 s) until the capture PID catches
+# SIGINT and SIGTERM (SigCgt in /proc/PID/status): it installs its
+# handlers after its programs are attached and its trace is created, so
+# from then on it records, and a signal ends it cleanly. A fixed sleep
+# instead races with the loading of the BPF programs, which a loaded
+# machine can stretch past any chosen time. Fails if PID ends first.
+wait_capturing() {
+	_deadline=$(( $(date +%s) + 60 ))
+	while :; do
+		_cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -n "$_cgt" ] || fail "capture $1 ended before it was capturing"
+		# SIGINT is bit 1, SIGTERM bit 14
+		[ $(( 16#$_cgt & 0x4002 )) -eq $(( 0x4002 )) ] && return 0
+		[ "$(date +%s)" -lt $_deadline ] || fail "capture $1 not capturing after 60 s"
+		sleep 0.05
+	done
+}
+
 # settle: wait for udev to finish probing new loop devices, so its reads
 # do not land in a test's window.
 settle() { udevadm settle 2>/dev/null || sleep 0.5; }

@@ -46,6 +46,24 @@ make_loop() {
 	echo "$_d"
 }
 
+# dev_ios DEV: reads + writes the block device DEV has completed so far
+# (/sys/block/NAME/stat).
+dev_ios() { awk '{ print $1 + $5 }' "/sys/block/$(basename "$1")/stat"; }
+
+# wait_dev_ios DEV N [PID]: wait (up to 60 s) until DEV has completed N
+# more I/Os than when called: a point in a run given by its progress, not
+# by a time a loaded machine may not keep. Fails after 60 s or, with PID,
+# when that process ends first.
+wait_dev_ios() {
+	_base=$(dev_ios "$1")
+	_deadline=$(( $(date +%s) + 60 ))
+	while [ $(( $(dev_ios "$1") - _base )) -lt "$2" ]; do
+		[ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || fail "process $3 ended before $1 did $2 I/Os"
+		[ "$(date +%s)" -lt $_deadline ] || fail "$1 did not do $2 I/Os in 60 s"
+		sleep 0.02
+	done
+}
+
 # bg_start CMD...: start in the background, remember its pid in $BG_PID.
 bg_start() { "$@" & BG_PID=$!; _PIDS="$BG_PID $_PIDS"; }
 
@@ -75,14 +93,28 @@ blktrace_start() {
 }
 
 # blktrace_stop: stop tracing and write the binary stream to OUTFILE.
+# The buffer is drained until empty (a non-blocking read of trace_pipe
+# says EAGAIN once every CPU's buffer is read), not for a fixed time that
+# a loaded machine may not give the reader.
 blktrace_stop() {
 	[ -n "$_BLKTRACE_ON" ] || return 0
 	T=/sys/kernel/tracing
 	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable
-	timeout 10 cat $T/trace_pipe > "$_BT_OUT" &
-	_cat=$!
-	sleep 1
-	kill $_cat 2>/dev/null; wait $_cat 2>/dev/null
+	python3 -c '
+import errno, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+with open(sys.argv[2], "wb") as out:
+    while True:
+        try:
+            b = os.read(fd, 1 << 20)
+        except OSError as e:
+            if e.errno != errno.EAGAIN:
+                raise
+            break
+        out.write(b)' $T/trace_pipe "$_BT_OUT" || echo "blk tracer: reading $T/trace_pipe failed" >&2
+	if grep -q 'entries: [1-9]' $T/per_cpu/cpu*/stats; then
+		echo "blk tracer: events left unread in $T/trace_pipe" >&2
+	fi
 	if grep -q 'overrun: [1-9]' $T/per_cpu/cpu*/stats; then
 		echo "blk tracer overran" >&2
 	fi

@@ -15,8 +15,19 @@
       Never more than N I/Os outstanding in the run (issue to completion).
   replay_check.py timing SOURCE.csv BLKPARSE.txt DEV [SPEED]
       Issue-time error of a timed replay: D events matched to the source's
-      I/Os by (sector, nth occurrence), aligned at the first; prints
-      p50/p99/max absolute error in microseconds and the total drift.
+      I/Os by (sector, nth occurrence; a request merged from adjacent
+      I/Os counts for each), aligned at the first; prints
+      p50/p99/max absolute error in microseconds, the total drift (first
+      to last I/O) and the window drift: the median signed error of the
+      last tenth of the I/Os minus that of the first tenth, over the span
+      between them, which one late I/O at either end cannot move (the
+      figure a test may bound; the others are the bench's, bench/).
+  replay_check.py ontime SOURCE.csv RUN.csv [SPEED]
+      From a timed replay's run file, what holds under any load: every
+      source I/O replayed once, due (sched_us) at its recorded time over
+      SPEED, none issued before it was due, and issued in due order.
+      Prints the lateness p50/p99/max (not checked: another process can
+      make it anything).
 
 Option --warmup (first argument after the command): the replay did its
 warm-up (docs/replay.md, "Timing"): each device's first event must be a 4 KiB
@@ -199,12 +210,24 @@ def check_timing(argv):
     dev = argv[2]
     speed = float(argv[3]) if len(argv) > 3 else 1.0
     want = collections.defaultdict(list)
+    nsect = collections.defaultdict(list)
     for s in sorted(src, key=lambda s: float(s['issue_us'])):
         want[int(s['sector'])].append(float(s['issue_us']) / 1e6 / speed)
+        nsect[int(s['sector'])].append(max(1, int(s['bytes']) // 512))
     got = collections.defaultdict(list)
-    for d, _, sector, _, t in blk_events_replay(argv[1], 'D', [dev]):
-        if d == dev:
-            got[sector].append(t)
+    for d, _, sector, n, t in sorted((e for e in blk_events_replay(argv[1], 'D', [dev])
+                                      if e[0] == dev), key=lambda e: e[4]):
+        # A request the block layer merged from adjacent I/Os (issued
+        # together, e.g. after a stall) is one D event covering several:
+        # each I/O it covers is taken as issued then.
+        pos, end = sector, sector + max(n, 1)
+        while pos < end:
+            got[pos].append(t)
+            k = len(got[pos]) - 1
+            sizes = nsect.get(pos)
+            if not sizes:
+                break
+            pos += sizes[min(k, len(sizes) - 1)]
     pairs = []
     for sector, times in want.items():
         for a, b in zip(times, sorted(got.get(sector, []))):
@@ -224,10 +247,66 @@ def check_timing(argv):
     med = pct(signed, 50)
     err_m = [abs(e - med) for e in signed]
     print('matched %d of %d; abs issue error us: p50 %.1f p99 %.1f max %.1f; drift %+.4f%%; '
-          'from the median offset: p99 %.1f max %.1f' % (
+          'from the median offset: p99 %.1f max %.1f; window drift %+.4f%%' % (
               len(pairs), len(src), pct(err, 50), pct(err, 99), max(err), drift,
-              pct(err_m, 99), max(err_m)))
+              pct(err_m, 99), max(err_m), window_drift(pairs)))
     return 0
+
+
+def window_drift(pairs):
+    """Drift in percent between the first and the last tenth of the
+    (wanted, got) pairs, sorted by wanted time: the change of the median
+    signed error over the span between the two tenths' medians."""
+    k = max(1, len(pairs) // 10)
+    head, tail = pairs[:k], pairs[-k:]
+    span = pct([a for a, _ in tail], 50) - pct([a for a, _ in head], 50)
+    if span <= 0:
+        return 0.0
+    late_head = pct([b - a for a, b in head], 50)
+    late_tail = pct([b - a for a, b in tail], 50)
+    return (late_tail - late_head) / span * 100
+
+
+def check_ontime(argv):
+    src = read_csv(argv[0])
+    run = read_csv(argv[1])
+    speed = float(argv[2]) if len(argv) > 2 else 1.0
+    errors = []
+    by_src = {}
+    for r in run:
+        i = int(r['source'])
+        if i in by_src:
+            errors.append('source I/O %d replayed twice' % i)
+        by_src[i] = r
+    missing = [i for i in range(len(src)) if i not in by_src]
+    if missing:
+        errors.append('%d source I/Os not replayed (the first: %d)' % (len(missing), missing[0]))
+    t0 = min(float(s['issue_us']) for s in src)
+    late, early, misdue = [], 0, 0
+    for i, r in by_src.items():
+        due = (float(src[i]['issue_us']) - t0) / speed
+        sched, issue = float(r['sched_us']), float(r['issue_us'])
+        if abs(sched - due) > 0.01:
+            misdue += 1
+            if misdue <= 5:
+                errors.append('I/O %d due at %.3f us, the source says %.3f us' % (i, sched, due))
+        if issue < sched:
+            early += 1
+            if early <= 5:
+                errors.append('I/O %d issued at %.3f us, before it was due at %.3f us' % (
+                    i, issue, sched))
+        late.append(issue - sched)
+    order = sorted(by_src.values(), key=lambda r: (float(r['sched_us']), int(r['source'])))
+    out_of_order = sum(1 for a, b in zip(order, order[1:])
+                       if float(b['issue_us']) < float(a['issue_us']))
+    if out_of_order:
+        errors.append('%d I/Os issued before one due earlier' % out_of_order)
+    for e in errors[:20]:
+        print(e)
+    if late:
+        print('%d I/Os, %d early, %d out of order; lateness us: p50 %.1f p99 %.1f max %.1f' % (
+            len(by_src), early, out_of_order, pct(late, 50), pct(late, 99), max(late)))
+    return 1 if errors else 0
 
 
 def check_causal(argv):
@@ -281,6 +360,8 @@ if __name__ == '__main__':
         sys.exit(check_depth(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'parts':
         sys.exit(check_parts(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == 'ontime':
+        sys.exit(check_ontime(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'timing':
         sys.exit(check_timing(sys.argv[2:]))
     print(__doc__)

@@ -13,7 +13,9 @@ pass=0 failn=0 skipn=0 failed=""
 # that appears during a test (given a second for a lazy detach to finish)
 # fails that test and is detached here, so one leak does not pile up over
 # runs. Devices of tests still running elsewhere (another checkout) still
-# have their files and are not counted.
+# have their files and are not counted. A lazy detach (the device was
+# still open, e.g. by udev's probe) finishes when the last user closes
+# it, which a loaded machine can delay: up to 10 s are allowed.
 test_loops() {
 	losetup -n -O NAME,BACK-FILE 2>/dev/null |
 		awk '$2 ~ /blkpeak-/ && / \(deleted\)$/ {print $1}' | sort
@@ -25,10 +27,11 @@ for t in [0-9][0-9]-*.sh; do
 	out=$(timeout 300 bash "$t" 2>&1)
 	rc=$?
 	left=$(comm -13 <(echo "$before") <(test_loops))
-	if [ -n "$left" ]; then
-		sleep 1
+	for _ in $(seq 50); do
+		[ -n "$left" ] || break
+		sleep 0.2
 		left=$(comm -13 <(echo "$before") <(test_loops))
-	fi
+	done
 	if [ -n "$left" ]; then
 		out="$out
 left loop devices attached: $(losetup -n -O NAME,BACK-FILE $left | tr '\n' ' ')"

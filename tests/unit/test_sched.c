@@ -131,17 +131,21 @@ Test(sched, causal_waits_for_dependencies_and_think_time)
 	cr_expect_lt(r[3].issue_ns, r[2].complete_ns, "2 and 3 overlap as recorded");
 	cr_expect_geq(r[4].issue_ns, r[3].complete_ns + 5 * MS);
 	cr_expect_geq(r[4].issue_ns, r[2].complete_ns + 5 * MS);
-	/* and not much later than that (generous: the machine is shared) */
-	cr_expect_lt(r[4].issue_ns, r[3].complete_ns + 5 * MS + 20 * MS);
+	/* and due exactly then: the due time is computed, so this holds
+	 * however late another process on the machine makes the issue */
+	uint64_t deps = r[2].complete_ns > r[3].complete_ns ? r[2].complete_ns : r[3].complete_ns;
+
+	cr_expect_eq(r[4].sched_ns, deps + 5 * MS, "due 5 ms after its dependencies");
 	free(run.res);
 	free(run.seen);
 
 	/* --no-idle: no think time left */
 	struct run run2 = { 0 };
 	cr_assert_eq(replay(&run2, io, 5, TIMING_CAUSAL, 4, 2 * MS, &st, 1), 0);
-	cr_expect_geq(run2.res[4].issue_ns, run2.res[3].complete_ns);
-	cr_expect_lt(run2.res[4].issue_ns, run2.res[3].complete_ns + 4 * MS,
-		     "think time dropped");
+	r = run2.res;
+	deps = r[2].complete_ns > r[3].complete_ns ? r[2].complete_ns : r[3].complete_ns;
+	cr_expect_geq(r[4].issue_ns, deps);
+	cr_expect_eq(r[4].sched_ns, deps, "think time dropped");
 	free(run2.res);
 	free(run2.seen);
 }
@@ -184,22 +188,35 @@ Test(sched, original_timing)
 		cr_assert_geq(run.res[i].issue_ns, run.res[i].sched_ns, "never early");
 		late_sum += run.res[i].issue_ns - run.res[i].sched_ns;
 	}
-	cr_expect_lt(late_sum / n, 500 * US, "mean lateness %llu ns",
+	/* No drift: every I/O is due at its recorded time (above), none is
+	 * early. How late they are is up to the machine's other processes
+	 * (bench/bench-replay.sh measures it); only a scheduler that holds
+	 * I/Os back on purpose (issuing in batches, say) is late by half
+	 * the 200 ms run on average: the bound is far from both. */
+	cr_expect_lt(late_sum / n, 50 * MS, "mean lateness %llu ns",
 		     (unsigned long long)(late_sum / n));
-	/* no drift: the last I/O is still due at its recorded time */
-	cr_expect_lt(run.res[n - 1].issue_ns - io[n - 1].t_ns, 5 * MS);
 	free(run.res);
 	free(run.seen);
 
-	/* --speed 4: a quarter of the time */
+	/* --speed 4: due at a quarter of the recorded times, and no sooner */
+	struct run run4 = { .base = io };
 	struct sched_config cfg = {
 		.timing = TIMING_ORIGINAL, .speed = 4, .depth = 16,
 		.ops = &engine_null_ops, .eopts = { .null_latency_ns = 50 * US },
 		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect, .ctx = &run4,
 	};
+	run4.res = calloc(n, sizeof(*run4.res));
+	run4.seen = calloc(n, 1);
 	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_assert_eq(run4.nres, n);
+	for (uint64_t i = 0; i < n; i++) {
+		cr_assert_eq(run4.res[i].sched_ns, io[i].t_ns / 4, "due at a quarter");
+		cr_assert_geq(run4.res[i].issue_ns, run4.res[i].sched_ns, "never early");
+	}
 	cr_expect_geq(st.elapsed_ns, (n - 1) * 125 * US);
-	cr_expect_lt(st.elapsed_ns, (n - 1) * 125 * US + 20 * MS);
+	free(run4.res);
+	free(run4.seen);
 	free(io);
 }
 
