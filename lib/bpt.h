@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
-#define BPT_FORMAT_MINOR 1 /* additions older readers can skip */
+#define BPT_FORMAT_MINOR 2 /* additions older readers can skip */
 
 /* Operation of a request. Values are part of the file format. */
 enum bpt_op {
@@ -58,8 +58,29 @@ enum bpt_column {
 	BPT_COL_SCHED = 1u << 0,  /* sched_ns: when the replay meant to issue */
 	BPT_COL_SOURCE = 1u << 1, /* source_index: record index in the source trace */
 	BPT_COL_MEMBER = 1u << 2, /* member: target member (virtual arrays) */
-	BPT_COL__KNOWN = (1u << 3) - 1
+	BPT_COL_COMPLETION = 1u << 3, /* completion: was the completion seen (1.2) */
+	BPT_COL__KNOWN = (1u << 4) - 1
 };
+
+/*
+ * Was a request's completion seen (the BPT_COL_COMPLETION column)? Values
+ * are part of the file format. When it was not, complete_ns holds the
+ * bound the capture knows instead of a completion time, and the record's
+ * service time is unknown: statistics of latency leave such records out.
+ */
+enum bpt_completion {
+	BPT_COMPLETION_SEEN = 0,    /* complete_ns is the completion */
+	BPT_COMPLETION_REUSED = 1,  /* not seen; complete_ns is when the
+				       kernel used the request again: it
+				       completed before that */
+	BPT_COMPLETION_PENDING = 2, /* not seen; complete_ns is the end of
+				       the capture, when it was still
+				       pending as far as the capture saw */
+	BPT_COMPLETION__COUNT
+};
+
+/* "seen", "reused", "pending"; "?" if bad. */
+const char *bpt_completion_name(unsigned completion);
 
 /*
  * One completed request. Mandatory fields first, then the optional replay
@@ -81,6 +102,7 @@ struct bpt_record {
 	uint32_t member;      /* BPT_COL_MEMBER */
 	uint64_t sched_ns;    /* BPT_COL_SCHED */
 	uint64_t source_index; /* BPT_COL_SOURCE */
+	uint8_t completion;   /* BPT_COL_COMPLETION: enum bpt_completion */
 };
 
 /*
@@ -234,8 +256,9 @@ int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id);
  * spans block_span_ns. Records may come in any time order (captures write
  * them in completion order); the coding is best when times rise.
  * -EINVAL (nothing written) when dev >= hdr.ndevices, op >= BPT_OP__COUNT,
- * flags has bits outside BPT_F__ALL, comm_id was not interned or the
- * I/O's end in bytes does not fit 64 bits (BPT_SECTOR_END_OK). Fields of
+ * flags has bits outside BPT_F__ALL, completion >= BPT_COMPLETION__COUNT,
+ * comm_id was not interned or the I/O's end in bytes does not fit 64 bits
+ * (BPT_SECTOR_END_OK). Fields of
  * optional columns the header does not declare are not stored. */
 int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *rec);
 
@@ -265,6 +288,10 @@ int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *v
 
 /* Records written so far (including the open block). */
 uint64_t bpt_writer_count(const struct bpt_writer *w);
+/* Records in the blocks written out completely so far: what the file
+ * holds if the writer fails from here on (a failed write's block is not
+ * counted). */
+uint64_t bpt_writer_written(const struct bpt_writer *w);
 /* Bytes written to the file so far. */
 uint64_t bpt_writer_bytes(const struct bpt_writer *w);
 

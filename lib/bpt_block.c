@@ -152,7 +152,7 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 			return BAD(poff, "block payload: column %llu twice",
 				   (unsigned long long)id);
 		if (!bpt_col_wanted(r->hdr.columns, bc->coding, (int)id))
-			return BAD(poff, id < COL_OPTIONAL_END
+			return BAD(poff, id < COL_OPTIONAL_END || id == COL_COMPLETION
 				   ? "block payload: column %llu not declared in the header"
 				   : "block payload: column %llu not used by the block's coding",
 				   (unsigned long long)id);
@@ -417,6 +417,7 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
 		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
 		       c->vals[COL_COMM][j] >= r->nstrs ||
+		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
 	if (bad || lim32 > UINT32_MAX) {
@@ -443,6 +444,10 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 					   "ends past 2^64 bytes", c->seq - 1, i0 + j,
 					   (unsigned long long)sector[j],
 					   (unsigned long long)bytes[j]);
+			if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
+				return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
+					   c->seq - 1, i0 + j,
+					   (unsigned long long)c->vals[COL_COMPLETION][j]);
 		}
 		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
 	}
@@ -472,4 +477,5 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->member = (uint32_t)c->vals[COL_MEMBER][j];
 	rec->sched_ns = c->vals[COL_SCHED][j];
 	rec->source_index = c->vals[COL_SOURCE][j];
+	rec->completion = (uint8_t)c->vals[COL_COMPLETION][j];
 }

@@ -59,8 +59,8 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 	e->level = level;
 	e->columns = columns;
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (id >= COL_MANDATORY && id < COL_OPTIONAL_END &&
-		    !(columns & (1u << (id - COL_MANDATORY))))
+		if (((id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
+		     id == COL_COMPLETION) && !bpt_col_wanted(columns, 0, id))
 			continue;
 		e->col[id] = malloc(sizeof(uint64_t) * first);
 		if (!e->col[id])
@@ -126,6 +126,8 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 	}
 	if (e->col[COL_MEMBER])
 		e->col[COL_MEMBER][i] = r->member;
+	if (e->col[COL_COMPLETION])
+		e->col[COL_COMPLETION][i] = r->completion;
 	e->n++;
 	return 0;
 }

@@ -102,6 +102,17 @@ const char *bpt_op_name(unsigned op)
 	return op < BPT_OP__COUNT ? op_names[op] : "?";
 }
 
+const char *bpt_completion_name(unsigned completion)
+{
+	static const char *const names[BPT_COMPLETION__COUNT] = {
+		[BPT_COMPLETION_SEEN] = "seen",
+		[BPT_COMPLETION_REUSED] = "reused",
+		[BPT_COMPLETION_PENDING] = "pending",
+	};
+
+	return completion < BPT_COMPLETION__COUNT ? names[completion] : "?";
+}
+
 int bpt_op_parse(const char *name)
 {
 	for (int i = 0; i < BPT_OP__COUNT; i++)

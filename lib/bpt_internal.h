@@ -102,7 +102,9 @@ enum bpt_col_id {
 				(every block without SECTOR_ABS) */
 	COL_ISSUE_REF = 16,  /* issue relative to that record's completion
 				(time mode AFTER) */
-	COL_KNOWN = 17
+	COL_COMPLETION = 17, /* raw enum bpt_completion; header bit 3
+				(format 1.2) */
+	COL_KNOWN = 18
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -119,6 +121,8 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !!(columns & (1u << (id - COL_MANDATORY)));
 	if (id == COL_SECTOR_REF)
 		return !(coding & BPT_CODING_SECTOR_ABS);
+	if (id == COL_COMPLETION)
+		return !!(columns & BPT_COL_COMPLETION);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }
 

@@ -202,8 +202,8 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	if (w->error)
 		return w->error;
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
-	    (r->flags & ~BPT_F__ALL) || r->comm_id >= w->strs.count ||
-	    !BPT_SECTOR_END_OK(r->sector, r->bytes))
+	    (r->flags & ~BPT_F__ALL) || r->completion >= BPT_COMPLETION__COUNT ||
+	    r->comm_id >= w->strs.count || !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {
 		uint64_t lo = r->issue_ns < w->blk.min_issue ? r->issue_ns : w->blk.min_issue;
@@ -427,6 +427,11 @@ int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *v
 uint64_t bpt_writer_count(const struct bpt_writer *w)
 {
 	return w->tot.records + w->blk.n;
+}
+
+uint64_t bpt_writer_written(const struct bpt_writer *w)
+{
+	return w->tot.records;
 }
 
 uint64_t bpt_writer_bytes(const struct bpt_writer *w)

@@ -74,6 +74,9 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 		r->source_index = pick(s, tu_below(s, 1000000), UINT64_MAX);
 	if (columns & BPT_COL_MEMBER)
 		r->member = (uint32_t)pick(s, tu_below(s, 4), UINT32_MAX);
+	if (columns & BPT_COL_COMPLETION)
+		r->completion = (uint8_t)pick(s, BPT_COMPLETION_SEEN,
+					      tu_below(s, BPT_COMPLETION__COUNT));
 }
 
 static char tmpnames[64][96];
@@ -133,5 +136,6 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->pid == b->pid && a->comm_id == b->comm_id &&
 	       a->error == b->error && a->dev == b->dev && a->op == b->op &&
 	       a->flags == b->flags && a->member == b->member &&
-	       a->sched_ns == b->sched_ns && a->source_index == b->source_index;
+	       a->sched_ns == b->sched_ns && a->source_index == b->source_index &&
+	       a->completion == b->completion;
 }

@@ -297,3 +297,33 @@ Test(bpt_roundtrip, end_meta_in_the_footer, .fini = tu_cleanup)
 	bpt_reader_close(r);
 	free(data);
 }
+
+Test(bpt_roundtrip, completion_flag_checked_and_kept, .fini = tu_cleanup)
+{
+	const char *p = tu_tmpname("unseen");
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec = { .issue_ns = 10, .complete_ns = 20, .bytes = 4096 }, got;
+
+	tu_header(&h, 1, BPT_COL_COMPLETION);
+	cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0, "%s", e.msg);
+	rec.completion = BPT_COMPLETION__COUNT;
+	cr_assert_eq(bpt_writer_add(w, &rec), -EINVAL, "an unknown completion value");
+	for (unsigned c = 0; c < BPT_COMPLETION__COUNT; c++) {
+		rec.completion = (uint8_t)c;
+		cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	}
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_header(r)->columns, BPT_COL_COMPLETION);
+	for (unsigned c = 0; c < BPT_COMPLETION__COUNT; c++) {
+		cr_assert_eq(bpt_reader_next(r, &got, &e), 1, "%s", e.msg);
+		cr_assert_eq(got.completion, c);
+		cr_assert_eq(got.complete_ns, 20);
+	}
+	bpt_reader_close(r);
+	cr_assert_str_eq(bpt_completion_name(BPT_COMPLETION_REUSED), "reused");
+	cr_assert_str_eq(bpt_completion_name(BPT_COMPLETION_PENDING), "pending");
+}
