@@ -231,10 +231,15 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	case 1: /* runs learn whether they are partial */
 		rc = adb_exec(db, "ALTER TABLE runs ADD COLUMN ios_total INTEGER;"
 			      " ALTER TABLE runs ADD COLUMN partial INTEGER NOT NULL DEFAULT 0;"
-			      " ALTER TABLE runs ADD COLUMN stop_reason TEXT;"
-			      " PRAGMA user_version = 2;", err);
+			      " ALTER TABLE runs ADD COLUMN stop_reason TEXT;", err);
+		if (rc)
+			break;
+		/* fall through */
+	case 2: /* 2 -> 3: ios.completion (trace format 1.2) */
+		rc = adb_exec(db, "ALTER TABLE ios ADD COLUMN completion INTEGER NOT NULL DEFAULT 0;"
+			      " PRAGMA user_version = 3", err);
 		break;
-	/* case 2: the ALTERs from version 2 to 3, then fall through. */
+	/* case 3: the ALTERs from version 3 to 4, then fall through. */
 	default:
 		rc = adb_err(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,

@@ -245,11 +245,11 @@ struct import_totals {
  * uses a one-row statement.
  */
 #define BATCH 128
-#define IO_COLS 17
+#define IO_COLS 18
 
 static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 {
-	static const char one[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char one[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	char sql[sizeof("INSERT INTO ios VALUES ") + BATCH * sizeof(one)];
 	size_t len = 0;
 
@@ -283,6 +283,7 @@ static void bind_record(sqlite3_stmt *st, int k, int64_t id, uint64_t idx, uint3
 		sqlite3_bind_int64(st, k + 16, (int64_t)rec->source_index);
 	if (cols & BPT_COL_MEMBER)
 		sqlite3_bind_int64(st, k + 17, rec->member);
+	sqlite3_bind_int64(st, k + 18, rec->completion);
 }
 
 /* Bind rows [0, n) of buf to st and run it once. */

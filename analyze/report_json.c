@@ -183,6 +183,7 @@ void report_print_json(FILE *f, const struct st_report *r)
 	}
 	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"loss_windows\":%" PRIu64 ",\"truncated\":%s",
 		r->lost_events, r->loss_windows, r->truncated ? "true" : "false");
+	fprintf(f, ",\"completion_not_seen\":%" PRIu64, r->unseen_completions);
 	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"errors\":%" PRIu64 ",\"first_issue_ns\":%" PRIu64 ",\"last_complete_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"iops\":",

@@ -41,6 +41,10 @@ static void print_summary(FILE *f, const struct st_report *r)
 	if (r->lost_events)
 		fprintf(f, "  WARNING: the capture lost %" PRIu64 " events in %" PRIu64
 			" windows: the figures below miss those I/Os\n", r->lost_events, r->loss_windows);
+	if (r->unseen_completions)
+		fprintf(f, "  note: %" PRIu64 " I/Os whose completion the capture did not see are "
+			"left out of the latency figures (counted everywhere else)\n",
+			r->unseen_completions);
 	if (r->truncated)
 		fprintf(f, "  WARNING: imported from a truncated file: its last, incomplete block is missing\n");
 	fputc('\n', f);

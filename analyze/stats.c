@@ -56,6 +56,8 @@ static void lat_add(struct scan *s, const struct st_row *r)
 	uint64_t svc = r->complete > r->issue ? r->complete - r->issue : 0;
 	uint64_t tot = r->complete > r->queue ? r->complete - r->queue : 0;
 
+	if (r->completion)
+		return; /* completion not seen: complete is only a bound */
 	stats_exact_add(*lat_of(s, 0, -1), svc);
 	stats_exact_add(*lat_of(s, 0, r->op), svc);
 	stats_exact_add(*lat_of(s, 1, -1), tot);
@@ -201,6 +203,8 @@ static int pass1_row(void *ctx, const struct st_row *r)
 		s->last_issue = r->issue;
 	if (r->error)
 		rep->errors++;
+	if (r->completion)
+		rep->unseen_completions++;
 	if (r->dev < ST_MAX_DEV && r->dev >= rep->ndev)
 		rep->ndev = r->dev + 1u;
 	if (is_data(r)) {

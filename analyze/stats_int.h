@@ -18,6 +18,7 @@ struct st_row {
 	uint32_t bytes, pid, comm;
 	uint16_t dev;
 	uint8_t op;
+	uint8_t completion; /* ios.completion: 0 seen, else complete is a bound */
 	int error;
 };
 

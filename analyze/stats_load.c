@@ -94,6 +94,7 @@ static void read_row(sqlite3_stmt *st, struct st_row *r)
 		.pid = (uint32_t)sqlite3_column_int64(st, 8),
 		.comm = (uint32_t)sqlite3_column_int64(st, 9),
 		.error = sqlite3_column_int(st, 10),
+		.completion = (uint8_t)sqlite3_column_int(st, 11),
 	};
 }
 
@@ -172,7 +173,7 @@ int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const s
 {
 	static const char sql[] =
 		"SELECT idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid,"
-		" comm_id, error FROM ios WHERE trace_id = ? ORDER BY idx";
+		" comm_id, error, completion FROM ios WHERE trace_id = ? ORDER BY idx";
 	struct scan_pipe p = { 0 };
 	struct st_row *mem = NULL;
 	int frc = -EAGAIN;

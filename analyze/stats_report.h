@@ -92,6 +92,8 @@ struct st_report {
 	struct run_partial partial;         /* not filled by st_report_compute:
 					       run_partial_load() */
 	uint64_t ios, bytes, errors;
+	uint64_t unseen_completions;    /* I/Os whose completion was not seen: in
+					   every figure but the latencies */
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;
 	struct st_op op[BPT_OP__COUNT];

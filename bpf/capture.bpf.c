@@ -301,11 +301,46 @@ static __always_inline void slot_release(struct capture_inflight *s)
 }
 
 /*
- * Track `rq` with the data in `ev`. keep_existing: a request already
- * tracked keeps its entry (block_rq_insert sees requeued requests again).
+ * The entry holds an issued use of its struct request whose completion
+ * never reached us, and the request is being used again at `now`: the
+ * kernel hands a request out again only after it completed (the tag is
+ * freed at the end of blk_mq_end_request / __blk_mq_free_request), so the
+ * old use completed before `now`. Send its record with that bound
+ * (CAPTURE_COMPLETION_REUSED): everything but the completion was seen.
+ */
+static __always_inline void send_unseen(const struct capture_inflight *s, __u64 now)
+{
+	struct capture_event *out;
+
+	__sync_fetch_and_add(&counters.missed, 1);
+	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+	if (!out) {
+		__sync_fetch_and_add(&counters.lost, 1);
+		return;
+	}
+	out->queue_ns = s->queue_ns;
+	out->issue_ns = s->issue_ns;
+	out->complete_ns = now;
+	out->sector = s->sector;
+	out->cgroup_id = s->cgroup_id;
+	out->bytes = s->bytes;
+	out->pid = s->pid;
+	out->dev = s->dev;
+	out->cmd_flags = s->cmd_flags;
+	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
+	out->status = 0;
+	out->completion = CAPTURE_COMPLETION_REUSED;
+	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	bpf_ringbuf_submit(out, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * Track `rq` with the data in `ev`, at `now`. keep_existing: a request
+ * already tracked keeps its entry (block_rq_insert sees requeued requests
+ * again).
  */
 static __always_inline void track(__u64 rq, const struct capture_event *ev,
-				  int keep_existing)
+				  __u64 now, int keep_existing)
 {
 	struct capture_inflight *s;
 	int had = 0;
@@ -315,11 +350,12 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	s = slot_claim(rq, &had);
 	if (!s)
 		return;
-	/* The entry still holds this struct request's previous, issued use:
-	 * a request is only used again after it completed, so that
-	 * completion never reached us. */
+	/* The entry still holds this struct request's previous, issued use,
+	 * whose completion never reached us. */
 	if (had && s->issue_ns)
-		__sync_fetch_and_add(&counters.missed, 1);
+		send_unseen(s, now);
+	s->dev = ev->dev;
+	s->cmd_flags = ev->cmd_flags;
 	s->queue_ns = ev->queue_ns;
 	s->issue_ns = ev->issue_ns;
 	s->sector = ev->sector;
@@ -344,15 +380,28 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.dev = dev;
 	cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
 	if (!take_task(&ev, btf)) {
+		struct capture_inflight *s;
+
 		if (cmd_flags & req_preflush_mask()) {
 			/* a flush asked by a task we leave out */
 			q = rq_queue(rq, btf);
 			bpf_map_delete_elem(&flush_owners, &q);
 		}
+		/* A request we leave out that still has an entry: its
+		 * previous use (ours) never showed its completion. Without
+		 * this, its issue would be taken for that use's. */
+		if (!keep_existing) {
+			s = slot_find(rq_key(rq, btf));
+			if (s) {
+				if (s->issue_ns)
+					send_unseen(s, ev.queue_ns);
+				slot_release(s);
+			}
+		}
 		return 0;
 	}
 	ev.cmd_flags = cmd_flags;
-	track(rq_key(rq, btf), &ev, keep_existing);
+	track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
 	if (cmd_flags & req_preflush_mask()) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
@@ -406,7 +455,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.sector = sector;
 	ev.bytes = bytes;
 	ev.cmd_flags = cmd_flags;
-	track(key, &ev, 0);
+	track(key, &ev, now, 0);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
@@ -431,6 +480,7 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 	s->issue_ns = now;
 	s->sector = sector;
 	s->bytes = bytes;
+	s->cmd_flags = cmd_flags; /* for a completion never seen */
 	return 0;
 }
 
@@ -472,6 +522,7 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 	out->cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
 	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
 	out->status = status;
+	out->completion = CAPTURE_COMPLETION_SEEN;
 	__builtin_memset(out->pad, 0, sizeof(out->pad));
 	/* The query is a helper call: made on a sample of the completions,
 	 * picked by the clock's low bits (no shared counter to bounce

@@ -21,10 +21,20 @@
 #define CAPTURE_MAX_DEVS 16    /* -d given at most this many times */
 
 /*
+ * Values of capture_event.completion: the trace format's enum
+ * bpt_completion (lib/bpt.h), which convert.c copies as it is.
+ */
+#define CAPTURE_COMPLETION_SEEN 0
+#define CAPTURE_COMPLETION_REUSED 1  /* complete_ns: when the request was used again */
+#define CAPTURE_COMPLETION_PENDING 2 /* complete_ns: the end of the capture */
+
+/*
  * One completed request, as it travels through the ring buffer. The same
  * struct is the value of the in-flight map (keyed by the struct request
  * pointer): it is filled step by step (start, issue) and copied into the
  * ring buffer at completion, when complete_ns and status are set.
+ * A request whose completion never reached the BPF side travels the same
+ * way, with `completion` saying so and complete_ns holding the bound.
  *
  * dev is the kernel's internal dev_t of the whole disk: major << 20 | minor.
  * cmd_flags is the request's raw REQ_OP_* | REQ_* word; the user side maps
@@ -43,7 +53,8 @@ struct capture_event {
 	__u32 cmd_flags;   /* REQ_OP_* | REQ_* as the kernel had it at issue */
 	__u8 comm[CAPTURE_COMM_LEN]; /* submitting task's comm, NUL padded */
 	__u8 status;       /* blk_status_t of the completion */
-	__u8 pad[7];
+	__u8 completion;   /* CAPTURE_COMPLETION_*: seen, or the bound's kind */
+	__u8 pad[6];
 };
 _Static_assert(sizeof(struct capture_event) == 80, "capture_event layout");
 
@@ -51,11 +62,16 @@ _Static_assert(sizeof(struct capture_event) == 80, "capture_event layout");
  * One entry of the in-flight table (the BPF array map `inflight`, which
  * the user side maps into memory at the end of a capture to see which
  * requests never finished): the request owning it and what its record
- * needs that the request no longer holds at completion. One cache line:
- * a request often completes on another CPU than the one that created it,
- * and every line of the entry then moves between CPUs twice per I/O. The
- * disk and cmd_flags of the record are read from the request at
- * completion instead (they do not change while it is in flight).
+ * needs that the request no longer holds at completion.
+ *
+ * Two cache lines. The first holds what a completion reads: a request
+ * often completes on another CPU than the one that created it, and every
+ * line the completion touches then moves between CPUs. A completion reads
+ * the disk and cmd_flags from the request itself (they do not change
+ * while it is in flight), so their copies live in the second line, which
+ * only creation and issue write: they are read only when the completion
+ * was never seen (the request is used again, or still pending at the
+ * end), when the request holds another use's values or none.
  */
 struct capture_inflight {
 	__u64 rq;        /* the owner's key (rq_key() in capture.bpf.c); 0: free */
@@ -66,8 +82,12 @@ struct capture_inflight {
 	__u32 bytes;
 	__u32 pid;
 	__u8 comm[CAPTURE_COMM_LEN];
+	/* second cache line */
+	__u32 dev;       /* as in struct capture_event */
+	__u32 cmd_flags; /* at issue (at creation until then) */
+	__u8 pad[56];
 };
-_Static_assert(sizeof(struct capture_inflight) == 64, "capture_inflight layout");
+_Static_assert(sizeof(struct capture_inflight) == 128, "capture_inflight layout");
 
 /*
  * Counters kept by the BPF side in its .bss; the user side reads them
@@ -79,8 +99,9 @@ _Static_assert(sizeof(struct capture_inflight) == 64, "capture_inflight layout")
  *              own trace writes when the output is on a traced disk),
  *              left out on purpose
  *   missed:    issued requests whose completion never reached the BPF
- *              side (the kernel skipped the program run), found when the
- *              struct request is used again (lost too)
+ *              side, found when the struct request is used again: each
+ *              is sent as a record flagged CAPTURE_COMPLETION_REUSED
+ *              (when the ring buffer has no room, `lost` counts it)
  */
 struct capture_counters {
 	__u64 lost;

@@ -364,12 +364,13 @@ int loader_ringbuf_fd(const struct capture_bpf_handle *h)
 
 uint64_t loader_missed_runs(const struct capture_bpf_handle *h)
 {
-	/* the merge program's misses lose nothing (an entry stays behind) */
+	/* the merge program's misses lose nothing (an entry stays behind),
+	 * nor do the completion program's: the entry stays too, and its
+	 * request is recorded as a completion not seen */
 	struct bpf_program *progs[] = {
 		h->skel->progs.io_start_btf, h->skel->progs.io_start_raw,
 		h->skel->progs.rq_insert_btf, h->skel->progs.rq_insert_raw,
 		h->skel->progs.rq_issue_btf, h->skel->progs.rq_issue_raw,
-		h->skel->progs.rq_complete_btf, h->skel->progs.rq_complete_raw,
 	};
 	uint64_t sum = 0;
 
@@ -391,20 +392,30 @@ struct pending {
 	uint64_t rq, issue_ns;
 };
 
-int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
-		      uint64_t *left, void (*tick)(void *ctx), void *ctx)
+/* The in-flight table, mapped read-only; *len gets the mapping's size. */
+static const volatile struct capture_inflight *map_inflight(const struct capture_bpf_handle *h,
+							    size_t *n, size_t *len)
 {
 	const struct bpf_map *m = h->skel->maps.inflight;
-	size_t n = bpf_map__max_entries(m), np = 0, len;
-	const volatile struct capture_inflight *t;
-	struct pending *p;
 	long page = sysconf(_SC_PAGESIZE);
+	void *t;
+
+	*n = bpf_map__max_entries(m);
+	*len = (*n * sizeof(struct capture_inflight) + page - 1) / page * page;
+	t = mmap(NULL, *len, PROT_READ, MAP_SHARED, bpf_map__fd(m), 0);
+	return t == MAP_FAILED ? NULL : t;
+}
+
+int loader_wait_inflight(const struct capture_bpf_handle *h, unsigned wait_ms,
+			 void (*tick)(void *ctx), void *ctx)
+{
+	const volatile struct capture_inflight *t;
+	size_t n, np = 0, len;
+	struct pending *p;
 	int err = 0;
 
-	*left = 0;
-	len = (n * sizeof(*t) + page - 1) / page * page;
-	t = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(m), 0);
-	if (t == MAP_FAILED)
+	t = map_inflight(h, &n, &len);
+	if (!t)
 		return -errno;
 	p = malloc(n * sizeof(*p));
 	if (!p) {
@@ -427,11 +438,51 @@ int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
 		tick(ctx);
 	}
-	*left = np;
 	free(p);
 out:
 	munmap((void *)t, len);
 	return err;
+}
+
+void loader_detach(struct capture_bpf_handle *h)
+{
+	if (h->skel)
+		capture_bpf__detach(h->skel);
+}
+
+int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
+			int (*fn)(void *ctx, const struct capture_event *ev),
+			void *ctx)
+{
+	const volatile struct capture_inflight *t;
+	size_t n, len;
+	int rc = 0;
+
+	t = map_inflight(h, &n, &len);
+	if (!t)
+		return -errno;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const volatile struct capture_inflight *s = &t[i];
+		struct capture_event ev = { 0 };
+
+		if (!s->rq || !s->issue_ns)
+			continue; /* free, or never issued: not an I/O */
+		ev.queue_ns = s->queue_ns;
+		ev.issue_ns = s->issue_ns;
+		ev.complete_ns = end_ns > s->issue_ns ? end_ns : s->issue_ns;
+		ev.sector = s->sector;
+		ev.cgroup_id = s->cgroup_id;
+		ev.bytes = s->bytes;
+		ev.pid = s->pid;
+		ev.dev = s->dev;
+		ev.cmd_flags = s->cmd_flags;
+		for (int k = 0; k < CAPTURE_COMM_LEN; k++)
+			ev.comm[k] = s->comm[k];
+		ev.completion = CAPTURE_COMPLETION_PENDING;
+		rc = fn(ctx, &ev);
+	}
+	munmap((void *)t, len);
+	return rc;
 }
 
 const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h)

@@ -201,22 +201,33 @@ void loader_stop(struct capture_bpf_handle *h);
 int loader_ringbuf_fd(const struct capture_bpf_handle *h);
 const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h);
 /*
- * Runs of the start, insert, issue and complete programs the kernel
- * skipped: a BPF program is not entered again on a CPU where it is
- * already running (a completion interrupting a completion), and each such
- * skip may lose a request. The kernel counts them (recursion_misses,
- * Linux 5.12+); one system call per program.
+ * Runs of the start, insert and issue programs the kernel skipped: a BPF
+ * program is not entered again on a CPU where it is already running, and
+ * each such skip may lose a request. The kernel counts them
+ * (recursion_misses, Linux 5.12+); one system call per program. Skipped
+ * runs of the completion program are left out: their requests stay in
+ * the in-flight table and are recorded as completions not seen.
  */
 uint64_t loader_missed_runs(const struct capture_bpf_handle *h);
 /*
  * At the end of a capture: wait up to `wait_ms` for the issued requests
  * now in the in-flight table to finish (usually a few milliseconds),
- * calling tick(ctx) every 10 ms meanwhile (to drain the ring buffer), and
- * set *left to how many did not: requests whose completion never reached
- * the BPF side (or, rarely, requests slower than wait_ms).
+ * calling tick(ctx) every 10 ms meanwhile (to drain the ring buffer).
  */
-int loader_unfinished(const struct capture_bpf_handle *h, unsigned wait_ms,
-		      uint64_t *left, void (*tick)(void *ctx), void *ctx);
+int loader_wait_inflight(const struct capture_bpf_handle *h, unsigned wait_ms,
+			 void (*tick)(void *ctx), void *ctx);
+/* Detach the programs (the maps stay readable): from here on nothing
+ * changes the in-flight table or adds to the ring buffer. */
+void loader_detach(struct capture_bpf_handle *h);
+/*
+ * After loader_detach(): call fn(ctx, ev) for every issued request still
+ * in the in-flight table, as an event flagged CAPTURE_COMPLETION_PENDING
+ * whose complete_ns is `end_ns`. Stops at fn's first non-zero return and
+ * returns it; else 0 (or -errno when the table cannot be mapped).
+ */
+int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
+			int (*fn)(void *ctx, const struct capture_event *ev),
+			void *ctx);
 
 /* ------------------------------------------------------------ session.c */
 
@@ -227,14 +238,18 @@ struct session_opts {
 };
 
 struct session_result {
-	uint64_t ios;          /* records written */
-	uint64_t lost;         /* ring buffer full + map full + unknown device */
+	uint64_t seen;         /* records handed to the writer */
+	uint64_t written;      /* records the file holds (complete blocks) */
+	uint64_t lost;         /* ring buffer full + map full + skipped runs
+				  + unknown device */
 	uint64_t unknown_dev;  /* part of lost: I/O on a disk not in the table */
-	uint64_t unfinished;   /* part of lost: issued, never seen completing */
 	uint64_t ring_full;    /* part of lost: no room in the ring buffer */
 	uint64_t table_full;   /* part of lost: in-flight table full */
-	uint64_t missed;       /* part of lost: completions the BPF side missed */
 	uint64_t skipped_runs; /* part of lost: program runs the kernel skipped */
+	/* Records kept without their completion (part of seen, not lost):
+	 * the struct request was used again, or it was still pending at the
+	 * end. */
+	uint64_t unseen_reused, unseen_pending;
 	uint64_t skipped;      /* requests a trace does not hold (pass-through) */
 	uint64_t own;          /* the capture's own requests, left out */
 	uint64_t duration_ns;
@@ -246,8 +261,10 @@ struct session_result {
  * Run the capture until the duration passes, CMD exits, or SIGINT /
  * SIGTERM arrives: drain the ring buffer into `w` through `conv`, flush
  * the writer at least once a second and write losses with their time
- * window. Returns 0 or a negative errno (writer or ring buffer failure,
- * with `msg` set); `res` is filled in either case.
+ * window; at the end, detach the programs and record the requests still
+ * pending. Returns 0 or a negative errno (writer or ring buffer failure,
+ * with `msg` set); `res` is filled in either case (`written` is set by
+ * the caller once the writer is closed).
  */
 int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		struct convert *conv, const struct session_opts *o,

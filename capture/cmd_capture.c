@@ -7,9 +7,11 @@
  *   BPF loaded -> trace header (start clock) and writer -> BPF attached ->
  *   session (until -t, a signal, or CMD's exit) -> writer closed ->
  *   end line.
- * Exit status: 0; 1 on failure or when events were lost (unless
- * --allow-loss); 2 on bad usage; with `-- CMD`, CMD's status when it
- * failed.
+ * Exit status: 0; 1 on failure, when the trace could not be written
+ * whole, or when events were lost (unless --allow-loss); 2 on bad usage;
+ * with `-- CMD`, CMD's status when it failed. Requests whose completion
+ * never reached the BPF side are not lost: they are recorded, flagged,
+ * and only warned about.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,7 +75,11 @@ static void usage(FILE *f)
 "With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
 "its status. SIGINT and SIGTERM then go to CMD, and -t ends it with\n"
 "SIGTERM. Events lost to a full buffer are counted, written into the\n"
-"trace with their time window, and make the exit status 1.\n",
+"trace with their time window, and make the exit status 1. A request\n"
+"whose completion never reached the BPF programs is recorded with the\n"
+"flag \"completion not seen\" and a bound on its completion (the time its\n"
+"request was used again, or the end of the capture); a warning counts\n"
+"them, and they are no loss.\n",
 		CAPTURE_MAX_DEVS, DEFAULT_BUFFER_MIB);
 }
 
@@ -356,33 +362,31 @@ static int intern_comm(void *ctx, const char *s, uint32_t *id)
 	return bpt_writer_intern(ctx, s, id);
 }
 
-/*
- * What to do about a loss, by its cause. Completions that never reached
- * the BPF side (found when the request is reused, or still pending at
- * the end) are not helped by a larger buffer: the kernel ran the
- * block_rq_complete tracepoint without running our program (docs/capture.md
- * names the case seen); only --allow-loss accepts them.
- */
-static void print_loss_advice(const struct session_result *r)
+/* The symbolic name of an errno ("ENOSPC"), or its number. */
+static const char *errno_name(int err, char buf[24])
 {
-	uint64_t not_delivered = r->missed + r->unfinished;
+	const char *name = strerrorname_np(err);
 
-	if (not_delivered == r->lost)
-		fprintf(stderr, "capture: events were lost: %lu completions never "
-			"reached the BPF programs (the kernel skipped them; see "
-			"docs/capture.md), --allow-loss to accept it\n",
-			(unsigned long)not_delivered);
-	else
-		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "
-			"or --allow-loss to accept it\n");
+	if (name)
+		return name;
+	snprintf(buf, 24, "errno %d", err);
+	return buf;
 }
 
+/*
+ * The end line and --json count what the file holds (`written`); when
+ * writing failed they name the error and how many of the I/Os the
+ * capture had in hand (`seen`) did not reach the file.
+ */
 static void print_summary(const struct capture_opts *o,
-			  const struct session_result *r, uint64_t file_bytes)
+			  const struct session_result *r, uint64_t file_bytes,
+			  int write_err)
 {
 	double secs = r->duration_ns / 1e9;
-	double per_io = r->ios ? (double)file_bytes / r->ios : 0;
-	char size[32];
+	double per_io = r->written ? (double)file_bytes / r->written : 0;
+	uint64_t unseen = r->unseen_reused + r->unseen_pending;
+	uint64_t not_written = r->seen > r->written ? r->seen - r->written : 0;
+	char size[32], ename[24];
 
 	if (o->json) {
 		fputs("{\"output\":", stdout);
@@ -390,34 +394,52 @@ static void print_summary(const struct capture_opts *o,
 		printf(",\"ios\":%lu,\"duration_s\":%.3f,"
 		       "\"lost\":%lu,\"file_bytes\":%lu,\"bytes_per_io\":%.2f,"
 		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d,"
+		       "\"completion_not_seen\":%lu,"
+		       "\"completion_not_seen_by_bound\":{\"reused\":%lu,\"pending\":%lu},"
 		       "\"lost_by_cause\":{\"ring_buffer_full\":%lu,\"table_full\":%lu,"
-		       "\"completions_missed\":%lu,\"runs_skipped\":%lu,"
-		       "\"never_finished\":%lu,\"unlisted_disks\":%lu}}\n",
-		       (unsigned long)r->ios, secs, (unsigned long)r->lost,
+		       "\"runs_skipped\":%lu,\"unlisted_disks\":%lu}",
+		       (unsigned long)r->written, secs, (unsigned long)r->lost,
 		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
 		       (unsigned long)r->skipped, r->cmd_status,
+		       (unsigned long)unseen, (unsigned long)r->unseen_reused,
+		       (unsigned long)r->unseen_pending,
 		       (unsigned long)r->ring_full, (unsigned long)r->table_full,
-		       (unsigned long)r->missed, (unsigned long)r->skipped_runs,
-		       (unsigned long)r->unfinished, (unsigned long)r->unknown_dev);
+		       (unsigned long)r->skipped_runs, (unsigned long)r->unknown_dev);
+		if (write_err)
+			printf(",\"write_error\":\"%s\",\"ios_seen\":%lu,\"ios_not_written\":%lu",
+			       errno_name(-write_err, ename), (unsigned long)r->seen,
+			       (unsigned long)not_written);
+		fputs("}\n", stdout);
 	} else {
 		fmt_bytes(file_bytes, size, sizeof(size));
 		fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "
-			"%.1f bytes per I/O\n", (unsigned long)r->ios, secs,
+			"%.1f bytes per I/O", (unsigned long)r->written, secs,
 			(unsigned long)r->lost, o->output, size, per_io);
+		if (write_err)
+			fprintf(stderr, "; %s after %lu I/Os: %lu I/Os not written",
+				errno_name(-write_err, ename), (unsigned long)r->written,
+				(unsigned long)not_written);
+		fputc('\n', stderr);
 	}
+	/* No loss: the request is in the trace, flagged; see the usage. */
+	if (unseen)
+		fprintf(stderr, "capture: warning: %lu I/Os recorded with their completion "
+			"not seen (the kernel did not run the BPF programs for it): "
+			"%lu bounded by the request's reuse, %lu pending at the end\n",
+			(unsigned long)unseen, (unsigned long)r->unseen_reused,
+			(unsigned long)r->unseen_pending);
 	if (r->lost && o->verbose)
 		fprintf(stderr, "capture: lost: %lu ring buffer full, %lu in-flight table "
-			"full, %lu completions missed, %lu program runs skipped, "
-			"%lu never finished, %lu on unlisted disks\n",
+			"full, %lu program runs skipped, %lu on unlisted disks\n",
 			(unsigned long)r->ring_full, (unsigned long)r->table_full,
-			(unsigned long)r->missed, (unsigned long)r->skipped_runs,
-			(unsigned long)r->unfinished, (unsigned long)r->unknown_dev);
+			(unsigned long)r->skipped_runs, (unsigned long)r->unknown_dev);
 	if (r->skipped)
 		fprintf(stderr, "capture: %lu pass-through or zone-management "
 			"requests not recorded (a trace has no op for them)\n",
 			(unsigned long)r->skipped);
 	if (r->lost && !o->allow_loss)
-		print_loss_advice(r);
+		fprintf(stderr, "capture: events were lost: a larger --buffer-size, "
+			"or --allow-loss to accept it\n");
 }
 
 /* Header: the start clocks (record time 0), devices, meta. */
@@ -426,6 +448,7 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			const struct capture_bpf_handle *h)
 {
 	bpt_header_init(hdr, "capture");
+	hdr->columns = BPT_COL_COMPLETION;
 	for (unsigned i = 0; i < t->n; i++)
 		bpt_header_add_device(hdr, &t->dev[i]);
 	add_meta(hdr, o, argc, argv, t, h);
@@ -457,7 +480,7 @@ int cmd_capture(int argc, char **argv)
 	struct outfile out = { .lock_fd = -1 };
 	struct convert conv;
 	struct loader_opts lo;
-	int rc, err;
+	int rc, err, werr;
 	struct stat st;
 
 	filters_init(&o.filters);
@@ -544,11 +567,18 @@ int cmd_capture(int argc, char **argv)
 	loader_stop(&h);
 	if (err)
 		pr_err("capture: %s", msg);
+	/* the writer's first error is sticky: whether it came while
+	 * recording or now, werr names it */
+	werr = bpt_writer_flush(w);
+	res.written = bpt_writer_written(w);
 	if (bpt_writer_close(w, &berr)) {
-		pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
-		err = -EIO;
+		if (!err || !werr)
+			pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
+		if (!werr)
+			werr = berr.code ? berr.code : -EIO;
+		err = werr;
 	}
-	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size);
+	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size, werr);
 	rc = exit_status(&o, &res, err);
 out:
 	loader_stop(&h);

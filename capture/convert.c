@@ -100,5 +100,8 @@ int convert_event(struct convert *c, const struct capture_event *e,
 	rec->pid = e->pid;
 	rec->cgroup_id = e->cgroup_id;
 	rec->error = req_status_errno(e->status);
+	/* the values are the trace's enum bpt_completion (capture_events.h) */
+	rec->completion = e->completion < BPT_COMPLETION__COUNT ? e->completion
+								: BPT_COMPLETION_PENDING;
 	return 0;
 }

@@ -11,6 +11,9 @@
  *     any increase as a loss entry covering the time since the last turn;
  *   - flushes the writer once a second, so a SIGKILL loses about a second;
  *   - checks the end conditions: SIGINT/SIGTERM, the duration, CMD's exit.
+ * At the end, the requests still in flight get a moment to finish; then
+ * the programs are detached and those that did not are recorded as
+ * pending (their completion not seen).
  *
  * With `-- CMD`, CMD is forked after the BPF programs are attached; a
  * SIGINT or SIGTERM is passed on to it (the capture goes on until it
@@ -74,47 +77,70 @@ static void warn_unknown_dev(struct drain *d, uint32_t kdev)
 		kdev >> 20, kdev & 0xfffff);
 }
 
+static int record_event(struct drain *d, const struct capture_event *ev);
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct drain *d = ctx;
-	struct bpt_record rec;
 	int err;
 
 	if (size < sizeof(struct capture_event))
 		return 0;
-	err = convert_event(d->conv, data, &rec);
+	err = record_event(d, data);
+	return err;
+}
+
+/* Convert and write one event; counts it. */
+static int record_event(struct drain *d, const struct capture_event *ev)
+{
+	struct bpt_record rec;
+	int err;
+
+	err = convert_event(d->conv, ev, &rec);
 	if (err == -ENODEV) {
 		d->res->unknown_dev++;
-		warn_unknown_dev(d, ((const struct capture_event *)data)->dev);
+		warn_unknown_dev(d, ev->dev);
 		return 0;
 	}
 	if (err == -EOPNOTSUPP) {
 		d->res->skipped++;
 		return 0;
 	}
-	if (!err)
-		err = bpt_writer_add(d->w, &rec);
 	if (err) {
-		d->err = err;
-		return err; /* stops ring_buffer__consume */
+		d->err = err; /* the interner is the writer's */
+		return err;   /* stops ring_buffer__consume */
 	}
-	d->res->ios++;
-	return 0;
+	/* in hand from here on: a failed write counts it as not written */
+	d->res->seen++;
+	if (rec.completion == BPT_COMPLETION_REUSED)
+		d->res->unseen_reused++;
+	else if (rec.completion == BPT_COMPLETION_PENDING)
+		d->res->unseen_pending++;
+	err = bpt_writer_add(d->w, &rec);
+	if (err)
+		d->err = err;
+	return err;
+}
+
+/* loader_each_pending()'s callback: write one pending request. */
+static int on_pending(void *ctx, const struct capture_event *ev)
+{
+	return record_event(ctx, ev);
 }
 
 /* Losses so far: ring buffer full, in-flight table full, program runs
- * the kernel skipped, unknown devices. */
+ * the kernel skipped, unknown devices. A completion not seen is no loss:
+ * its request is recorded, flagged. */
 static uint64_t losses(const struct capture_bpf_handle *h, const struct session_result *r)
 {
 	const volatile struct capture_counters *c = loader_counters(h);
 
 	return __atomic_load_n(&c->lost, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&c->map_full, __ATOMIC_RELAXED) +
-	       __atomic_load_n(&c->missed, __ATOMIC_RELAXED) +
-	       loader_missed_runs(h) + r->unknown_dev + r->unfinished;
+	       loader_missed_runs(h) + r->unknown_dev;
 }
 
-/* loader_unfinished()'s tick: keep the ring buffer drained meanwhile. */
+/* loader_wait_inflight()'s tick: keep the ring buffer drained meanwhile. */
 static void drain_ring(void *rb)
 {
 	ring_buffer__consume(rb);
@@ -260,12 +286,15 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 	}
 
 	/* what completed up to now, and what was issued by then: requests
-	 * still in flight get a moment to finish; those that never do are
-	 * counted as lost */
+	 * still in flight get a moment to finish; then the programs stop, so
+	 * the table holds still, and those that never finished are recorded
+	 * as pending, bounded by now */
 	if (!err) {
-		loader_unfinished(h, UNFINISHED_WAIT_MS, &res->unfinished,
-				  drain_ring, rb);
+		loader_wait_inflight(h, UNFINISHED_WAIT_MS, drain_ring, rb);
+		loader_detach(h);
 		ring_buffer__consume(rb);
+		if (!d.err)
+			d.err = loader_each_pending(h, now_mono_ns(), on_pending, &d);
 		if (d.err) {
 			err = d.err;
 			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
@@ -288,7 +317,6 @@ out:
 	res->lost = losses(h, res);
 	res->ring_full = loader_counters(h)->lost;
 	res->table_full = loader_counters(h)->map_full;
-	res->missed = loader_counters(h)->missed;
 	res->skipped_runs = loader_missed_runs(h);
 	res->own = loader_counters(h)->own;
 

@@ -39,6 +39,7 @@ static const struct {
 	{ BPT_COL_SCHED, "sched_us" },
 	{ BPT_COL_SOURCE, "source" },
 	{ BPT_COL_MEMBER, "member" },
+	{ BPT_COL_COMPLETION, "completion" },
 };
 #define NBASE (sizeof(base_cols) / sizeof(base_cols[0]))
 #define NOPT (sizeof(opt_cols) / sizeof(opt_cols[0]))
@@ -123,6 +124,8 @@ static unsigned optional_values(uint32_t cols, const struct bpt_record *r,
 			fmt_us(r->sched_ns, val[n]);
 		else if (opt_cols[i].bit == BPT_COL_SOURCE)
 			snprintf(val[n], 32, "%" PRIu64, r->source_index);
+		else if (opt_cols[i].bit == BPT_COL_COMPLETION)
+			snprintf(val[n], 32, "%s", bpt_completion_name(r->completion));
 		else
 			snprintf(val[n], 32, "%u", r->member);
 		n++;
@@ -176,7 +179,8 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 		fprintf(f, ",\"cgroup\":%" PRIu64 ",\"wait_us\":%s,\"service_us\":%s,\"error\":%d",
 			r->cgroup_id, x.wait, x.service, r->error);
 		for (unsigned i = 0; i < nopt; i++)
-			fprintf(f, ",\"%s\":%s", opt_name[i], opt[i]);
+			fprintf(f, strcmp(opt_name[i], "completion") ? ",\"%s\":%s"
+				    : ",\"%s\":\"%s\"", opt_name[i], opt[i]);
 		fputc('}', f);
 		break;
 	}

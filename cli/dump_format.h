@@ -3,7 +3,7 @@
  * `blkpeak dump`. No file access: the caller reads records and hands them
  * here with the comm string already looked up.
  *
- * Columns (in this order; the last three only when the trace's header
+ * Columns (in this order; the last four only when the trace's header
  * has the optional column):
  *   queue_us issue_us complete_us  times from the trace start, µs
  *                                  (an unknown queue time, 0, shows the
@@ -14,6 +14,12 @@
  *   wait_us service_us             issue - queue, complete - issue
  *   error                          0 or a negative errno
  *   sched_us source member         replay run files only
+ *   completion                     captures: "seen", or, when the
+ *                                  completion was not seen, the kind of
+ *                                  bound complete_us holds: "reused"
+ *                                  (the request was used again then) or
+ *                                  "pending" (the end of the capture);
+ *                                  service_us is then up to that bound
  *
  * JSON output is one array of objects, one object per line, so
  * `json.load` reads it whole and `sed 1d;$d` leaves JSON lines.

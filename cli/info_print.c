@@ -14,7 +14,8 @@
 /* A buffer for an escaped string field (fmt_text): 4 bytes per byte at worst. */
 #define ESC_LEN(field) (sizeof(field) * 4 + 4)
 
-static const char *const col_names[] = { "sched", "source", "member" };
+static const char *const col_names[] = { "sched", "source", "member", "completion" };
+#define NCOL_NAMES (sizeof(col_names) / sizeof(col_names[0]))
 
 static double span_s(const struct bpt_stats *st)
 {
@@ -104,7 +105,7 @@ void info_print_text(FILE *f, const struct info_data *d)
 		fmt_wall(h->start_wall_ns, when, sizeof(when)), (double)h->start_mono_ns / 1e9);
 	fprintf(f, "columns:      ");
 	first = 1;
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < NCOL_NAMES; i++)
 		if (h->columns & (1u << i)) {
 			fprintf(f, "%s%s", first ? "" : ", ", col_names[i]);
 			first = 0;
@@ -134,6 +135,11 @@ void info_print_text(FILE *f, const struct info_data *d)
 		}
 	fprintf(f, "%s\n", first ? " none" : "");
 	fprintf(f, "errors:       %" PRIu64 " I/Os failed\n", d->sum.errors);
+	if (h->columns & BPT_COL_COMPLETION)
+		fprintf(f, "completions:  %" PRIu64 " not seen (%" PRIu64 " bounded by the "
+			"request's reuse, %" PRIu64 " pending at the end)\n",
+			d->sum.unseen[BPT_COMPLETION_REUSED] + d->sum.unseen[BPT_COMPLETION_PENDING],
+			d->sum.unseen[BPT_COMPLETION_REUSED], d->sum.unseen[BPT_COMPLETION_PENDING]);
 	fprintf(f, "lost events:  %" PRIu64 " in %" PRIu64 " windows\n", st->lost_events,
 		st->loss_windows);
 	fprintf(f, "on disk:      %s (%" PRIu64 " bytes), %.2f bytes per I/O\n",
@@ -173,7 +179,7 @@ void info_print_json(FILE *f, const struct info_data *d)
 	fprintf(f, ",\n  \"start_wall_ns\": %" PRId64 ",\n  \"start\": \"%s\","
 		"\n  \"start_mono_ns\": %" PRIu64 ",\n  \"columns\": [",
 		h->start_wall_ns, fmt_wall(h->start_wall_ns, when, sizeof(when)), h->start_mono_ns);
-	for (unsigned i = 0, n = 0; i < 3; i++)
+	for (unsigned i = 0, n = 0; i < NCOL_NAMES; i++)
 		if (h->columns & (1u << i))
 			fprintf(f, "%s\"%s\"", n++ ? ", " : "", col_names[i]);
 	fputs("],\n  \"meta\": {", f);
@@ -207,7 +213,10 @@ void info_print_json(FILE *f, const struct info_data *d)
 	fputs("},\n  \"flags\": {", f);
 	for (unsigned i = 0; i < SUMMARY_NFLAGS; i++)
 		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", summary_flag_name(i), s->flag[i]);
-	fprintf(f, "},\n  \"errors\": %" PRIu64 ",\n  \"lost_events\": %" PRIu64
+	fprintf(f, "},\n  \"completion_not_seen\": {\"reused\": %" PRIu64
+		", \"pending\": %" PRIu64 "}", s->unseen[BPT_COMPLETION_REUSED],
+		s->unseen[BPT_COMPLETION_PENDING]);
+	fprintf(f, ",\n  \"errors\": %" PRIu64 ",\n  \"lost_events\": %" PRIu64
 		",\n  \"loss_windows\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
 		",\n  \"bytes_per_io\": %.3f,\n  \"complete\": %s,\n  \"truncated\": %s"
 		",\n  \"valid_bytes\": %" PRIu64 ",\n  \"cut_bytes\": %" PRIu64,

@@ -24,6 +24,8 @@ void trace_summary_add(struct trace_summary *s, const struct bpt_record *r)
 			s->flag[i]++;
 	if (r->error)
 		s->errors++;
+	if (r->completion != BPT_COMPLETION_SEEN && r->completion < BPT_COMPLETION__COUNT)
+		s->unseen[r->completion]++;
 	if (r->dev < BPT_MAX_DEVICES)
 		s->per_dev[r->dev]++;
 	else

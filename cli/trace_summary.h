@@ -19,6 +19,9 @@ struct trace_summary {
 	uint64_t bytes[BPT_OP__COUNT]; /* bytes per operation */
 	uint64_t flag[SUMMARY_NFLAGS]; /* I/Os carrying flag bit i */
 	uint64_t errors;               /* I/Os with error != 0 */
+	/* I/Os whose completion was not seen, by the bound's kind
+	 * (enum bpt_completion; [BPT_COMPLETION_SEEN] stays 0) */
+	uint64_t unseen[BPT_COMPLETION__COUNT];
 	uint64_t per_dev[BPT_MAX_DEVICES];
 	uint64_t other_dev;            /* I/Os naming a device past the table */
 };

@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (2). A
+-- blkpeak database; PRAGMA user_version is the schema version (3). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -84,6 +84,10 @@ INSERT OR IGNORE INTO ops (op, name) VALUES
 -- queue_ns equals issue_ns when the trace did not know the queue time.
 -- Service latency = complete_ns - issue_ns; total = complete_ns - queue_ns.
 -- The replay columns are NULL unless the trace carries them.
+-- completion is 0 when the I/O's completion was seen; otherwise
+-- complete_ns is only a bound (trace format 1.2, enum bpt_completion:
+-- 1 the request was used again then, 2 the capture ended then) and the
+-- report leaves the I/O out of its latency figures.
 CREATE TABLE IF NOT EXISTS ios (
 	trace_id     INTEGER NOT NULL,
 	idx          INTEGER NOT NULL,
@@ -102,6 +106,7 @@ CREATE TABLE IF NOT EXISTS ios (
 	sched_ns     INTEGER,                  -- replay: when it was meant to issue
 	source_index INTEGER,                  -- replay: idx of the I/O in the source trace
 	member       INTEGER,                  -- replay: member of a virtual array
+	completion   INTEGER NOT NULL DEFAULT 0, -- 0 seen, 1 reused, 2 pending (version 3)
 	PRIMARY KEY (trace_id, idx)
 ) WITHOUT ROWID;
 
@@ -188,4 +193,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

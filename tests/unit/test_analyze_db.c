@@ -551,7 +551,8 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 			sqlite3_exec(db, k ? "PRAGMA cache_size = 2; BEGIN; UPDATE t SET x = randomblob(100)"
 					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO ios SELECT trace_id + 100,"
 					     " idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, flags,"
-					     " pid, comm_id, cgroup_id, error, sched_ns, source_index, member FROM ios",
+					     " pid, comm_id, cgroup_id, error, sched_ns, source_index, member, completion"
+					     " FROM ios",
 				     NULL, NULL, NULL);
 			_exit(0);
 		}
@@ -572,4 +573,26 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 	cr_assert_eq(adb_open(&db, foreign, ADB_CREATE, &e), -EAGAIN);
 	cr_assert(strstr(e.msg, "interrupted write"), "%s", e.msg);
 	cr_assert_eq(at_file_hash(foreign), before);
+}
+
+/* A database of schema version 1 (before ios.completion) is migrated on
+ * the next open for writing: the column appears, 0 for the rows there. */
+Test(analyze_db, migrates_version_1)
+{
+	const char *trace = at_tmp("mig.bpt"), *dbp = at_tmp("mig.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db;
+
+	write_simple(trace, 100, 3, 0);
+	db = at_open(dbp);
+	at_import(db, trace);
+	cr_assert_eq(sqlite3_exec(db, "DROP VIEW io_detail; ALTER TABLE ios DROP COLUMN completion;"
+				  " CREATE VIEW io_detail AS SELECT * FROM ios; PRAGMA user_version = 1",
+				  NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+	sqlite3_close(db);
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
+	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), 2);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE completion = 0"), 100);
+	sqlite3_close(db);
 }

@@ -429,3 +429,43 @@ Test(analyze_stats, sort_nearly_in_order_and_not)
 	check_sort(k, N);
 	free(k);
 }
+
+/* I/Os whose completion the capture did not see (trace format 1.1) count
+ * as I/Os but stay out of the latencies: their complete_ns is a bound. */
+Test(analyze_stats, unseen_completions_left_out_of_latencies)
+{
+	const char *trace = at_tmp("unseen.bpt"), *dbp = at_tmp("unseen.db");
+	struct bpt_record r[6];
+	struct bpt_error e = { 0 };
+	struct st_report rep;
+	char *out;
+	sqlite3 *db;
+
+	/* four seen reads of 10..40 us, one reused bound at 5 ms, one
+	 * pending bound at 9 ms: with them the max would be 9 ms */
+	for (int i = 0; i < 4; i++)
+		r[i] = at_rec(BPT_OP_READ, 100, 100, 100 + (uint64_t)(i + 1) * 10000, 8 * i, 4096, 1, 1);
+	r[4] = at_rec(BPT_OP_READ, 100, 100, 5000000, 64, 4096, 1, 1);
+	r[4].completion = BPT_COMPLETION_REUSED;
+	r[5] = at_rec(BPT_OP_WRITE, 100, 100, 9000000, 72, 4096, 1, 1);
+	r[5].completion = BPT_COMPLETION_PENDING;
+	at_write(trace, "capture", 1, comms, 2, r, 6, BPT_COL_COMPLETION, NULL, 0);
+	db = at_open(dbp);
+	cr_assert_eq(st_report_compute(db, at_import(db, trace), &rep, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE completion = 1"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE completion = 2"), 1);
+	cr_assert_eq(rep.ios, 6);
+	cr_assert_eq(rep.op[BPT_OP_WRITE].ios, 1);
+	cr_assert_eq(rep.unseen_completions, 2);
+	cr_assert_eq(rep.all_service.n, 4);
+	cr_assert_eq(rep.all_service.pct[ST_NPCT - 1], 40000, "max of the seen ones");
+	cr_assert_eq(rep.all_total.pct[ST_NPCT - 1], 40000);
+	cr_assert_eq(rep.op[BPT_OP_READ].service.n, 4);
+	cr_assert_eq(rep.op[BPT_OP_WRITE].service.n, 0);
+	out = printed(&rep);
+	cr_assert(strstr(out, "2 I/Os whose completion the capture did not see are left out"), "%s", out);
+	cr_assert(strstr(out, "\"completion_not_seen\":2,"), "%s", out);
+	free(out);
+	st_report_free(&rep);
+	sqlite3_close(db);
+}
