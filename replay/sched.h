@@ -19,6 +19,11 @@
  *             then for its recorded think time (issue time minus the
  *             latest such completion; its offset from the start when it
  *             has none), divided by speed; `no_idle` drops the think time.
+ *             An I/O whose completion the capture did not see (trace
+ *             format 1.1) carries its bound as done_ns and counts as
+ *             completed then: the I/Os issued after the bound wait for
+ *             it (it had certainly completed), those issued before do
+ *             not; one still pending at the capture's end holds up none.
  *
  * In every mode I/Os are issued in trace order and at most `depth`
  * requests are outstanding.

@@ -100,6 +100,9 @@ static int causal_init(struct sched *s)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < s->n; i++)
 		c->order[i] = (uint32_t)i;
+	/* done_ns of an I/O whose completion was not seen is its bound
+	 * (the load keeps complete_ns as the trace has it): it sorts and
+	 * counts as completed there, which is the rule sched.h states */
 	qsort_r(c->order, s->n, sizeof(*c->order), cmp_done, (void *)s->io);
 	for (uint64_t i = 0; i < s->n; i++) {
 		while (j < s->n && s->io[c->order[j]].done_ns < s->io[i].t_ns)

@@ -361,3 +361,27 @@ Test(sched, speed_schedule_limit)
 	cr_expect(sched_span_fits(1, -1) == 0);
 	cr_expect(sched_span_fits(1, 0.0 / 0.0) == 0, "NaN");
 }
+
+/* An I/O whose completion the capture did not see has its bound as
+ * done_ns (trace format 1.2: the time its request was used again, or the
+ * capture's end). Causal timing counts it as completed at that bound:
+ * I/Os issued before the bound do not wait for it, I/Os issued after it
+ * (when it had certainly completed) do. */
+Test(sched, causal_unseen_completion_counts_at_its_bound)
+{
+	struct rp_io io[3] = {
+		{ .t_ns = 0, .done_ns = 1 * MS, .len = 4096 },        /* bound: reused at 1 ms */
+		{ .t_ns = 500 * US, .done_ns = 600 * US, .len = 4096 }, /* before the bound */
+		{ .t_ns = 2 * MS, .done_ns = 2100 * US, .len = 4096 },  /* after it */
+	};
+	struct sched_stats st;
+	struct run run = { 0 };
+
+	/* the replay's device takes 30 ms per I/O */
+	cr_assert_eq(replay(&run, io, 3, TIMING_CAUSAL, 4, 30 * MS, &st, 1), 0);
+	cr_assert_eq(run.nres, 3);
+	cr_expect_lt(run.res[1].issue_ns, run.res[0].complete_ns, "1 does not wait for 0");
+	cr_expect_geq(run.res[2].issue_ns, run.res[0].complete_ns, "2 waits for 0");
+	free(run.res);
+	free(run.seen);
+}
