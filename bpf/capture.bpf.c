@@ -93,10 +93,22 @@ struct {
 const volatile __u32 inflight_mask = 32767;
 
 /*
- * Who asked for the last flush on a queue. A flush (fsync) is served by
- * the flush machinery's own request (one per hardware queue), issued from
- * a kworker; the task that asked is taken from here, keyed by the
- * request_queue pointer, so the record names the process that flushed.
+ * Who asked for the last flush on a queue. A flush is served by the flush
+ * machinery's own request (block/blk-flush.c: blk_kick_flush() issues
+ * fq->flush_rq through blk_flush_queue_rq(), that is the requeue list,
+ * which a kblockd worker runs), so it is issued from a kworker; the task
+ * that asked is taken from here, keyed by the request_queue pointer, so
+ * the record names the process that flushed and the filters keep it.
+ * Two kinds of request ask for one:
+ *   - REQ_PREFLUSH (fsync's empty flush, a journal commit): the flush
+ *     comes before the data (REQ_FSEQ_PREFLUSH);
+ *   - REQ_FUA (an O_DSYNC direct write) on a disk with a write-back cache
+ *     but without FUA (loop devices, many disks): blk_flush_policy() gives
+ *     REQ_FSEQ_DATA | REQ_FSEQ_POSTFLUSH, blk_insert_flush() sends the
+ *     data on as usual, and when it completes mq_flush_data_end_io() ->
+ *     blk_flush_complete_seq() queues the post-flush that flush_rq then
+ *     serves. On a disk with FUA no flush follows, and the entry waits
+ *     for the next asker, who replaces it.
  */
 struct flush_owner {
 	__u64 queue_ns;
@@ -382,7 +394,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	if (!take_task(&ev, btf)) {
 		struct capture_inflight *s;
 
-		if (cmd_flags & req_preflush_mask()) {
+		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 			/* a flush asked by a task we leave out */
 			q = rq_queue(rq, btf);
 			bpf_map_delete_elem(&flush_owners, &q);
@@ -402,7 +414,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	}
 	ev.cmd_flags = cmd_flags;
 	track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
-	if (cmd_flags & req_preflush_mask()) {
+	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
 			.cgroup_id = ev.cgroup_id,

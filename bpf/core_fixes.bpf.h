@@ -77,6 +77,12 @@ static __always_inline __u32 req_preflush_mask(void)
 	return 1u << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH);
 }
 
+/* REQ_FUA's bit, for the same reason. */
+static __always_inline __u32 req_fua_mask(void)
+{
+	return 1u << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA);
+}
+
 /*
  * The cgroup v2 id of a task, as bpf_get_current_cgroup_id() gives it:
  * the kernfs node id of its default-hierarchy cgroup. kernfs_node.id is a

@@ -424,8 +424,8 @@ static void print_summary(const struct capture_opts *o,
 	/* No loss: the request is in the trace, flagged; see the usage. */
 	if (unseen)
 		fprintf(stderr, "capture: warning: %lu I/Os recorded with their completion "
-			"not seen (the kernel did not run the BPF programs for it): "
-			"%lu bounded by the request's reuse, %lu pending at the end\n",
+			"not seen (%lu bounded by the request's reuse, %lu still pending "
+			"at the end): flagged in the trace, no latency\n",
 			(unsigned long)unseen, (unsigned long)r->unseen_reused,
 			(unsigned long)r->unseen_pending);
 	if (r->lost && o->verbose)
