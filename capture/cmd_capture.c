@@ -9,7 +9,8 @@
  *   end line.
  * Exit status: 0; 1 on failure, when the trace could not be written
  * whole, or when events were lost (unless --allow-loss); 2 on bad usage;
- * with `-- CMD`, CMD's status when it failed. Requests whose completion
+ * with `-- CMD`, CMD's status when it failed (unless the capture failed
+ * first and stopped it). Requests whose completion
  * never reached the BPF side are not lost: they are recorded, flagged,
  * and only warned about.
  */
@@ -454,13 +455,17 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 	add_meta(hdr, o, argc, argv, t, h);
 }
 
-/* Exit status: CMD's when it failed, else 1 on an error or a loss. */
+/* Exit status: 1 on an error (the capture then stopped CMD itself, so
+ * CMD's status says nothing), else CMD's when it failed, else 1 on a
+ * loss. */
 static int exit_status(const struct capture_opts *o, const struct session_result *r,
 		       int err)
 {
+	if (err)
+		return EXIT_FAIL;
 	if (r->cmd_status > 0)
 		return r->cmd_status;
-	if (err || (r->lost && !o->allow_loss))
+	if (r->lost && !o->allow_loss)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }
