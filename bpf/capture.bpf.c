@@ -11,6 +11,7 @@
  *   block_rq_issue          issued to the driver: sector, length, flags
  *   block_rq_complete       completed: one ring buffer record, or a loss
  *   block_rq_merge          merged into another request: forget it
+ *   block_rq_requeue        sent back to be issued again: not issued now
  *
  * In-flight requests are keyed by the struct request pointer: unlike
  * (dev, sector), it stays the same when bios are merged into the request
@@ -65,6 +66,7 @@ const volatile __u8 raw_idx_insert = 0;
 const volatile __u8 raw_idx_issue = 0;
 const volatile __u8 raw_idx_complete = 0;
 const volatile __u8 raw_idx_merge = 0;
+const volatile __u8 raw_idx_requeue = 0;
 
 /* ------------------------------------------------ state */
 
@@ -431,18 +433,21 @@ static __always_inline int on_start(struct request *rq, const int btf,
 /*
  * A request issued without having been seen before: the flush machinery's
  * own request (no data, REQ_PREFLUSH; attributed to the task that asked
- * for the flush), or any request when nothing is attached at creation.
+ * for the flush), or any request when nothing is attached at creation or
+ * when its creation was not seen (`unseen_start`: taken from here, with
+ * the issuing task and the issue time as its creation).
  */
 static __always_inline void on_issue_untracked(struct request *rq, const int btf,
 					       __u64 key, __u64 now, __u64 sector,
-					       __u32 bytes, __u32 cmd_flags)
+					       __u32 bytes, __u32 cmd_flags,
+					       int unseen_start)
 {
 	struct capture_event ev = {};
 	int flush_rq = (cmd_flags & req_preflush_mask()) && bytes == 0;
 	struct flush_owner *fo;
 	__u64 q;
 
-	if (!flush_rq && !track_at_issue)
+	if (!flush_rq && !track_at_issue && !unseen_start)
 		return; /* in flight before the capture began, or filtered */
 	ev.dev = rq_dev(rq, btf);
 	if (!dev_passes(ev.dev))
@@ -486,7 +491,17 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		sector = 0;
 	s = slot_find(key);
 	if (!s) {
-		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags);
+		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags, 0);
+		return 0;
+	}
+	if (s->issue_ns) {
+		/* Issued already, and not requeued since (on_requeue clears
+		 * issue_ns): the entry is an earlier use of the struct request
+		 * whose completion never reached us, and this use's creation
+		 * did not reach us either. Keep both. */
+		send_unseen(s, now);
+		slot_release(s);
+		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags, 1);
 		return 0;
 	}
 	s->issue_ns = now;
@@ -593,6 +608,23 @@ int BPF_PROG(rq_merge_btf, struct request *rq)
 	return on_merge(rq_key(rq, 1));
 }
 
+/* `rq` goes back to be issued again (blk_mq_requeue_request()): it is not
+ * issued now, and its next issue is the one that counts */
+static __always_inline int on_requeue(__u64 key)
+{
+	struct capture_inflight *s = slot_find(key);
+
+	if (s)
+		s->issue_ns = 0;
+	return 0;
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(rq_requeue_btf, struct request *rq)
+{
+	return on_requeue(rq_key(rq, 1));
+}
+
 /* ------------------------------------------------ raw_tp fallbacks */
 
 SEC("raw_tp/block_io_start")
@@ -633,6 +665,12 @@ SEC("raw_tp/block_rq_merge")
 int rq_merge_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	return on_merge(rq_key(raw_rq(ctx, raw_idx_merge), 0));
+}
+
+SEC("raw_tp/block_rq_requeue")
+int rq_requeue_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_requeue(rq_key(raw_rq(ctx, raw_idx_requeue), 0));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -200,7 +200,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
 	int kernel_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	struct tp_progs tps[5];
+	struct tp_progs tps[6];
 	struct capture_bpf *skel;
 	const char *reason;
 	struct btf *btf;
@@ -243,14 +243,16 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 		.raw = skel->progs.rq_complete_raw, .raw_idx = &skel->rodata->raw_idx_complete };
 	tps[4] = (struct tp_progs){ .tp = "block_rq_merge", .btf = skel->progs.rq_merge_btf,
 		.raw = skel->progs.rq_merge_raw, .raw_idx = &skel->rodata->raw_idx_merge };
-	for (int i = 0; i < 5; i++)
+	tps[5] = (struct tp_progs){ .tp = "block_rq_requeue", .btf = skel->progs.rq_requeue_btf,
+		.raw = skel->progs.rq_requeue_raw, .raw_idx = &skel->rodata->raw_idx_requeue };
+	for (int i = 0; i < 6; i++)
 		tps[i].choice = tp_choose(btf, tps[i].tp,
 					  kernel_btf && !o->btf_path && !o->force_raw);
 	btf__free(btf);
 	/* one flavour for all: the two compute request keys differently */
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		any_raw |= tps[i].choice.mode == TP_RAW;
-	for (int i = 0; i < 5 && any_raw; i++)
+	for (int i = 0; i < 6 && any_raw; i++)
 		if (tps[i].choice.mode == TP_BTF)
 			tps[i].choice.mode = TP_RAW;
 	for (int i = 2; i <= 3; i++) {
@@ -266,6 +268,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	tp_apply(&tps[2], 1);
 	tp_apply(&tps[3], 1);
 	tp_apply(&tps[4], 1);
+	tp_apply(&tps[5], 1);
 	skel->rodata->track_at_issue =
 		tps[0].choice.mode == TP_NONE && tps[1].choice.mode == TP_NONE;
 
@@ -301,7 +304,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 			goto fail;
 		}
 	}
-	describe_attach(h->attach, sizeof(h->attach), tps, 5);
+	describe_attach(h->attach, sizeof(h->attach), tps, 6);
 	return 0;
 fail:
 	loader_stop(h);
@@ -324,6 +327,8 @@ int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
 		{ sk->progs.rq_complete_raw, &sk->links.rq_complete_raw },
 		{ sk->progs.rq_merge_btf, &sk->links.rq_merge_btf },
 		{ sk->progs.rq_merge_raw, &sk->links.rq_merge_raw },
+		{ sk->progs.rq_requeue_btf, &sk->links.rq_requeue_btf },
+		{ sk->progs.rq_requeue_raw, &sk->links.rq_requeue_raw },
 		{ sk->progs.rq_issue_btf, &sk->links.rq_issue_btf },
 		{ sk->progs.rq_issue_raw, &sk->links.rq_issue_raw },
 		{ sk->progs.rq_insert_btf, &sk->links.rq_insert_btf },
