@@ -24,8 +24,6 @@ ROUNDS=${CAPTURE_COUNT_ROUNDS:-5}
 L=$(make_loop 256M)
 N=$(basename "$L")
 settle
-# reads + writes + discards + flushes completed on the disk so far
-stat_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$N/stat"; }
 [ "$(wc -w < "/sys/block/$N/stat")" -ge 17 ] || skip "/sys/block/$N/stat has no flush fields (Linux < 5.5)"
 
 cat > "$T/load.fio" <<JOBS
@@ -54,11 +52,15 @@ JOBS
 
 total=0 unseen=0
 for r in $(seq "$ROUNDS"); do
-	before=$(stat_ios)
-	"$BLKPEAK" capture -o "$T/r$r.bpt" -d "$L" --json -- fio "$T/load.fio" --output=/dev/null \
+	# the counts are read by the command the capture runs, so inside its
+	# window: any I/O the kernel counts meanwhile is one it should trace
+	"$BLKPEAK" capture -o "$T/r$r.bpt" -d "$L" --json -- sh -c "
+		awk '{ print \$1 + \$5 + \$12 + \$16 }' /sys/block/$N/stat > '$T/before' &&
+		fio '$T/load.fio' --output=/dev/null &&
+		awk '{ print \$1 + \$5 + \$12 + \$16 }' /sys/block/$N/stat > '$T/after'" \
 		> "$T/r$r.json" 2>"$T/r$r.err"
 	rc=$?
-	after=$(stat_ios)
+	before=$(cat "$T/before") after=$(cat "$T/after")
 	[ $rc -eq 0 ] || fail "round $r: exit $rc: $(cat "$T/r$r.json" "$T/r$r.err")"
 	loss_check "$T/r$r.json" "round $r"
 	ios=$(json_num "$T/r$r.json" ios)
@@ -77,7 +79,7 @@ for r in $(seq "$ROUNDS"); do
 			fail "round $r: no $op in the trace"
 	done
 	total=$((total + ios)) unseen=$((unseen + UNSEEN))
-	rm -f "$T/r$r.bpt"
+	rm -f "$T/r$r.bpt" "$T/before" "$T/after"
 done
 note "$ROUNDS rounds: $total I/Os, each round exactly /sys/block/$N/stat's count; $unseen with their completion not seen"
 exit 0

@@ -50,7 +50,7 @@ run() {
 	W=$BG_PID
 	for i in $(seq 200); do [ -s "$T/pid" ] && break; sleep 0.05; done
 	[ -s "$T/pid" ] || fail "$name: the writer did not start"
-	args=$(echo "$*" | sed "s|@PID|$(cat "$T/pid")|; s|@CG|$CG|")
+	args=$(echo "$*" | sed "s|@PID|$(cat "$T/pid")|; s|@CG|${CG:-}|")
 	# shellcheck disable=SC2086
 	"$BLKPEAK" capture -o "$T/$name.bpt" -d "$L" -t 2 --json $args > "$T/$name.json" 2>"$T/$name.err" &
 	cap=$!
