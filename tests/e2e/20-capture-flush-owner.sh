@@ -58,7 +58,7 @@ run() {
 	touch "$T/go"
 	wait $W || fail "$name: the writer failed"
 	wait $cap || fail "$name: capture failed: $(cat "$T/$name.err")"
-	loss_check "$T/$name.json" "$name"
+	loss_check "$T/$name.json" "$name" >&2
 	"$BLKPEAK" dump --format csv "$T/$name.bpt" | tail -n +2 > "$T/$name.csv"
 	awk -F, -v p="$(cat "$T/pid")" '$9 != p || $10 != "bp-dsync"' "$T/$name.csv" | grep -q . &&
 		fail "$name: records not credited to the writer (pid $(cat "$T/pid")): $(awk -F, '$10 != "bp-dsync" { print $7, $9, $10 }' "$T/$name.csv" | sort | uniq -c)"
