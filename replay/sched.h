@@ -20,7 +20,7 @@
  *             latest such completion; its offset from the start when it
  *             has none), divided by speed; `no_idle` drops the think time.
  *             An I/O whose completion the capture did not see (trace
- *             format 1.1) carries its bound as done_ns and counts as
+ *             format 1.2) carries its bound as done_ns and counts as
  *             completed then: the I/Os issued after the bound wait for
  *             it (it had certainly completed), those issued before do
  *             not; one still pending at the capture's end holds up none.

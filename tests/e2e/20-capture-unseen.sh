@@ -61,7 +61,7 @@ grep -q "^completions:  1 not seen (0 bounded by the request's reuse, 1 pending 
 	fail "info: $(cat "$T/info")"
 "$BLKPEAK" info --json "$T/p.bpt" | grep -q '"completion_not_seen": {"reused": 0, "pending": 1}' ||
 	fail "info --json: $("$BLKPEAK" info --json "$T/p.bpt")"
-"$BLKPEAK" info "$T/p.bpt" | grep -q "format 1.1" || fail "not format 1.1"
+"$BLKPEAK" info "$T/p.bpt" | grep -q "format 1.2" || fail "not format 1.2"
 
 # analyze: in the I/O count, not in the latencies, and said so
 "$BLKPEAK" analyze import --db "$T/a.db" "$T/p.bpt" >/dev/null || fail "import"

@@ -575,9 +575,9 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 	cr_assert_eq(at_file_hash(foreign), before);
 }
 
-/* A database of schema version 1 (before ios.completion) is migrated on
+/* A database of schema version 2 (before ios.completion) is migrated on
  * the next open for writing: the column appears, 0 for the rows there. */
-Test(analyze_db, migrates_version_1)
+Test(analyze_db, migrates_version_2)
 {
 	const char *trace = at_tmp("mig.bpt"), *dbp = at_tmp("mig.db");
 	struct bpt_error e = { 0 };
@@ -587,12 +587,12 @@ Test(analyze_db, migrates_version_1)
 	db = at_open(dbp);
 	at_import(db, trace);
 	cr_assert_eq(sqlite3_exec(db, "DROP VIEW io_detail; ALTER TABLE ios DROP COLUMN completion;"
-				  " CREATE VIEW io_detail AS SELECT * FROM ios; PRAGMA user_version = 1",
+				  " CREATE VIEW io_detail AS SELECT * FROM ios; PRAGMA user_version = 2",
 				  NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
 	sqlite3_close(db);
 	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
 	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
-	cr_assert_eq(at_int(db, "PRAGMA user_version"), 2);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), 3);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE completion = 0"), 100);
 	sqlite3_close(db);
 }

@@ -430,7 +430,7 @@ Test(analyze_stats, sort_nearly_in_order_and_not)
 	free(k);
 }
 
-/* I/Os whose completion the capture did not see (trace format 1.1) count
+/* I/Os whose completion the capture did not see (trace format 1.2) count
  * as I/Os but stay out of the latencies: their complete_ns is a bound. */
 Test(analyze_stats, unseen_completions_left_out_of_latencies)
 {
