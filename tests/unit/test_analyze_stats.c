@@ -457,11 +457,11 @@ Test(analyze_stats, unseen_completions_left_out_of_latencies)
 	cr_assert_eq(rep.ios, 6);
 	cr_assert_eq(rep.op[BPT_OP_WRITE].ios, 1);
 	cr_assert_eq(rep.unseen_completions, 2);
-	cr_assert_eq(rep.all_service.n, 4);
-	cr_assert_eq(rep.all_service.pct[ST_NPCT - 1], 40000, "max of the seen ones");
-	cr_assert_eq(rep.all_total.pct[ST_NPCT - 1], 40000);
-	cr_assert_eq(rep.op[BPT_OP_READ].service.n, 4);
-	cr_assert_eq(rep.op[BPT_OP_WRITE].service.n, 0);
+	cr_assert_eq(rep.all_service.count, 4);
+	cr_assert_eq(rep.all_service.pct[STATS_NPCT - 1], 40000, "max of the seen ones");
+	cr_assert_eq(rep.all_total.pct[STATS_NPCT - 1], 40000);
+	cr_assert_eq(rep.op[BPT_OP_READ].service.count, 4);
+	cr_assert_eq(rep.op[BPT_OP_WRITE].service.count, 0);
 	out = printed(&rep);
 	cr_assert(strstr(out, "2 I/Os whose completion the capture did not see are left out"), "%s", out);
 	cr_assert(strstr(out, "\"completion_not_seen\":2,"), "%s", out);
