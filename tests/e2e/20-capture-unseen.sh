@@ -76,7 +76,7 @@ seen = [x for x in rows if x["completion"] == "seen"]
 assert r["completion_not_seen"] == 1, r["completion_not_seen"]
 assert r["ios"] == len(rows), (r["ios"], len(rows))
 lat = r["latency"]["service"]
-n = lat["all"]["n"] if "all" in lat else lat["n"]
+n = lat["all"]["count"]
 assert n == len(seen), (n, len(seen))
 PY
 "$BLKPEAK" analyze report 1 --db "$T/a.db" | grep -q "1 I/Os whose completion the capture did not see are left out of the latency" ||
