@@ -347,6 +347,23 @@ int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
 int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
 			 struct bpt_error *err);
 
+/* A block's place in the file (bpt_reader_block_pos). */
+struct bpt_block_pos {
+	uint64_t offset; /* of the block header */
+	uint32_t seq;    /* block number */
+	uint32_t index;  /* the record's position in the block */
+};
+
+/* Where the record bpt_reader_next() returned last lies: 0, or -ENOENT
+ * when there is none. */
+int bpt_reader_block_pos(const struct bpt_reader *r, struct bpt_block_pos *pos);
+
+/* Position at the first record of a block already read through this
+ * reader (pos from bpt_reader_block_pos; index is ignored). -EINVAL when
+ * the block was not read before. */
+int bpt_reader_seek_block(struct bpt_reader *r, const struct bpt_block_pos *pos,
+			  struct bpt_error *err);
+
 /* Back to the first record. */
 int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err);
 

@@ -1,153 +1,503 @@
 /*
- * load.c — a trace file into an issue-sorted struct rp_io array (load.h).
+ * load.c — a trace file as replay reads it (load.h).
  *
- * Captures are written in completion order, so the records are sorted by
- * issue time here (ties by their position in the file, so the result does
- * not depend on the sort).
+ * The scan reads the file once in file order: the sums replay needs
+ * before it starts (per-target extent and writes for the safety and fit
+ * checks, the count, the recorded duration) and, per block, how many I/Os
+ * it holds and the range of their keys. A key is (issue time, record
+ * index), the order the I/Os are replayed in; keys are unique.
+ *
+ * The stream then gives the I/Os in key order a window at a time. All I/Os
+ * up to key E have been given out; the next window collects those in
+ * (E, X] from every block whose key range meets it, sorts them and gives
+ * them out. X is chosen from the block index so that about half the
+ * window is used: blocks already begun ("touched", their smallest key at
+ * or below E) are counted whole, then blocks not begun are added in the
+ * order of their smallest key, at least one, and X stops just before the
+ * next one. If the window fills anyway, the larger half is dropped and X
+ * lowered to the largest key kept; the dropped I/Os come again with the
+ * next window. Only the blocks of one window are decoded for it, so a
+ * file in issue order (generated traces) or nearly so (captures: a block
+ * reaches back by the longest latency in it) is decoded about once; a
+ * block holding one I/O that stayed outstanding for a long time is decoded
+ * again for each window until its last I/O has been given out.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "load.h"
-#include "stats.h"
 
-static int cmp_issue(const void *a, const void *b)
+typedef unsigned __int128 key128;
+
+#define KEY_MAX (~(key128)0)
+
+static key128 key_of(uint64_t t_ns, uint64_t src)
 {
-	const struct rp_io *x = a, *y = b;
-
-	if (x->t_ns != y->t_ns)
-		return x->t_ns < y->t_ns ? -1 : 1;
-	return x->src < y->src ? -1 : x->src > y->src;
+	return (key128)t_ns << 32 | src;
 }
 
-static int issue_sorted(const struct rp_io *io, uint64_t n)
+static key128 io_key(const struct rp_io *io)
 {
-	for (uint64_t i = 1; i < n; i++)
-		if (cmp_issue(&io[i - 1], &io[i]) > 0)
-			return 0;
-	return 1;
+	return key_of(io->t_ns, io->src);
 }
 
-unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
-{
-	uint64_t *done = malloc(n * sizeof(*done) + 1), j = 0;
-	int64_t cur = 0, best = 0; /* cur dips below the truth only for zero-latency ties */
-
-	if (!done)
-		return n ? 1 : 0;
-	for (uint64_t i = 0; i < n; i++)
-		done[i] = io[i].done_ns;
-	if (stats_sort_u64_alloc(done, n)) {
-		free(done);
-		return n ? 1 : 0;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		/* completions at or before this issue have left the queue */
-		while (j < n && done[j] <= io[i].t_ns) {
-			j++;
-			cur--;
-		}
-		cur++;
-		if (cur > best)
-			best = cur;
-	}
-	free(done);
-	return (unsigned)best;
-}
+struct load_block {
+	struct bpt_block_pos pos;
+	uint64_t first_src;      /* record index of the block's first record */
+	uint32_t nrec;           /* records in the block */
+	uint32_t n;              /* of them, I/Os to replay */
+	key128 kmin, kmax;       /* their keys (times relative to first_ns) */
+};
 
 static int is_write_op(unsigned op)
 {
 	return op == BPT_OP_WRITE || op == BPT_OP_DISCARD || op == BPT_OP_WRITE_ZEROES;
 }
 
+/* Record `idx` as an I/O to replay (times as recorded): 1, 0 when the
+ * --writes policy leaves it out, -ENODEV on an unmapped device. */
+static int convert(const struct bpt_record *rec, uint64_t idx, const struct load_opts *o,
+		   struct rp_io *io)
+{
+	unsigned op = rec->op, flags = rec->flags;
+
+	if (o->dev_target[rec->dev] == LOAD_UNMAPPED)
+		return -ENODEV;
+	if (is_write_op(op) && o->writes != WRITES_REPLAY) {
+		if (o->writes == WRITES_SKIP || op != BPT_OP_WRITE)
+			return 0;
+		op = BPT_OP_READ;
+		flags &= ~(unsigned)BPT_F_FUA;
+	}
+	*io = (struct rp_io){
+		.t_ns = rec->issue_ns,
+		.done_ns = rec->complete_ns < rec->issue_ns ? rec->issue_ns : rec->complete_ns,
+		.offset = rec->sector * 512,
+		.len = rec->bytes,
+		.src = (uint32_t)idx,
+		.target = o->dev_target[rec->dev],
+		.op = (uint8_t)op,
+		.flags = (uint8_t)flags,
+	};
+	return 1;
+}
+
+int inflight_add(struct inflight_count *c, uint64_t t_ns, uint64_t done_ns)
+{
+	/* completions at or before this issue have left the queue; an I/O
+	 * completing at its own issue time never joins it */
+	while (c->done.n && minheap_top(&c->done)->key <= t_ns)
+		minheap_pop(&c->done);
+	if (done_ns > t_ns && minheap_push(&c->done, done_ns, 0))
+		return -ENOMEM;
+	if (c->done.n > c->best)
+		c->best = (unsigned)c->done.n;
+	return 0;
+}
+
+void inflight_free(struct inflight_count *c)
+{
+	minheap_free(&c->done);
+}
+
+unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
+{
+	struct inflight_count c = { 0 };
+	unsigned best;
+
+	for (uint64_t i = 0; i < n; i++)
+		if (inflight_add(&c, io[i].t_ns, io[i].done_ns))
+			break;
+	best = c.best;
+	inflight_free(&c);
+	return best;
+}
+
 void loaded_trace_free(struct loaded_trace *lt)
 {
-	free(lt->io);
+	free(lt->blk);
 	memset(lt, 0, sizeof(*lt));
 }
 
-int load_trace(struct bpt_reader *r, const struct load_opts *opts,
-	       struct loaded_trace *lt, struct bpt_error *err)
+static void add_target_stats(struct load_target_stats *ts, const struct rp_io *io)
+{
+	ts->ios++;
+	if (is_write_op(io->op))
+		ts->writes++;
+	if (io->op != BPT_OP_FLUSH) {
+		if (io->offset + io->len > ts->extent)
+			ts->extent = io->offset + io->len;
+		if (io->len > ts->max_len)
+			ts->max_len = io->len;
+		if ((io->op == BPT_OP_READ || io->op == BPT_OP_WRITE) && io->len > ts->max_rw_len)
+			ts->max_rw_len = io->len;
+	}
+}
+
+/* A new block entry for the record at pos (record index idx). */
+static struct load_block *new_block(struct loaded_trace *lt, uint64_t *cap,
+				    const struct bpt_block_pos *pos, uint64_t idx)
+{
+	if (lt->nblk == *cap) {
+		uint64_t ncap = *cap ? *cap * 2 : 256;
+		struct load_block *p = realloc(lt->blk, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		lt->blk = p;
+		*cap = ncap;
+	}
+	lt->blk[lt->nblk] = (struct load_block){
+		.pos = *pos, .first_src = idx - pos->index, .kmin = KEY_MAX,
+	};
+	return &lt->blk[lt->nblk++];
+}
+
+int load_scan(struct bpt_reader *r, const struct load_opts *opts,
+	      struct loaded_trace *lt, struct bpt_error *err)
 {
 	struct bpt_record rec;
-	uint64_t cap = 0, first = UINT64_MAX, last_done = 0, idx = 0;
+	struct inflight_count inflight = { 0 };
+	uint64_t cap = 0, first = UINT64_MAX, last_done = 0, last_t = 0, idx = 0;
+	struct load_block *b = NULL;
 	int rc;
 
 	memset(lt, 0, sizeof(*lt));
-	while ((rc = bpt_reader_next(r, &rec, err)) == 1) {
-		struct rp_io *io;
-		unsigned op = rec.op, flags = rec.flags;
+	lt->opts = *opts;
+	lt->issue_ordered = 1;
+	rc = bpt_reader_rewind(r, err);
+	while (!rc && (rc = bpt_reader_next(r, &rec, err)) == 1) {
+		struct bpt_block_pos pos;
+		struct rp_io io;
 
-		idx++;
-		lt->source_records++;
-		if (opts->dev_target[rec.dev] == LOAD_UNMAPPED) {
-			int dev = rec.dev;
-
-			loaded_trace_free(lt);
-			lt->unmapped_dev = dev;
-			return -ENODEV;
+		idx = lt->source_records++;
+		if (idx > UINT32_MAX) {
+			rc = -EFBIG;
+			break;
 		}
-		if (is_write_op(op) && opts->writes != WRITES_REPLAY) {
-			if (opts->writes == WRITES_SKIP || op != BPT_OP_WRITE) {
-				lt->skipped++;
-				continue;
+		bpt_reader_block_pos(r, &pos);
+		if (b && b->pos.seq == pos.seq)
+			b->nrec = pos.index + 1;
+		rc = convert(&rec, idx, opts, &io);
+		if (rc == -ENODEV) {
+			lt->unmapped_dev = rec.dev;
+			break;
+		}
+		if (rc == 0) {
+			lt->skipped++;
+			continue;
+		}
+		rc = 0;
+		if (!b || b->pos.seq != pos.seq) {
+			b = new_block(lt, &cap, &pos, idx);
+			if (!b) {
+				rc = -ENOMEM;
+				break;
 			}
-			op = BPT_OP_READ;
-			flags &= ~(unsigned)BPT_F_FUA;
+			b->nrec = pos.index + 1;
 		}
-		if (lt->n == cap) {
-			uint64_t ncap = cap ? cap * 2 : 65536;
-			struct rp_io *p = realloc(lt->io, ncap * sizeof(*p));
-
-			if (!p) {
-				loaded_trace_free(lt);
-				return -ENOMEM;
-			}
-			lt->io = p;
-			cap = ncap;
-		}
-		io = &lt->io[lt->n++];
-		*io = (struct rp_io){
-			.t_ns = rec.issue_ns,
-			.done_ns = rec.complete_ns < rec.issue_ns ? rec.issue_ns : rec.complete_ns,
-			.offset = rec.sector * 512,
-			.len = rec.bytes,
-			.src = (uint32_t)(idx - 1),
-			.target = opts->dev_target[rec.dev],
-			.op = (uint8_t)op,
-			.flags = (uint8_t)flags,
-		};
-		if (io->t_ns < first)
-			first = io->t_ns;
-		if (io->done_ns > last_done)
-			last_done = io->done_ns;
+		b->n++;
+		if (key_of(io.t_ns, idx) < b->kmin)
+			b->kmin = key_of(io.t_ns, idx);
+		if (key_of(io.t_ns, idx) > b->kmax)
+			b->kmax = key_of(io.t_ns, idx);
+		if (lt->n && io.t_ns < last_t)
+			lt->issue_ordered = 0;
+		else if (lt->issue_ordered && inflight_add(&inflight, io.t_ns, io.done_ns))
+			lt->issue_ordered = 0; /* out of memory: count it in a second pass */
+		last_t = io.t_ns;
+		lt->n++;
+		if (io.t_ns < first)
+			first = io.t_ns;
+		if (io.done_ns > last_done)
+			last_done = io.done_ns;
+		add_target_stats(&lt->tgt[io.target], &io);
 	}
 	if (rc < 0) {
+		int dev = lt->unmapped_dev;
+
+		inflight_free(&inflight);
 		loaded_trace_free(lt);
+		lt->unmapped_dev = dev;
 		return rc;
 	}
-	if (!issue_sorted(lt->io, lt->n)) /* generated traces already are */
-		qsort(lt->io, lt->n, sizeof(*lt->io), cmp_issue);
-	for (uint64_t i = 0; i < lt->n; i++) {
-		struct rp_io *io = &lt->io[i];
-		struct load_target_stats *ts = &lt->tgt[io->target];
-
-		io->t_ns -= first;
-		io->done_ns -= first;
-		ts->ios++;
-		if (is_write_op(io->op))
-			ts->writes++;
-		if (io->op != BPT_OP_FLUSH) {
-			if (io->offset + io->len > ts->extent)
-				ts->extent = io->offset + io->len;
-			if (io->len > ts->max_len)
-				ts->max_len = io->len;
-			if ((io->op == BPT_OP_READ || io->op == BPT_OP_WRITE) && io->len > ts->max_rw_len)
-				ts->max_rw_len = io->len;
-		}
+	for (uint64_t i = 0; i < lt->nblk; i++) { /* keys from the first issue */
+		lt->blk[i].kmin -= (key128)first << 32;
+		lt->blk[i].kmax -= (key128)first << 32;
 	}
+	lt->first_ns = lt->n ? first : 0;
 	lt->recorded_ns = lt->n ? last_done - first : 0;
-	lt->max_outstanding = load_max_outstanding(lt->io, lt->n);
+	if (lt->issue_ordered) {
+		lt->max_outstanding = inflight.best;
+		lt->have_max_outstanding = 1;
+	}
+	inflight_free(&inflight);
 	return 0;
+}
+
+struct load_stream {
+	struct bpt_reader *r;
+	const struct loaded_trace *lt;
+	struct fit fit[LOAD_MAX_TARGETS];
+	int have_fit;
+	uint32_t *left;          /* per block: I/Os not given out yet */
+	uint64_t *by_kmin;       /* block indexes by smallest key */
+	uint64_t untouched;      /* by_kmin[untouched..]: smallest key > E */
+	uint64_t *touched, ntouched; /* begun blocks with I/Os left */
+	uint64_t *scan;          /* blocks to read for this window */
+	key128 e;                /* every I/O with a key <= e was given out */
+	int began;               /* e is meaningful */
+	struct rp_io *buf;       /* the window */
+	uint64_t cap, cnt, pos, given, decodes;
+};
+
+static int cmp_kmin(const void *a, const void *b, void *blocks)
+{
+	const struct load_block *blk = blocks;
+	key128 x = blk[*(const uint64_t *)a].kmin, y = blk[*(const uint64_t *)b].kmin;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_io(const void *a, const void *b)
+{
+	key128 x = io_key(a), y = io_key(b);
+
+	return x < y ? -1 : x > y;
+}
+
+static void sort_window(struct rp_io *v, uint64_t n)
+{
+	for (uint64_t i = 1; i < n; i++)
+		if (io_key(&v[i - 1]) > io_key(&v[i])) {
+			qsort(v, n, sizeof(*v), cmp_io);
+			return;
+		}
+}
+
+int load_stream_open(struct load_stream **out, struct bpt_reader *r,
+		     const struct loaded_trace *lt, const struct fit *fit,
+		     uint64_t window)
+{
+	struct load_stream *s = calloc(1, sizeof(*s));
+	uint64_t nb = lt->nblk ? lt->nblk : 1;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->r = r;
+	s->lt = lt;
+	s->cap = window ? window : LOAD_WINDOW_DEFAULT;
+	if (s->cap < 2)
+		s->cap = 2;
+	if (fit) {
+		memcpy(s->fit, fit, sizeof(s->fit));
+		s->have_fit = 1;
+	}
+	s->left = malloc(nb * sizeof(*s->left));
+	s->by_kmin = malloc(nb * sizeof(*s->by_kmin));
+	s->touched = malloc(nb * sizeof(*s->touched));
+	s->scan = malloc(nb * sizeof(*s->scan));
+	s->buf = malloc(s->cap * sizeof(*s->buf));
+	if (!s->left || !s->by_kmin || !s->touched || !s->scan || !s->buf) {
+		load_stream_close(s);
+		return -ENOMEM;
+	}
+	for (uint64_t i = 0; i < lt->nblk; i++) {
+		s->left[i] = lt->blk[i].n;
+		s->by_kmin[i] = i;
+	}
+	qsort_r(s->by_kmin, lt->nblk, sizeof(*s->by_kmin), cmp_kmin, lt->blk);
+	*out = s;
+	return 0;
+}
+
+void load_stream_close(struct load_stream *s)
+{
+	if (!s)
+		return;
+	free(s->left);
+	free(s->by_kmin);
+	free(s->touched);
+	free(s->scan);
+	free(s->buf);
+	free(s);
+}
+
+uint64_t load_stream_decodes(const struct load_stream *s)
+{
+	return s->decodes;
+}
+
+/* The file no longer holds what the scan saw. */
+static int changed(struct bpt_error *err)
+{
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->code = -EBADMSG;
+		snprintf(err->msg, sizeof(err->msg),
+			 "the trace changed while it was being replayed");
+	}
+	return -EBADMSG;
+}
+
+/* Block holding record index src (blocks are in file order). */
+static uint64_t block_of(const struct loaded_trace *lt, uint64_t src)
+{
+	uint64_t lo = 0, hi = lt->nblk;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (lt->blk[mid].first_src <= src)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Collect block b's I/Os with keys in (e, *x] into the window. */
+static int collect(struct load_stream *s, uint64_t b, key128 *x, struct bpt_error *err)
+{
+	const struct load_block *blk = &s->lt->blk[b];
+	struct bpt_record rec;
+	int rc = bpt_reader_seek_block(s->r, &blk->pos, err);
+
+	s->decodes++;
+	for (uint32_t k = 0; !rc && k < blk->nrec; k++) {
+		struct rp_io io;
+		key128 key;
+
+		rc = bpt_reader_next(s->r, &rec, err);
+		if (rc <= 0)
+			return rc < 0 ? rc : changed(err);
+		rc = convert(&rec, blk->first_src + k, &s->lt->opts, &io);
+		if (rc < 0)
+			return changed(err);
+		if (!rc)
+			continue;
+		rc = 0;
+		io.t_ns -= s->lt->first_ns;
+		io.done_ns -= s->lt->first_ns;
+		key = io_key(&io);
+		if (key < blk->kmin || key > blk->kmax)
+			return changed(err);
+		if ((s->began && key <= s->e) || key > *x)
+			continue;
+		if (s->cnt == s->cap) { /* full: keep the smaller half */
+			qsort(s->buf, s->cnt, sizeof(*s->buf), cmp_io);
+			s->cnt = s->cap / 2;
+			*x = io_key(&s->buf[s->cnt - 1]);
+			if (key > *x)
+				continue;
+		}
+		s->buf[s->cnt++] = io;
+	}
+	return rc;
+}
+
+/* The next window: 1 with s->cnt I/Os, 0 at the end, or <0. */
+static int fill(struct load_stream *s, struct bpt_error *err)
+{
+	const struct loaded_trace *lt = s->lt;
+	uint64_t nscan = 0, j = s->untouched;
+	int64_t budget = (int64_t)(s->cap / 2);
+	key128 x = KEY_MAX;
+	int rc;
+
+	s->cnt = s->pos = 0;
+	if (!s->ntouched && j == lt->nblk)
+		return 0;
+	for (uint64_t i = 0; i < s->ntouched; i++) {
+		s->scan[nscan++] = s->touched[i];
+		budget -= s->left[s->touched[i]];
+	}
+	/* blocks not begun, by smallest key: at least one, so the window
+	 * always holds that block's first I/O */
+	if (j < lt->nblk) {
+		s->scan[nscan++] = s->by_kmin[j];
+		budget -= lt->blk[s->by_kmin[j]].n;
+		j++;
+	}
+	while (j < lt->nblk && budget >= (int64_t)lt->blk[s->by_kmin[j]].n) {
+		s->scan[nscan++] = s->by_kmin[j];
+		budget -= lt->blk[s->by_kmin[j]].n;
+		j++;
+	}
+	if (j < lt->nblk)
+		x = lt->blk[s->by_kmin[j]].kmin - 1;
+	qsort(s->scan, nscan, sizeof(*s->scan), cmp_u64); /* file order */
+	for (uint64_t i = 0; i < nscan; i++)
+		if ((rc = collect(s, s->scan[i], &x, err)) < 0)
+			return rc;
+	if (!s->cnt)
+		return changed(err);
+	sort_window(s->buf, s->cnt);
+	s->e = x == KEY_MAX ? io_key(&s->buf[s->cnt - 1]) : x;
+	s->began = 1;
+	for (uint64_t i = 0; i < s->cnt; i++) {
+		uint64_t b = block_of(lt, s->buf[i].src);
+
+		if (!s->left[b])
+			return changed(err);
+		s->left[b]--;
+	}
+	/* blocks now begun join the touched ones; finished ones leave */
+	while (s->untouched < lt->nblk && lt->blk[s->by_kmin[s->untouched]].kmin <= s->e)
+		s->touched[s->ntouched++] = s->by_kmin[s->untouched++];
+	j = 0;
+	for (uint64_t i = 0; i < s->ntouched; i++)
+		if (s->left[s->touched[i]])
+			s->touched[j++] = s->touched[i];
+	s->ntouched = j;
+	return 1;
+}
+
+int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *err)
+{
+	if (s->pos == s->cnt) {
+		int rc = fill(s, err);
+
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			return s->given == s->lt->n ? 0 : changed(err);
+	}
+	*io = s->buf[s->pos++];
+	if (s->have_fit && io->op != BPT_OP_FLUSH)
+		io->offset = fit_map(&s->fit[io->target], io->offset, io->len);
+	s->given++;
+	return 1;
+}
+
+int load_count_outstanding(struct bpt_reader *r, struct loaded_trace *lt,
+			   uint64_t window, struct bpt_error *err)
+{
+	struct inflight_count c = { 0 };
+	struct load_stream *s;
+	struct rp_io io;
+	int rc = load_stream_open(&s, r, lt, NULL, window);
+
+	if (rc)
+		return rc;
+	while ((rc = load_stream_next(s, &io, err)) == 1)
+		if ((rc = inflight_add(&c, io.t_ns, io.done_ns)))
+			break;
+	load_stream_close(s);
+	if (!rc) {
+		lt->max_outstanding = c.best;
+		lt->have_max_outstanding = 1;
+	}
+	inflight_free(&c);
+	return rc;
 }

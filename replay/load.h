@@ -1,7 +1,18 @@
 /*
- * load.h — reading a trace into the compact, issue-sorted array the
- * scheduler replays (struct rp_io, 40 bytes per I/O), applying the
- * device-to-target map and the --writes policy on the way.
+ * load.h — the trace as replay reads it: one pass in file order that
+ * counts and sums up (load_scan), then the I/Os in issue order through a
+ * bounded window (load_stream), as struct rp_io (sched.h) with the
+ * device-to-target map, the --writes policy and --fit applied on the way.
+ *
+ * Memory does not grow with the trace's length. The scan keeps a few
+ * dozen bytes per block of the file (a block holds up to 65536 records);
+ * the stream keeps `window` I/Os (40 bytes each) at most. Captures are
+ * written in completion order, so a block's issue times can reach far
+ * back (an I/O that was outstanding for a long time is written long after
+ * it was issued): the stream reads, for each window of issue times, every
+ * block whose issue-time range meets it, so the order is exact whatever
+ * the spread, and a block is decoded once more for each window its range
+ * spans beyond its own (see load.c).
  */
 #ifndef BLKPEAK_LOAD_H
 #define BLKPEAK_LOAD_H
@@ -10,6 +21,8 @@
 #include <stdint.h>
 
 #include "bpt.h"
+#include "fit.h"
+#include "minheap.h"
 #include "sched.h"
 
 #define LOAD_MAX_TARGETS 16
@@ -22,6 +35,9 @@ enum writes_mode {
 };
 
 #define LOAD_UNMAPPED 0xff
+
+/* I/Os the stream holds at most by default: 1M x 40 bytes. */
+#define LOAD_WINDOW_DEFAULT (1u << 20)
 
 struct load_opts {
 	/* target index of each device of the trace's header (by device
@@ -39,26 +55,75 @@ struct load_target_stats {
 	uint64_t max_rw_len;  /* longest read or write (buffer size) */
 };
 
+struct load_block; /* load.c: one block of the file as the stream sees it */
+
 struct loaded_trace {
-	struct rp_io *io;        /* sorted by (t_ns, src) */
-	uint64_t n;
+	uint64_t n;              /* I/Os to replay */
 	uint64_t source_records; /* records in the file */
 	uint64_t skipped;        /* left out by the --writes policy */
 	uint64_t recorded_ns;    /* last completion - first issue */
-	unsigned max_outstanding; /* most I/Os in flight in the recording */
+	/* most I/Os in flight in the recording; set by load_scan when the
+	 * file is in issue order, else by load_count_outstanding */
+	unsigned max_outstanding;
+	int have_max_outstanding;
+	int issue_ordered;       /* the file's records are in issue order */
 	int unmapped_dev;        /* after -ENODEV: the device without a target */
 	struct load_target_stats tgt[LOAD_MAX_TARGETS];
+	/* what the stream needs */
+	struct load_opts opts;
+	uint64_t first_ns;       /* issue time that becomes 0 */
+	struct load_block *blk;  /* blocks holding I/Os to replay, file order */
+	uint64_t nblk;
 };
 
 /*
- * Read every record of `r` (from where it stands) into *lt. Times become
- * relative to the first issue. Returns 0, -ENOMEM, -ENODEV for a record
- * on an unmapped device (lt->unmapped_dev says which), or the reader's
- * error (err filled). A truncated trace loads up to its last good block.
+ * Read every record of `r` (from its start) once, in file order, into the
+ * sums of *lt. Returns 0, -ENOMEM, -ENODEV for a record on an unmapped
+ * device (lt->unmapped_dev says which), or the reader's error (err
+ * filled). A truncated trace loads up to its last good block. `r` must
+ * stay open for the streams made from *lt.
  */
-int load_trace(struct bpt_reader *r, const struct load_opts *opts,
-	       struct loaded_trace *lt, struct bpt_error *err);
+int load_scan(struct bpt_reader *r, const struct load_opts *opts,
+	      struct loaded_trace *lt, struct bpt_error *err);
 void loaded_trace_free(struct loaded_trace *lt);
+
+struct load_stream;
+
+/*
+ * A stream of lt's I/Os in issue order (ties by record index), times
+ * relative to the first issue, through at most `window` I/Os of memory
+ * (0: LOAD_WINDOW_DEFAULT). fit[t] places target t's offsets (NULL: as
+ * recorded). The stream reads `r` (it moves its position); one stream at
+ * a time per reader.
+ */
+int load_stream_open(struct load_stream **out, struct bpt_reader *r,
+		     const struct loaded_trace *lt, const struct fit *fit,
+		     uint64_t window);
+/* The next I/O: 1, 0 at the end, or a negative errno (err filled; also
+ * when the file no longer holds what load_scan saw). */
+int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *err);
+void load_stream_close(struct load_stream *s);
+/* Times a block was decoded so far (the stream's extra work, for tests). */
+uint64_t load_stream_decodes(const struct load_stream *s);
+
+/* Set lt->max_outstanding by one pass of a stream when load_scan could not
+ * (a file not in issue order). 0 or a negative errno (err filled). */
+int load_count_outstanding(struct bpt_reader *r, struct loaded_trace *lt,
+			   uint64_t window, struct bpt_error *err);
+
+/*
+ * Most I/Os in flight at once, fed I/Os in issue order: a completion at
+ * or before an issue has left the queue (so a zero-latency I/O never
+ * counts). Holds the completion times of the I/Os in flight, so memory
+ * follows the recording's concurrency, not its length.
+ */
+struct inflight_count {
+	struct minheap done;  /* completion times of the I/Os in flight */
+	unsigned best;
+};
+/* 0 or -ENOMEM. */
+int inflight_add(struct inflight_count *c, uint64_t t_ns, uint64_t done_ns);
+void inflight_free(struct inflight_count *c);
 
 /* Most I/Os in flight at once given issue-sorted I/Os (0 when n is 0). */
 unsigned load_max_outstanding(const struct rp_io *io, uint64_t n);

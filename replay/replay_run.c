@@ -22,6 +22,7 @@
 #include "replay_run.h"
 #include "fmt.h"
 #include "outfile.h"
+#include "result_order.h"
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
@@ -47,9 +48,12 @@ struct replay {
 	struct target tgt[LOAD_MAX_TARGETS];
 	int opened[LOAD_MAX_TARGETS];
 	struct sched_target st[LOAD_MAX_TARGETS];
+	struct fit fit[LOAD_MAX_TARGETS];
 	void *rbuf, *wbuf;
-	struct rp_result *res;                   /* by I/O index; io NULL: not done */
 	struct outfile out;                      /* -o: the run file */
+	struct load_stream *stream;              /* the trace in issue order */
+	struct bpt_error stream_err;
+	struct result_order order;               /* results back in issue order */
 	struct run_writer *rw;
 	struct summary sum;
 	int write_failed;
@@ -157,7 +161,7 @@ static int load(struct replay *rp)
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
-	rc = load_trace(rp->reader, &lo, &rp->lt, &err);
+	rc = load_scan(rp->reader, &lo, &rp->lt, &err);
 	if (rc == -ENODEV) {
 		const struct bpt_device *d = &h->devices[rp->lt.unmapped_dev];
 		char name[sizeof(d->name) * 4 + 4];
@@ -168,7 +172,9 @@ static int load(struct replay *rp)
 		return -1;
 	}
 	if (rc < 0) {
-		pr_err("replay: %s", rc == -ENOMEM ? "out of memory loading the trace" : err.msg);
+		pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace"
+				     : rc == -EFBIG ? "more than 4294967296 records in the trace"
+				     : err.msg);
 		return -1;
 	}
 	bpt_reader_stats(rp->reader, &bs);
@@ -221,12 +227,7 @@ static int open_targets(struct replay *rp)
 			pr_err("replay: %s", why);
 			return -1;
 		}
-		for (uint64_t i = 0; i < rp->lt.n; i++) {
-			struct rp_io *io = &rp->lt.io[i];
-
-			if (io->target == t && io->op != BPT_OP_FLUSH)
-				io->offset = fit_map(&fit, io->offset, io->len);
-		}
+		rp->fit[t] = fit; /* applied as the trace streams */
 		rp->st[t] = (struct sched_target){
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
@@ -383,13 +384,21 @@ static int open_run_file(struct replay *rp)
 	return 0;
 }
 
-/* Keep the result; summing up and writing (zstd) happen after the run so
- * they never delay an issue. */
+/* Sum up and write one result, in trace (issue) order. */
+static void emit_result(void *ctx, const struct rp_result *r)
+{
+	struct replay *rp = ctx;
+
+	summary_add(&rp->sum, r);
+	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
+		rp->write_failed = 1;
+}
+
 static int on_result(void *ctx, const struct rp_result *r)
 {
 	struct replay *rp = ctx;
 
-	rp->res[r->io - rp->lt.io] = *r;
+	result_order_add(&rp->order, r);
 	rp->ndone++;
 	if (r->error) {
 		rp->ndone_err++;
@@ -401,18 +410,28 @@ static int on_result(void *ctx, const struct rp_result *r)
 	return 0;
 }
 
-/* Sum up and write the results in trace (issue) order. */
-static void finish_results(struct replay *rp)
+static int next_io(void *ctx, struct rp_io *io)
 {
-	for (uint64_t i = 0; i < rp->lt.n; i++) {
-		const struct rp_result *r = &rp->res[i];
+	struct replay *rp = ctx;
 
-		if (!r->io)
-			continue;
-		summary_add(&rp->sum, r);
-		if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
-			rp->write_failed = 1;
+	return load_stream_next(rp->stream, io, &rp->stream_err);
+}
+
+/* The recording's concurrency, when the scan could not count it (a trace
+ * not in issue order): one more pass, in issue order. */
+static int count_outstanding(struct replay *rp)
+{
+	struct bpt_error err = { 0 };
+	int rc;
+
+	if (rp->lt.have_max_outstanding)
+		return 0;
+	rc = load_count_outstanding(rp->reader, &rp->lt, 0, &err);
+	if (rc < 0) {
+		pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace" : err.msg);
+		return -1;
 	}
+	return 0;
 }
 
 /*
@@ -428,6 +447,8 @@ static const char *stop_reason(const struct replay *rp, int sched_rc,
 	if (stop_flag) {
 		name = sigabbrev_np(stop_flag);
 		snprintf(why, len, "interrupted by SIG%s", name ? name : "?");
+	} else if (rp->stream_err.code) {
+		snprintf(why, len, "the trace could not be read: %.160s", rp->stream_err.msg);
 	} else if (sched_rc < 0) {
 		snprintf(why, len, "%s engine failed: %s", rp->o->engine, strerror(-sched_rc));
 	} else if (rp->first_err && rp->o->stop_on_error && st->stopped) {
@@ -478,11 +499,12 @@ static void replay_free(struct replay *rp)
 		if (rp->opened[t])
 			target_close(&rp->tgt[t]);
 	bpt_reader_close(rp->reader);
+	load_stream_close(rp->stream);
 	loaded_trace_free(&rp->lt);
 	summary_free(&rp->sum);
 	free(rp->rbuf);
 	free(rp->wbuf);
-	free(rp->res);
+	result_order_free(&rp->order);
 	/* a run file not yet placed is removed; a placed one stays */
 	outfile_close(&rp->out, -ECANCELED);
 }
@@ -516,15 +538,20 @@ int replay_run(const struct replay_opts *opts)
 	if (open_targets(&rp) || alloc_buffers(&rp))
 		goto out;
 	if (!o.depth) {
+		if (count_outstanding(&rp))
+			goto out;
 		/* afap keeps the recording's concurrency; the timed modes only
 		 * need a bound high enough never to hold an I/O back */
 		o.depth = rp.lt.max_outstanding ? rp.lt.max_outstanding : 1;
 		if (o.timing != TIMING_AFAP && o.depth < DEFAULT_TIMED_DEPTH)
 			o.depth = DEFAULT_TIMED_DEPTH;
 	}
-	rp.res = calloc(rp.lt.n ? rp.lt.n : 1, sizeof(*rp.res));
-	if (!rp.res) {
-		pr_err("replay: out of memory for %llu results", (unsigned long long)rp.lt.n);
+	/* room for every request in flight several times over, so only a
+	 * request outstanding for that many later ones comes out of order */
+	if (result_order_init(&rp.order, o.depth * 4u > 65536 ? o.depth * 4u : 65536,
+			      emit_result, &rp) ||
+	    load_stream_open(&rp.stream, rp.reader, &rp.lt, rp.fit, 0)) {
+		pr_err("replay: out of memory");
 		goto out;
 	}
 	if (check_output(&rp) || (o.output && open_run_file(&rp)))
@@ -547,13 +574,20 @@ int replay_run(const struct replay_opts *opts)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup); /* the terminal went away */
-	rc = sched_run(&cfg, rp.lt.io, rp.lt.n, &stats);
+	struct sched_source src = { .next = next_io, .ctx = &rp, .total = rp.lt.n };
+
+	for (unsigned t = 0; t < rp.ntargets; t++)
+		if (rp.lt.tgt[t].max_rw_len > src.max_rw_len)
+			src.max_rw_len = rp.lt.tgt[t].max_rw_len;
+	rc = sched_run_source(&cfg, &src, &stats);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	if (rp.progress)
 		fprintf(stderr, "\r\033[K");
-	if (rc == -EAGAIN)
+	if (rp.stream_err.code)
+		pr_err("replay: %s", rp.stream_err.msg);
+	else if (rc == -EAGAIN)
 		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
 		       "is used up; try a smaller --queue-depth", o.engine);
 	else if (rc < 0)
@@ -564,7 +598,7 @@ int replay_run(const struct replay_opts *opts)
 		sched_setscheduler(0, SCHED_OTHER, &sp);
 		munlockall();
 	}
-	finish_results(&rp);
+	result_order_flush(&rp.order);
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	if (rp.rw) {
 		struct bpt_error err = { 0 };

@@ -1,9 +1,11 @@
 /*
  * sched.h — the replay scheduler: when each I/O of a trace is issued.
  *
- * Input is an array of struct rp_io sorted by recorded issue time; output
- * is one struct rp_result per I/O, handed to a callback as each request
- * completes (all its parts). Three timing modes:
+ * Input is a source of struct rp_io in recorded issue order (an array, or
+ * load.h's stream of a trace file); output is one struct rp_result per
+ * I/O, handed to a callback as each request completes (all its parts).
+ * The scheduler holds only the I/Os in flight and one read ahead, so its
+ * memory does not grow with the trace. Three timing modes:
  *
  *   original  I/O i is due at start + t_ns[i] / speed. Completions are
  *             reaped while waiting; the wait sleeps until SPIN_NS before
@@ -24,6 +26,8 @@
  *             completed then: the I/Os issued after the bound wait for
  *             it (it had certainly completed), those issued before do
  *             not; one still pending at the capture's end holds up none.
+ *             Exact at any distance, with memory for the I/Os in flight
+ *             in the recording (causal.h).
  *
  * In every mode I/Os are issued in trace order and at most `depth`
  * requests are outstanding.
@@ -51,7 +55,8 @@ struct rp_io {
 
 /* What happened to one I/O; times relative to the replay's start. */
 struct rp_result {
-	const struct rp_io *io;
+	const struct rp_io *io; /* valid during the on_result call */
+	uint64_t seq;         /* position in issue order, from 0 */
 	uint64_t sched_ns;    /* when it was due */
 	uint64_t issue_ns;    /* handed to the kernel */
 	uint64_t complete_ns; /* last part completed */
@@ -123,8 +128,25 @@ int sched_span_fits(uint64_t span_ns, double speed);
 int timing_parse(const char *s, enum timing *t);
 const char *timing_name(enum timing t);
 
+/* Where the I/Os come from, in issue order. */
+struct sched_source {
+	/* the next I/O into *io: 1, 0 at the end, or a negative errno */
+	int (*next)(void *ctx, struct rp_io *io);
+	void *ctx;
+	uint64_t total;       /* I/Os it gives (for progress) */
+	uint64_t max_rw_len;  /* longest read or write among them, bytes */
+};
+
 /*
- * Replay io[0..n) per cfg. Returns 0 when every I/O was issued and
+ * Replay the source's I/Os per cfg. The first I/O is read before time 0.
+ * Returns as sched_run; a negative errno from the source stops issuing,
+ * waits for what is in flight and is returned.
+ */
+int sched_run_source(const struct sched_config *cfg, const struct sched_source *src,
+		     struct sched_stats *stats);
+
+/*
+ * Replay io[0..n) per cfg (a source over the array). Returns 0 when every I/O was issued and
  * completed or the replay stopped cleanly (stats->stopped says which; I/Os
  * in flight are always waited for, so every issued I/O gets a result), or
  * a negative errno when the engine failed.

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bpt.h"
+#include "causal.h"
 #include "cliutil.h"
 #include "sched.h"
 
@@ -25,7 +26,9 @@
 
 /* One request in flight: an I/O of the trace split into its parts. */
 struct req {
-	uint64_t idx;
+	struct rp_io io;         /* a copy: the source moves on */
+	uint64_t idx;            /* position in issue order */
+	uint32_t cslot;          /* causal: its dependency slot */
 	uint64_t sched_ns, issue_ns; /* absolute CLOCK_MONOTONIC */
 	unsigned nparts, parts_left;
 	int32_t error;
@@ -35,20 +38,12 @@ struct req {
 	struct eng_io *eio;      /* maxparts entries */
 };
 
-/* Causal mode's bookkeeping, indexed by I/O (about 25 bytes per I/O). */
-struct causal {
-	uint32_t *order;        /* I/Os sorted by recorded completion */
-	uint32_t *ndeps;        /* I/Os that completed before I/O i was issued */
-	uint64_t *done_at;      /* replay completion, relative to t0 */
-	uint64_t *prefix_done;  /* [k]: latest done_at among order[0..k) */
-	uint8_t *completed;
-	uint64_t q;             /* order[0..q) have all completed */
-};
-
 struct sched {
 	const struct sched_config *cfg;
-	const struct rp_io *io;
-	uint64_t n, next;
+	const struct sched_source *src;
+	struct rp_io ahead;        /* the next I/O to issue, when have_ahead */
+	int have_ahead, src_end;
+	uint64_t next;             /* I/Os started so far */
 	struct engine *eng;
 	struct req *reqs;
 	unsigned *free_ids, nfree;
@@ -78,63 +73,6 @@ const char *timing_name(enum timing t)
 	return t == TIMING_AFAP ? "afap" : t == TIMING_CAUSAL ? "causal" : "original";
 }
 
-static int cmp_done(const void *a, const void *b, void *arg)
-{
-	const struct rp_io *io = arg;
-	uint64_t x = io[*(const uint32_t *)a].done_ns, y = io[*(const uint32_t *)b].done_ns;
-
-	return x < y ? -1 : x > y;
-}
-
-static int causal_init(struct sched *s)
-{
-	struct causal *c = &s->c;
-	uint64_t j = 0;
-
-	c->order = malloc(s->n * sizeof(*c->order));
-	c->ndeps = malloc(s->n * sizeof(*c->ndeps));
-	c->done_at = calloc(s->n, sizeof(*c->done_at));
-	c->prefix_done = calloc(s->n + 1, sizeof(*c->prefix_done));
-	c->completed = calloc(s->n, 1);
-	if (!c->order || !c->ndeps || !c->done_at || !c->prefix_done || !c->completed)
-		return -ENOMEM;
-	for (uint64_t i = 0; i < s->n; i++)
-		c->order[i] = (uint32_t)i;
-	/* done_ns of an I/O whose completion was not seen is its bound
-	 * (the load keeps complete_ns as the trace has it): it sorts and
-	 * counts as completed there, which is the rule sched.h states */
-	qsort_r(c->order, s->n, sizeof(*c->order), cmp_done, (void *)s->io);
-	for (uint64_t i = 0; i < s->n; i++) {
-		while (j < s->n && s->io[c->order[j]].done_ns < s->io[i].t_ns)
-			j++;
-		c->ndeps[i] = (uint32_t)j;
-	}
-	return 0;
-}
-
-static void causal_free(struct causal *c)
-{
-	free(c->order);
-	free(c->ndeps);
-	free(c->done_at);
-	free(c->prefix_done);
-	free(c->completed);
-}
-
-static void causal_completed(struct sched *s, uint64_t idx, uint64_t rel_ns)
-{
-	struct causal *c = &s->c;
-
-	c->completed[idx] = 1;
-	c->done_at[idx] = rel_ns;
-	while (c->q < s->n && c->completed[c->order[c->q]]) {
-		uint64_t d = c->done_at[c->order[c->q]];
-
-		c->prefix_done[c->q + 1] = d > c->prefix_done[c->q] ? d : c->prefix_done[c->q];
-		c->q++;
-	}
-}
-
 /* t_ns / speed in ns, capped at SCHED_MAX_SPAN_NS (a double that large
  * does not fit the integer; the cast would be undefined). */
 static uint64_t scaled_ns(uint64_t t_ns, double speed)
@@ -149,11 +87,11 @@ int sched_span_fits(uint64_t span_ns, double speed)
 	return speed > 0 && (double)span_ns / speed < (double)SCHED_MAX_SPAN_NS;
 }
 
-/* When I/O i may be issued (absolute ns), or NEVER while it waits for
- * completions. */
-static uint64_t due_time(const struct sched *s, uint64_t i)
+/* When the next I/O may be issued (absolute ns), or NEVER while it waits
+ * for completions. */
+static uint64_t due_time(struct sched *s)
 {
-	const struct rp_io *io = &s->io[i];
+	const struct rp_io *io = &s->ahead;
 	double speed = s->cfg->speed;
 
 	switch (s->cfg->timing) {
@@ -162,14 +100,12 @@ static uint64_t due_time(const struct sched *s, uint64_t i)
 	case TIMING_ORIGINAL:
 		return s->t0 + scaled_ns(io->t_ns, speed);
 	case TIMING_CAUSAL: {
-		uint32_t k = s->c.ndeps[i];
-		uint64_t since, think;
+		uint64_t deps_done, since, think;
 
-		if (s->c.q < k)
+		if (!causal_ready(&s->c, io->t_ns, &deps_done, &since))
 			return NEVER;
-		since = k ? s->io[s->c.order[k - 1]].done_ns : 0;
 		think = s->cfg->no_idle || io->t_ns < since ? 0 : io->t_ns - since;
-		return s->t0 + s->c.prefix_done[k] + scaled_ns(think, speed);
+		return s->t0 + deps_done + scaled_ns(think, speed);
 	}
 	}
 	return 0;
@@ -178,7 +114,8 @@ static uint64_t due_time(const struct sched *s, uint64_t i)
 static int finish_req(struct sched *s, struct req *r, uint64_t now)
 {
 	struct rp_result res = {
-		.io = &s->io[r->idx],
+		.io = &r->io,
+		.seq = r->idx,
 		.sched_ns = r->sched_ns > s->t0 ? r->sched_ns - s->t0 : 0,
 		.issue_ns = r->issue_ns - s->t0,
 		.complete_ns = now - s->t0,
@@ -189,7 +126,7 @@ static int finish_req(struct sched *s, struct req *r, uint64_t now)
 	int rc = 0;
 
 	if (s->cfg->timing == TIMING_CAUSAL)
-		causal_completed(s, r->idx, res.complete_ns);
+		causal_done(&s->c, r->cslot, res.complete_ns);
 	s->st->completed++;
 	if (r->error) {
 		s->st->errors++;
@@ -303,16 +240,22 @@ static int commit(struct sched *s)
 	return 0;
 }
 
-/* Map I/O `idx` onto its target and queue its parts. */
-static int start_req(struct sched *s, uint64_t idx, uint64_t due)
+/* Map the next I/O onto its target and queue its parts. */
+static int start_req(struct sched *s, uint64_t due)
 {
-	const struct rp_io *io = &s->io[idx];
-	const struct sched_target *t = &s->cfg->targets[io->target];
+	const struct sched_target *t = &s->cfg->targets[s->ahead.target];
 	unsigned id = s->free_ids[--s->nfree];
 	struct req *r = &s->reqs[id];
+	const struct rp_io *io = &r->io;
 	int n;
 
-	r->idx = idx;
+	r->io = s->ahead;
+	s->have_ahead = 0;
+	r->idx = s->next++;
+	if (s->cfg->timing == TIMING_CAUSAL && (n = causal_issued(&s->c, io->done_ns, &r->cslot))) {
+		s->free_ids[s->nfree++] = id;
+		return n;
+	}
 	r->sched_ns = due; /* afap (0): set with issue_ns by commit(), one clock
 			    * read per batch rather than per I/O */
 	r->issue_ns = due;
@@ -392,15 +335,11 @@ static void sched_free(struct sched *s)
 static int sched_setup(struct sched *s)
 {
 	const struct sched_config *cfg = s->cfg;
-	uint64_t maxlen = 0;
+	uint64_t maxlen;
 	struct engine_opts eo = cfg->eopts;
-	int rc;
 
 	/* only reads and writes are split per chunk (see layout.h) */
-	for (uint64_t i = 0; i < s->n; i++)
-		if ((s->io[i].op == BPT_OP_READ || s->io[i].op == BPT_OP_WRITE) &&
-		    s->io[i].len > maxlen)
-			maxlen = s->io[i].len;
+	maxlen = s->src->max_rw_len;
 	s->maxparts = 1;
 	for (unsigned t = 0; t < cfg->ntargets; t++) {
 		unsigned m = layout_max_parts(cfg->targets[t].layout, maxlen);
@@ -422,11 +361,6 @@ static int sched_setup(struct sched *s)
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
 		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
 		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
-	}
-	if (cfg->timing == TIMING_CAUSAL) {
-		rc = causal_init(s);
-		if (rc)
-			return rc;
 	}
 	eo.depth = cfg->depth * s->maxparts;
 	if (eo.depth > 8192)
@@ -470,11 +404,30 @@ static int warm_up(struct sched *s)
 	return 0;
 }
 
-int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
-	      struct sched_stats *stats)
+/* Read the next I/O from the source if none is waiting: 1 when one is,
+ * 0 at the end, <0 from the source. */
+static int fetch(struct sched *s)
 {
-	struct sched s = { .cfg = cfg, .io = io, .n = n, .st = stats };
 	int rc;
+
+	if (s->have_ahead)
+		return 1;
+	if (s->src_end)
+		return 0;
+	rc = s->src->next(s->src->ctx, &s->ahead);
+	if (rc < 0)
+		return rc;
+	s->have_ahead = rc == 1;
+	s->src_end = rc == 0;
+	return rc == 1;
+}
+
+int sched_run_source(const struct sched_config *cfg, const struct sched_source *src,
+		     struct sched_stats *stats)
+{
+	struct sched s = { .cfg = cfg, .src = src, .st = stats };
+	uint64_t n = src->total;
+	int rc, src_rc = 0;
 
 	memset(stats, 0, sizeof(*stats));
 	if (!cfg->depth || !(cfg->speed > 0))
@@ -482,6 +435,8 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 	rc = sched_setup(&s);
 	if (!rc && cfg->warmup)
 		rc = warm_up(&s);
+	if (!rc && (rc = fetch(&s)) > 0)
+		rc = 0;
 	if (rc)
 		goto out;
 	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
@@ -489,15 +444,20 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 	s.next_progress = s.t0 + PROGRESS_NS;
 	for (;;) {
 		uint64_t due = NEVER, now;
-		int stop = stop_requested(&s);
+		int stop = stop_requested(&s) || src_rc < 0;
+		int more;
 
-		if (!stop && s.next < n && s.nfree) {
-			due = due_time(&s, s.next);
+		more = !stop && (src_rc = fetch(&s)) > 0;
+		if (src_rc < 0) {
+			stop = 1;
+			more = 0;
+		}
+		if (more && s.nfree) {
+			due = due_time(&s);
 			if (due == 0 || (due != NEVER && due <= now_mono_ns())) {
-				rc = start_req(&s, s.next, due);
+				rc = start_req(&s, due);
 				if (rc)
 					goto out;
-				s.next++;
 				continue;
 			}
 		}
@@ -511,13 +471,13 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 			cfg->on_progress(cfg->ctx, stats->completed, n, now - s.t0);
 			s.next_progress = now + PROGRESS_NS;
 		}
-		if (stop || s.next >= n || !s.nfree || due == NEVER) {
+		if (stop || !more || !s.nfree || due == NEVER) {
 			if (!s.outstanding)
 				break;
-			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && s.next < n && !s.nfree)
+			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && more && !s.nfree)
 				rc = reap_polling(&s); /* afap, the queue full */
 			else
-				rc = reap(&s, 1, stop || s.next >= n ? PROGRESS_NS : NEVER);
+				rc = reap(&s, 1, stop || !more ? PROGRESS_NS : NEVER);
 		} else if (due > now + SPIN_NS) {
 			uint64_t wait = due - now - SPIN_NS;
 
@@ -536,9 +496,44 @@ int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n
 			goto out;
 		rc = 0;
 	}
-	if (s.next < n)
+	/* stopped early unless the source is known to be used up */
+	if (src_rc >= 0 && !s.have_ahead && !s.src_end)
+		(void)fetch(&s); /* an error leaves it "stopped" */
+	if (s.have_ahead || !s.src_end)
 		stats->stopped = 1;
 out:
 	sched_free(&s);
+	if (!rc && src_rc < 0)
+		rc = src_rc;
 	return rc < 0 ? rc : 0;
+}
+
+/* sched_run's source: an array. */
+struct array_source {
+	const struct rp_io *io;
+	uint64_t n, i;
+};
+
+static int array_next(void *ctx, struct rp_io *io)
+{
+	struct array_source *a = ctx;
+
+	if (a->i == a->n)
+		return 0;
+	*io = a->io[a->i++];
+	return 1;
+}
+
+int sched_run(const struct sched_config *cfg, const struct rp_io *io, uint64_t n,
+	      struct sched_stats *stats)
+{
+	struct array_source a = { .io = io, .n = n };
+	struct sched_source src = { .next = array_next, .ctx = &a, .total = n };
+
+	/* only reads and writes are split per chunk (see layout.h) */
+	for (uint64_t i = 0; i < n; i++)
+		if ((io[i].op == BPT_OP_READ || io[i].op == BPT_OP_WRITE) &&
+		    io[i].len > src.max_rw_len)
+			src.max_rw_len = io[i].len;
+	return sched_run_source(cfg, &src, stats);
 }

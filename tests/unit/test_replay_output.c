@@ -214,8 +214,9 @@ Test(replay_output, recorded_queue_depth)
 	cr_expect_eq(load_max_outstanding(io, 0), 0);
 }
 
-/* Write records (in completion order) and load them back sorted. */
-static void load_with(enum writes_mode mode, struct loaded_trace *lt)
+/* Write records (in completion order), scan them and stream them back
+ * sorted into *io. */
+static void load_with(enum writes_mode mode, struct loaded_trace *lt, struct rp_io *io)
 {
 	char path[] = "/tmp/blkpeak-load-XXXXXX";
 	int fd = mkstemp(path);
@@ -232,6 +233,8 @@ static void load_with(enum writes_mode mode, struct loaded_trace *lt)
 		{ 1000100, 1000700, 2048, 65536, BPT_OP_READ },
 	};
 	struct load_opts lo = { .writes = mode };
+	struct load_stream *ls;
+	uint64_t n = 0;
 
 	cr_assert_geq(fd, 0);
 	close(fd);
@@ -248,7 +251,15 @@ static void load_with(enum writes_mode mode, struct loaded_trace *lt)
 	}
 	cr_assert_eq(bpt_writer_close(w, &err), 0, "%s", err.msg);
 	cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
-	cr_assert_eq(load_trace(r, &lo, lt, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_scan(r, &lo, lt, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_stream_open(&ls, r, lt, NULL, 0), 0);
+	while (n < 4 && load_stream_next(ls, &io[n], &err) == 1)
+		n++;
+	cr_assert_eq(n, lt->n, "%s", err.msg);
+	cr_assert_eq(load_stream_next(ls, &io[n], &err), 0, "%s", err.msg);
+	load_stream_close(ls);
+	if (!lt->have_max_outstanding)
+		cr_assert_eq(load_count_outstanding(r, lt, 0, &err), 0, "%s", err.msg);
 	bpt_reader_close(r);
 	unlink(path);
 	free(h);
@@ -257,17 +268,18 @@ static void load_with(enum writes_mode mode, struct loaded_trace *lt)
 Test(replay_output, load_sorts_by_issue_and_applies_writes_mode)
 {
 	struct loaded_trace lt;
+	struct rp_io io[4];
 
-	load_with(WRITES_REPLAY, &lt);
+	load_with(WRITES_REPLAY, &lt, io);
 	cr_assert_eq(lt.n, 4);
-	cr_expect_eq(lt.io[0].src, 1, "earliest issue first");
-	cr_expect_eq(lt.io[1].src, 3);
-	cr_expect_eq(lt.io[2].src, 2);
-	cr_expect_eq(lt.io[3].src, 0);
-	cr_expect_eq(lt.io[0].t_ns, 0, "times from the first issue");
-	cr_expect_eq(lt.io[3].t_ns, 300);
-	cr_expect_eq(lt.io[3].done_ns, 400);
-	cr_expect_eq(lt.io[1].offset, 2048 * 512);
+	cr_expect_eq(io[0].src, 1, "earliest issue first");
+	cr_expect_eq(io[1].src, 3);
+	cr_expect_eq(io[2].src, 2);
+	cr_expect_eq(io[3].src, 0);
+	cr_expect_eq(io[0].t_ns, 0, "times from the first issue");
+	cr_expect_eq(io[3].t_ns, 300);
+	cr_expect_eq(io[3].done_ns, 400);
+	cr_expect_eq(io[1].offset, 2048 * 512);
 	cr_expect_eq(lt.recorded_ns, 700);
 	cr_expect_eq(lt.max_outstanding, 4);
 	cr_expect_eq(lt.tgt[0].writes, 2, "the write and the discard");
@@ -275,17 +287,17 @@ Test(replay_output, load_sorts_by_issue_and_applies_writes_mode)
 	cr_expect_eq(lt.tgt[0].max_rw_len, 65536);
 	loaded_trace_free(&lt);
 
-	load_with(WRITES_SKIP, &lt);
+	load_with(WRITES_SKIP, &lt, io);
 	cr_expect_eq(lt.n, 2);
 	cr_expect_eq(lt.skipped, 2);
 	cr_expect_eq(lt.tgt[0].writes, 0);
 	loaded_trace_free(&lt);
 
-	load_with(WRITES_AS_READS, &lt);
+	load_with(WRITES_AS_READS, &lt, io);
 	cr_assert_eq(lt.n, 3, "the discard cannot become a read");
-	cr_expect_eq(lt.io[2].src, 0);
-	cr_expect_eq(lt.io[2].op, BPT_OP_READ);
-	cr_expect_eq(lt.io[2].flags, 0, "no FUA on a read");
+	cr_expect_eq(io[2].src, 0);
+	cr_expect_eq(io[2].op, BPT_OP_READ);
+	cr_expect_eq(io[2].flags, 0, "no FUA on a read");
 	cr_expect_eq(lt.tgt[0].writes, 0);
 	loaded_trace_free(&lt);
 }
