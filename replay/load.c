@@ -23,6 +23,7 @@
  * again for each window until its last I/O has been given out.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,8 +250,23 @@ struct load_stream {
 	uint64_t *scan;          /* blocks to read for this window */
 	key128 e;                /* every I/O with a key <= e was given out */
 	int began;               /* e is meaningful */
-	struct rp_io *buf;       /* the window */
-	uint64_t cap, cnt, pos, given, decodes;
+	struct rp_io *buf;       /* the window being filled */
+	uint64_t cap, cnt, decodes;
+	/* Two windows: a thread fills one while the other is given out, so
+	 * reading and sorting the next window never delays an issue. The
+	 * filling state above belongs to the thread; the rest is shared
+	 * under `mu`, or the consumer's alone. */
+	pthread_t thread;
+	int have_thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct rp_io *win[2];
+	uint64_t win_n[2];
+	int win_ready[2], win_rc[2], quit;
+	struct bpt_error win_err[2];
+	/* the consumer's */
+	int cur, began_out, end_rc, ended;
+	uint64_t pos, have, given;
 };
 
 static int cmp_kmin(const void *a, const void *b, void *blocks)
@@ -284,6 +300,39 @@ static void sort_window(struct rp_io *v, uint64_t n)
 		}
 }
 
+static int fill(struct load_stream *s, struct bpt_error *err);
+
+/* The thread: fill the windows in turn until the end or an error. */
+static void *filler(void *arg)
+{
+	struct load_stream *s = arg;
+
+	for (int k = 0;; k ^= 1) {
+		struct bpt_error err = { 0 };
+		int rc, quit;
+
+		pthread_mutex_lock(&s->mu);
+		while (s->win_ready[k] && !s->quit)
+			pthread_cond_wait(&s->cv, &s->mu);
+		quit = s->quit;
+		pthread_mutex_unlock(&s->mu);
+		if (quit)
+			break;
+		s->buf = s->win[k];
+		rc = fill(s, &err);
+		pthread_mutex_lock(&s->mu);
+		s->win_n[k] = rc > 0 ? s->cnt : 0;
+		s->win_rc[k] = rc;
+		s->win_err[k] = err;
+		s->win_ready[k] = 1;
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		if (rc <= 0)
+			break;
+	}
+	return NULL;
+}
+
 int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		     const struct loaded_trace *lt, const struct fit *fit,
 		     uint64_t window)
@@ -307,8 +356,9 @@ int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 	s->by_kmin = malloc(nb * sizeof(*s->by_kmin));
 	s->touched = malloc(nb * sizeof(*s->touched));
 	s->scan = malloc(nb * sizeof(*s->scan));
-	s->buf = malloc(s->cap * sizeof(*s->buf));
-	if (!s->left || !s->by_kmin || !s->touched || !s->scan || !s->buf) {
+	s->win[0] = malloc(s->cap * sizeof(*s->win[0]));
+	s->win[1] = malloc(s->cap * sizeof(*s->win[1]));
+	if (!s->left || !s->by_kmin || !s->touched || !s->scan || !s->win[0] || !s->win[1]) {
 		load_stream_close(s);
 		return -ENOMEM;
 	}
@@ -317,6 +367,13 @@ int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		s->by_kmin[i] = i;
 	}
 	qsort_r(s->by_kmin, lt->nblk, sizeof(*s->by_kmin), cmp_kmin, lt->blk);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	if (pthread_create(&s->thread, NULL, filler, s)) {
+		load_stream_close(s);
+		return -EAGAIN;
+	}
+	s->have_thread = 1;
 	*out = s;
 	return 0;
 }
@@ -325,11 +382,21 @@ void load_stream_close(struct load_stream *s)
 {
 	if (!s)
 		return;
+	if (s->have_thread) {
+		pthread_mutex_lock(&s->mu);
+		s->quit = 1;
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(s->thread, NULL);
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->cv);
+	}
 	free(s->left);
 	free(s->by_kmin);
 	free(s->touched);
 	free(s->scan);
-	free(s->buf);
+	free(s->win[0]);
+	free(s->win[1]);
 	free(s);
 }
 
@@ -415,7 +482,7 @@ static int fill(struct load_stream *s, struct bpt_error *err)
 	key128 x = KEY_MAX;
 	int rc;
 
-	s->cnt = s->pos = 0;
+	s->cnt = 0;
 	if (!s->ntouched && j == lt->nblk)
 		return 0;
 	for (uint64_t i = 0; i < s->ntouched; i++) {
@@ -465,15 +532,35 @@ static int fill(struct load_stream *s, struct bpt_error *err)
 
 int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *err)
 {
-	if (s->pos == s->cnt) {
-		int rc = fill(s, err);
+	if (s->ended)
+		return s->end_rc;
+	if (s->pos == s->have) {
+		int rc;
 
-		if (rc < 0)
+		pthread_mutex_lock(&s->mu);
+		if (s->began_out) { /* hand the window given out back to the thread */
+			s->win_ready[s->cur] = 0;
+			s->cur ^= 1;
+			pthread_cond_broadcast(&s->cv);
+		}
+		s->began_out = 1;
+		while (!s->win_ready[s->cur])
+			pthread_cond_wait(&s->cv, &s->mu);
+		rc = s->win_rc[s->cur];
+		s->have = s->win_n[s->cur];
+		s->pos = 0;
+		if (rc < 0 && err)
+			*err = s->win_err[s->cur];
+		pthread_mutex_unlock(&s->mu);
+		if (rc <= 0) {
+			if (rc == 0 && s->given != s->lt->n)
+				rc = changed(err);
+			s->ended = 1;
+			s->end_rc = rc;
 			return rc;
-		if (rc == 0)
-			return s->given == s->lt->n ? 0 : changed(err);
+		}
 	}
-	*io = s->buf[s->pos++];
+	*io = s->win[s->cur][s->pos++];
 	if (s->have_fit && io->op != BPT_OP_FLUSH)
 		io->offset = fit_map(&s->fit[io->target], io->offset, io->len);
 	s->given++;

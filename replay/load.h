@@ -6,10 +6,10 @@
  *
  * Memory does not grow with the trace's length. The scan keeps a few
  * dozen bytes per block of the file (a block holds up to 65536 records);
- * the stream keeps `window` I/Os (40 bytes each) at most. Captures are
- * written in completion order, so a block's issue times can reach far
- * back (an I/O that was outstanding for a long time is written long after
- * it was issued): the stream reads, for each window of issue times, every
+ * the stream keeps two windows of `window` I/Os (40 bytes each) at most.
+ * Captures are written in completion order, so a block's issue times can
+ * reach far back (an I/O that was outstanding for a long time is written
+ * long after it was issued): the stream reads, for each window of issue times, every
  * block whose issue-time range meets it, so the order is exact whatever
  * the spread, and a block is decoded once more for each window its range
  * spans beyond its own (see load.c).
@@ -36,8 +36,9 @@ enum writes_mode {
 
 #define LOAD_UNMAPPED 0xff
 
-/* I/Os the stream holds at most by default: 1M x 40 bytes. */
-#define LOAD_WINDOW_DEFAULT (1u << 20)
+/* I/Os a window holds at most by default: 512K x 40 bytes; the stream
+ * has two (one is filled by a thread while the other is replayed). */
+#define LOAD_WINDOW_DEFAULT (1u << 19)
 
 struct load_opts {
 	/* target index of each device of the trace's header (by device
@@ -91,8 +92,9 @@ struct load_stream;
 
 /*
  * A stream of lt's I/Os in issue order (ties by record index), times
- * relative to the first issue, through at most `window` I/Os of memory
- * (0: LOAD_WINDOW_DEFAULT). fit[t] places target t's offsets (NULL: as
+ * relative to the first issue, through two windows of at most `window`
+ * I/Os (0: LOAD_WINDOW_DEFAULT), one filled by a thread of the stream
+ * while the other is given out. fit[t] places target t's offsets (NULL: as
  * recorded). The stream reads `r` (it moves its position); one stream at
  * a time per reader.
  */
