@@ -23,6 +23,7 @@
 #include "fmt.h"
 #include "outfile.h"
 #include "result_order.h"
+#include "result_thread.h"
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
@@ -54,6 +55,7 @@ struct replay {
 	struct load_stream *stream;              /* the trace in issue order */
 	struct bpt_error stream_err;
 	struct result_order order;               /* results back in issue order */
+	struct result_thread *rthread;           /* ... on a thread of their own */
 	struct run_writer *rw;
 	struct summary sum;
 	int write_failed;
@@ -394,11 +396,21 @@ static void emit_result(void *ctx, const struct rp_result *r)
 		rp->write_failed = 1;
 }
 
-static int on_result(void *ctx, const struct rp_result *r)
+/* On the results' thread: put them back in issue order. */
+static void order_result(void *ctx, const struct rp_result *r)
 {
 	struct replay *rp = ctx;
 
 	result_order_add(&rp->order, r);
+}
+
+/* On the issuing thread: count the result and hand it over; summing up
+ * and writing (zstd, write(2)) happen on the results' thread so they
+ * never delay an issue. */
+static int on_result(void *ctx, const struct rp_result *r)
+{
+	struct replay *rp = ctx;
+
 	rp->ndone++;
 	if (r->error) {
 		rp->ndone_err++;
@@ -407,6 +419,7 @@ static int on_result(void *ctx, const struct rp_result *r)
 			rp->first_err_src = r->io->src;
 		}
 	}
+	result_thread_push(rp->rthread, r);
 	return 0;
 }
 
@@ -499,6 +512,7 @@ static void replay_free(struct replay *rp)
 		if (rp->opened[t])
 			target_close(&rp->tgt[t]);
 	bpt_reader_close(rp->reader);
+	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream);
 	loaded_trace_free(&rp->lt);
 	summary_free(&rp->sum);
@@ -550,6 +564,7 @@ int replay_run(const struct replay_opts *opts)
 	 * request outstanding for that many later ones comes out of order */
 	if (result_order_init(&rp.order, o.depth * 4u > 65536 ? o.depth * 4u : 65536,
 			      emit_result, &rp) ||
+	    result_thread_start(&rp.rthread, 16384, order_result, &rp) ||
 	    load_stream_open(&rp.stream, rp.reader, &rp.lt, rp.fit, 0)) {
 		pr_err("replay: out of memory");
 		goto out;
@@ -598,6 +613,8 @@ int replay_run(const struct replay_opts *opts)
 		sched_setscheduler(0, SCHED_OTHER, &sp);
 		munlockall();
 	}
+	result_thread_stop(rp.rthread);
+	rp.rthread = NULL;
 	result_order_flush(&rp.order);
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	if (rp.rw) {

@@ -16,6 +16,7 @@
 #include "../../replay/causal.h"
 #include "../../replay/load.h"
 #include "../../replay/result_order.h"
+#include "../../replay/result_thread.h"
 
 #define NREC 20000
 
@@ -414,4 +415,33 @@ Test(replay_stream, results_in_issue_order)
 		cr_expect_eq(e.seq[i], want[i], "[%u] %llu", i, (unsigned long long)e.seq[i]);
 	cr_expect_eq(o.stragglers, 1);
 	result_order_free(&o);
+}
+
+struct consumed { uint64_t n, bad; };
+
+static void consume(void *ctx, const struct rp_result *r)
+{
+	struct consumed *c = ctx;
+
+	if (r->seq != c->n || r->io->src != (uint32_t)r->seq)
+		c->bad++;
+	c->n++;
+}
+
+Test(replay_stream, results_thread_keeps_every_result_in_order)
+{
+	struct result_thread *t;
+	struct consumed c = { 0 };
+
+	/* a ring of 64 for 100000 results: the issuer waits for room often */
+	cr_assert_eq(result_thread_start(&t, 64, consume, &c), 0);
+	for (uint64_t i = 0; i < 100000; i++) {
+		struct rp_io io = { .src = (uint32_t)i };
+		struct rp_result r = { .io = &io, .seq = i };
+
+		result_thread_push(t, &r);
+	}
+	result_thread_stop(t);
+	cr_assert_eq(c.n, 100000);
+	cr_assert_eq(c.bad, 0);
 }
