@@ -511,9 +511,9 @@ static void replay_free(struct replay *rp)
 	for (unsigned t = 0; t < rp->ntargets; t++)
 		if (rp->opened[t])
 			target_close(&rp->tgt[t]);
-	bpt_reader_close(rp->reader);
 	result_thread_stop(rp->rthread);
-	load_stream_close(rp->stream);
+	load_stream_close(rp->stream); /* its thread reads the reader */
+	bpt_reader_close(rp->reader);
 	loaded_trace_free(&rp->lt);
 	summary_free(&rp->sum);
 	free(rp->rbuf);
