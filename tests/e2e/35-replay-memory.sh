@@ -4,7 +4,7 @@
 # to the end is replayed in every timing mode with a run file, which
 # lists the I/Os in issue order (ties by record), every one of them; (2)
 # generated traces of 0.5M and 2M I/Os are replayed on the null engine in
-# every timing mode and the peak RSS may grow by less than 64 MiB between
+# every timing mode and the peak RSS may grow by less than 32 MiB between
 # them (the whole-trace load grew by ~190 MiB: ~128 bytes per I/O). No
 # timing is asserted.
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +57,7 @@ for mode in afap original causal; do
 	a=$(rss 500000 "$mode" "${args[@]}")
 	b=$(rss 2000000 "$mode" "${args[@]}")
 	note "$mode: peak RSS $((a / 1024)) MiB at 0.5M I/Os, $((b / 1024)) MiB at 2M"
-	[ $((b - a)) -lt $((64 * 1024)) ] ||
+	[ $((b - a)) -lt $((32 * 1024)) ] ||
 		fail "$mode: peak RSS grew by $(((b - a) / 1024)) MiB from 0.5M to 2M I/Os"
 done
 rm -f "$E2E_TMP"/g*.bpt "$E2E_TMP/run.bpt"
