@@ -123,12 +123,13 @@ PY
 # a database of schema 1 (before runs knew they could be partial)
 sqlite3 "$BLKPEAK_DB" "CREATE TABLE v1 AS SELECT trace_id, source_digest, source_trace_id, source_path,
 	target, timing, speed, queue_depth, engine, host, kernel FROM runs; DROP TABLE runs;
-	ALTER TABLE v1 RENAME TO runs; PRAGMA user_version = 1" || fail "make a schema-1 database"
+	ALTER TABLE v1 RENAME TO runs; ALTER TABLE ios DROP COLUMN completion;
+	PRAGMA user_version = 1" || fail "make a schema-1 database"
 "$BLKPEAK" analyze report 2 > /dev/null 2> "$T/err" && fail "report on schema 1 accepted"
 grep -q "old schema version, run 'blkpeak analyze import' once to migrate it" "$T/err" ||
 	fail "schema 1: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/term.bpt" || fail "import migrates schema 1"
-[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 2 ] || fail "not migrated"
+[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 3 ] || fail "not migrated"
 [ "$(sqlite3 "$BLKPEAK_DB" 'SELECT trace_id, partial, stop_reason FROM runs WHERE partial = 1')" = \
 	"5|1|interrupted by SIGTERM" ] || fail "after migration: $(sqlite3 "$BLKPEAK_DB" 'SELECT * FROM runs')"
 "$BLKPEAK" analyze compare 1 2 > /dev/null || fail "compare of complete runs after migration"
