@@ -13,6 +13,7 @@
 
 #define PASS UINT32_MAX   /* layer_priv of an I/O without a model */
 #define NEVER UINT64_MAX
+#define SPIN_NS 80000ull  /* the last stretch of a wait is spun (scheduler.c) */
 
 struct hdd_set {
 	struct disk_model *models;  /* nmodels */
@@ -133,6 +134,7 @@ struct engine {
 	struct slot *slots;
 	unsigned nslots, *free_ids, nfree;
 	unsigned *pend, npend;        /* queued, given to the model at commit */
+	unsigned npend_done;          /* of those, done at once by the inner engine */
 	struct eng_io **ready;        /* both done (or passed through) */
 	unsigned nready, consumed;    /* consumed: returned by the last getevents */
 	unsigned inner_inflight;      /* handed to the inner engine, not reaped */
@@ -218,6 +220,7 @@ static enum eng_status hdd_queue(struct engine *e, struct eng_io *io)
 	if (st == ENG_QUEUED)
 		e->inner_inflight++;
 	e->pend[e->npend++] = id;
+	e->npend_done += st == ENG_COMPLETED;
 	return ENG_QUEUED; /* even when the real I/O is done: the model is not */
 }
 
@@ -236,7 +239,9 @@ static void slot_check(struct engine *e, unsigned id)
 static int hdd_commit(struct engine *e)
 {
 	int rc = 0;
-	uint64_t now;
+	/* the disks get the I/Os when the submission starts: the time the
+	 * system call takes is the host's, not the emulated disk's */
+	uint64_t now = now_mono_ns();
 
 	if (e->inner->pending(e->ie)) {
 		rc = e->inner->commit(e->ie);
@@ -245,7 +250,6 @@ static int hdd_commit(struct engine *e)
 	}
 	if (!e->npend)
 		return rc;
-	now = now_mono_ns();
 	for (unsigned i = 0; i < e->npend; i++) {
 		struct slot *s = &e->slots[e->pend[i]];
 		struct dm_req r = {
@@ -257,7 +261,7 @@ static int hdd_commit(struct engine *e)
 		if (mrc)
 			return mrc;
 	}
-	e->npend = 0;
+	e->npend = e->npend_done = 0;
 	return rc;
 }
 
@@ -302,6 +306,16 @@ static uint64_t advance_models(struct engine *e, uint64_t now, int *err)
 	return next;
 }
 
+/* Sleep until SPIN_NS before t, then spin: timer wake-ups are late by
+ * tens of microseconds, which would add to every emulated I/O. */
+static void wait_until(uint64_t t)
+{
+	if (t > SPIN_NS && now_mono_ns() < t - SPIN_NS)
+		sleep_until_mono_ns(t - SPIN_NS);
+	while (now_mono_ns() < t)
+		;
+}
+
 static int hdd_getevents(struct engine *e, unsigned min, unsigned max, uint64_t timeout_ns)
 {
 	uint64_t now = now_mono_ns();
@@ -341,7 +355,7 @@ static int hdd_getevents(struct engine *e, unsigned min, unsigned max, uint64_t 
 				return n;
 			take_inner(e, n);
 		} else if (until != NEVER) {
-			sleep_until_mono_ns(until);
+			wait_until(until);
 		} else {
 			break; /* nothing in flight anywhere */
 		}
@@ -358,7 +372,8 @@ static struct eng_io *hdd_event(struct engine *e, unsigned i)
 
 static unsigned hdd_pending(const struct engine *e)
 {
-	return e->inner->pending(e->ie) + e->npend;
+	/* the inner engine counts the others */
+	return e->inner->pending(e->ie) + e->npend_done;
 }
 
 const struct engine_ops engine_hdd_ops = {
