@@ -156,6 +156,7 @@ static void build_geometry(struct disk_model *m)
 		m->zone[i].first_cyl = cpz * i;
 		at += (uint64_t)(cpz * m->zone[i].track_bytes);
 	}
+	m->drain_rate = m->zone[0].rate;
 	m->seek_knee = SEEK_KNEE;
 	/* the curve is linear in tk: mean = a + b * tk */
 	a = mean_seek(m, 0);
@@ -222,6 +223,25 @@ static double head_at(const struct disk_model *m, uint64_t t)
 	return m->head_cyl;
 }
 
+/* The write cache's size: the buffer (as for read-ahead), at least one
+ * maximal request so that any write fits once the cache is empty. */
+static uint64_t cache_size(const struct disk_model *m)
+{
+	return m->p.cache_bytes > (1u << 20) ? m->p.cache_bytes : (1u << 20);
+}
+
+/* Dirty bytes left at time t: the cache drains at drain_rate whenever the
+ * head is not busy with a command (after media_until). */
+static double drained(const struct disk_model *m, uint64_t t)
+{
+	uint64_t from = m->dirty_t > m->media_until ? m->dirty_t : m->media_until;
+	double d = m->dirty;
+
+	if (d > 0 && t > from)
+		d -= (double)(t - from) * m->drain_rate;
+	return d > 0 ? d : 0;
+}
+
 /* Service of r starting at time t: its finish time; with `commit`, the
  * head, the read-ahead stream and the caches move as it says. */
 static uint64_t hdd_service(struct disk_model *m, const struct dm_req *r, uint64_t t,
@@ -235,11 +255,35 @@ static uint64_t hdd_service(struct disk_model *m, const struct dm_req *r, uint64
 	/* Command overhead is, as data sheets define it, the time from the
 	 * command's arrival to the actuator's first move: it is charged on
 	 * media accesses only, not on what the cache answers. */
-	if (r->op == BPT_OP_FLUSH || r->op == BPT_OP_DISCARD)
-		return t; /* nothing dirty (cache off) or acknowledged (on) */
+	if (r->op == BPT_OP_DISCARD)
+		return t;
+	if (r->op == BPT_OP_FLUSH) { /* waits until the cache has drained */
+		double dirty = drained(m, t);
+
+		fin = (double)t + (dirty > 0 ? dirty / m->drain_rate : 0);
+		if (commit) {
+			m->dirty = 0;
+			m->dirty_t = m->media_until = (uint64_t)fin;
+		}
+		return (uint64_t)fin;
+	}
 	if ((r->op == BPT_OP_WRITE || r->op == BPT_OP_WRITE_ZEROES) && p->wcache &&
-	    !(r->flags & BPT_F_FUA))
-		return t + (uint64_t)((double)r->len / bus);
+	    !(r->flags & BPT_F_FUA)) {
+		double rate = zone_of(m, r->offset < m->capacity ? r->offset : m->capacity - 1)->rate;
+		double dirty = drained(m, t), room = (double)cache_size(m) - dirty;
+		double wait = (double)r->len > room ? ((double)r->len - room) / rate : 0;
+
+		fin = (double)t + wait + (double)r->len / bus;
+		if (commit) {
+			/* it waits for room while the cache drains, then the cache
+			 * holds it too and goes on draining during the transfer */
+			m->drain_rate = rate;
+			m->dirty = dirty - wait * rate + (double)r->len;
+			m->dirty_t = (uint64_t)((double)t + wait);
+			m->media_until = t;
+		}
+		return (uint64_t)fin;
+	}
 	if (r->op == BPT_OP_READ && m->ra_on && r->offset >= m->ra_lo) {
 		uint64_t avail = ra_avail(m, t);
 
@@ -277,6 +321,9 @@ static uint64_t hdd_service(struct disk_model *m, const struct dm_req *r, uint64
 	      (double)r->len / zone_of(m, r->offset < m->capacity ? r->offset : m->capacity - 1)->rate;
 	if (commit) {
 		uint64_t last = end ? end - 1 : 0;
+
+		m->dirty = drained(m, t); /* the cache drained until now, then waits */
+		m->dirty_t = m->media_until = (uint64_t)fin;
 
 		m->head_cyl = disk_model_cylinder(m, last < m->capacity ? last : m->capacity - 1);
 		m->ra_on = r->op == BPT_OP_READ && p->cache_bytes > 0;

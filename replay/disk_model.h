@@ -20,8 +20,10 @@
  *            the head arrives, media transfer at the zone's rate (ZCAV);
  *            FIFO or shortest-access-time-first among the first `queue`
  *            waiting commands; a read-ahead segment; a write-back cache
- *            that is on (writes, flushes and FUA end at the interface) or
- *            off (a write ends when it is on the platter).
+ *            that is on (a write ends when its data is in the cache, which
+ *            drains at the media rate while the head is free; a write that
+ *            does not fit waits for room; a flush waits for the drain; FUA
+ *            goes to the platter) or off (a write ends on the platter).
  *   ssd      `channels` parallel channels, fixed latency per operation
  *            plus the transfer at the channel's rate; no seek, no angle.
  *   instant  every request finishes when it arrives (zero cost).
@@ -108,6 +110,12 @@ struct disk_model {
 	uint64_t ra_pos;        /* byte the stream had reached at ra_t */
 	uint64_t ra_t;
 	uint64_t ra_used;       /* bytes up to here were handed to the host */
+	/* write-back cache: dirty bytes, drained at the media rate whenever
+	 * the head is not busy with a command */
+	double dirty;
+	uint64_t dirty_t;       /* when dirty was last brought up to date */
+	uint64_t media_until;   /* the head is busy with a command until then */
+	double drain_rate;      /* bytes per ns where the dirty data goes */
 };
 
 /* Defaults of a preset (`name`), or -ENOENT. */

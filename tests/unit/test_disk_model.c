@@ -289,6 +289,32 @@ Test(disk_model, commit_rate_with_write_cache_off_and_on)
 	}
 }
 
+/* A write stream larger than the cache runs at the media rate, not the
+ * interface's; a burst that fits runs at the interface's. */
+Test(disk_model, write_cache_fills_then_drains_at_the_media_rate)
+{
+	struct disk_params p = preset("7200");
+	struct disk_model m;
+	uint64_t t = 1000000000ull, t0 = t, off;
+
+	cr_assert_eq(disk_model_init(&m, &p, 100 * GB), 0);
+	for (off = 0; off < 1 * MIB; off += 64 * 1024) {
+		struct dm_req w = { .offset = off, .len = 64 * 1024, .op = BPT_OP_WRITE, .arrival = t };
+
+		cr_assert_eq(disk_model_submit(&m, &w), 0);
+		t = finish_one(&m, t);
+	}
+	near((double)MIB / ((double)(t - t0) / 1e3), p.bus_rate, 0.01, "a 1 MiB burst");
+	for (t0 = t; off < 257 * MIB; off += 64 * 1024) {
+		struct dm_req w = { .offset = off, .len = 64 * 1024, .op = BPT_OP_WRITE, .arrival = t };
+
+		cr_assert_eq(disk_model_submit(&m, &w), 0);
+		t = finish_one(&m, t);
+	}
+	near(256.0 * MIB / ((double)(t - t0) / 1e3), p.rate_outer, 0.05, "256 MiB of writes");
+	disk_model_free(&m);
+}
+
 Test(disk_model, fua_write_waits_for_the_platter_even_with_the_cache_on)
 {
 	struct disk_params p = preset("7200");
