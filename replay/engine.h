@@ -38,6 +38,10 @@ struct eng_io {
 	int64_t result;     /* set on completion: bytes done or a negative errno */
 	void *priv;         /* the caller's, untouched */
 	uint32_t layer_priv; /* a layering engine's (engine_hdd), untouched below */
+	/* set by an engine that knows when the I/O finished better than the
+	 * moment it is reaped (engine_hdd: the emulated disk's finish time,
+	 * CLOCK_MONOTONIC ns); 0: the caller takes the time it reaps it */
+	uint64_t done_ns;
 	uint8_t engine_priv[80]; /* the engine's per-I/O state (e.g. an iocb) */
 };
 

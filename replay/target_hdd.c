@@ -124,6 +124,8 @@ int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, char
 struct slot {
 	struct eng_io *io;
 	struct disk_model *m;
+	uint64_t done_ns;       /* the later of the model's finish and the real
+				 * completion as seen here */
 	uint8_t real_done, model_done;
 };
 
@@ -201,6 +203,7 @@ static enum eng_status hdd_queue(struct engine *e, struct eng_io *io)
 	enum eng_status st;
 	unsigned id;
 
+	io->done_ns = 0;
 	if (!m) {
 		io->layer_priv = PASS;
 		st = e->inner->queue(e->ie, io);
@@ -231,6 +234,7 @@ static void slot_check(struct engine *e, unsigned id)
 
 	if (!s->real_done || !s->model_done)
 		return;
+	s->io->done_ns = s->done_ns; /* the run records the disk's time */
 	e->ready[e->nready++] = s->io;
 	s->io = NULL;
 	e->free_ids[e->nfree++] = id;
@@ -265,8 +269,8 @@ static int hdd_commit(struct engine *e)
 	return rc;
 }
 
-/* Take what the inner engine made ready (n from its getevents). */
-static void take_inner(struct engine *e, int n)
+/* Take what the inner engine made ready (n from its getevents) at `now`. */
+static void take_inner(struct engine *e, int n, uint64_t now)
 {
 	for (int i = 0; i < n; i++) {
 		struct eng_io *io = e->inner->event(e->ie, (unsigned)i);
@@ -276,7 +280,13 @@ static void take_inner(struct engine *e, int n)
 			e->ready[e->nready++] = io;
 			continue;
 		}
-		e->slots[io->layer_priv].real_done = 1;
+		struct slot *sl = &e->slots[io->layer_priv];
+
+		sl->real_done = 1;
+		if (!sl->model_done) /* the model finishes later and sets the time */
+			sl->done_ns = 0;
+		else if (now > sl->done_ns) /* the real I/O is the later one */
+			sl->done_ns = now;
 		slot_check(e, io->layer_priv);
 	}
 }
@@ -296,7 +306,10 @@ static uint64_t advance_models(struct engine *e, uint64_t now, int *err)
 		if (rc)
 			*err = rc;
 		while (disk_model_pop(m, &r)) {
-			e->slots[r.id].model_done = 1;
+			struct slot *sl = &e->slots[r.id];
+
+			sl->model_done = 1;
+			sl->done_ns = r.finish;
 			slot_check(e, (unsigned)r.id);
 		}
 		f = disk_model_next_finish(m);
@@ -335,7 +348,7 @@ static int hdd_getevents(struct engine *e, unsigned min, unsigned max, uint64_t 
 			n = e->inner->getevents(e->ie, 0, e->inner_inflight, 0);
 			if (n < 0)
 				return n;
-			take_inner(e, n);
+			take_inner(e, n, now);
 		}
 		next = advance_models(e, now, &err);
 		if (err)
@@ -353,7 +366,7 @@ static int hdd_getevents(struct engine *e, unsigned min, unsigned max, uint64_t 
 						until == NEVER ? NEVER : until > now ? until - now : 0);
 			if (n < 0)
 				return n;
-			take_inner(e, n);
+			take_inner(e, n, now_mono_ns());
 		} else if (until != NEVER) {
 			wait_until(until);
 		} else {

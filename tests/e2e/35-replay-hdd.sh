@@ -3,9 +3,12 @@
 # devices): random 8 KiB reads, afap, each trace spanning its target's
 # whole capacity, on the 15k preset (5.4 ms a read: large against this
 # VM's scheduling noise of tens of microseconds, with 1500 I/Os so that
-# the mean's spread is under 1%). The seeds' anchors:
+# the mean's spread is under 1%). The disks' rate is taken as queue depth
+# / mean latency (Little's law, latency = issue to completion), which
+# leaves out the host's gaps between a completion and the next issue; the
+# wall-clock IOPS are printed too. The seeds' anchors:
 #   one disk at QD 1 runs at 1 / (seek + half a turn + transfer) (-10%/+5%:
-#   the host's turnaround between I/Os adds a little);
+#   late wake-ups add a little);
 #   RAID 0 of two equals one disk at QD 1 (+-5%) and gains 1.4-1.6x at QD 2;
 #   RAID 1 of two gains >= 1.7x at QD 2.
 # Also: a bad model is a usage error, hdd: over an array is refused, and
@@ -20,19 +23,21 @@ B=$(make_loop 256M b)
 "$BLKPEAK" generate -o "$E2E_TMP/r256.bpt" --count $N --bs 8k --span 256m --seed 11 -q || fail "generate"
 "$BLKPEAK" generate -o "$E2E_TMP/r512.bpt" --count $N --bs 8k --span 512m --seed 12 -q || fail "generate"
 
-# iops TRACE QD TARGET: the replay's IOPS (from --json)
-iops() {
+# rate TRACE QD TARGET: "QD / mean latency" and the wall-clock IOPS (--json)
+rate() {
 	"$BLKPEAK" replay "$1" --timing afap --realtime --queue-depth "$2" --target "$3" --json \
 		> "$E2E_TMP/j" 2> "$E2E_TMP/err" || { cat "$E2E_TMP/err"; fail "replay onto $3"; }
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["errors"] == 0; print("%.1f" % j["iops"])' \
-		"$E2E_TMP/j" || fail "no iops in $(cat "$E2E_TMP/j")"
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["errors"] == 0
+print("%.1f %.1f" % (int(sys.argv[2]) * 1e9 / j["latency_ns"]["read"]["mean"], j["iops"]))' \
+		"$E2E_TMP/j" "$2" || fail "no latency in $(cat "$E2E_TMP/j")"
 }
 M=15k
-one1=$(iops "$E2E_TMP/r256.bpt" 1 "hdd:$M:$A")
-r0_1=$(iops "$E2E_TMP/r512.bpt" 1 "raid0:chunk=64k:hdd:$M:$A,hdd:$M:$B")
-r0_2=$(iops "$E2E_TMP/r512.bpt" 2 "raid0:chunk=64k:hdd:$M:$A,hdd:$M:$B")
-r1_2=$(iops "$E2E_TMP/r256.bpt" 2 "raid1:hdd:$M:$A,hdd:$M:$B")
-note "$M, random 8 KiB reads, IOPS: one disk QD1 $one1; raid0 QD1 $r0_1, QD2 $r0_2; raid1 QD2 $r1_2"
+read -r one1 w_one1 <<< "$(rate "$E2E_TMP/r256.bpt" 1 "hdd:$M:$A")"
+read -r r0_1 w_r0_1 <<< "$(rate "$E2E_TMP/r512.bpt" 1 "raid0:chunk=64k:hdd:$M:$A,hdd:$M:$B")"
+read -r r0_2 w_r0_2 <<< "$(rate "$E2E_TMP/r512.bpt" 2 "raid0:chunk=64k:hdd:$M:$A,hdd:$M:$B")"
+read -r r1_2 w_r1_2 <<< "$(rate "$E2E_TMP/r256.bpt" 2 "raid1:hdd:$M:$A,hdd:$M:$B")"
+note "$M, random 8 KiB reads, I/Os per second (QD / mean latency; wall clock): one disk QD1 $one1 ($w_one1);"
+note "  raid0 QD1 $r0_1 ($w_r0_1), QD2 $r0_2 ($w_r0_2); raid1 QD2 $r1_2 ($w_r1_2)"
 # 15k preset: seek_avg 3.3 ms, 15000 rpm, 164-100 MB/s
 want=$(awk 'BEGIN { printf "%.1f", 1e3 / (3.3 + 2.0 + 8192 / 132e3) }')
 awk -v g="$one1" -v w="$want" 'BEGIN { exit !(g >= 0.90 * w && g <= 1.05 * w) }' ||

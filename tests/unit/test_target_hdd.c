@@ -66,9 +66,18 @@ Test(target_hdd, completions_wait_for_the_model)
 	}
 	cr_expect_lt(got_at[5], 3000000, "the unmodelled I/O is not held (%llu ns)",
 		     (unsigned long long)got_at[5]);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 5; i++) {
 		cr_expect_geq(got_at[i], 3000000ull * (i + 1), "read %d back after %llu ns", i,
 			      (unsigned long long)got_at[i]);
+		/* the completion time handed on is the model's (read i of one
+		 * channel ends (i + 1) x 3 ms after the commit), not when it
+		 * was reaped */
+		cr_expect(io[i].done_ns >= t0 + 3000000ull * (i + 1) &&
+				  io[i].done_ns <= t0 + got_at[i],
+			  "read %d: done_ns %lld ns after the commit, back after %llu", i,
+			  (long long)(io[i].done_ns - t0), (unsigned long long)got_at[i]);
+	}
+	cr_expect_eq(io[5].done_ns, 0, "the unmodelled I/O carries no time");
 	/* a zero timeout returns at once with what is ready (nothing) */
 	cr_expect_eq(engine_hdd_ops.getevents(e, 0, 6, 0), 0);
 	engine_hdd_ops.close(e);
