@@ -37,14 +37,24 @@ struct eng_io {
 	void *buf;          /* aligned buffer of len bytes (read/write) */
 	int64_t result;     /* set on completion: bytes done or a negative errno */
 	void *priv;         /* the caller's, untouched */
+	uint32_t layer_priv; /* a layering engine's (engine_hdd), untouched below */
+	/* set by an engine that knows when the I/O finished better than the
+	 * moment it is reaped (engine_hdd: the emulated disk's finish time,
+	 * CLOCK_MONOTONIC ns); 0: the caller takes the time it reaps it */
+	uint64_t done_ns;
 	uint8_t engine_priv[80]; /* the engine's per-I/O state (e.g. an iocb) */
 };
 
 struct engine;
+struct hdd_set;
 
 struct engine_opts {
 	unsigned depth;          /* most I/Os outstanding at once */
 	uint64_t null_latency_ns; /* null engine: time from commit to completion */
+	/* hdd engine (target_hdd.h): the engine that does the real I/O and
+	 * the emulated disks whose completions it holds back */
+	const struct engine_ops *inner;
+	struct hdd_set *hdd;
 };
 
 struct engine_ops {
@@ -74,6 +84,7 @@ struct engine_ops {
 
 extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_null_ops;
+extern const struct engine_ops engine_hdd_ops;
 
 /* The engine called `name` ("libaio", "null"), or NULL. */
 const struct engine_ops *engine_find(const char *name);

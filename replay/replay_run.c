@@ -27,6 +27,7 @@
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
+#include "target_hdd.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -50,6 +51,7 @@ struct replay {
 	int opened[LOAD_MAX_TARGETS];
 	struct sched_target st[LOAD_MAX_TARGETS];
 	struct fit fit[LOAD_MAX_TARGETS];
+	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	struct outfile out;                      /* -o: the run file */
 	struct load_stream *stream;              /* the trace in issue order */
@@ -513,6 +515,7 @@ static void replay_free(struct replay *rp)
 			target_close(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream); /* its thread reads the reader */
+	hdd_set_free(rp->hdd);
 	bpt_reader_close(rp->reader);
 	loaded_trace_free(&rp->lt);
 	summary_free(&rp->sum);
@@ -584,6 +587,19 @@ int replay_run(const struct replay_opts *opts)
 		.read_buf = rp.rbuf, .write_buf = rp.wbuf,
 		.on_result = on_result, .on_progress = on_progress, .ctx = &rp,
 	};
+	for (unsigned t = 0; t < rp.ntargets; t++) {
+		char why[512];
+
+		if (hdd_set_add_target(&rp.hdd, &rp.tgt[t], !o.json, why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			goto out;
+		}
+	}
+	if (hdd_set_count(rp.hdd)) { /* hold completions until the disks' times */
+		cfg.eopts.inner = ops;
+		cfg.eopts.hdd = rp.hdd;
+		cfg.ops = &engine_hdd_ops;
+	}
 	stop_flag = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);

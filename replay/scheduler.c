@@ -33,6 +33,7 @@ struct req {
 	unsigned nparts, parts_left;
 	int32_t error;
 	uint32_t member_mask;
+	uint64_t last_done;      /* latest completion time of its parts */
 	uint8_t short_io, target;
 	struct layout_part *lp;  /* maxparts entries */
 	struct eng_io *eio;      /* maxparts entries */
@@ -159,8 +160,10 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 		if (!r->error)
 			r->error = -EIO;
 	}
+	if (now > r->last_done)
+		r->last_done = now;
 	if (--r->parts_left == 0)
-		finish_req(s, r, now);
+		finish_req(s, r, r->last_done);
 }
 
 static int stop_requested(const struct sched *s)
@@ -189,7 +192,9 @@ static int reap(struct sched *s, unsigned min, uint64_t timeout_ns)
 	for (int i = 0; i < n; i++) {
 		struct eng_io *e = s->cfg->ops->event(s->eng, (unsigned)i);
 
-		part_done(s, e->priv, e, now);
+		/* an engine may say when the I/O really finished (an emulated
+		 * disk's finish time), which is before it was reaped */
+		part_done(s, e->priv, e, e->done_ns && e->done_ns < now ? e->done_ns : now);
 	}
 	return n;
 }
@@ -261,6 +266,7 @@ static int start_req(struct sched *s, uint64_t due)
 	r->issue_ns = due;
 	r->error = 0;
 	r->member_mask = 0;
+	r->last_done = 0;
 	r->short_io = 0;
 	r->target = io->target;
 	s->outstanding++;

@@ -10,8 +10,10 @@
 
 void target_spec_free(struct target_spec *spec)
 {
-	for (unsigned i = 0; i < spec->nmembers; i++)
+	for (unsigned i = 0; i < spec->nmembers; i++) {
 		free(spec->members[i]);
+		free(spec->model[i]);
+	}
 	memset(spec, 0, sizeof(*spec));
 }
 
@@ -27,28 +29,94 @@ static const struct {
 	{ "linear", LAYOUT_LINEAR, 0, 2 },
 };
 
-/* Split "A,B,C" into spec->members; -EINVAL on an empty member. */
+/* 1 when `p` starts with a layout's word and ':' (or "hdd:"). */
+static int starts_with_layout(const char *p)
+{
+	static const char *const words[] = { "raid0:", "raid1:", "raid10:", "linear:", "hdd:" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strncmp(p, words[i], strlen(words[i])))
+			return 1;
+	return 0;
+}
+
+/* "hdd:MODEL:PATH..." at p: parse MODEL into *model (allocated) and
+ * return where PATH starts, or NULL with the reason in why. */
+static const char *parse_hdd_prefix(const char *p, struct disk_params **model, char *why,
+				    size_t len)
+{
+	const char *mend = strchr(p + 4, ':');
+	char text[512], inner[256];
+
+	if (!mend || mend == p + 4) {
+		snprintf(why, len, "'%s': expected hdd:MODEL:PATH (MODEL: a preset such as "
+				   "7200, or key=value items)", p);
+		return NULL;
+	}
+	if ((size_t)(mend - p - 4) >= sizeof(text)) {
+		snprintf(why, len, "'%.40s...': disk model too long", p);
+		return NULL;
+	}
+	memcpy(text, p + 4, (size_t)(mend - p - 4));
+	text[mend - p - 4] = 0;
+	*model = malloc(sizeof(**model));
+	if (!*model) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	if (disk_params_parse(text, *model, inner, sizeof(inner))) {
+		snprintf(why, len, "hdd:%s: %s", text, inner);
+		free(*model);
+		*model = NULL;
+		return NULL;
+	}
+	if (starts_with_layout(mend + 1)) {
+		snprintf(why, len, "'%s': hdd: emulates one disk (a device or file); to emulate "
+				   "an array's disks put hdd: on each member: "
+				   "raid0:chunk=64k:hdd:7200:A,hdd:7200:B", p);
+		free(*model);
+		*model = NULL;
+		return NULL;
+	}
+	return mend + 1;
+}
+
+/* Split "A,B,C" into spec->members (each may be hdd:MODEL:PATH, whose
+ * MODEL may hold commas); -EINVAL on an empty member. */
 static int split_members(const char *list, struct target_spec *spec,
 			 char *why, size_t len)
 {
 	const char *p = list;
 
 	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		struct disk_params *model = NULL;
+		const char *comma;
+		size_t n;
 
+		if (!strncmp(p, "hdd:", 4)) {
+			p = parse_hdd_prefix(p, &model, why, len);
+			if (!p)
+				return -EINVAL;
+		}
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
 		if (!n) {
 			snprintf(why, len, "'%s': empty member path", list);
+			free(model);
 			return -EINVAL;
 		}
 		if (spec->nmembers == LAYOUT_MAX_MEMBERS) {
 			snprintf(why, len, "'%s': more than %d members", list,
 				 LAYOUT_MAX_MEMBERS);
+			free(model);
 			return -EINVAL;
 		}
 		spec->members[spec->nmembers] = strndup(p, n);
-		if (!spec->members[spec->nmembers])
+		if (!spec->members[spec->nmembers]) {
+			free(model);
 			return -ENOMEM;
+		}
+		spec->model[spec->nmembers] = model;
 		spec->nmembers++;
 		if (!comma)
 			return 0;
@@ -72,6 +140,19 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 	int is_word = wlen > 0 && isalpha((unsigned char)text[0]);
 	for (size_t i = 0; is_word && i < wlen; i++)
 		is_word = isalnum((unsigned char)text[i]);
+	if (is_word && wlen == 3 && !strncmp(text, "hdd", 3)) {
+		spec->kind = LAYOUT_SINGLE;
+		rc = split_members(text, spec, why, len);
+		if (!rc && spec->nmembers != 1) {
+			snprintf(why, len, "'%s': hdd:MODEL:PATH emulates one disk; for several "
+					   "use raid0:, raid1:, raid10: or linear: with hdd: members",
+				 text);
+			rc = -EINVAL;
+		}
+		if (rc)
+			target_spec_free(spec);
+		return rc;
+	}
 	if (!is_word) {
 		spec->kind = LAYOUT_SINGLE;
 		if (strchr(text, ',')) {
@@ -79,7 +160,10 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 					   "raid1:, raid10: or linear: for several", text);
 			return -EINVAL;
 		}
-		return split_members(text, spec, why, len);
+		rc = split_members(text, spec, why, len);
+		if (rc)
+			target_spec_free(spec);
+		return rc;
 	}
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		if (strlen(kinds[k].name) != wlen || strncmp(text, kinds[k].name, wlen))
@@ -127,7 +211,7 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 		}
 		return 0;
 	}
-	snprintf(why, len, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear)",
+	snprintf(why, len, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear, hdd)",
 		 text, (int)wlen, text);
 	return -EINVAL;
 }

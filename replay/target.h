@@ -7,6 +7,13 @@
  * Member paths may not contain ',' (they may contain ':'). A spec starting
  * with a word and ':' that is not a known layout is an error, not a path,
  * so that "raid5:a,b" is not taken for a file called "raid5:a,b".
+ *
+ * Any member, or the whole target when it is one path, may be an emulated
+ * disk: hdd:MODEL:PATH (target_hdd.h), MODEL being a preset and/or
+ * key=value items separated by ',' up to the next ':' (disk_model.h):
+ *   hdd:7200:/dev/loop3
+ *   raid0:chunk=64k:hdd:7200:A,hdd:7200,wcache=off:B
+ * hdd: wraps one path, not an array: put it on each member instead.
  */
 #ifndef BLKPEAK_TARGET_H
 #define BLKPEAK_TARGET_H
@@ -14,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disk_model.h"
 #include "layout.h"
 
 struct target_spec {
@@ -21,6 +29,7 @@ struct target_spec {
 	uint64_t chunk;                         /* raid0, raid10 */
 	unsigned nmembers;
 	char *members[LAYOUT_MAX_MEMBERS];      /* owned */
+	struct disk_params *model[LAYOUT_MAX_MEMBERS]; /* owned; NULL: real disk */
 };
 
 /*

@@ -8,19 +8,25 @@
 #   3. import everything, print the comparison (time saved in %), write
 #      demo/report.html with the charts.
 #
-# The "disks" are sparse files in /dev/shm behind loop devices, made to
-# behave like disks by the kernel's block throttling (scripts/throttle.sh):
-# the replays run in a cgroup that caps each target device at DEMO_MBPS
-# MB/s and DEMO_IOPS I/Os per second, each way. The recording is made on
-# an unthrottled device: blk-throttle holds I/Os back before the block
-# tracepoints see them, so a throttled recording would carry the
-# throttle's waits as the application's think time. Everything it makes
-# (loop devices, mounts, the cgroup, temp files) is removed at the end,
-# also on failure or Ctrl-C; the results stay in demo/ (or $DEMO_DIR).
+# The "disks" are sparse files in /dev/shm behind loop devices. By default
+# the replay targets are emulated disks (DEMO_DISK=7200: blkpeak's model
+# of a 7200 rpm desktop drive of IPEAK's time, schemas/disk-model.md):
+# blkpeak does each I/O on the loop device and holds its completion until
+# the modelled disk, with its seeks, rotation, zones and caches, would have
+# finished it; the RAID 0 and RAID 1 are built of two such disks. With
+# DEMO_DISK=throttle the targets are instead capped by the kernel's block
+# throttling (scripts/throttle.sh) at DEMO_MBPS MB/s and DEMO_IOPS I/Os per
+# second each way, the replays running in a throttled cgroup; a throttle
+# limits a rate but does not make an I/O take time, so it flatters RAID 0
+# (the emulated disks do not). The recording is made on an unthrottled,
+# unemulated device. Everything it makes (loop devices, mounts, the
+# cgroup, temp files) is removed at the end, also on failure or Ctrl-C;
+# the results stay in demo/ (or $DEMO_DIR).
 #
 # Environment: DEMO_SCALE (1: 25 pictures of 256 KiB and a 51 MiB scratch
-# file; 20: IPEAK's 25 x 5 MB and 1 GB), DEMO_MBPS (default 50),
-# DEMO_IOPS (default 2000: high enough that the chunk-sized pieces of a
+# file; 20: IPEAK's 25 x 5 MB and 1 GB), DEMO_DISK (a disk model, default
+# 7200; or "throttle"), DEMO_MBPS (throttle: default 50), DEMO_IOPS
+# (throttle: default 2000, high enough that the chunk-sized pieces of a
 # RAID 0 are not charged like seeks, since the throttle counts I/Os before
 # the block layer merges adjacent ones), DEMO_DIR, DEMO_TMP (where its
 # temporary folder blkpeak-demo.XXXXXX goes, default /dev/shm; a RAM file
@@ -33,6 +39,7 @@ DIR=${DEMO_DIR:-demo}
 SCALE=${DEMO_SCALE:-1}
 IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
+DISK=${DEMO_DISK:-7200}
 # shellcheck source=scripts/throttle.sh
 . "$ROOT/scripts/throttle.sh"
 
@@ -73,22 +80,38 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# new_disk NAME SIZE_BYTES: a throttled loop device, in $DISK (not printed:
-# a $(...) subshell would lose LOOPS, and cleanup with it).
+# new_disk NAME SIZE_BYTES: a loop device (throttled with
+# DEMO_DISK=throttle), in $DEV (not printed: a $(...) subshell would lose
+# LOOPS, and cleanup with it).
 new_disk() {
 	truncate -s "$2" "$WORK/$1.img"
-	DISK=$(losetup -f --show --direct-io=on "$WORK/$1.img") || die "losetup $WORK/$1.img failed"
-	LOOPS="$LOOPS $DISK"
-	thr_limit "$DISK" "$IOPS" "$IOPS" $((MBPS * 1000000)) $((MBPS * 1000000)) ||
-		die "cannot throttle $DISK"
+	DEV=$(losetup -f --show --direct-io=on "$WORK/$1.img") || die "losetup $WORK/$1.img failed"
+	LOOPS="$LOOPS $DEV"
+	if [ "$DISK" = throttle ]; then
+		thr_limit "$DEV" "$IOPS" "$IOPS" $((MBPS * 1000000)) $((MBPS * 1000000)) ||
+			die "cannot throttle $DEV"
+	fi
 }
+# emu PATH: PATH as a replay target member (an emulated disk unless throttled)
+emu() { if [ "$DISK" = throttle ]; then echo "$1"; else echo "hdd:$DISK:$1"; fi; }
 
 say "== blkpeak demo: IPEAK's photo-editing session on one disk, RAID 0 and RAID 1"
-thr_detect || die "block throttling is needed to make loop devices behave like disks"
-thr_create "blkpeak-demo-$$" || die "cannot create a cgroup under $THR_ROOT"
-say "Disks: RAM-backed loop devices. The replay targets are throttled by the kernel"
-say "(cgroup $THR_KIND $( [ "$THR_KIND" = v2 ] && echo io.max || echo 'blkio.throttle.*'), $THR_CG) to $MBPS MB/s and"
-say "$IOPS I/Os per second each way, like a modest disk; replays run in that cgroup."
+if [ "$DISK" = throttle ]; then
+	thr_detect || die "block throttling is needed to make loop devices behave like disks"
+	thr_create "blkpeak-demo-$$" || die "cannot create a cgroup under $THR_ROOT"
+	say "Disks: RAM-backed loop devices. The replay targets are throttled by the kernel"
+	say "(cgroup $THR_KIND $( [ "$THR_KIND" = v2 ] && echo io.max || echo 'blkio.throttle.*'), $THR_CG) to $MBPS MB/s and"
+	say "$IOPS I/Os per second each way, like a modest disk; replays run in that cgroup."
+	DISK_NOTE="each capped at $MBPS MB/s and $IOPS I/Os per second each way by the kernel's block throttling (cgroup $THR_KIND)"
+else
+	# the model is checked now, not after the recording (exit 2: a bad spec)
+	rc=0; "$BLKPEAK" replay /nonexistent --target "hdd:$DISK:/nonexistent" 2> "$WORK/check.err" || rc=$?
+	[ $rc -ne 2 ] || die "DEMO_DISK=$DISK: $(sed 's/^blkpeak: replay: //' "$WORK/check.err")"
+	say "Disks: RAM-backed loop devices; each replay target is an emulated disk"
+	say "(hdd:$DISK:DEVICE): blkpeak does the I/O on the loop device and holds its"
+	say "completion until the modelled disk would have finished it (seek, rotation,"
+	say "zones, caches; schemas/disk-model.md). The RAID 0 and RAID 1 are two such disks."
+fi
 
 # 1. The workload's file system, then its capture.
 say ""
@@ -108,24 +131,41 @@ step "$BLKPEAK" info --verify "$DIR/photo-edit.bpt"
 # 2. Three targets: one disk, and two more for the arrays.
 say ""
 say "== 2. replay it, causal timing, on three targets (disks of $((SIZE >> 20)) MiB)"
-new_disk single "$SIZE"; ONE=$DISK
-new_disk a "$SIZE"; A=$DISK
-new_disk b "$SIZE"; B=$DISK
+new_disk single "$SIZE"; ONE=$DEV
+new_disk a "$SIZE"; A=$DEV
+new_disk b "$SIZE"; B=$DEV
 declare -A RUN
 replay() { # NAME TARGET
-	printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' \
-		"$BLKPEAK replay --timing causal --allow-write --target $2 -o $DIR/run-$1.bpt $DIR/photo-edit.bpt"
-	thr_exec "$BLKPEAK" replay --timing causal --allow-write --target "$2" \
-		-o "$DIR/run-$1.bpt" "$DIR/photo-edit.bpt"
+	local run=("$BLKPEAK" replay --timing causal --allow-write --target "$2"
+		-o "$DIR/run-$1.bpt" "$DIR/photo-edit.bpt")
+	if [ "$DISK" = throttle ]; then
+		printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' "${run[*]}"
+		thr_exec "${run[@]}"
+	else
+		printf '\n\033[1m$ %s\033[0m\n' "${run[*]}"
+		local rc=0
+		"${run[@]}" 2> "$WORK/one.err" || rc=$?
+		cat "$WORK/one.err" >&2
+		cat "$WORK/one.err" >> "$WORK/replay.err"
+		[ $rc -eq 0 ] || exit $rc
+	fi
 	RUN[$1]=$DIR/run-$1.bpt
 }
-replay single "$ONE"
-replay raid0 "raid0:chunk=64k:$A,$B"
-replay raid1 "raid1:$A,$B"
-for d in $ONE $A $B; do
-	read -r r w <<< "$(thr_ios "$d")"
-	say "throttled cgroup submitted $r reads and $w writes to $d"
-done
+replay single "$(emu "$ONE")"
+replay raid0 "raid0:chunk=64k:$(emu "$A"),$(emu "$B")"
+replay raid1 "raid1:$(emu "$A"),$(emu "$B")"
+if [ "$DISK" = throttle ]; then
+	for d in $ONE $A $B; do
+		read -r r w <<< "$(thr_ios "$d")"
+		say "throttled cgroup submitted $r reads and $w writes to $d"
+	done
+else
+	MODEL=$(sed -n 's/^replay: .*: emulated disk //p' "$WORK/replay.err" | head -1)
+	[ -n "$MODEL" ] || die "the replays did not say which disk model they emulated"
+	say ""
+	say "Disk model: $MODEL"
+	DISK_NOTE="each an emulated disk, model $MODEL"
+fi
 
 # 3. Analysis.
 say ""
@@ -152,12 +192,14 @@ say "Time saved against the single disk (same recorded I/O, causal timing):"
 	"SELECT printf('  %-50s %+6.1f %%  (%.3f s)', label, time_saved_pct, duration_ns / 1e9)
 	 FROM comparison_entries WHERE comparison_id = (SELECT max(id) FROM comparisons)
 	 ORDER BY position" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//; 1s/ +0.0 %/  base  /'
+IPEAK_NOTE="IPEAK measured a similar photo-editing session on real disks: one disk 45.9 s, RAID 0 of two 39.6 s (13.7% saved)."
+say "For comparison: $IPEAK_NOTE"
 for k in latency-cdf iops lba qd sizes; do
 	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "$S" "$R0" "$R1" "$CAP"
 done
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
 	--title "blkpeak demo: photo-editing session on one disk, RAID 0 and RAID 1" \
-	--note "workloads/photo-edit --scale $WL_SCALE recorded with blkpeak capture on a RAM-backed loop device, replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, each capped at $MBPS MB/s and $IOPS I/Os per second each way by the kernel's block throttling (cgroup $THR_KIND)." \
+	--note "workloads/photo-edit --scale $WL_SCALE recorded with blkpeak capture on a RAM-backed loop device, replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, $DISK_NOTE. $IPEAK_NOTE" \
 	"$S" "$R0" "$R1" "$CAP"
 say ""
 say "Results in $DIR: photo-edit.bpt (the recording), run-*.bpt (the replays),"

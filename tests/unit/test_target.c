@@ -76,6 +76,48 @@ Test(target, errors)
 	parse_fails("/dev/a,/dev/b", "a plain target is one path");
 }
 
+/* hdd:MODEL:PATH members: the model (with its commas) is taken up to the
+ * next ':', the path up to the next ','. */
+Test(target, emulated_disks)
+{
+	struct target_spec s;
+	char why[256];
+
+	cr_assert_eq(target_spec_parse("hdd:7200:/dev/loop3", &s, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(s.kind, LAYOUT_SINGLE);
+	cr_expect_eq(s.nmembers, 1);
+	cr_expect_str_eq(s.members[0], "/dev/loop3");
+	cr_assert_not_null(s.model[0]);
+	cr_expect_eq(s.model[0]->rpm, 7200);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid0:chunk=64k:hdd:7200,wcache=off,queue=4:a,b,"
+				       "hdd:15k:c:d",
+				       &s, why, sizeof(why)),
+		     0, "%s", why);
+	cr_expect_eq(s.nmembers, 3);
+	cr_expect_str_eq(s.members[0], "a");
+	cr_expect_eq(s.model[0]->wcache, 0);
+	cr_expect_eq(s.model[0]->queue, 4);
+	cr_expect_str_eq(s.members[1], "b");
+	cr_expect_null(s.model[1], "a member without hdd: is a real disk");
+	cr_expect_str_eq(s.members[2], "c:d");
+	cr_expect_eq(s.model[2]->rpm, 15000);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid1:hdd:instant:x,hdd:ssd:y", &s, why, sizeof(why)), 0);
+	cr_expect_eq(s.model[0]->kind, DM_INSTANT);
+	cr_expect_eq(s.model[1]->kind, DM_SSD);
+	target_spec_free(&s);
+
+	parse_fails("hdd:7300:/dev/a", "not a disk model");
+	parse_fails("hdd:7200", "expected hdd:MODEL:PATH");
+	parse_fails("hdd::/dev/a", "expected hdd:MODEL:PATH");
+	parse_fails("hdd:7200:", "empty member path");
+	parse_fails("hdd:7200:raid0:chunk=64k:a,b", "put hdd: on each member");
+	parse_fails("hdd:7200:hdd:5400:a", "put hdd: on each member");
+	parse_fails("hdd:7200:a,b", "emulates one disk");
+	parse_fails("raid1:hdd:7200,seek_avg=9:a,b", "give a unit");
+}
+
 Test(fit, refuse_names_both_sizes)
 {
 	struct fit f;
