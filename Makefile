@@ -176,7 +176,7 @@ bench: $(BIN) $(BENCH_BINS)
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
 # libFuzzer needs clang; the library is rebuilt with the sanitizers.
-FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) common/cliutil.c
+FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) common/cliutil.c common/filekind.c
 $(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"

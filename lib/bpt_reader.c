@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bpt_reader_int.h"
+#include "filekind.h"
 
 int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len)
 {
@@ -150,20 +151,6 @@ static struct bpt_reader *reader_new(const char *name)
 	return r;
 }
 
-/* What a file that is no trace is, in the words of common/filekind.c
- * (lib/ stays standalone: tools link lib's objects alone). */
-static const char *kind_of(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFBLK: return "a block device";
-	case S_IFCHR: return "a character device";
-	case S_IFIFO: return "a FIFO";
-	case S_IFSOCK: return "a socket";
-	case S_IFDIR: return "a directory";
-	default: return "not a regular file";
-	}
-}
-
 int bpt_reader_open(struct bpt_reader **out, const char *path,
 		    struct bpt_error *err)
 {
@@ -189,7 +176,7 @@ int bpt_reader_open(struct bpt_reader **out, const char *path,
 	if (!S_ISREG(st.st_mode)) {
 		rc = bpt_err(err, -EINVAL, path, 0, 0,
 			     "%s, not a trace file (a trace is read from a regular file: "
-			     "its index is at the end)", kind_of(st.st_mode));
+			     "its index is at the end)", file_kind(st.st_mode));
 		goto fail;
 	}
 	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) & ~O_NONBLOCK);

@@ -177,7 +177,7 @@ refused "load_extension" "load_extension() is refused" \
 
 # --- untrusted text: escape sequences, a bell, a C1 CSI and a newline
 cc -O1 -I"$ROOT/lib" -o "$T/mktrace_strings" "$ROOT/tests/e2e/mktrace_strings.c" \
-	"$ROOT"/build/lib/*.o -lzstd -lm || fail "cannot build mktrace_strings (run make first)"
+	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build mktrace_strings (run make first)"
 evil=$(printf 'ev\033[31mIL\033]0;pwned\007\nX\302\233')
 "$T/mktrace_strings" "$T/evil.bpt" "$evil" || fail "mktrace_strings"
 "$BLKPEAK" analyze import --db "$T/evil.db" "$T/evil.bpt" >/dev/null || fail "import evil"
