@@ -80,12 +80,19 @@ static void print_result(const char *path, const struct import_result *res,
 			 double secs, int json, int quiet)
 {
 	if (json) {
-		printf("{\"path\":");
-		json_str(stdout, path);
-		printf(",\"trace_id\":%" PRId64 ",\"already\":%s,\"ios\":%" PRIu64
-		       ",\"digest\":\"%s\",\"truncated\":%s,\"seconds\":%.3f}\n",
-		       res->trace_id, res->already ? "true" : "false", res->records,
-		       res->digest, res->truncated ? "true" : "false", secs);
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj(&w);
+		jw_kstr(&w, "path", path);
+		jw_ki64(&w, "trace_id", res->trace_id);
+		jw_kbool(&w, "already", res->already);
+		jw_ku64(&w, "ios", res->records);
+		jw_kstr(&w, "digest", res->digest);
+		jw_kbool(&w, "truncated", res->truncated);
+		jw_ku64(&w, "duration_ns", (uint64_t)(secs * 1e9));
+		jw_obj_end(&w);
+		jw_finish(&w);
 	} else if (quiet) {
 		return;
 	} else if (res->already) {

@@ -330,42 +330,49 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 
 void cmp_print_json(FILE *f, const struct cmp *c)
 {
-	fprintf(f, "{\"comparison_id\":");
+	struct jw w;
+
+	jw_init(&w, f, 0);
+	jw_obj(&w);
+	jw_key(&w, "comparison_id");
 	if (c->id)
-		fprintf(f, "%" PRId64, c->id);
+		jw_i64(&w, c->id);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"forced\":%s,\"entries\":[", c->forced ? "true" : "false");
+		jw_null(&w);
+	jw_kbool(&w, "forced", c->forced);
+	jw_key(&w, "entries");
+	jw_arr(&w);
 	for (int i = 0; i < c->n; i++) {
 		const struct cmp_entry *e = &c->e[i];
 		const struct st_report *r = &e->rep;
 
-		fprintf(f, "%s{\"position\":%d,\"trace_id\":%" PRId64 ",\"label\":", i ? "," : "", i,
-			e->trace_id);
-		json_str(f, e->label);
-		fprintf(f, ",\"is_run\":%s,\"source_digest\":", e->is_run ? "true" : "false");
-		json_str(f, e->key);
-		fprintf(f, ",\"duration_ns\":%" PRIu64 ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
-			",\"iops\":", r->duration_ns, r->ios, r->bytes);
-		json_num(f, r->iops, 3);
-		fprintf(f, ",\"mbps\":");
-		json_num(f, r->mbps, 6);
-		fprintf(f, ",\"time_saved_pct\":");
-		json_num(f, e->time_saved_pct, 6);
-		fprintf(f, ",\"speedup_pct\":");
-		json_num(f, e->speedup_pct, 6);
-		fprintf(f, ",\"mean_queue_depth\":");
-		json_num(f, r->mean_depth, 4);
-		fprintf(f, ",\"partial\":");
+		jw_obj(&w);
+		jw_ki64(&w, "position", i);
+		jw_ki64(&w, "trace_id", e->trace_id);
+		jw_kstr(&w, "label", e->label);
+		jw_kbool(&w, "is_run", e->is_run);
+		jw_kstr(&w, "source_digest", e->key);
+		jw_ku64(&w, "duration_ns", r->duration_ns);
+		jw_ku64(&w, "ios", r->ios);
+		jw_ku64(&w, "bytes", r->bytes);
+		jw_knum(&w, "ios_per_s", r->iops, 3);
+		jw_knum(&w, "mb_per_s", r->mbps, 6);
+		jw_knum(&w, "time_saved_pct", e->time_saved_pct, 6);
+		jw_knum(&w, "speedup_pct", e->speedup_pct, 6);
+		jw_knum(&w, "mean_queue_depth", r->mean_depth, 4);
+		jw_key(&w, "partial");
 		if (r->partial.partial)
-			partial_json(f, r->partial.done, r->partial.total, r->partial.reason);
+			partial_json(&w, r->partial.done, r->partial.total, r->partial.reason);
 		else
-			fputs("null", f);
-		fprintf(f, ",\"errors\":%" PRIu64 ",\"service\":", r->errors);
-		stats_latency_json(f, &r->all_service);
-		fprintf(f, ",\"total\":");
-		stats_latency_json(f, &r->all_total);
-		putc('}', f);
+			jw_null(&w);
+		jw_ku64(&w, "errors", r->errors);
+		jw_key(&w, "service");
+		stats_latency_json(&w, &r->all_service);
+		jw_key(&w, "total");
+		stats_latency_json(&w, &r->all_total);
+		jw_obj_end(&w);
 	}
-	fprintf(f, "]}\n");
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_finish(&w);
 }

@@ -33,18 +33,15 @@ static char *meta_json(const struct bpt_header *h)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
 
 	if (!f)
 		return NULL;
-	putc('{', f);
-	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++) {
-		if (i)
-			putc(',', f);
-		json_str(f, h->meta[i].key);
-		putc(':', f);
-		json_str(f, h->meta[i].value);
-	}
-	putc('}', f);
+	jw_init(&w, f, 0);
+	jw_obj(&w);
+	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++)
+		jw_kstr(&w, h->meta[i].key, h->meta[i].value);
+	jw_obj_end(&w);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -133,30 +133,37 @@ static const char *cell(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
-static void json_value(FILE *f, sqlite3_stmt *st, int i)
+static void json_value(struct jw *w, sqlite3_stmt *st, int i)
 {
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
-		fputs("null", f);
+		jw_null(w);
 		break;
 	case SQLITE_INTEGER:
-		fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i));
+		jw_i64(w, sqlite3_column_int64(st, i));
 		break;
 	case SQLITE_FLOAT:
-		json_num(f, sqlite3_column_double(st, i), 9);
+		jw_num(w, sqlite3_column_double(st, i), 9);
 		break;
 	case SQLITE_BLOB: {
+		/* A blob as a hex string. */
 		const unsigned char *p = sqlite3_column_blob(st, i);
 		int n = sqlite3_column_bytes(st, i);
+		char *hex = malloc((size_t)n * 2 + 1);
 
-		putc('"', f);
+		if (!hex) {
+			jw_null(w);
+			break;
+		}
 		for (int k = 0; k < n; k++)
-			fprintf(f, "%02x", p[k]);
-		putc('"', f);
+			snprintf(hex + 2 * k, 3, "%02x", p[k]);
+		hex[2 * n] = 0;
+		jw_str(w, hex);
+		free(hex);
 		break;
 	}
 	default:
-		json_str(f, cell(st, i));
+		jw_str(w, cell(st, i));
 	}
 }
 
@@ -265,15 +272,17 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 			}
 			fputs("\r\n", out);
 		} else {
-			fputs(n ? ",\n{" : "\n{", out);
+			/* One row a line inside the array opened above. */
+			struct jw w;
+
+			fputs(n ? ",\n" : "\n", out);
+			jw_init(&w, out, 0);
+			jw_obj(&w);
 			for (int i = 0; i < ncol; i++) {
-				if (i)
-					putc(',', out);
-				json_str(out, sqlite3_column_name(st, i));
-				putc(':', out);
-				json_value(out, st, i);
+				jw_key(&w, sqlite3_column_name(st, i));
+				json_value(&w, st, i);
 			}
-			putc('}', out);
+			jw_obj_end(&w);
 		}
 		n++;
 	}

@@ -10,197 +10,237 @@
 #include "partial.h"
 #include "report.h"
 
-/* A string, or null when empty. */
-static void json_opt_str(FILE *f, const char *s)
+static void latencies_json(struct jw *w, const struct st_report *r, int total)
 {
-	if (*s)
-		json_str(f, s);
-	else
-		fputs("null", f);
-}
-
-static void latencies_json(FILE *f, const struct st_report *r, int total)
-{
-	fprintf(f, "{\"all\":");
-	stats_latency_json(f, total ? &r->all_total : &r->all_service);
+	jw_obj(w);
+	jw_key(w, "all");
+	stats_latency_json(w, total ? &r->all_total : &r->all_service);
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
 		const struct stats_latency *l = total ? &r->op[op].total : &r->op[op].service;
 
 		if (!l->count)
 			continue;
-		fprintf(f, ",\"%s\":", bpt_op_name(op));
-		stats_latency_json(f, l);
+		jw_key(w, bpt_op_name(op));
+		stats_latency_json(w, l);
 	}
-	putc('}', f);
+	jw_obj_end(w);
 }
 
-static void mix_json(FILE *f, const struct st_report *r)
+static void mix_json(struct jw *w, const struct st_report *r)
 {
 	char b[32];
-	int first = 1;
 
-	fprintf(f, ",\"mix\":{");
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
-		fprintf(f, "%s\"%s\":{\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", op ? "," : "",
-			bpt_op_name(op), r->op[op].ios, r->op[op].bytes);
-	fprintf(f, "},\"sizes\":[");
+	jw_key(w, "mix");
+	jw_obj(w);
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
+		jw_key(w, bpt_op_name(op));
+		jw_obj(w);
+		jw_ku64(w, "ios", r->op[op].ios);
+		jw_ku64(w, "bytes", r->op[op].bytes);
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+	jw_key(w, "sizes");
+	jw_arr(w);
 	for (unsigned k = 0; k < ST_SIZE_CLASSES; k++) {
 		const uint64_t *h = r->size_hist[k];
 
 		if (!(h[0] + h[1] + h[2]))
 			continue;
-		fprintf(f, "%s{\"class\":", first ? "" : ",");
-		json_str(f, st_size_label(k, b, sizeof(b)));
+		jw_obj(w);
+		jw_kstr(w, "class", st_size_label(k, b, sizeof(b)));
 		if (k > 0 && k < ST_SIZE_CLASSES - 1)
-			fprintf(f, ",\"max_bytes\":%llu", 1ull << (k - 1));
-		fprintf(f, ",\"read\":%" PRIu64 ",\"write\":%" PRIu64 ",\"other\":%" PRIu64 "}",
-			h[0], h[1], h[2]);
-		first = 0;
+			jw_ku64(w, "max_bytes", 1ull << (k - 1));
+		jw_ku64(w, "read", h[0]);
+		jw_ku64(w, "write", h[1]);
+		jw_ku64(w, "other", h[2]);
+		jw_obj_end(w);
 	}
-	putc(']', f);
+	jw_arr_end(w);
 }
 
-static void seek_json(FILE *f, const struct st_report *r)
+static void seek_json(struct jw *w, const struct st_report *r)
 {
-	int first = 1;
-
-	fprintf(f, ",\"seek\":{\"devices\":[");
+	jw_key(w, "seek");
+	jw_obj(w);
+	jw_key(w, "devices");
+	jw_arr(w);
 	for (uint32_t d = 0; d < r->ndev; d++) {
 		if (!r->dev[d].data_ios)
 			continue;
-		fprintf(f, "%s{\"dev\":%u,\"name\":", first ? "" : ",", d);
-		json_str(f, r->dev[d].name);
-		fprintf(f, ",\"data_ios\":%" PRIu64 ",\"span_first_sector\":%" PRIu64
-			",\"span_end_sector\":%" PRIu64 ",\"span_bytes\":%" PRIu64 "}",
-			r->dev[d].data_ios, r->dev[d].span_lo, r->dev[d].span_hi,
-			(r->dev[d].span_hi - r->dev[d].span_lo) * 512);
-		first = 0;
+		jw_obj(w);
+		jw_ku64(w, "dev", d);
+		jw_kstr(w, "name", r->dev[d].name);
+		jw_ku64(w, "data_ios", r->dev[d].data_ios);
+		jw_ku64(w, "span_first_sector", r->dev[d].span_lo);
+		jw_ku64(w, "span_end_sector", r->dev[d].span_hi);
+		jw_ku64(w, "span_bytes", (r->dev[d].span_hi - r->dev[d].span_lo) * 512);
+		jw_obj_end(w);
 	}
-	fprintf(f, "],\"classes\":[");
+	jw_arr_end(w);
+	jw_key(w, "classes");
+	jw_arr(w);
 	for (int k = 0; k < ST_SEEK_CLASSES; k++) {
-		fprintf(f, "%s{\"class\":", k ? "," : "");
-		json_str(f, st_seek_name[k]);
-		fprintf(f, ",\"max_fraction\":");
-		json_num(f, k ? (double)st_seek_bound[k - 1][0] / st_seek_bound[k - 1][1] : 0, 4);
-		fprintf(f, ",\"count\":%" PRIu64 "}", r->seek_hist[k]);
+		jw_obj(w);
+		jw_kstr(w, "class", st_seek_name[k]);
+		jw_knum(w, "max_fraction",
+			k ? (double)st_seek_bound[k - 1][0] / st_seek_bound[k - 1][1] : 0, 4);
+		jw_ku64(w, "count", r->seek_hist[k]);
+		jw_obj_end(w);
 	}
-	fprintf(f, "],\"data_ios\":%" PRIu64 ",\"sequential\":%" PRIu64 ",\"sequential_share\":",
-		r->data_ios, r->sequential);
-	json_num(f, r->sequential_share, 6);
-	putc('}', f);
+	jw_arr_end(w);
+	jw_ku64(w, "data_ios", r->data_ios);
+	jw_ku64(w, "sequential", r->sequential);
+	jw_knum(w, "sequential_share", r->sequential_share, 6);
+	jw_obj_end(w);
 }
 
-static void depth_json(FILE *f, const struct st_report *r)
+static void depth_json(struct jw *w, const struct st_report *r)
 {
-	fprintf(f, ",\"queue_depth\":{\"mean\":");
-	json_num(f, r->mean_depth, 4);
-	fprintf(f, ",\"max\":%u,\"classes\":[", r->max_depth);
+	jw_key(w, "queue_depth");
+	jw_obj(w);
+	jw_knum(w, "mean", r->mean_depth, 4);
+	jw_ku64(w, "max", r->max_depth);
+	jw_key(w, "classes");
+	jw_arr(w);
 	for (int k = 0; k < ST_DEPTH_CLASSES; k++) {
-		fprintf(f, "%s{\"min\":%u,\"max\":", k ? "," : "", k ? st_depth_bound[k - 1] + 1 : 0);
+		jw_obj(w);
+		jw_ku64(w, "min", k ? st_depth_bound[k - 1] + 1 : 0);
+		jw_key(w, "max");
 		if (k == ST_DEPTH_CLASSES - 1)
-			fputs("null", f);
+			jw_null(w);
 		else
-			fprintf(f, "%u", st_depth_bound[k]);
-		fprintf(f, ",\"ns\":%" PRIu64 "}", r->depth_ns[k]);
+			jw_u64(w, st_depth_bound[k]);
+		jw_ku64(w, "ns", r->depth_ns[k]);
+		jw_obj_end(w);
 	}
-	fprintf(f, "]},\"busy_ns\":%" PRIu64 ",\"idle_ns\":%" PRIu64 ",\"idle_periods\":[",
-		r->busy_ns, r->idle_ns);
+	jw_arr_end(w);
+	jw_obj_end(w);
+	jw_ku64(w, "busy_ns", r->busy_ns);
+	jw_ku64(w, "idle_ns", r->idle_ns);
+	jw_key(w, "idle_periods");
+	jw_arr(w);
 	for (int k = 0; k < ST_IDLE_CLASSES; k++) {
-		fprintf(f, "%s{\"max_ns\":", k ? "," : "");
+		jw_obj(w);
+		jw_key(w, "max_ns");
 		if (k == ST_IDLE_CLASSES - 1)
-			fputs("null", f);
+			jw_null(w);
 		else
-			fprintf(f, "%" PRIu64, st_idle_bound[k]);
-		fprintf(f, ",\"count\":%" PRIu64 ",\"ns\":%" PRIu64 "}", r->idle_count[k],
-			r->idle_ns_hist[k]);
+			jw_u64(w, st_idle_bound[k]);
+		jw_ku64(w, "count", r->idle_count[k]);
+		jw_ku64(w, "ns", r->idle_ns_hist[k]);
+		jw_obj_end(w);
 	}
-	putc(']', f);
+	jw_arr_end(w);
 }
 
-static void top_json(FILE *f, const struct st_report *r)
+static void top_json(struct jw *w, const struct st_report *r)
 {
-	fprintf(f, ",\"processes\":%u,\"top_processes\":{", r->nproc_total);
+	jw_ku64(w, "processes", r->nproc_total);
+	jw_key(w, "top_processes");
+	jw_obj(w);
 	for (int pass = 0; pass < 2; pass++) {
 		const struct st_proc *top = pass ? r->top_bytes : r->top_ios;
 		uint32_t n = pass ? r->ntop_bytes : r->ntop_ios;
 
-		fprintf(f, "%s\"by_%s\":[", pass ? "," : "", pass ? "bytes" : "ios");
+		jw_key(w, pass ? "by_bytes" : "by_ios");
+		jw_arr(w);
 		for (uint32_t i = 0; i < n; i++) {
-			fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? "," : "", top[i].pid);
-			json_str(f, top[i].comm);
-			fprintf(f, ",\"lost_events\":%" PRIu64 ",\"loss_windows\":%" PRIu64 ",\"truncated\":%s",
-		r->lost_events, r->loss_windows, r->truncated ? "true" : "false");
-	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", top[i].ios, top[i].bytes);
+			jw_obj(w);
+			jw_ku64(w, "pid", top[i].pid);
+			jw_kstr(w, "comm", top[i].comm);
+			jw_ku64(w, "ios", top[i].ios);
+			jw_ku64(w, "bytes", top[i].bytes);
+			jw_obj_end(w);
 		}
-		putc(']', f);
+		jw_arr_end(w);
 	}
-	putc('}', f);
+	jw_obj_end(w);
 }
 
-static void series_json(FILE *f, const struct st_report *r)
+static void series_json(struct jw *w, const struct st_report *r)
 {
-	fprintf(f, ",\"per_second\":{\"first_second\":%" PRIu64 ",\"iops\":[", r->first_second);
+	jw_key(w, "per_second");
+	jw_obj(w);
+	jw_ku64(w, "first_second", r->first_second);
+	jw_key(w, "ios_per_s");
+	jw_arr(w);
 	for (uint64_t s = 0; s < r->nseconds; s++)
-		fprintf(f, "%s%" PRIu64, s ? "," : "", r->series[s].ios);
-	fprintf(f, "],\"mbps\":[");
-	for (uint64_t s = 0; s < r->nseconds; s++) {
-		if (s)
-			putc(',', f);
-		json_num(f, (double)r->series[s].bytes / 1e6, 6);
+		jw_u64(w, r->series[s].ios);
+	jw_arr_end(w);
+	jw_key(w, "mb_per_s");
+	jw_arr(w);
+	for (uint64_t s = 0; s < r->nseconds; s++)
+		jw_num(w, (double)r->series[s].bytes / 1e6, 6);
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void run_json(struct jw *w, const struct st_report *r)
+{
+	jw_key(w, "run");
+	if (!r->is_run) {
+		jw_null(w);
+		return;
 	}
-	fprintf(f, "]}");
+	jw_obj(w);
+	jw_key(w, "source_digest");
+	jw_str_or_null(w, r->source_digest);
+	jw_key(w, "source_trace_id");
+	if (r->source_id)
+		jw_i64(w, r->source_id);
+	else
+		jw_null(w);
+	jw_key(w, "target");
+	jw_str_or_null(w, r->target);
+	jw_key(w, "timing");
+	jw_str_or_null(w, r->timing);
+	jw_key(w, "partial");
+	if (r->partial.partial)
+		partial_json(w, r->partial.done, r->partial.total, r->partial.reason);
+	else
+		jw_null(w);
+	jw_obj_end(w);
 }
 
 void report_print_json(FILE *f, const struct st_report *r)
 {
-	fprintf(f, "{\"trace\":{\"id\":%" PRId64 ",\"path\":", r->trace_id);
-	json_str(f, r->path);
-	fprintf(f, ",\"kind\":");
-	json_str(f, r->kind);
-	fprintf(f, ",\"digest\":");
-	json_str(f, r->digest); /* from the database, which anyone may have written */
-	fprintf(f, "},\"run\":");
-	if (r->is_run) {
-		fprintf(f, "{\"source_digest\":");
-		json_opt_str(f, r->source_digest);
-		fprintf(f, ",\"source_trace_id\":");
-		if (r->source_id)
-			fprintf(f, "%" PRId64, r->source_id);
-		else
-			fputs("null", f);
-		fprintf(f, ",\"target\":");
-		json_opt_str(f, r->target);
-		fprintf(f, ",\"timing\":");
-		json_opt_str(f, r->timing);
-		fprintf(f, ",\"partial\":");
-		if (r->partial.partial)
-			partial_json(f, r->partial.done, r->partial.total, r->partial.reason);
-		else
-			fputs("null", f);
-		putc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"loss_windows\":%" PRIu64 ",\"truncated\":%s",
-		r->lost_events, r->loss_windows, r->truncated ? "true" : "false");
-	fprintf(f, ",\"completion_not_seen\":%" PRIu64, r->unseen_completions);
-	fprintf(f, ",\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
-		",\"errors\":%" PRIu64 ",\"first_issue_ns\":%" PRIu64 ",\"last_complete_ns\":%" PRIu64
-		",\"duration_ns\":%" PRIu64 ",\"iops\":",
-		r->ios, r->bytes, r->errors, r->first_issue_ns, r->last_complete_ns,
-		r->duration_ns);
-	json_num(f, r->iops, 3);
-	fprintf(f, ",\"mbps\":");
-	json_num(f, r->mbps, 6);
-	mix_json(f, r);
-	seek_json(f, r);
-	depth_json(f, r);
-	fprintf(f, ",\"latency\":{\"service\":");
-	latencies_json(f, r, 0);
-	fprintf(f, ",\"total\":");
-	latencies_json(f, r, 1);
-	putc('}', f);
-	top_json(f, r);
-	series_json(f, r);
-	fprintf(f, "}\n");
+	struct jw w;
+
+	jw_init(&w, f, 0);
+	jw_obj(&w);
+	jw_key(&w, "trace");
+	jw_obj(&w);
+	jw_ki64(&w, "id", r->trace_id);
+	jw_kstr(&w, "path", r->path);
+	jw_kstr(&w, "kind", r->kind);
+	jw_kstr(&w, "digest", r->digest); /* from the database, which anyone may have written */
+	jw_obj_end(&w);
+	run_json(&w, r);
+	jw_ku64(&w, "lost_events", r->lost_events);
+	jw_ku64(&w, "loss_windows", r->loss_windows);
+	jw_kbool(&w, "truncated", r->truncated);
+	jw_ku64(&w, "completion_not_seen", r->unseen_completions);
+	jw_ku64(&w, "ios", r->ios);
+	jw_ku64(&w, "bytes", r->bytes);
+	jw_ku64(&w, "errors", r->errors);
+	jw_ku64(&w, "first_issue_ns", r->first_issue_ns);
+	jw_ku64(&w, "last_complete_ns", r->last_complete_ns);
+	jw_ku64(&w, "duration_ns", r->duration_ns);
+	jw_knum(&w, "ios_per_s", r->iops, 3);
+	jw_knum(&w, "mb_per_s", r->mbps, 6);
+	mix_json(&w, r);
+	seek_json(&w, r);
+	depth_json(&w, r);
+	jw_key(&w, "latency");
+	jw_obj(&w);
+	jw_key(&w, "service");
+	latencies_json(&w, r, 0);
+	jw_key(&w, "total");
+	latencies_json(&w, r, 1);
+	jw_obj_end(&w);
+	top_json(&w, r);
+	series_json(&w, r);
+	jw_obj_end(&w);
+	jw_finish(&w);
 }

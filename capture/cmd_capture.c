@@ -30,6 +30,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "fmt.h"
+#include "jsonout.h"
 #include "outfile.h"
 
 #define SYSFS "/sys"
@@ -393,27 +394,39 @@ static void print_summary(const struct capture_opts *o,
 	char size[32], ename[24];
 
 	if (o->json) {
-		fputs("{\"output\":", stdout);
-		json_str(stdout, o->output);
-		printf(",\"ios\":%lu,\"duration_s\":%.3f,"
-		       "\"lost\":%lu,\"file_bytes\":%lu,\"bytes_per_io\":%.2f,"
-		       "\"own_ios_excluded\":%lu,\"skipped\":%lu,\"cmd_status\":%d,"
-		       "\"completion_not_seen\":%lu,"
-		       "\"completion_not_seen_by_bound\":{\"reused\":%lu,\"pending\":%lu},"
-		       "\"lost_by_cause\":{\"ring_buffer_full\":%lu,\"table_full\":%lu,"
-		       "\"runs_skipped\":%lu,\"unlisted_disks\":%lu}",
-		       (unsigned long)r->written, secs, (unsigned long)r->lost,
-		       (unsigned long)file_bytes, per_io, (unsigned long)r->own,
-		       (unsigned long)r->skipped, r->cmd_status,
-		       (unsigned long)unseen, (unsigned long)r->unseen_reused,
-		       (unsigned long)r->unseen_pending,
-		       (unsigned long)r->ring_full, (unsigned long)r->table_full,
-		       (unsigned long)r->skipped_runs, (unsigned long)r->unknown_dev);
-		if (write_err)
-			printf(",\"write_error\":\"%s\",\"ios_seen\":%lu,\"ios_not_written\":%lu",
-			       errno_name(-write_err, ename), (unsigned long)r->seen,
-			       (unsigned long)not_written);
-		fputs("}\n", stdout);
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj(&w);
+		jw_kstr(&w, "output", o->output);
+		jw_ku64(&w, "ios", r->written);
+		jw_ku64(&w, "duration_ns", r->duration_ns);
+		jw_ku64(&w, "lost_events", r->lost);
+		jw_ku64(&w, "file_bytes", file_bytes);
+		jw_knum(&w, "bytes_per_io", per_io, 2);
+		jw_ku64(&w, "own_ios_excluded", r->own);
+		jw_ku64(&w, "skipped", r->skipped);
+		jw_ki64(&w, "cmd_status", r->cmd_status);
+		jw_ku64(&w, "completion_not_seen", unseen);
+		jw_key(&w, "completion_not_seen_by_bound");
+		jw_obj(&w);
+		jw_ku64(&w, "reused", r->unseen_reused);
+		jw_ku64(&w, "pending", r->unseen_pending);
+		jw_obj_end(&w);
+		jw_key(&w, "lost_by_cause");
+		jw_obj(&w);
+		jw_ku64(&w, "ring_buffer_full", r->ring_full);
+		jw_ku64(&w, "table_full", r->table_full);
+		jw_ku64(&w, "runs_skipped", r->skipped_runs);
+		jw_ku64(&w, "unlisted_disks", r->unknown_dev);
+		jw_obj_end(&w);
+		if (write_err) {
+			jw_kstr(&w, "write_error", errno_name(-write_err, ename));
+			jw_ku64(&w, "ios_seen", r->seen);
+			jw_ku64(&w, "ios_not_written", not_written);
+		}
+		jw_obj_end(&w);
+		jw_finish(&w);
 	} else {
 		fmt_bytes(file_bytes, size, sizeof(size));
 		fprintf(stderr, "capture: %lu I/Os in %.2f s, %lu lost events, %s %s, "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "jsonout.h"
 
 /* An escaped comm: a string-table entry holds at most 4095 bytes
  * (schemas/trace-format.md), 4 bytes each at worst. */
@@ -169,20 +170,37 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			fprintf(f, ",%s", opt[i]);
 		fputc('\n', f);
 		break;
-	case DUMP_JSON:
-		fprintf(f, "%s{\"queue_us\":%s,\"issue_us\":%s,\"complete_us\":%s,\"dev\":",
-			o->lines ? ",\n" : "", x.queue, x.issue, x.complete);
-		json_str(f, x.dev);
-		fprintf(f, ",\"sector\":%" PRIu64 ",\"bytes\":%u,\"op\":\"%s\",\"flags\":\"%s\","
-			"\"pid\":%u,\"comm\":", r->sector, r->bytes, x.op, x.flags, r->pid);
-		json_str(f, x.comm);
-		fprintf(f, ",\"cgroup\":%" PRIu64 ",\"wait_us\":%s,\"service_us\":%s,\"error\":%d",
-			r->cgroup_id, x.wait, x.service, r->error);
-		for (unsigned i = 0; i < nopt; i++)
-			fprintf(f, strcmp(opt_name[i], "completion") ? ",\"%s\":%s"
-				    : ",\"%s\":\"%s\"", opt_name[i], opt[i]);
-		fputc('}', f);
+	case DUMP_JSON: {
+		/* One record a line inside the array dump_begin opened. */
+		struct jw w;
+
+		if (o->lines)
+			fputs(",\n", f);
+		jw_init(&w, f, 0);
+		jw_obj(&w);
+		jw_kraw(&w, "queue_us", x.queue);
+		jw_kraw(&w, "issue_us", x.issue);
+		jw_kraw(&w, "complete_us", x.complete);
+		jw_kstr(&w, "dev", x.dev);
+		jw_ku64(&w, "sector", r->sector);
+		jw_ku64(&w, "bytes", r->bytes);
+		jw_kstr(&w, "op", x.op);
+		jw_kstr(&w, "flags", x.flags);
+		jw_ku64(&w, "pid", r->pid);
+		jw_kstr(&w, "comm", x.comm);
+		jw_ku64(&w, "cgroup", r->cgroup_id);
+		jw_kraw(&w, "wait_us", x.wait);
+		jw_kraw(&w, "service_us", x.service);
+		jw_ki64(&w, "error", r->error);
+		for (unsigned i = 0; i < nopt; i++) {
+			if (strcmp(opt_name[i], "completion"))
+				jw_kraw(&w, opt_name[i], opt[i]);
+			else
+				jw_kstr(&w, opt_name[i], opt[i]);
+		}
+		jw_obj_end(&w);
 		break;
+	}
 	}
 	o->lines++;
 }

@@ -10,6 +10,7 @@
 
 #include "cliutil.h"
 #include "fmt.h"
+#include "jsonout.h"
 
 /* A buffer for an escaped string field (fmt_text): 4 bytes per byte at worst. */
 #define ESC_LEN(field) (sizeof(field) * 4 + 4)
@@ -17,11 +18,11 @@
 static const char *const col_names[] = { "sched", "source", "member", "completion" };
 #define NCOL_NAMES (sizeof(col_names) / sizeof(col_names[0]))
 
-static double span_s(const struct bpt_stats *st)
+static uint64_t span_ns(const struct bpt_stats *st)
 {
 	if (!st->records || st->last_complete_ns < st->first_issue_ns)
 		return 0;
-	return (double)(st->last_complete_ns - st->first_issue_ns) / 1e9;
+	return st->last_complete_ns - st->first_issue_ns;
 }
 
 static double per_io(const struct bpt_stats *st)
@@ -122,7 +123,7 @@ void info_print_text(FILE *f, const struct info_data *d)
 	fprintf(f, "records:      %" PRIu64 " in %" PRIu64 " blocks\n", st->records, st->blocks);
 	if (st->records)
 		fprintf(f, "time span:    %.6f s (issues %.6f .. %.6f s, last completion %.6f s)\n",
-			span_s(st), (double)st->first_issue_ns / 1e9,
+			(double)span_ns(st) / 1e9, (double)st->first_issue_ns / 1e9,
 			(double)st->last_issue_ns / 1e9, (double)st->last_complete_ns / 1e9);
 	text_mix(f, d);
 	fprintf(f, "flags seen:  ");
@@ -163,68 +164,97 @@ void info_print_json(FILE *f, const struct info_data *d)
 	const struct bpt_header *h = d->hdr;
 	const struct bpt_stats *st = &d->st;
 	const struct trace_summary *s = &d->sum;
-	char when[64];
+	char buf[64];
+	struct jw w;
 
-	fputs("{\n  \"file\": ", f);
-	json_str(f, d->path);
-	fputs(",\n  \"kind\": ", f);
-	json_str(f, h->kind);
-	fprintf(f, ",\n  \"format\": \"%u.%u\",\n  \"tool_version\": ", h->version_major,
-		h->version_minor);
-	json_str(f, h->tool_version);
-	fputs(",\n  \"host\": ", f);
-	json_str(f, h->host);
-	fputs(",\n  \"kernel\": ", f);
-	json_str(f, h->kernel);
-	fprintf(f, ",\n  \"start_wall_ns\": %" PRId64 ",\n  \"start\": \"%s\","
-		"\n  \"start_mono_ns\": %" PRIu64 ",\n  \"columns\": [",
-		h->start_wall_ns, fmt_wall(h->start_wall_ns, when, sizeof(when)), h->start_mono_ns);
-	for (unsigned i = 0, n = 0; i < NCOL_NAMES; i++)
+	jw_init(&w, f, 2);
+	jw_obj(&w);
+	jw_kstr(&w, "path", d->path);
+	jw_kstr(&w, "kind", h->kind);
+	snprintf(buf, sizeof(buf), "%u.%u", h->version_major, h->version_minor);
+	jw_kstr(&w, "format", buf);
+	jw_kstr(&w, "tool_version", h->tool_version);
+	jw_kstr(&w, "host", h->host);
+	jw_kstr(&w, "kernel", h->kernel);
+	jw_ki64(&w, "start_wall_ns", h->start_wall_ns);
+	jw_kstr(&w, "start", fmt_wall(h->start_wall_ns, buf, sizeof(buf)));
+	jw_ku64(&w, "start_mono_ns", h->start_mono_ns);
+	jw_key(&w, "columns");
+	jw_arr(&w);
+	for (unsigned i = 0; i < NCOL_NAMES; i++)
 		if (h->columns & (1u << i))
-			fprintf(f, "%s\"%s\"", n++ ? ", " : "", col_names[i]);
-	fputs("],\n  \"meta\": {", f);
-	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++) {
-		fputs(i ? ", " : "", f);
-		json_str(f, h->meta[i].key);
-		fputs(": ", f);
-		json_str(f, h->meta[i].value);
-	}
-	fputs("},\n  \"devices\": [", f);
+			jw_str(&w, col_names[i]);
+	jw_arr_end(&w);
+	jw_key(&w, "meta");
+	jw_obj(&w);
+	for (uint32_t i = 0; i < h->nmeta && i < BPT_MAX_META; i++)
+		jw_kstr(&w, h->meta[i].key, h->meta[i].value);
+	jw_obj_end(&w);
+	jw_key(&w, "devices");
+	jw_arr(&w);
 	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
 		const struct bpt_device *v = &h->devices[i];
 
-		fprintf(f, "%s\n    {\"index\": %u, \"name\": ", i ? "," : "", i);
-		json_str(f, v->name);
-		fprintf(f, ", \"major\": %u, \"minor\": %u, \"size_bytes\": %" PRIu64
-			", \"logical_block_size\": %u, \"physical_block_size\": %u"
-			", \"rotational\": %u, \"model\": ", v->major, v->minor, v->size_bytes,
-			v->logical_block_size, v->physical_block_size, v->rotational);
-		json_str(f, v->model);
-		fprintf(f, ", \"ios\": %" PRIu64 "}", s->per_dev[i]);
+		jw_obj(&w);
+		jw_ku64(&w, "index", i);
+		jw_kstr(&w, "name", v->name);
+		jw_ku64(&w, "major", v->major);
+		jw_ku64(&w, "minor", v->minor);
+		jw_ku64(&w, "size_bytes", v->size_bytes);
+		jw_ku64(&w, "logical_block_bytes", v->logical_block_size);
+		jw_ku64(&w, "physical_block_bytes", v->physical_block_size);
+		jw_ku64(&w, "rotational", v->rotational);
+		jw_kstr(&w, "model", v->model);
+		jw_ku64(&w, "ios", s->per_dev[i]);
+		jw_obj_end(&w);
 	}
-	fprintf(f, "%s],\n  \"records\": %" PRIu64 ",\n  \"blocks\": %" PRIu64
-		",\n  \"first_issue_ns\": %" PRIu64 ",\n  \"last_issue_ns\": %" PRIu64
-		",\n  \"last_complete_ns\": %" PRIu64 ",\n  \"span_s\": %.9f,\n  \"ops\": {",
-		h->ndevices ? "\n  " : "", st->records, st->blocks, st->first_issue_ns,
-		st->last_issue_ns, st->last_complete_ns, span_s(st));
-	for (unsigned op = 0; op < BPT_OP__COUNT; op++)
-		fprintf(f, "%s\"%s\": {\"count\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-			op ? ", " : "", bpt_op_name(op), s->count[op], s->bytes[op]);
-	fputs("},\n  \"flags\": {", f);
+	jw_arr_end(&w);
+	jw_ku64(&w, "ios", st->records);
+	jw_ku64(&w, "blocks", st->blocks);
+	jw_ku64(&w, "first_issue_ns", st->first_issue_ns);
+	jw_ku64(&w, "last_issue_ns", st->last_issue_ns);
+	jw_ku64(&w, "last_complete_ns", st->last_complete_ns);
+	jw_ku64(&w, "span_ns", span_ns(st));
+	jw_key(&w, "mix");
+	jw_obj(&w);
+	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
+		jw_key(&w, bpt_op_name(op));
+		jw_obj(&w);
+		jw_ku64(&w, "ios", s->count[op]);
+		jw_ku64(&w, "bytes", s->bytes[op]);
+		jw_obj_end(&w);
+	}
+	jw_obj_end(&w);
+	jw_key(&w, "flags");
+	jw_obj(&w);
 	for (unsigned i = 0; i < SUMMARY_NFLAGS; i++)
-		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", summary_flag_name(i), s->flag[i]);
-	fprintf(f, "},\n  \"completion_not_seen\": {\"reused\": %" PRIu64
-		", \"pending\": %" PRIu64 "}", s->unseen[BPT_COMPLETION_REUSED],
-		s->unseen[BPT_COMPLETION_PENDING]);
-	fprintf(f, ",\n  \"errors\": %" PRIu64 ",\n  \"lost_events\": %" PRIu64
-		",\n  \"loss_windows\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
-		",\n  \"bytes_per_io\": %.3f,\n  \"complete\": %s,\n  \"truncated\": %s"
-		",\n  \"valid_bytes\": %" PRIu64 ",\n  \"cut_bytes\": %" PRIu64,
-		s->errors, st->lost_events, st->loss_windows, st->file_bytes, per_io(st),
-		st->complete ? "true" : "false", st->truncated ? "true" : "false",
-		st->valid_bytes, cut_bytes(st));
-	if (d->have_digest)
-		fprintf(f, ",\n  \"digest\": \"%016" PRIx64 "\"", d->digest);
-	fprintf(f, ",\n  \"verified\": %s\n}\n", d->verified < 0 ? "null" :
-		d->verified ? "true" : "false");
+		jw_ku64(&w, summary_flag_name(i), s->flag[i]);
+	jw_obj_end(&w);
+	jw_ku64(&w, "completion_not_seen",
+		s->unseen[BPT_COMPLETION_REUSED] + s->unseen[BPT_COMPLETION_PENDING]);
+	jw_key(&w, "completion_not_seen_by_bound");
+	jw_obj(&w);
+	jw_ku64(&w, "reused", s->unseen[BPT_COMPLETION_REUSED]);
+	jw_ku64(&w, "pending", s->unseen[BPT_COMPLETION_PENDING]);
+	jw_obj_end(&w);
+	jw_ku64(&w, "errors", s->errors);
+	jw_ku64(&w, "lost_events", st->lost_events);
+	jw_ku64(&w, "loss_windows", st->loss_windows);
+	jw_ku64(&w, "file_bytes", st->file_bytes);
+	jw_knum(&w, "bytes_per_io", per_io(st), 3);
+	jw_kbool(&w, "complete", st->complete);
+	jw_kbool(&w, "truncated", st->truncated);
+	jw_ku64(&w, "valid_bytes", st->valid_bytes);
+	jw_ku64(&w, "cut_bytes", cut_bytes(st));
+	if (d->have_digest) {
+		snprintf(buf, sizeof(buf), "%016" PRIx64, d->digest);
+		jw_kstr(&w, "digest", buf);
+	}
+	jw_key(&w, "verified");
+	if (d->verified < 0)
+		jw_null(&w);
+	else
+		jw_bool(&w, d->verified);
+	jw_obj_end(&w);
+	jw_finish(&w);
 }

@@ -1,7 +1,7 @@
 /*
  * partial.c — a partial run in words (partial.h).
  */
-#include "fmt.h"
+#include "jsonout.h"
 #include "partial.h"
 
 char *partial_text(uint64_t done, uint64_t total, const char *why, char *buf, size_t len)
@@ -11,10 +11,11 @@ char *partial_text(uint64_t done, uint64_t total, const char *why, char *buf, si
 	return buf;
 }
 
-void partial_json(FILE *f, uint64_t done, uint64_t total, const char *why)
+void partial_json(struct jw *w, uint64_t done, uint64_t total, const char *why)
 {
-	fprintf(f, "{\"ios_done\":%llu,\"ios_total\":%llu,\"reason\":", (unsigned long long)done,
-		(unsigned long long)total);
-	json_str(f, why && *why ? why : "reason not recorded");
-	fputc('}', f);
+	jw_obj(w);
+	jw_ku64(w, "ios_done", done);
+	jw_ku64(w, "ios_total", total);
+	jw_kstr(w, "reason", why && *why ? why : "reason not recorded");
+	jw_obj_end(w);
 }

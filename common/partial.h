@@ -16,6 +16,7 @@
 char *partial_text(uint64_t done, uint64_t total, const char *why, char *buf, size_t len);
 
 /* The JSON object {"ios_done":..,"ios_total":..,"reason":".."}. */
-void partial_json(FILE *f, uint64_t done, uint64_t total, const char *why);
+struct jw;
+void partial_json(struct jw *w, uint64_t done, uint64_t total, const char *why);
 
 #endif

@@ -149,11 +149,12 @@ void stats_latency_from(struct stats_latency *l, const struct stats_exact *e)
 		l->pct[i] = stats_exact_value(e, i);
 }
 
-void stats_latency_json(FILE *f, const struct stats_latency *l)
+void stats_latency_json(struct jw *w, const struct stats_latency *l)
 {
-	fprintf(f, "{\"count\":%" PRIu64 ",\"mean_ns\":", l->count);
-	json_num(f, l->mean_ns, 1);
+	jw_obj(w);
+	jw_ku64(w, "count", l->count);
+	jw_knum(w, "mean_ns", l->mean_ns, 1);
 	for (unsigned i = 0; i < STATS_NPCT; i++)
-		fprintf(f, ",\"%s\":%" PRIu64, stats_pct_key[i], l->pct[i]);
-	putc('}', f);
+		jw_ku64(w, stats_pct_key[i], l->pct[i]);
+	jw_obj_end(w);
 }

@@ -106,6 +106,7 @@ void stats_latency_from(struct stats_latency *l, const struct stats_exact *e);
  * one digit after the point. The one writer of this object, so replay and
  * analyze print the same keys and the same digits.
  */
-void stats_latency_json(FILE *f, const struct stats_latency *l);
+struct jw;
+void stats_latency_json(struct jw *w, const struct stats_latency *l);
 
 #endif

@@ -318,64 +318,80 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 }
 
 /* {"all":{...},"read":{...},...}: the shape of analyze report's. */
-static void latencies_json(FILE *f, const struct summary *s)
+static void latencies_json(struct jw *w, const struct summary *s)
 {
-	fprintf(f, "{\"all\":");
-	stats_latency_json(f, &s->all_lat);
+	jw_obj(w);
+	jw_key(w, "all");
+	stats_latency_json(w, &s->all_lat);
 	for (unsigned op = 0; op < BPT_OP__COUNT; op++) {
 		if (!s->op_lat[op].count)
 			continue;
-		fprintf(f, ",\"%s\":", bpt_op_name(op));
-		stats_latency_json(f, &s->op_lat[op]);
+		jw_key(w, bpt_op_name(op));
+		stats_latency_json(w, &s->op_lat[op]);
 	}
-	putc('}', f);
+	jw_obj_end(w);
 }
 
 void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
 	double el = secs(c->elapsed_ns);
+	char code[16];
+	struct jw w;
 
 	summary_finish(s);
-	fprintf(f, "{\"source\":");
-	json_str(f, c->source);
-	fprintf(f, ",\"target\":");
-	json_str(f, c->target);
-	fprintf(f, ",\"timing\":\"%s\",\"speed\":%g,\"queue_depth\":%u,", c->timing, c->speed,
-		c->depth);
-	fprintf(f, "\"ios\":%llu,\"total_ios\":%llu,\"skipped\":%llu,\"errors\":%llu,"
-		   "\"short_ios\":%llu,\"stopped_early\":%s,",
-		(unsigned long long)s->ios, (unsigned long long)c->total_ios,
-		(unsigned long long)c->skipped, (unsigned long long)s->errors,
-		(unsigned long long)s->short_ios, c->interrupted ? "true" : "false");
-	fprintf(f, "\"partial\":");
+	jw_init(&w, f, 0);
+	jw_obj(&w);
+	jw_kstr(&w, "source", c->source);
+	jw_kstr(&w, "target", c->target);
+	jw_kstr(&w, "timing", c->timing);
+	jw_knum(&w, "speed", c->speed, 6);
+	jw_ku64(&w, "queue_depth", c->depth);
+	jw_ku64(&w, "ios", s->ios);
+	jw_ku64(&w, "total_ios", c->total_ios);
+	jw_ku64(&w, "skipped", c->skipped);
+	jw_ku64(&w, "errors", s->errors);
+	jw_ku64(&w, "short_ios", s->short_ios);
+	jw_kbool(&w, "stopped_early", c->interrupted);
+	jw_key(&w, "partial");
 	if (c->stopped)
-		partial_json(f, c->done_ios, c->total_ios, c->stopped);
+		partial_json(&w, c->done_ios, c->total_ios, c->stopped);
 	else
-		fprintf(f, "null");
-	fprintf(f, ",\"duration_ns\":%llu,\"recorded_ns\":%llu,\"iops\":%.1f,\"mb_per_s\":%.3f,",
-		(unsigned long long)c->elapsed_ns, (unsigned long long)c->recorded_ns,
-		el > 0 ? (double)s->ios / el : 0, el > 0 ? (double)s->bytes / el / 1e6 : 0);
+		jw_null(&w);
+	jw_ku64(&w, "duration_ns", c->elapsed_ns);
+	jw_ku64(&w, "recorded_ns", c->recorded_ns);
+	jw_knum(&w, "ios_per_s", el > 0 ? (double)s->ios / el : 0, 1);
+	jw_knum(&w, "mb_per_s", el > 0 ? (double)s->bytes / el / 1e6 : 0, 3);
 	/* A replay knows no queue time (queue = issue): total is service. */
 	if (s->failed[0]) {
-		fprintf(f, "\"latency\":null,\"lateness\":null,\"latency_error\":");
-		json_str(f, s->failed);
+		jw_key(&w, "latency");
+		jw_null(&w);
+		jw_key(&w, "lateness");
+		jw_null(&w);
+		jw_kstr(&w, "latency_error", s->failed);
 	} else {
-		fprintf(f, "\"latency\":{\"service\":");
-		latencies_json(f, s);
-		fprintf(f, ",\"total\":");
-		latencies_json(f, s);
-		fprintf(f, "},\"lateness\":{\"p50_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu}",
-			(unsigned long long)s->late_pct[0], (unsigned long long)s->late_pct[1],
-			(unsigned long long)s->late_pct[2]);
+		jw_key(&w, "latency");
+		jw_obj(&w);
+		jw_key(&w, "service");
+		latencies_json(&w, s);
+		jw_key(&w, "total");
+		latencies_json(&w, s);
+		jw_obj_end(&w);
+		jw_key(&w, "lateness");
+		jw_obj(&w);
+		jw_ku64(&w, "p50_ns", s->late_pct[0]);
+		jw_ku64(&w, "p99_ns", s->late_pct[1]);
+		jw_ku64(&w, "max_ns", s->late_pct[2]);
+		jw_obj_end(&w);
 	}
-	fprintf(f, ",\"errnos\":{");
-	for (unsigned i = 0; i < s->nerrnos; i++)
-		fprintf(f, "%s\"%d\":%llu", i ? "," : "", s->errnos[i].code,
-			(unsigned long long)s->errnos[i].count);
-	fprintf(f, "}");
-	if (c->run_file) {
-		fprintf(f, ",\"run_file\":");
-		json_str(f, c->run_file);
+	jw_key(&w, "errnos");
+	jw_obj(&w);
+	for (unsigned i = 0; i < s->nerrnos; i++) {
+		snprintf(code, sizeof(code), "%d", s->errnos[i].code);
+		jw_ku64(&w, code, s->errnos[i].count);
 	}
-	fprintf(f, "}\n");
+	jw_obj_end(&w);
+	if (c->run_file)
+		jw_kstr(&w, "run_file", c->run_file);
+	jw_obj_end(&w);
+	jw_finish(&w);
 }

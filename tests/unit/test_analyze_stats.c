@@ -324,7 +324,7 @@ Test(analyze_stats, empty_trace)
 	cr_assert_eq(rep.all_service.pct[0], 0);
 	out = printed(&rep);
 	cr_assert(strstr(out, "\"ios\":0,"), "%s", out);
-	cr_assert(strstr(out, "\"per_second\":{\"first_second\":0,\"iops\":[],\"mbps\":[]}"), "%s", out);
+	cr_assert(strstr(out, "\"per_second\":{\"first_second\":0,\"ios_per_s\":[],\"mb_per_s\":[]}"), "%s", out);
 	cr_assert(strstr(out, "I/Os        0 (0 with errors)"), "%s", out);
 	free(out);
 	st_report_free(&rep);

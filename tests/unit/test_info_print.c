@@ -72,11 +72,11 @@ Test(info_print, complete_json)
 	d.digest = 0xabc;
 	cr_assert_eq(cut_bytes(&d.st), 0, "a complete file has nothing cut off");
 	s = print(info_print_json, &d);
-	cr_assert(strstr(s, "\"meta\": {\"options\": \"say \\\"hi\\\"\"}"), "%s", s);
-	cr_assert(strstr(s, "\"ops\": {\"read\": {\"count\": 4, \"bytes\": 16384}, \"write\""));
+	cr_assert(strstr(s, "\"meta\": {\n    \"options\": \"say \\\"hi\\\"\"\n  }"), "%s", s);
+	cr_assert(strstr(s, "\"mix\": {\n    \"read\": {\n      \"ios\": 4,\n      \"bytes\": 16384\n    },"), "%s", s);
 	cr_assert(strstr(s, "\"complete\": true,\n  \"truncated\": false"));
 	cr_assert(strstr(s, "\"cut_bytes\": 0,\n  \"digest\": \"0000000000000abc\""));
 	cr_assert(strstr(s, "\"verified\": true\n}\n"));
-	cr_assert(strstr(s, "\"ios\": 4}\n  ],"), "%s", s);
+	cr_assert(strstr(s, "\"ios\": 4\n    }\n  ],\n  \"ios\": 4,"), "%s", s);
 	free(s);
 }

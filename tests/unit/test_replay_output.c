@@ -124,7 +124,7 @@ Test(replay_output, summary_counts_and_percentiles)
 	fclose(f);
 	cr_expect(strstr(buf, "\"source\":\"a \\\"b\\\".bpt\""), "%s", buf);
 	cr_expect(strstr(buf, "\"errnos\":{\"-28\":2,\"-5\":1}"), "%s", buf);
-	cr_expect(strstr(buf, "\"iops\":1003.0"), "%s", buf);
+	cr_expect(strstr(buf, "\"ios_per_s\":1003,"), "%s", buf);
 	cr_expect(strstr(buf, "\"latency\":{\"service\":{\"all\":{\"count\":1003,\"mean_ns\":"), "%s", buf);
 	cr_expect(strstr(buf, "\"read\":{\"count\":1000,\"mean_ns\":500500,\"p50_ns\":500000,"
 			      "\"p90_ns\":900000,\"p99_ns\":990000,\"p99_9_ns\":999000,"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "stats.h"
 
 static int cmp(const void *a, const void *b)
@@ -188,8 +189,10 @@ Test(stats, latency_json_object)
 	char *buf;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
 
-	stats_latency_json(f, &l);
+	jw_init(&w, f, 0);
+	stats_latency_json(&w, &l);
 	fclose(f);
 	cr_assert_str_eq(buf, "{\"count\":3,\"mean_ns\":1234.6,\"p50_ns\":1,\"p90_ns\":2,\"p99_ns\":3,"
 			      "\"p99_9_ns\":4,\"p99_99_ns\":5,\"max_ns\":6}");
