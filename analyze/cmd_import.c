@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing\n"
 		"  --partial    import the complete blocks of a truncated trace (a killed\n"
 		"               capture) instead of refusing it\n"
-		"  --json       print one JSON object per file: path, trace_id, already, ios\n"
+		"  --json       print one JSON object per file: path, trace_id, already, ios,\n"
+		"               digest, truncated, duration_ns\n"
 		"  -q, --quiet  no progress and no summary lines\n"
 		"  -h, --help   this text\n");
 }

@@ -148,7 +148,7 @@ for f in sorted(os.listdir(w)):
     tag, ext = os.path.splitext(f)
     if ext == ".sum" and os.path.getsize(os.path.join(w, f)):
         s = json.load(open(os.path.join(w, f)))
-        lost_any += s["lost"]
+        lost_any += s["lost_events"]
         ring_lost += s["lost_by_cause"]["ring_buffer_full"]
         for k, v in s["lost_by_cause"].items():
             causes[k] = causes.get(k, 0) + v
@@ -176,7 +176,7 @@ if mx["ios"] and progs:
     bpf_ns = sum(v for k, v in per.items() if "merge" not in k)
     user_ns = ticks / hz * 1e9 / mx["ios"]
     share = (bpf_ns + user_ns) * rate / (os.cpu_count() * 1e9)
-    print("highest rate: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (rate, mx["ios"], mx["lost"],
+    print("highest rate: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (rate, mx["ios"], mx["lost_events"],
           ", ".join("%s %d" % kv for kv in sorted(mx["lost_by_cause"].items()) if kv[1]) or "none"))
     print("  BPF run time per I/O %.0f ns (%s), capture process %.0f ns per I/O"
           % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items())), user_ns))

@@ -29,13 +29,13 @@ python3 - "$T/info.json" <<'PY' || fail "info --json content"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["kind"] == "generate", d["kind"]
-assert d["records"] == 1000000
+assert d["ios"] == 1000000
 assert d["complete"] is True and d["truncated"] is False
 assert d["verified"] is None
-ops = d["ops"]
-n = ops["read"]["count"] + ops["write"]["count"]
+ops = d["mix"]
+n = ops["read"]["ios"] + ops["write"]["ios"]
 assert n == 1000000, n
-share = ops["read"]["count"] / n
+share = ops["read"]["ios"] / n
 assert abs(share - 0.80) < 0.005, share
 assert d["devices"][0]["name"] == "gen0" and d["devices"][0]["ios"] == 1000000
 assert d["meta"]["generator"].startswith("pattern=fileserver ")

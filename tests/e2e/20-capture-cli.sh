@@ -64,7 +64,7 @@ grep -q "capture: /no/such/cmd: No such file or directory" "$T/err" || fail "mis
 	dd if="$L" of=/dev/null bs=4k count=300 iflag=direct status=none > "$T/sum.json" ||
 	fail "-- dd: exit $?"
 grep -q '"ios":300,' "$T/sum.json" || fail "--json summary: $(cat "$T/sum.json")"
-grep -q '"lost":0,' "$T/sum.json" || fail "--json lost: $(cat "$T/sum.json")"
+grep -q '"lost_events":0,' "$T/sum.json" || fail "--json lost: $(cat "$T/sum.json")"
 grep -q '"cmd_status":0' "$T/sum.json" || fail "--json cmd_status: $(cat "$T/sum.json")"
 "$BLKPEAK" dump --format csv "$T/c.bpt" | tail -n +2 | awk -F, '$10 != "dd" || $7 != "read" || $6 != 4096' |
 	grep -q . && fail "-- dd: records other than dd's 4 KiB reads"

@@ -39,8 +39,8 @@ grep -q "^blkpeak: capture: writing the trace: No space left on device" "$T/err"
 	fail "the error is not named: $(cat "$T/err")"
 # what the file holds, as the reader sees it
 "$BLKPEAK" info --json "$T/full/t.bpt" > "$T/info.json" 2>"$T/info.err" || fail "info: $(cat "$T/info.err")"
-[ "$(json_num "$T/info.json" records)" -eq "$ios" ] ||
-	fail "the file holds $(json_num "$T/info.json" records) records, --json says $ios"
+[ "$(json_num "$T/info.json" ios)" -eq "$ios" ] ||
+	fail "the file holds $(json_num "$T/info.json" ios) records, --json says $ios"
 
 # the end line (without --json) says the same
 rm -f "$T/full/t.bpt"
@@ -50,7 +50,8 @@ rm -f "$T/full/t.bpt"
 rc=$?
 [ $rc -eq 1 ] || fail "end line run: exit $rc, want 1: $(cat "$T/err")"
 line=$(grep "^capture: [0-9]* I/Os in " "$T/err")
-held=$("$BLKPEAK" info --json "$T/full/t.bpt" 2>/dev/null | sed -n 's/.*"records": *\([0-9]*\).*/\1/p')
+"$BLKPEAK" info --json "$T/full/t.bpt" >"$T/held.json" 2>/dev/null
+held=$(json_num "$T/held.json" ios)
 echo "$line" | grep -q "^capture: $held I/Os in .*; ENOSPC after $held I/Os: [1-9][0-9]* I/Os not written$" ||
 	fail "end line '$line', the file holds $held records"
 note "full file system: $ios I/Os in the file, $notw of $seen not written, exit 1"

@@ -36,7 +36,7 @@ lossy() {
 	rc=$?
 	after=$(reads)
 	ios=$(sed -n 's/.*"ios":\([0-9]*\).*/\1/p' "$T/$name.json")
-	lost=$(sed -n 's/.*"lost":\([0-9]*\).*/\1/p' "$T/$name.json")
+	lost=$(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' "$T/$name.json")
 	[ "${lost:-0}" -gt 0 ] ||
 		fail "$name: a 4 KiB ring buffer with a stopped reader lost nothing: $(cat "$T/$name.json" "$T/$name.err")"
 }
@@ -47,7 +47,7 @@ grep -q "events were lost: a larger --buffer-size" "$T/l.err" || fail "no loss a
 [ $((ios + lost)) -eq $((after - before)) ] ||
 	fail "recorded $ios + lost $lost != $((after - before)) reads counted by the kernel"
 "$BLKPEAK" info --json "$T/l.bpt" > "$T/info.json" || fail "info"
-[ "$(json_num "$T/info.json" records)" -eq "$ios" ] || fail "info's records differ from the end line's"
+[ "$(json_num "$T/info.json" ios)" -eq "$ios" ] || fail "info's records differ from the end line's"
 [ "$(json_num "$T/info.json" lost_events)" -eq "$lost" ] || fail "info's lost events differ from the end line's"
 windows=$(json_num "$T/info.json" loss_windows)
 [ "$windows" -ge 1 ] || fail "no loss window in the trace"
@@ -69,7 +69,7 @@ before=$(reads)
 	> "$T/d.json" 2>"$T/d.err" || fail "default buffer: exit $?: $(cat "$T/d.json" "$T/d.err")"
 after=$(reads)
 ios=$(sed -n 's/.*"ios":\([0-9]*\).*/\1/p' "$T/d.json")
-lost=$(sed -n 's/.*"lost":\([0-9]*\).*/\1/p' "$T/d.json")
+lost=$(sed -n 's/.*"lost_events":\([0-9]*\).*/\1/p' "$T/d.json")
 [ $((ios + lost)) -eq $((after - before)) ] ||
 	fail "default buffer: recorded $ios + lost $lost != $((after - before)) reads"
 [ "$lost" -eq 0 ] || grep -q "^capture: lost: 0 ring buffer full" "$T/d.err" ||

@@ -60,7 +60,7 @@ t1=$(date +%s%N)
 "$BLKPEAK" info --json "$T/k.bpt" > "$T/k.json" 2>"$T/k.err" || fail "info on a killed capture: $(cat "$T/k.err")"
 grep -q '"truncated": true' "$T/k.json" || fail "a killed capture's trace is not marked truncated"
 last=$(json_num "$T/k.json" last_complete_ns)
-records=$(json_num "$T/k.json" records)
+records=$(json_num "$T/k.json" ios)
 killed_ns=$((t1 - t0))
 # record time 0 is before t0 (the capture's start, before loading): the
 # trace must reach within a second of the kill, plus 1 s for a flusher

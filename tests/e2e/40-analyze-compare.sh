@@ -39,7 +39,7 @@ assert abs(e[1]["time_saved_pct"] - (t0 - t1) / t0 * 100) < 1e-4
 assert abs(e[1]["speedup_pct"] - (t0 / t1 - 1) * 100) < 1e-4
 assert e[1]["time_saved_pct"] > 20, e[1]["time_saved_pct"]
 for i in (0, 1):
-    assert e[i]["ios"] == r[i]["ios"] and abs(e[i]["iops"] - r[i]["iops"]) < 1e-2
+    assert e[i]["ios"] == r[i]["ios"] and abs(e[i]["ios_per_s"] - r[i]["ios_per_s"]) < 1e-2
     assert e[i]["service"]["p99_ns"] == r[i]["latency"]["service"]["all"]["p99_ns"]
 PY
 [ "$(sqlite3 "$BLKPEAK_DB" 'SELECT count(*) FROM comparison_entries WHERE comparison_id = 2')" = 2 ] ||

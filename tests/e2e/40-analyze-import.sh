@@ -20,7 +20,7 @@ grep -q "b.bpt: imported as trace 2: 20000 I/Os" "$T/out" || fail "import messag
 [ "$(sqlite3 "$DB" 'SELECT count(*) FROM ios WHERE trace_id = 1')" = 50000 ] || fail "ios rows of trace 1"
 [ "$(sqlite3 "$DB" 'SELECT group_concat(ios) FROM traces ORDER BY id')" = "50000,20000" ] || fail "traces.ios"
 for t in a b; do
-	rec=$("$BLKPEAK" info --json "$T/$t.bpt" | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])')
+	rec=$("$BLKPEAK" info --json "$T/$t.bpt" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])')
 	got=$(sqlite3 "$DB" "SELECT ios FROM traces WHERE path LIKE '%/$t.bpt'")
 	[ "$rec" = "$got" ] || fail "$t: info says $rec records, database $got"
 done

@@ -25,8 +25,8 @@ import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 d = json.load(open(sys.argv[2]))
 ps = d["per_second"]
-assert int(rows[0]["ios"]) == max(ps["iops"]), (rows, max(ps["iops"]))
-assert int(rows[0]["second"]) == ps["first_second"] + ps["iops"].index(max(ps["iops"]))
+assert int(rows[0]["ios"]) == max(ps["ios_per_s"]), (rows, max(ps["ios_per_s"]))
+assert int(rows[0]["second"]) == ps["first_second"] + ps["ios_per_s"].index(max(ps["ios_per_s"]))
 PY
 "$BLKPEAK" analyze query "SELECT bytes, op_name AS op, count(*) AS ios,
 	round(avg(service_ns) / 1000.0, 1) AS mean_us FROM io_detail WHERE trace_id = 1

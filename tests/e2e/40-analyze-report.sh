@@ -44,15 +44,15 @@ reads, p99read, maxtotal = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 little, big = float(sys.argv[6]), int(sys.argv[7])
 assert d["ios"] == n == 200000, (d["ios"], n)
 assert d["bytes"] == nbytes and d["duration_ns"] == dur
-assert abs(d["iops"] - n / (dur / 1e9)) < 1e-3 * d["iops"]
-assert abs(d["mbps"] - nbytes / 1e6 / (dur / 1e9)) < 1e-3 * d["mbps"]
+assert abs(d["ios_per_s"] - n / (dur / 1e9)) < 1e-3 * d["ios_per_s"]
+assert abs(d["mb_per_s"] - nbytes / 1e6 / (dur / 1e9)) < 1e-3 * d["mb_per_s"]
 assert d["mix"]["read"]["ios"] == reads
 assert d["latency"]["service"]["read"]["p99_ns"] == p99read
 assert d["latency"]["total"]["all"]["max_ns"] == maxtotal
 assert abs(d["queue_depth"]["mean"] - little) < 1e-3, (d["queue_depth"]["mean"], little)
 assert sum(c["read"] + c["write"] for c in d["sizes"] if c["class"] == "64 KiB") == big
 ps = d["per_second"]
-assert sum(ps["iops"]) == n and abs(sum(ps["mbps"]) - nbytes / 1e6) < 1e-3
+assert sum(ps["ios_per_s"]) == n and abs(sum(ps["mb_per_s"]) - nbytes / 1e6) < 1e-3
 assert d["busy_ns"] + d["idle_ns"] == dur
 assert sum(c["count"] for c in d["seek"]["classes"]) == n - 1
 assert d["top_processes"]["by_ios"][0]["ios"] == n

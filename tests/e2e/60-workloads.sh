@@ -65,7 +65,7 @@ d = json.load(sys.stdin)
 ios = [x["ios"] for x in d["devices"]]
 assert len(ios) == 2 and min(ios) > 0, ios
 assert d["lost_events"] == 0, d["lost_events"]
-print("  backup recorded: %d I/Os on its 2 devices (%s)" % (d["records"], ios))' ||
+print("  backup recorded: %d I/Os on its 2 devices (%s)" % (d["ios"], ios))' ||
 		fail "the backup trace does not hold I/O on both devices"
 	leftovers "$w"
 fi

@@ -99,8 +99,16 @@ bpt_requests() {
 # bpt_count FILE: number of records.
 bpt_count() { "$BLKPEAK" dump --format csv "$1" | tail -n +2 | wc -l; }
 
-# json_num FILE KEY: a number from `blkpeak info --json` output.
-json_num() { sed -n "s/.*\"$2\": *\([0-9.-]*\).*/\1/p" "$1" | head -1; }
+# json_num FILE KEY: the value of KEY (a dotted path into nested objects,
+# e.g. lost_by_cause.table_full) in a --json document (capture, info);
+# empty when the file is not JSON or has no such key.
+json_num() {
+	python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(v)' "$1" "$2" 2>/dev/null
+}
 
 # compare_requests BT.bin DEV TRACE.bpt [LOST]: every request of the
 # trace is one the blk tracer saw (same op, sector and size), and the
@@ -136,9 +144,9 @@ compare_requests() {
 loss_check() {
 	_j=$1
 	for _c in ring_buffer_full table_full runs_skipped unlisted_disks; do
-		[ "$(json_num "$_j" "$_c")" = 0 ] || fail "$2: lost to $_c: $(cat "$_j")"
+		[ "$(json_num "$_j" "lost_by_cause.$_c")" = 0 ] || fail "$2: lost to $_c: $(cat "$_j")"
 	done
-	[ "$(json_num "$_j" lost)" = 0 ] || fail "$2: events lost: $(cat "$_j")"
+	[ "$(json_num "$_j" lost_events)" = 0 ] || fail "$2: events lost: $(cat "$_j")"
 	UNSEEN=$(json_num "$_j" completion_not_seen)
 	[ "$UNSEEN" -eq 0 ] || note "$2: $UNSEEN I/Os recorded with their completion not seen"
 	LOST=0
