@@ -1,21 +1,17 @@
 /*
  * cmd_analyze.c — `blkpeak analyze SUBCOMMAND`: the dispatcher one level
- * down (bpftool style). Each subcommand lives in its own cmd_*.c.
+ * down (bpftool style), run by common/dispatch.c. Each subcommand lives
+ * in its own cmd_*.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cliutil.h"
 #include "commands.h"
+#include "dispatch.h"
 #include "analyze_commands.h"
 
-struct analyze_command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct analyze_command analyze_commands[] = {
+static const struct command analyze_commands[] = {
 	{ "import", analyze_import, "load traces and runs into the database" },
 	{ "report", analyze_report, "summary of one trace or run" },
 	{ "compare", analyze_compare, "runs of the same trace side by side" },
@@ -25,28 +21,17 @@ static const struct analyze_command analyze_commands[] = {
 	{ "html", analyze_html, "write a self-contained HTML report" },
 };
 
-static void analyze_usage(FILE *f)
-{
-	fprintf(f, "usage: blkpeak analyze COMMAND [ARGS]\n\n"
-		   "The database is --db PATH, else $BLKPEAK_DB, else ./blkpeak.db.\n\n"
-		   "commands:\n");
-	for (size_t i = 0; i < sizeof(analyze_commands) / sizeof(analyze_commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", analyze_commands[i].name, analyze_commands[i].summary);
-}
+static const struct command_table table = {
+	.prog = "blkpeak analyze",
+	.what = "an analyze command",
+	.intro = "usage: blkpeak analyze COMMAND [ARGS]\n\n"
+		 "The database is --db PATH, else $BLKPEAK_DB, else ./blkpeak.db.\n\n",
+	.name_width = 8,
+	.cmds = analyze_commands,
+	.n = sizeof(analyze_commands) / sizeof(analyze_commands[0]),
+};
 
 int cmd_analyze(int argc, char **argv)
 {
-	if (argc < 2) {
-		analyze_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		analyze_usage(stdout);
-		return EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(analyze_commands) / sizeof(analyze_commands[0]); i++)
-		if (!strcmp(argv[1], analyze_commands[i].name))
-			return analyze_commands[i].fn(argc - 1, argv + 1);
-	pr_err("analyze: '%s' is not an analyze command; see 'blkpeak analyze --help'", argv[1]);
-	return EXIT_USAGE;
+	return command_dispatch(&table, argc, argv);
 }

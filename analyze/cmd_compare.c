@@ -50,20 +50,19 @@ int analyze_compare(int argc, char **argv)
 	int64_t *args, *ids = NULL;
 	struct cmp cmp = { 0, NULL, 0, 0 };
 	sqlite3 *db = NULL;
+	struct opt_loop ol = { .cmd = "analyze compare", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'f': flags |= CMP_FORCE; break;
 		case 'p': flags |= CMP_ALLOW_PARTIAL; break;
 		case 'n': store = 0; break;
 		case 'd': dbopt = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze compare", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	n = argc - optind;
 	if (n < 1) {
 		pr_err("analyze compare: give two or more trace ids, or one trace id with runs; see 'blkpeak analyze compare --help'");

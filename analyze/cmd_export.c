@@ -86,19 +86,18 @@ int analyze_export(int argc, char **argv)
 	int fmt = -1, c, rc;
 	sqlite3 *db;
 	uint64_t id;
+	struct opt_loop ol = { .cmd = "analyze export", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":o:h", longopts)) != -1) {
 		switch (c) {
 		case 'c': fmt = Q_CSV; break;
 		case 'j': fmt = Q_JSON; break;
 		case 'o': outpath = optarg; break;
 		case 'd': dbopt = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze export", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind != argc - 1 || fmt < 0) {
 		pr_err("analyze export: give one trace id and --csv or --json; see 'blkpeak analyze export --help'");
 		return EXIT_USAGE;

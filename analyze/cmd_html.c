@@ -45,19 +45,18 @@ int analyze_html(int argc, char **argv)
 	struct bpt_error err = { 0 };
 	struct drawcmd d;
 	int c, rc;
+	struct opt_loop ol = { .cmd = "analyze html", .usage = html_usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":o:h", opts)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'T': ho.title = optarg; break;
 		case 'N': ho.note = optarg; break;
 		case 'D': dbopt = optarg; break;
-		case 'h': html_usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze html", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (!out) {
 		pr_err("analyze html: -o FILE is required (\"-\" for standard output)");
 		return EXIT_USAGE;

@@ -122,19 +122,18 @@ int analyze_import(int argc, char **argv)
 	struct import_opts opts = { 0, NULL, NULL };
 	struct bpt_error err = { 0 };
 	sqlite3 *db;
+	struct opt_loop ol = { .cmd = "analyze import", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":qh", longopts)) != -1) {
 		switch (c) {
 		case 'd': dbopt = optarg; break;
 		case 'p': opts.partial = 1; break;
 		case 'j': json = 1; break;
 		case 'q': quiet = 1; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze import", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind >= argc) {
 		pr_err("analyze import: no trace file given; see 'blkpeak analyze import --help'");
 		return EXIT_USAGE;

@@ -45,18 +45,17 @@ int analyze_plot(int argc, char **argv)
 	enum plot_kind kind;
 	struct drawcmd d;
 	int c, rc;
+	struct opt_loop ol = { .cmd = "analyze plot", .usage = plot_usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":k:o:h", opts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":k:o:h", opts)) != -1) {
 		switch (c) {
 		case 'k': kind_s = optarg; break;
 		case 'o': out = optarg; break;
 		case 'D': dbopt = optarg; break;
-		case 'h': plot_usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze plot", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (!kind_s) {
 		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd or sizes)");
 		return EXIT_USAGE;

@@ -39,18 +39,17 @@ int analyze_query(int argc, char **argv)
 	struct bpt_error err = { 0 };
 	sqlite3 *db;
 	int c, rc;
+	struct opt_loop ol = { .cmd = "analyze query", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'c': fmt = Q_CSV; break;
 		case 'j': fmt = Q_JSON; break;
 		case 'd': dbopt = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze query", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind != argc - 1) {
 		pr_err("analyze query: give the SQL as one argument; see 'blkpeak analyze query --help'");
 		return EXIT_USAGE;

@@ -76,17 +76,16 @@ int analyze_report(int argc, char **argv)
 	sqlite3 *db = NULL;
 	int json = 0, c, rc;
 	int64_t id;
+	struct opt_loop ol = { .cmd = "analyze report", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': dbopt = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("analyze report", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind != argc - 1) {
 		pr_err("analyze report: give exactly one trace id or file; see 'blkpeak analyze report --help'");
 		return EXIT_USAGE;

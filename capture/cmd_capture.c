@@ -144,10 +144,10 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, err;
+	struct opt_loop ol = { .cmd = "capture", .usage = usage };
 
-	optind = 1;
-	opterr = 0; /* usage_bad_option() words the error */
-	while ((c = getopt_long(argc, argv, "+:o:d:p:c:t:vh", longopts, NULL)) != -1) {
+	/* '+': options end at the first operand or "--" (-- CMD mode) */
+	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vh", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -208,13 +208,12 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		case OPT_BTF:
 			o->btf_path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			return usage_bad_option("capture", c, argv);
 		}
 	}
+	if (ol.ret == EXIT_OK)
+		return -1; /* --help */
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind < argc) {
 		/* getopt stops at "--" (skipping it) or at the first operand */
 		if (strcmp(argv[optind - 1], "--")) {

@@ -49,10 +49,9 @@ int cmd_dump(int argc, char **argv)
 	uint64_t start = 0, end = UINT64_MAX;
 	const char *path;
 	int c, ret;
+	struct opt_loop ol = { .cmd = "dump", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":f:h", opts)) != -1) {
 		switch (c) {
 		case 'f':
 			if (dump_format_parse(optarg, &out.fmt)) {
@@ -68,13 +67,10 @@ int cmd_dump(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_bad_option("dump", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (trace_file_arg("dump", argc, argv, optind, &path))
 		return EXIT_USAGE;
 	if (end <= start) {

@@ -58,17 +58,16 @@ int cmd_info(int argc, char **argv)
 	struct bpt_reader *r = NULL;
 	struct bpt_error err = { 0 };
 	int json = 0, verify = 0, c, ret;
+	struct opt_loop ol = { .cmd = "info", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":h", opts)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'v': verify = 1; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return usage_bad_option("info", c, argv);
 		}
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (trace_file_arg("info", argc, argv, optind, &d.path))
 		return EXIT_USAGE;
 	if (trace_open("info", d.path, &r) < 0)

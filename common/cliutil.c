@@ -215,3 +215,27 @@ int usage_bad_option(const char *cmd, int c, char **argv)
 		pr_err("%s: '-%c': unknown option; see 'blkpeak %s --help'", cmd, optopt, cmd);
 	return EXIT_USAGE;
 }
+
+int opt_next(struct opt_loop *l, int argc, char **argv, const char *optstring,
+	     const struct option *longopts)
+{
+	int c;
+
+	if (!l->started) {
+		optind = 0;
+		opterr = 0;
+		l->started = 1;
+	}
+	c = getopt_long(argc, argv, optstring, longopts, NULL);
+	l->ret = -1;
+	if (c == 'h') {
+		l->usage(stdout);
+		l->ret = EXIT_OK;
+		return -1;
+	}
+	if (c == '?' || c == ':') {
+		l->ret = usage_bad_option(l->cmd, c, argv);
+		return -1;
+	}
+	return c;
+}

@@ -9,7 +9,9 @@
 #ifndef BLKPEAK_CLIUTIL_H
 #define BLKPEAK_CLIUTIL_H
 
+#include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Exit codes of every subcommand (DESIGN.md "Conventions"). */
@@ -44,6 +46,30 @@ int64_t now_wall_ns(void);
  *   blkpeak: dump: --format: needs a value
  */
 int usage_bad_option(const char *cmd, int c, char **argv);
+
+/*
+ * The option loop every command shares: getopt_long with its own error
+ * messages off and its state reset on the first call (so a command can
+ * run twice in one process, as the unit tests do). The optstring starts
+ * with ':' (or "+:" to stop at the first operand) and holds 'h', bound to
+ * --help. -h prints the usage on stdout and a bad option is named
+ * (usage_bad_option); both end the loop with the command's exit code in
+ * `ret`, which is -1 when the options simply ended:
+ *
+ *	struct opt_loop ol = { .cmd = "analyze report", .usage = usage };
+ *	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1)
+ *		switch (c) { ... }
+ *	if (ol.ret >= 0)
+ *		return ol.ret;
+ */
+struct opt_loop {
+	const char *cmd;	    /* as in messages: "dump", "analyze plot" */
+	void (*usage)(FILE *f);
+	int started;
+	int ret;		    /* after the loop: -1, EXIT_OK or EXIT_USAGE */
+};
+int opt_next(struct opt_loop *l, int argc, char **argv, const char *optstring,
+	     const struct option *longopts);
 
 /* Print "blkpeak: " + message + "\n" on stderr. */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -7,7 +7,8 @@
  * its own output and errors, and returns an exit code from cliutil.h:
  * EXIT_OK, EXIT_FAIL or EXIT_USAGE.
  *
- * To add a command: declare it here, add a row to the table in main.c,
+ * To add a command: declare it here, add a row to the table in main.c
+ * (run by common/dispatch.c),
  * and put its code in the folder it belongs to (capture/, replay/, generate/,
  * analyze/, or cli/ for the file tools).
  */

@@ -224,20 +224,15 @@ int cmd_replay(int argc, char **argv)
 	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = "libaio",
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc;
+	struct opt_loop ol = { .cmd = "replay", .usage = usage };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:o:h", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		if (c == '?' || c == ':')
-			return usage_bad_option("replay", c, argv);
+	while ((c = opt_next(&ol, argc, argv, ":t:o:h", long_opts)) != -1) {
 		rc = parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;
 	}
+	if (ol.ret >= 0)
+		return ol.ret;
 	if (optind != argc - 1) {
 		pr_err("replay: %s; see 'blkpeak replay --help'",
 		       optind >= argc ? "no trace given" : "more than one trace given");
