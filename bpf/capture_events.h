@@ -18,6 +18,32 @@
 #endif
 
 #define CAPTURE_COMM_LEN 16    /* TASK_COMM_LEN */
+
+/*
+ * The kernel's internal dev_t, the one encoding of a disk both halves
+ * use (capture_event.dev, the -d filter map, the device table): MKDEV()
+ * of include/linux/kdev_t.h, 12 bits of major above 20 bits of minor
+ * (MINORBITS has been 20 since Linux 2.6.0). Not the user-space dev_t of
+ * stat(2), whose makedev() packs the bits differently.
+ */
+#define CAPTURE_KDEV_MINORBITS 20
+#define CAPTURE_KDEV_MINORMASK ((1u << CAPTURE_KDEV_MINORBITS) - 1)
+#define CAPTURE_KDEV_MAJORMAX 0xfffu
+
+static inline __u32 capture_kdev(__u32 major, __u32 minor)
+{
+	return (major << CAPTURE_KDEV_MINORBITS) | (minor & CAPTURE_KDEV_MINORMASK);
+}
+
+static inline __u32 capture_kdev_major(__u32 kdev)
+{
+	return kdev >> CAPTURE_KDEV_MINORBITS;
+}
+
+static inline __u32 capture_kdev_minor(__u32 kdev)
+{
+	return kdev & CAPTURE_KDEV_MINORMASK;
+}
 #define CAPTURE_MAX_DEVS 16    /* -d given at most this many times */
 
 /*
@@ -36,7 +62,7 @@
  * A request whose completion never reached the BPF side travels the same
  * way, with `completion` saying so and complete_ns holding the bound.
  *
- * dev is the kernel's internal dev_t of the whole disk: major << 20 | minor.
+ * dev is the kernel's internal dev_t of the whole disk (capture_kdev()).
  * cmd_flags is the request's raw REQ_OP_* | REQ_* word; the user side maps
  * it with the bit positions it reads from the kernel's BTF (reqbits.c).
  * status is the kernel's blk_status_t (BLK_STS_*), not an errno.
@@ -49,7 +75,7 @@ struct capture_event {
 	__u64 cgroup_id;   /* cgroup v2 id of the submitting task */
 	__u32 bytes;       /* request length at issue */
 	__u32 pid;         /* tgid of the submitting task */
-	__u32 dev;         /* major << 20 | minor of the disk */
+	__u32 dev;         /* capture_kdev(major, minor) of the disk */
 	__u32 cmd_flags;   /* REQ_OP_* | REQ_* as the kernel had it at issue */
 	__u8 comm[CAPTURE_COMM_LEN]; /* submitting task's comm, NUL padded */
 	__u8 status;       /* blk_status_t of the completion */

@@ -15,6 +15,8 @@
 
 #include <bpf/bpf_core_read.h>
 
+#include "capture_events.h"
+
 /*
  * Linux 5.17 removed request->rq_disk (commit f3fa33acca9f, "block: remove
  * the ->rq_disk field in struct request"); the disk is reached through
@@ -30,12 +32,6 @@ struct request___x {
 	struct gendisk *rq_disk;
 } __attribute__((preserve_access_index));
 
-/* MKDEV as the kernel has it: 12 bits of major, 20 of minor. */
-static __always_inline __u32 make_dev(int major, int first_minor)
-{
-	return ((__u32)major << 20) | ((__u32)first_minor & 0xfffff);
-}
-
 static __always_inline __u32 rq_dev_btf(struct request *rq)
 {
 	struct request___x *r = (void *)rq;
@@ -47,7 +43,7 @@ static __always_inline __u32 rq_dev_btf(struct request *rq)
 		disk = r->q->disk;
 	if (!disk)
 		return 0;
-	return make_dev(disk->major, disk->first_minor);
+	return capture_kdev(disk->major, disk->first_minor);
 }
 
 static __always_inline __u32 rq_dev_raw(struct request *rq)
@@ -61,8 +57,8 @@ static __always_inline __u32 rq_dev_raw(struct request *rq)
 		disk = BPF_CORE_READ(r, q, disk);
 	if (!disk)
 		return 0;
-	return make_dev(BPF_CORE_READ(disk, major),
-			BPF_CORE_READ(disk, first_minor));
+	return capture_kdev(BPF_CORE_READ(disk, major),
+			    BPF_CORE_READ(disk, first_minor));
 }
 
 /*

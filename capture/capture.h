@@ -31,12 +31,6 @@
 
 #define CAPTURE_MSG_LEN 256
 
-/* Kernel-internal dev_t (as the BPF side reports it) from major:minor. */
-static inline uint32_t capture_kdev(uint32_t major, uint32_t minor)
-{
-	return (major << 20) | (minor & 0xfffff);
-}
-
 /* ------------------------------------------------------------ devices.c */
 
 /*

@@ -58,7 +58,7 @@ static int parse_majmin(const char *s, uint32_t *major, uint32_t *minor)
 
 	if (sscanf(s, "%u:%u%c", &ma, &mi, &end) != 2)
 		return -EINVAL;
-	if (ma > 0xfff || mi > 0xfffff)
+	if (ma > CAPTURE_KDEV_MAJORMAX || mi > CAPTURE_KDEV_MINORMASK)
 		return -ERANGE;
 	*major = ma;
 	*minor = mi;

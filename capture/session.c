@@ -74,7 +74,7 @@ static void warn_unknown_dev(struct drain *d, uint32_t kdev)
 		d->warned[d->nwarned++] = kdev;
 	pr_warn("capture: I/O on device %u:%u, which was not in the device table "
 		"at the start, is not recorded (counted as lost)",
-		kdev >> 20, kdev & 0xfffff);
+		capture_kdev_major(kdev), capture_kdev_minor(kdev));
 }
 
 static int record_event(struct drain *d, const struct capture_event *ev);

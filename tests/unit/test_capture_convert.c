@@ -135,3 +135,13 @@ Test(capture_convert, device_table_full)
 		cr_assert_eq(convert_add_dev(&c, capture_kdev(7, 100 + i)), 0);
 	cr_assert_eq(convert_add_dev(&c, capture_kdev(8, 0)), -E2BIG);
 }
+
+/* The one dev_t encoding (bpf/capture_events.h): the kernel's MKDEV. */
+Test(capture_convert, kdev_encoding)
+{
+	cr_assert_eq(capture_kdev(8, 16), (8u << 20) | 16u);
+	cr_assert_eq(capture_kdev(CAPTURE_KDEV_MAJORMAX, CAPTURE_KDEV_MINORMASK), UINT32_MAX);
+	cr_assert_eq(capture_kdev_major(capture_kdev(259, 1048575)), 259);
+	cr_assert_eq(capture_kdev_minor(capture_kdev(259, 1048575)), 1048575);
+	cr_assert_eq(capture_kdev_minor(capture_kdev(7, 3)), 3);
+}
