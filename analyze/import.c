@@ -1,12 +1,14 @@
 /*
  * import.c — one .bpt file into the analysis database, in one transaction.
  *
- * Speed is the point (a million I/Os a second, issue 5): the I/O rows go
- * 128 at a time through one prepared multi-row INSERT into a WITHOUT
- * ROWID table clustered by (trace_id, idx), so every row lands at the
- * right edge of the B-tree. Everything that can be checked before writing (the file opens,
- * its header, a missing footer, the digest already present) is checked
- * before BEGIN; a corrupt block found while reading rolls back.
+ * Speed is the point (the target and what it reaches: bench/RESULTS.md,
+ * "Analyze: import and report speed"): the I/O rows go 128 at a time
+ * through one prepared multi-row INSERT into a WITHOUT ROWID table
+ * clustered by (trace_id, idx), so every row lands at the right edge of
+ * the B-tree. Every INSERT names its columns. Everything that can be
+ * checked before writing (the file opens, its header, a missing footer,
+ * the digest already present) is checked before BEGIN; a corrupt block
+ * found while reading rolls back.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -152,8 +154,12 @@ static int insert_devices(sqlite3 *db, int64_t id, const struct bpt_header *h,
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO devices VALUES (?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	static const char sql[] =
+		"INSERT INTO devices (trace_id, idx, name, major, minor, size_bytes,"
+		" logical_block_size, physical_block_size, rotational, model)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?)";
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot prepare the device insert");
 	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES && !rc; i++) {
 		const struct bpt_device *d = &h->devices[i];
@@ -242,45 +248,59 @@ struct import_totals {
  * uses a one-row statement.
  */
 #define BATCH 128
-#define IO_COLS 18
+
+/* The columns of ios the INSERT names, in its order; a row's values are
+ * bound at these positions, whatever order the table has them in. */
+enum io_col {
+	IO_TRACE_ID, IO_IDX, IO_QUEUE_NS, IO_ISSUE_NS, IO_COMPLETE_NS, IO_DEV, IO_SECTOR,
+	IO_BYTES, IO_OP, IO_FLAGS, IO_PID, IO_COMM_ID, IO_CGROUP_ID, IO_ERROR, IO_SCHED_NS,
+	IO_SOURCE_INDEX, IO_MEMBER, IO_COMPLETION, IO_COLS
+};
+static const char io_insert_head[] =
+	"INSERT INTO ios (trace_id, idx, queue_ns, issue_ns, complete_ns, dev, sector,"
+	" bytes, op, flags, pid, comm_id, cgroup_id, error, sched_ns, source_index,"
+	" member, completion) VALUES ";
 
 static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 {
 	static const char one[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	char sql[sizeof("INSERT INTO ios VALUES ") + BATCH * sizeof(one)];
+	char sql[sizeof(io_insert_head) + BATCH * sizeof(one)];
 	size_t len = 0;
 
-	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO ios VALUES ");
+	_Static_assert(sizeof(one) == 2 + 2 * IO_COLS + 1, "one placeholder per column");
+	len += (size_t)snprintf(sql, sizeof(sql), "%s", io_insert_head);
 	for (int i = 0; i < rows; i++)
 		len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s", one + !i);
 	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
 }
 
-/* Bind one record as the row starting at parameter `k` + 1. */
+/* Bind one record as the row whose first parameter is `k` + 1. */
 static void bind_record(sqlite3_stmt *st, int k, int64_t id, uint64_t idx, uint32_t cols,
 			const struct bpt_record *rec)
 {
-	sqlite3_bind_int64(st, k + 1, id);
-	sqlite3_bind_int64(st, k + 2, (int64_t)idx);
-	sqlite3_bind_int64(st, k + 3, (int64_t)(rec->queue_ns ? rec->queue_ns : rec->issue_ns));
-	sqlite3_bind_int64(st, k + 4, (int64_t)rec->issue_ns);
-	sqlite3_bind_int64(st, k + 5, (int64_t)rec->complete_ns);
-	sqlite3_bind_int64(st, k + 6, rec->dev);
-	sqlite3_bind_int64(st, k + 7, (int64_t)rec->sector);
-	sqlite3_bind_int64(st, k + 8, rec->bytes);
-	sqlite3_bind_int64(st, k + 9, rec->op);
-	sqlite3_bind_int64(st, k + 10, rec->flags);
-	sqlite3_bind_int64(st, k + 11, rec->pid);
-	sqlite3_bind_int64(st, k + 12, rec->comm_id);
-	sqlite3_bind_int64(st, k + 13, (int64_t)rec->cgroup_id);
-	sqlite3_bind_int64(st, k + 14, rec->error);
+#define BIND(col, v) sqlite3_bind_int64(st, k + 1 + (col), (int64_t)(v))
+	BIND(IO_TRACE_ID, id);
+	BIND(IO_IDX, idx);
+	BIND(IO_QUEUE_NS, rec->queue_ns ? rec->queue_ns : rec->issue_ns);
+	BIND(IO_ISSUE_NS, rec->issue_ns);
+	BIND(IO_COMPLETE_NS, rec->complete_ns);
+	BIND(IO_DEV, rec->dev);
+	BIND(IO_SECTOR, rec->sector);
+	BIND(IO_BYTES, rec->bytes);
+	BIND(IO_OP, rec->op);
+	BIND(IO_FLAGS, rec->flags);
+	BIND(IO_PID, rec->pid);
+	BIND(IO_COMM_ID, rec->comm_id);
+	BIND(IO_CGROUP_ID, rec->cgroup_id);
+	BIND(IO_ERROR, rec->error);
 	if (cols & BPT_COL_SCHED)
-		sqlite3_bind_int64(st, k + 15, (int64_t)rec->sched_ns);
+		BIND(IO_SCHED_NS, rec->sched_ns);
 	if (cols & BPT_COL_SOURCE)
-		sqlite3_bind_int64(st, k + 16, (int64_t)rec->source_index);
+		BIND(IO_SOURCE_INDEX, rec->source_index);
 	if (cols & BPT_COL_MEMBER)
-		sqlite3_bind_int64(st, k + 17, rec->member);
-	sqlite3_bind_int64(st, k + 18, rec->completion);
+		BIND(IO_MEMBER, rec->member);
+	BIND(IO_COMPLETION, rec->completion);
+#undef BIND
 }
 
 /* Bind rows [0, n) of buf to st and run it once. */
@@ -348,8 +368,8 @@ static int insert_strings(sqlite3 *db, struct bpt_reader *r, int64_t id,
 	const char *s;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO processes VALUES (?,?,?)", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "INSERT INTO processes (trace_id, comm_id, comm) VALUES (?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot prepare the string insert");
 	for (uint32_t i = 0; !rc && (s = bpt_reader_string(r, i)); i++) {
 		sqlite3_bind_int64(st, 1, id);
@@ -371,8 +391,8 @@ static int insert_losses(sqlite3 *db, struct bpt_reader *r, int64_t id,
 
 	if (!n)
 		return 0;
-	if (sqlite3_prepare_v2(db, "INSERT INTO losses VALUES (?,?,?,?)", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "INSERT INTO losses (trace_id, t0_ns, t1_ns, count) VALUES (?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot prepare the loss insert");
 	for (size_t i = 0; i < n && !rc; i++) {
 		sqlite3_bind_int64(st, 1, id);

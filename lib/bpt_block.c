@@ -228,16 +228,16 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 			return 0; /* truncated tail */
 		return BAD(off, "block %u: bad magic", c->seq);
 	}
-	uint32_t seq = get_le32(h + 4), n = get_le32(h + 8);
-	uint32_t stored = get_le32(h + 12), raw = get_le32(h + 16);
-	uint8_t comp = h[20];
+	uint32_t seq = get_le32(h + BPT_BLOCK_SEQ_OFF), n = get_le32(h + BPT_BLOCK_NRECORDS_OFF);
+	uint32_t stored = get_le32(h + BPT_BLOCK_STORED_OFF), raw = get_le32(h + BPT_BLOCK_RAW_OFF);
+	uint8_t comp = h[BPT_BLOCK_COMP_OFF];
 
 	if (seq != c->seq)
 		return BAD(off + 4, "block sequence number %u, expected %u", seq, c->seq);
 	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
 	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
 	    (comp == BPT_COMP_NONE && stored != raw) ||
-	    (h[21] & ~BPT_CODING__ALL) || h[22] || h[23]) {
+	    (h[BPT_BLOCK_CODING_OFF] & ~BPT_CODING__ALL) || h[22] || h[23]) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
 			return 0; /* torn last block */
 		return BAD(off, "block %u: header malformed", seq);
@@ -266,13 +266,13 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	}
 	c->blk_off = off;
 	c->n = n;
-	c->coding = h[21];
-	c->min_issue = get_le64(h + 24);
-	c->max_issue = get_le64(h + 32);
-	c->max_complete = get_le64(h + 40);
+	c->coding = h[BPT_BLOCK_CODING_OFF];
+	c->min_issue = get_le64(h + BPT_BLOCK_MIN_ISSUE_OFF);
+	c->max_issue = get_le64(h + BPT_BLOCK_MAX_ISSUE_OFF);
+	c->max_complete = get_le64(h + BPT_BLOCK_MAX_COMPLETE_OFF);
 	if (n ? c->min_issue > c->max_issue
 	      : c->min_issue || c->max_issue || c->max_complete)
-		return BAD(off + 24, "block %u: time range malformed", seq);
+		return BAD(off + BPT_BLOCK_MIN_ISSUE_OFF, "block %u: time range malformed", seq);
 	const uint8_t *payload = p;
 
 	if (comp == BPT_COMP_ZSTD) {

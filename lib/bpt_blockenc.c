@@ -425,16 +425,16 @@ int bpt_blockenc_finish(struct bpt_blockenc *e, uint32_t seq,
 	if (!e->n)
 		e->min_issue = e->max_issue = e->max_complete = 0;
 	memcpy(hdr, BPT_BLOCK_MAGIC, 4);
-	put_le32(hdr + 4, seq);
-	put_le32(hdr + 8, e->n);
-	put_le32(hdr + 12, (uint32_t)*stored_len);
-	put_le32(hdr + 16, (uint32_t)e->payload.len);
-	hdr[20] = comp;
-	hdr[21] = (uint8_t)coding;
-	hdr[22] = hdr[23] = 0;
-	put_le64(hdr + 24, e->min_issue);
-	put_le64(hdr + 32, e->max_issue);
-	put_le64(hdr + 40, e->max_complete);
+	put_le32(hdr + BPT_BLOCK_SEQ_OFF, seq);
+	put_le32(hdr + BPT_BLOCK_NRECORDS_OFF, e->n);
+	put_le32(hdr + BPT_BLOCK_STORED_OFF, (uint32_t)*stored_len);
+	put_le32(hdr + BPT_BLOCK_RAW_OFF, (uint32_t)e->payload.len);
+	hdr[BPT_BLOCK_COMP_OFF] = comp;
+	hdr[BPT_BLOCK_CODING_OFF] = (uint8_t)coding;
+	hdr[22] = hdr[23] = 0; /* reserved */
+	put_le64(hdr + BPT_BLOCK_MIN_ISSUE_OFF, e->min_issue);
+	put_le64(hdr + BPT_BLOCK_MAX_ISSUE_OFF, e->max_issue);
+	put_le64(hdr + BPT_BLOCK_MAX_COMPLETE_OFF, e->max_complete);
 	struct bpt_xxh64_state hs;
 
 	bpt_xxh64_init(&hs, 0);

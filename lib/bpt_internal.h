@@ -32,7 +32,18 @@
 #define BPT_BLOCK_MAGIC "BPTB"
 #define BPT_FOOTER_MAGIC "BPTF"
 #define BPT_BLOCK_HDR 56          /* fixed block header size */
-#define BPT_BLOCK_CKSUM_OFF 48    /* checksum field inside the block header */
+/* Byte offsets of the block header's fields (schemas/trace-format.md,
+ * "Record blocks"); magic at 0. */
+#define BPT_BLOCK_SEQ_OFF 4            /* u32 */
+#define BPT_BLOCK_NRECORDS_OFF 8       /* u32 */
+#define BPT_BLOCK_STORED_OFF 12        /* u32 stored_size */
+#define BPT_BLOCK_RAW_OFF 16           /* u32 raw_size */
+#define BPT_BLOCK_COMP_OFF 20          /* u8 compression */
+#define BPT_BLOCK_CODING_OFF 21        /* u8; 22..23 reserved */
+#define BPT_BLOCK_MIN_ISSUE_OFF 24     /* u64 */
+#define BPT_BLOCK_MAX_ISSUE_OFF 32     /* u64 */
+#define BPT_BLOCK_MAX_COMPLETE_OFF 40  /* u64 */
+#define BPT_BLOCK_CKSUM_OFF 48         /* u64, XXH64 of [0, 48) + payload */
 #define BPT_BLOCK_MAX_RECORDS (1u << 17)
 #define BPT_BLOCK_MAX_RAW (32u << 20)   /* max uncompressed payload */
 #define BPT_BLOCK_MAX_STORED (BPT_BLOCK_MAX_RAW + (1u << 16))

@@ -301,11 +301,12 @@ int bpt_writer_flush(struct bpt_writer *w)
 	if (w->sync_blocks && fdatasync(w->fd))
 		return fail(w, -errno, 1, "fdatasync failed");
 	w->index[w->nblocks++] = (struct index_entry){ off, w->blk.n,
-						       get_le64(bh + 24),
-						       get_le64(bh + 32) };
+						       get_le64(bh + BPT_BLOCK_MIN_ISSUE_OFF),
+						       get_le64(bh + BPT_BLOCK_MAX_ISSUE_OFF) };
 	w->digest = bpt_digest_step(w->digest, get_le64(bh + BPT_BLOCK_CKSUM_OFF));
-	bpt_totals_add(&w->tot, w->blk.n, get_le64(bh + 24), get_le64(bh + 32),
-		       get_le64(bh + 40));
+	bpt_totals_add(&w->tot, w->blk.n, get_le64(bh + BPT_BLOCK_MIN_ISSUE_OFF),
+		       get_le64(bh + BPT_BLOCK_MAX_ISSUE_OFF),
+		       get_le64(bh + BPT_BLOCK_MAX_COMPLETE_OFF));
 	for (uint32_t i = 0; i < w->nblk_loss; i++) {
 		w->losses[w->nloss++] = w->blk_loss[i];
 		w->lost += w->blk_loss[i].count;
