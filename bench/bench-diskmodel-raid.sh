@@ -21,7 +21,7 @@ echo "disks: hdd:$MODEL on $A and $B (RAM-backed loops); $(nproc) CPUs, load $(c
 "$BLKPEAK" generate -o "$E2E_TMP/r512.bpt" --count "$N" --bs 8k --span 512m --seed 22 -q || fail "generate"
 iops() { # TRACE QD TARGET
 	"$BLKPEAK" replay "$1" --timing afap --realtime --queue-depth "$2" --target "$3" --json \
-		2> /dev/null | python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["iops"])' ||
+		2> /dev/null | python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["ios_per_s"])' ||
 		fail "replay onto $3"
 }
 D="hdd:$MODEL"

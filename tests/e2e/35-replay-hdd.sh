@@ -28,7 +28,7 @@ rate() {
 	"$BLKPEAK" replay "$1" --timing afap --realtime --queue-depth "$2" --target "$3" --json \
 		> "$E2E_TMP/j" 2> "$E2E_TMP/err" || { cat "$E2E_TMP/err"; fail "replay onto $3"; }
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["errors"] == 0
-print("%.1f %.1f" % (int(sys.argv[2]) * 1e9 / j["latency"]["service"]["read"]["mean_ns"], j["iops"]))' \
+print("%.1f %.1f" % (int(sys.argv[2]) * 1e9 / j["latency"]["service"]["read"]["mean_ns"], j["ios_per_s"]))' \
 		"$E2E_TMP/j" "$2" || fail "no latency in $(cat "$E2E_TMP/j")"
 }
 M=15k
