@@ -243,9 +243,9 @@ struct import_totals {
 
 /*
  * Rows go in BATCH at a time through one multi-row INSERT: SQLite's cost
- * per statement execution is then shared by BATCH rows (about 1.6 times
- * faster than one row per execution, measured); the last partial batch
- * uses a one-row statement.
+ * per statement execution is then shared by BATCH rows (how much that
+ * saves: bench/RESULTS.md, "Figures moved from code comments"); the last
+ * partial batch uses a one-row statement.
  */
 #define BATCH 128
 
@@ -506,8 +506,8 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		rc = rc > 0 ? 0 : rc;
 		goto out;
 	}
-	/* Bulk-load settings: a 64 MiB page cache (as fast on 10 M I/Os as
-	 * one holding the whole 540 MB database, measured); a rollback
+	/* Bulk-load settings: a 64 MiB page cache (512 MiB was no faster:
+	 * bench/RESULTS.md, "Analyze: import and report speed"); a rollback
 	 * journal (the default) keeps "all or nothing". */
 	if ((rc = adb_exec(db, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;"
 			       " PRAGMA synchronous = NORMAL", err)) ||

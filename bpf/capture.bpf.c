@@ -4,10 +4,11 @@
  *
  * Follows every block request from its creation to its completion on the
  * block tracepoints only (kprobes on block-layer functions break when the
- * functions get inlined, and this kernel has none):
+ * functions get inlined, and a kernel built without CONFIG_KPROBES has
+ * none):
  *
  *   block_io_start (6.5+)   created, in the submitter's context: who, when
- *   block_rq_insert         inserted: the "created" time on older kernels
+ *   block_rq_insert         inserted: the "created" time before 6.5
  *   block_rq_issue          issued to the driver: sector, length, flags
  *   block_rq_complete       completed: one ring buffer record, or a loss
  *   block_rq_merge          merged into another request: forget it
@@ -21,7 +22,9 @@
  * Every tracepoint has a tp_btf program (the request pointer is a BTF
  * pointer, fields are plain loads) and a raw_tp fallback (every read is a
  * probe read; the position of the request among the tracepoint's
- * arguments is set by the loader, since it moved in 5.11). The loader
+ * arguments is set by the loader: Linux 5.11 dropped the request_queue
+ * argument before it, commit a54895fa057c "block: remove the
+ * request_queue to argument request based tracepoints"). The loader
  * (capture/bpf_loader.c) turns off autoload for what the running kernel
  * lacks, so one object runs on old and new kernels.
  *
@@ -214,7 +217,7 @@ static __always_inline void comm_copy_btf(__u8 *dst, const char *src)
  * the task passes the filters, 0 when it does not (or is the capture).
  * In tp_btf programs (btf = 1) the task is read with plain loads through
  * bpf_get_current_task_btf(), which costs a fraction of the helpers
- * (bpf_get_current_comm alone measured ~70 ns per call here).
+ * (a figure: bench/RESULTS.md, "Figures moved from code comments").
  */
 static __always_inline int take_task(struct capture_event *ev, const int btf)
 {
@@ -379,7 +382,7 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
 }
 
-/* Created (block_io_start) or inserted (block_rq_insert, older kernels). */
+/* Created (block_io_start, 6.5+) or inserted (block_rq_insert, before 6.5). */
 static __always_inline int on_start(struct request *rq, const int btf,
 				    int keep_existing)
 {

@@ -150,7 +150,8 @@ struct convert {
 
 void convert_init(struct convert *c, uint64_t start_ns, const struct req_bits *bits,
 		  convert_intern_fn intern, void *intern_ctx);
-/* Device index `i` of the trace is this kernel dev_t. -E2BIG when full. */
+/* The next device index of the trace is the disk whose kernel dev_t
+ * (capture_kdev()) is kdev. -E2BIG when full. */
 int convert_add_dev(struct convert *c, uint32_t kdev);
 /*
  * Fill `rec` from `e`. -ENODEV: the device is not in the table;

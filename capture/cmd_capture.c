@@ -3,10 +3,11 @@
  *
  * Order of work, chosen so that every error comes before anything is
  * written and nothing is left half-done:
- *   options -> root? -> devices resolved -> output can be created ->
- *   BPF loaded -> trace header (start clock) and writer -> BPF attached ->
- *   session (until -t, a signal, or CMD's exit) -> writer closed ->
- *   end line.
+ *   options -> root? -> devices resolved -> output checked and locked
+ *   (an existing file is left as it is) -> BPF loaded -> trace header
+ *   (start clock) -> BPF attached -> writer created and the output put
+ *   in place (events wait in the ring buffer meanwhile) -> session (until
+ *   -t, a signal, or CMD's exit) -> writer closed -> end line.
  * Exit status: 0; 1 on failure, when the trace could not be written
  * whole, or when events were lost (unless --allow-loss); 2 on bad usage;
  * with `-- CMD`, CMD's status when it failed (unless the capture failed

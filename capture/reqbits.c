@@ -54,7 +54,7 @@ static void set_op(int32_t *op, const struct btf *btf, const struct btf_type *e,
 	long long v = e ? enum_value(btf, e, name) : -1;
 
 	if (e)
-		*op = v; /* -1 when this kernel has no such op */
+		*op = v; /* -1 when the running kernel has no such op */
 }
 
 static void set_flag(uint32_t *mask, const struct btf *btf,

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 
-/* Exit codes of every subcommand (DESIGN.md "Conventions"). */
+/* Exit codes of every subcommand (blkpeak(1), "EXIT STATUS"). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* "4096", "4k", "4K", "4KiB", "64m", "1G", "2t": binary units, bytes. */

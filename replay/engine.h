@@ -6,7 +6,8 @@
  * waits for completions with getevents and fetches each completed I/O with
  * event. Everything the scheduler knows about real I/O goes through this
  * table, so the null engine (engine_null.c) can stand in for the kernel in
- * unit tests and a future io_uring engine can be measured against libaio.
+ * unit tests and the hdd engine (target_hdd.c) can layer emulated disks
+ * over a real engine.
  *
  * Ownership: the caller owns every struct eng_io and keeps it alive (and
  * unchanged) from queue() until event() hands it back. Engines never print
@@ -37,9 +38,9 @@ struct eng_io {
 	void *buf;          /* aligned buffer of len bytes (read/write) */
 	int64_t result;     /* set on completion: bytes done or a negative errno */
 	void *priv;         /* the caller's, untouched */
-	uint32_t layer_priv; /* a layering engine's (engine_hdd), untouched below */
+	uint32_t layer_priv; /* a layering engine's (target_hdd.c), untouched below */
 	/* set by an engine that knows when the I/O finished better than the
-	 * moment it is reaped (engine_hdd: the emulated disk's finish time,
+	 * moment it is reaped (target_hdd.c: the emulated disk's finish time,
 	 * CLOCK_MONOTONIC ns); 0: the caller takes the time it reaps it */
 	uint64_t done_ns;
 	uint8_t engine_priv[80]; /* the engine's per-I/O state (e.g. an iocb) */
@@ -61,8 +62,8 @@ struct engine_ops {
 	const char *name;
 	/* Create an engine for up to opts->depth outstanding I/Os. */
 	int (*open)(struct engine **out, const struct engine_opts *opts);
-	/* Wait for nothing, free everything; NULL is accepted. Outstanding
-	 * I/Os are reaped (waited for) first. */
+	/* Wait for every outstanding I/O (reaped, results dropped), then
+	 * free everything; NULL is accepted. */
 	void (*close)(struct engine *e);
 	/* Take one I/O for the next commit. */
 	enum eng_status (*queue)(struct engine *e, struct eng_io *io);

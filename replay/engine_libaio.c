@@ -32,12 +32,17 @@
 _Static_assert(sizeof(struct iocb) <= sizeof(((struct eng_io *)0)->engine_priv),
 	       "an iocb must fit in eng_io.engine_priv");
 
-/* Helper-thread work: a singly linked FIFO of I/Os in each direction. */
+/*
+ * Helper-thread work (discard and write-zeroes, which libaio cannot
+ * submit): `todo` is a ring of `cap` entries the thread takes from in
+ * order; `done` is a stack of `cap` entries it pushes finished I/Os on,
+ * which getevents pops (the order of completions carries no meaning).
+ */
 struct helper {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct eng_io **todo, **done; /* rings of `cap` entries */
+	struct eng_io **todo, **done;
 	unsigned todo_head, ntodo, ndone, cap;
 	unsigned outstanding;  /* handed to the thread, not yet reaped */
 	int stop, started;

@@ -76,7 +76,8 @@ with_kernel_lock() {
 }
 
 # blktrace_start DEV OUTFILE: record DEV with the kernel's ftrace blk
-# tracer in blktrace binary format (../shared/PEERS.md). Takes the lock.
+# tracer in blktrace binary format. Takes the kernel-state lock: the
+# tracer is one per machine, shared by every checkout running tests.
 blktrace_start() {
 	with_kernel_lock
 	T=/sys/kernel/tracing
