@@ -18,6 +18,9 @@ void command_usage(const struct command_table *t, FILE *f)
 
 int command_dispatch(const struct command_table *t, int argc, char **argv)
 {
+	/* "blkpeak: analyze: 'x' is not ...": a command's errors name it */
+	const char *sub = strchr(t->prog, ' ');
+
 	if (argc < 2) {
 		command_usage(t, stderr);
 		return EXIT_USAGE;
@@ -29,6 +32,7 @@ int command_dispatch(const struct command_table *t, int argc, char **argv)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(argv[1], t->cmds[i].name))
 			return t->cmds[i].fn(argc - 1, argv + 1);
-	pr_err("'%s' is not %s; see '%s --help'", argv[1], t->what, t->prog);
+	pr_err("%s%s'%s' is not %s; see '%s --help'", sub ? sub + 1 : "", sub ? ": " : "",
+	       argv[1], t->what, t->prog);
 	return EXIT_USAGE;
 }

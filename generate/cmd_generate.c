@@ -122,10 +122,10 @@ int cmd_generate(int argc, char **argv)
 	int ret;
 
 	ret = gen_options_parse(argc, argv, &o, msg, sizeof(msg));
-	if (ret == GEN_OPT_HELP) {
-		gen_options_usage(stdout);
+	if (ret == GEN_OPT_HELP)
 		return EXIT_OK;
-	}
+	if (ret == GEN_OPT_BAD_OPTION)
+		return EXIT_USAGE;
 	if (ret < 0) {
 		pr_err("generate: %s; see 'blkpeak generate --help'", msg);
 		return EXIT_USAGE;

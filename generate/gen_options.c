@@ -113,18 +113,16 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 	int have_devsize = 0, c, ret;
 	uint64_t v;
 	const char *why;
+	struct opt_loop ol = { .cmd = "generate", .usage = gen_options_usage };
 
 	memset(o, 0, sizeof(*o));
 	gen_params_default(&o->p);
 	o->pattern = "random";
 	o->device_name = "gen0";
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, ":o:qh", long_opts)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 'h': return GEN_OPT_HELP;
 		case OPT_PATTERN: o->pattern = optarg; break;
 		case OPT_BS: bs = optarg; break;
 		case OPT_READ_PCT:
@@ -194,12 +192,12 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 					   optarg);
 			o->device_name = optarg;
 			break;
-		case ':':
-			return bad(msg, msglen, "%s: needs a value", argv[optind - 1]);
-		default:
-			return bad(msg, msglen, "'%s': unknown option", argv[optind - 1]);
 		}
 	}
+	if (ol.ret == EXIT_OK)
+		return GEN_OPT_HELP;
+	if (ol.ret >= 0)
+		return GEN_OPT_BAD_OPTION;
 	if (optind < argc)
 		return bad(msg, msglen, "'%s': unexpected argument", argv[optind]);
 	if (!o->output)

@@ -23,12 +23,15 @@ struct gen_options {
 	int quiet;                 /* no summary line */
 };
 
-enum { GEN_OPT_RUN = 0, GEN_OPT_HELP = 1 };
+enum { GEN_OPT_RUN = 0, GEN_OPT_HELP = 1, GEN_OPT_BAD_OPTION = 2 };
 
 /*
- * Parse argv (argv[0] is "generate"). Returns GEN_OPT_RUN with *o filled
- * and checked, GEN_OPT_HELP when --help was given, or -EINVAL with a
- * one-line reason in msg ("--bs: '4q': not a size").
+ * Parse argv (argv[0] is "generate"), through the option loop every
+ * command shares (opt_next of common/cliutil.h). Returns GEN_OPT_RUN with
+ * *o filled and checked, GEN_OPT_HELP when --help was given (the usage is
+ * printed on stdout), GEN_OPT_BAD_OPTION for an unknown option or one
+ * missing its value (named on stderr), or -EINVAL with a one-line reason
+ * in msg ("--bs: '4q': not a size").
  * Presets set the size mix and read/random shares first; explicit
  * --bs/--read-pct/--random-pct then override them, in any order.
  */

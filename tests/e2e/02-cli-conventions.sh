@@ -3,8 +3,10 @@
 # `blkpeak --help` and `blkpeak analyze --help` so new ones are covered:
 # --help prints its usage on stdout and exits 0 with nothing on stderr; an
 # unknown option exits 2 with nothing on stdout and an error that names
-# the option; no arguments at all exits 2 with one line; an option missing
-# its value exits 2 and names the option.
+# the option; an option that takes no value given one is refused in the
+# same words everywhere; no arguments at all exits 2 with one line; an
+# option missing its value exits 2 and names the option; `help` and an
+# unknown command at both levels.
 . "$(dirname "$0")/lib.sh"
 
 # commands_of HELP_TEXT: the NAME of each "  NAME  summary" line after
@@ -40,6 +42,13 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 			fail "$name --no-such-option: $(cat "$err")" ;;
 	esac
 
+	# a value given to an option that takes none: the same line everywhere
+	# (every command runs the shared option loop, common/cliutil.c)
+	"$BLKPEAK" "$@" --help=1 >"$out" 2>"$err" </dev/null; rc=$?
+	[ $rc -eq 2 ] || fail "$name --help=1 exits $rc, want 2"
+	[ "$(cat "$err")" = "blkpeak: $name: '--help': takes no value" ] ||
+		fail "$name --help=1: $(cat "$err")"
+
 	# no arguments at all: every command needs some, so a usage error
 	"$BLKPEAK" "$@" >"$out" 2>"$err" </dev/null; rc=$?
 	[ $rc -eq 2 ] || fail "$name without arguments exits $rc, want 2"
@@ -66,6 +75,22 @@ for c in $cmds; do
 done
 for s in $subs; do
 	check "analyze $s" analyze "$s"
+done
+
+# Both command tables run the same loop (common/dispatch.c): "help" as a
+# command, and an unknown one named with the level it was looked up at.
+for t in "" analyze; do
+	"$BLKPEAK" $t help >"$E2E_TMP/out" 2>"$E2E_TMP/err"; rc=$?
+	[ $rc -eq 0 ] && grep -q "^usage: blkpeak ${t:+$t }.*COMMAND" "$E2E_TMP/out" ||
+		fail "blkpeak $t help: exit $rc: $(head -1 "$E2E_TMP/out") $(cat "$E2E_TMP/err")"
+	if [ -n "$t" ]; then
+		want="blkpeak: $t: 'frob' is not an $t command; see 'blkpeak $t --help'"
+	else
+		want="blkpeak: 'frob' is not a blkpeak command; see 'blkpeak --help'"
+	fi
+	"$BLKPEAK" $t frob >"$E2E_TMP/out" 2>"$E2E_TMP/err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$E2E_TMP/err")" = "$want" ] ||
+		fail "blkpeak $t frob: exit $rc: $(cat "$E2E_TMP/err")"
 done
 
 # A missing value names the option (the last argument is a valued option).

@@ -128,10 +128,9 @@ Test(gen_options, bad_values)
 	cr_assert_str_eq(msg, "no output file; give -o FILE");
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--count", "5", "--duration", "1s"), -EINVAL);
 	cr_assert_str_eq(msg, "--count and --duration: give one, not both");
-	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--frob"), -EINVAL);
-	cr_assert_str_eq(msg, "'--frob': unknown option");
-	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--bs"), -EINVAL);
-	cr_assert_str_eq(msg, "--bs: needs a value");
+	/* named on stderr by the shared option loop (usage_bad_option) */
+	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--frob"), GEN_OPT_BAD_OPTION);
+	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--bs"), GEN_OPT_BAD_OPTION);
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "extra"), -EINVAL);
 	cr_assert_str_eq(msg, "'extra': unexpected argument");
 	cr_assert_eq(PARSE(&o, msg, "--help"), GEN_OPT_HELP);
