@@ -145,23 +145,9 @@ static void json_value(struct jw *w, sqlite3_stmt *st, int i)
 	case SQLITE_FLOAT:
 		jw_num(w, sqlite3_column_double(st, i), 9);
 		break;
-	case SQLITE_BLOB: {
-		/* A blob as a hex string. */
-		const unsigned char *p = sqlite3_column_blob(st, i);
-		int n = sqlite3_column_bytes(st, i);
-		char *hex = malloc((size_t)n * 2 + 1);
-
-		if (!hex) {
-			jw_null(w);
-			break;
-		}
-		for (int k = 0; k < n; k++)
-			snprintf(hex + 2 * k, 3, "%02x", p[k]);
-		hex[2 * n] = 0;
-		jw_str(w, hex);
-		free(hex);
+	case SQLITE_BLOB: /* as a hex string */
+		jw_hex(w, sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i));
 		break;
-	}
 	default:
 		jw_str(w, cell(st, i));
 	}

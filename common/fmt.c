@@ -187,10 +187,23 @@ static int utf8_valid(const unsigned char *s)
 
 void json_str(FILE *f, const char *s)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t plain = 0;
+	int raw_ok;
+
+	/* the common case, printable ASCII with nothing to escape (keys,
+	 * op names, most comms): one write */
+	while (u[plain] >= 0x20 && u[plain] < 0x7f && u[plain] != '"' && u[plain] != '\\')
+		plain++;
+	if (!u[plain]) {
+		fputc('"', f);
+		fwrite(s, 1, plain, f);
+		fputc('"', f);
+		return;
+	}
 	/* bytes of a string that is not UTF-8 (a comm can hold anything)
 	 * are written as \u00XX so the output stays valid JSON */
-	int raw_ok = utf8_valid((const unsigned char *)s);
-
+	raw_ok = utf8_valid(u);
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

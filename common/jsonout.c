@@ -4,19 +4,61 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "jsonout.h"
 
+/* Room for any double in %.*f with prec <= 20: 309 digits, sign, point. */
+#define NUM_BUF 336
+
+/* v as json_num writes it, into buf[NUM_BUF]; returns its length. */
+static size_t num_fmt(char *buf, double v, int prec)
+{
+	int n;
+
+	if (prec > 20)
+		prec = 20;
+	if (!isfinite(v))
+		n = snprintf(buf, NUM_BUF, "null");
+	else if (v == (double)(long long)v && fabs(v) < 9e15)
+		n = snprintf(buf, NUM_BUF, "%lld", (long long)v);
+	else
+		n = snprintf(buf, NUM_BUF, "%.*f", prec, v);
+	return (size_t)n;
+}
+
 void json_num(FILE *f, double v, int prec)
 {
-	if (!isfinite(v)) {
-		fputs("null", f);
-		return;
+	char buf[NUM_BUF];
+
+	fwrite(buf, 1, num_fmt(buf, v, prec), f);
+}
+
+/* v in decimal, with a '-' when neg, into the end of buf[24]; returns
+ * where it starts. */
+static char *dec_fmt(char buf[24], uint64_t v, int neg)
+{
+	char *p = buf + 24;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	return p;
+}
+
+/* Printable ASCII with nothing to escape in JSON. */
+static int plain(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			return 0;
 	}
-	if (v == (double)(long long)v && fabs(v) < 9e15)
-		fprintf(f, "%lld", (long long)v);
-	else
-		fprintf(f, "%.*f", prec, v);
+	return 1;
 }
 
 void jw_init(struct jw *w, FILE *f, int indent)
@@ -112,14 +154,18 @@ void jw_num(struct jw *w, double v, int prec)
 
 void jw_u64(struct jw *w, uint64_t v)
 {
+	char buf[24], *p = dec_fmt(buf, v, 0);
+
 	before(w);
-	fprintf(w->f, "%" PRIu64, v);
+	fwrite(p, 1, (size_t)(buf + 24 - p), w->f);
 }
 
 void jw_i64(struct jw *w, int64_t v)
 {
+	char buf[24], *p = dec_fmt(buf, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+
 	before(w);
-	fprintf(w->f, "%" PRId64, v);
+	fwrite(p, 1, (size_t)(buf + 24 - p), w->f);
 }
 
 void jw_bool(struct jw *w, int v)
@@ -134,15 +180,94 @@ void jw_null(struct jw *w)
 	fputs("null", w->f);
 }
 
+void jw_hex(struct jw *w, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	before(w);
+	fputc('"', w->f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(w->f, "%02x", b[i]);
+	fputc('"', w->f);
+}
+
 void jw_raw(struct jw *w, const char *number)
 {
 	before(w);
 	fputs(number, w->f);
 }
 
-void jw_kstr(struct jw *w, const char *k, const char *s) { jw_key(w, k); jw_str(w, s); }
-void jw_knum(struct jw *w, const char *k, double v, int prec) { jw_key(w, k); jw_num(w, v, prec); }
-void jw_ku64(struct jw *w, const char *k, uint64_t v) { jw_key(w, k); jw_u64(w, v); }
-void jw_ki64(struct jw *w, const char *k, int64_t v) { jw_key(w, k); jw_i64(w, v); }
-void jw_kbool(struct jw *w, const char *k, int v) { jw_key(w, k); jw_bool(w, v); }
-void jw_kraw(struct jw *w, const char *k, const char *number) { jw_key(w, k); jw_raw(w, number); }
+/*
+ * Key and value (already formatted, quoted when `quote`) in one write:
+ * dump writes a dozen of them a record, millions of records, and each
+ * stdio call takes the stream's lock. Only on one line and when neither
+ * needs escaping; else through jw_key and the value's own writer.
+ */
+static void key_value(struct jw *w, const char *k, const char *v, size_t vlen, int quote)
+{
+	char buf[160];
+	size_t klen = strlen(k), n = 0;
+	int d = w->depth < JW_MAX_DEPTH ? w->depth : JW_MAX_DEPTH;
+
+	if (w->indent || w->after_key || !w->depth || klen > 64 || vlen > 64 ||
+	    !plain(k, klen) || (quote && !plain(v, vlen))) {
+		jw_key(w, k);
+		before(w);
+		if (quote)
+			json_str(w->f, v);
+		else
+			fwrite(v, 1, vlen, w->f);
+		return;
+	}
+	if (w->has_items[d])
+		buf[n++] = ',';
+	w->has_items[d] = 1;
+	buf[n++] = '"';
+	memcpy(buf + n, k, klen);
+	n += klen;
+	buf[n++] = '"';
+	buf[n++] = ':';
+	if (quote)
+		buf[n++] = '"';
+	memcpy(buf + n, v, vlen);
+	n += vlen;
+	if (quote)
+		buf[n++] = '"';
+	fwrite(buf, 1, n, w->f);
+}
+
+void jw_kstr(struct jw *w, const char *k, const char *s)
+{
+	key_value(w, k, s, strlen(s), 1);
+}
+
+void jw_knum(struct jw *w, const char *k, double v, int prec)
+{
+	char buf[NUM_BUF];
+
+	key_value(w, k, buf, num_fmt(buf, v, prec), 0);
+}
+
+void jw_ku64(struct jw *w, const char *k, uint64_t v)
+{
+	char buf[24], *p = dec_fmt(buf, v, 0);
+
+	key_value(w, k, p, (size_t)(buf + 24 - p), 0);
+}
+
+void jw_ki64(struct jw *w, const char *k, int64_t v)
+{
+	char buf[24], *p = dec_fmt(buf, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
+
+	key_value(w, k, p, (size_t)(buf + 24 - p), 0);
+}
+
+void jw_kbool(struct jw *w, const char *k, int v)
+{
+	key_value(w, k, v ? "true" : "false", v ? 4 : 5, 0);
+}
+
+void jw_kraw(struct jw *w, const char *k, const char *number)
+{
+	key_value(w, k, number, strlen(number), 0);
+}

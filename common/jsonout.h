@@ -12,6 +12,7 @@
 #ifndef BLKPEAK_JSONOUT_H
 #define BLKPEAK_JSONOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -49,6 +50,8 @@ void jw_u64(struct jw *w, uint64_t v);
 void jw_i64(struct jw *w, int64_t v);
 void jw_bool(struct jw *w, int v);
 void jw_null(struct jw *w);
+/* n bytes as a string of lowercase hex digits. */
+void jw_hex(struct jw *w, const void *p, size_t n);
 /* A number the caller formatted already (fmt_us's "1234.567"), as is. */
 void jw_raw(struct jw *w, const char *number);
 

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "jsonout.h"
 
@@ -52,6 +53,8 @@ static void nested(struct jw *w)
 	jw_key(w, "empty_str");
 	jw_str_or_null(w, "");
 	jw_kraw(w, "issue_us", "1.500");
+	jw_key(w, "blob");
+	jw_hex(w, "\x01\xab", 2);
 	jw_obj_end(w);
 	jw_finish(w);
 }
@@ -65,7 +68,7 @@ Test(jsonout, compact)
 	cr_assert_str_eq(doc_close(&d),
 			 "{\"ios\":3,\"list\":[{\"name\":\"a\\\"b\\n\"},7,[],{}],\"none\":null,"
 			 "\"ok\":true,\"delta_ns\":-5,\"mb_per_s\":1.500,\"whole\":2,\"nan\":null,"
-			 "\"empty_str\":null,\"issue_us\":1.500}\n");
+			 "\"empty_str\":null,\"issue_us\":1.500,\"blob\":\"01ab\"}\n");
 	free(d.buf);
 }
 
@@ -99,5 +102,25 @@ Test(jsonout, keys_escaped)
 	jw_obj_end(&d.w);
 	jw_finish(&d.w);
 	cr_assert_str_eq(doc_close(&d), "{\"k\\u001b[31m\\\"\":\"v\"}\n");
+	free(d.buf);
+}
+
+/* A double far from 1 keeps all its digits, on both paths. */
+Test(jsonout, huge_number)
+{
+	struct doc d;
+	char *s;
+
+	doc_open(&d, 0);
+	jw_obj(&d.w);
+	jw_knum(&d.w, "big", 1.5e300, 6);
+	jw_key(&d.w, "big2");
+	jw_num(&d.w, -1.5e300, 6);
+	jw_obj_end(&d.w);
+	jw_finish(&d.w);
+	s = doc_close(&d);
+	cr_assert_eq(strlen(s), 2 * (301 + 7) + 1 + strlen("{\"big\":,\"big2\":}\n"), "%s", s);
+	cr_assert(strstr(s, "{\"big\":15000000000000000"), "%s", s);
+	cr_assert(strstr(s, ".000000,\"big2\":-15"), "%s", s);
 	free(d.buf);
 }
