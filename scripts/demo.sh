@@ -71,7 +71,12 @@ cleanup() {
 	trap - EXIT INT TERM
 	thr_destroy     # first: ends what still runs in the cgroup (capture, replay)
 	[ -n "$WL_UP" ] && "$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
-	for d in $LOOPS; do losetup -d "$d" 2>/dev/null; done
+	# only while our image backs it: a number alone may be another's device
+	for d in $LOOPS; do
+		case "$(losetup -n -O BACK-FILE "$d" 2>/dev/null)" in
+		"$WORK"/*) losetup -d "$d" 2>/dev/null ;;
+		esac
+	done
 	rm -rf "$WORK"
 	[ $rc -eq 0 ] || echo "demo: stopped (exit $rc); loop devices, mounts and cgroup removed" >&2
 	exit $rc

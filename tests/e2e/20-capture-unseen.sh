@@ -18,7 +18,7 @@ mkdir "$T/fz" && mount "$LA" "$T/fz" || fail "mount"
 at_exit "umount '$T/fz'"
 truncate -s 32M "$T/fz/backing.img" || fail "backing file"
 LB=$(losetup -f --show --direct-io=on "$T/fz/backing.img") || fail "losetup on ext4"
-at_exit "losetup -d '$LB'"
+at_exit "loop_detach '$LB' '$T/fz/backing.img'"
 settle
 # thawed at exit before anything else, else the loop device hangs there
 fsfreeze -f "$T/fz" || fail "fsfreeze"

@@ -75,7 +75,7 @@ FI="$E2E_TMP/fs.img"
 truncate -s 32M "$FI" || fail "truncate"
 mkfs.ext4 -q -F "$FI" || fail "mkfs.ext4 $FI"
 LF=$(losetup -f --show "$FI") || fail "losetup $FI"
-at_exit "losetup -d '$LF' 2>/dev/null"
+at_exit "loop_detach '$LF' '$FI'"
 MNT2="$E2E_TMP/mnt2"
 mkdir -p "$MNT2"
 mount "$LF" "$MNT2" || fail "mount $LF"
@@ -94,13 +94,13 @@ expect_refusal "that file in an array" 1 "$FI: in use by $LF" \
 # of it given as the target: the loop device itself names device and inode
 truncate -s 8M "$E2E_TMP/gone.img" && ln "$E2E_TMP/gone.img" "$E2E_TMP/kept.img" || fail "link"
 LG=$(losetup -f --show "$E2E_TMP/gone.img") || fail "losetup gone.img"
-at_exit "losetup -d '$LG' 2>/dev/null"
+at_exit "loop_detach '$LG' '$E2E_TMP/gone.img'"
 rm "$E2E_TMP/gone.img"
 expect_refusal "other link of a deleted backing file" 1 "kept.img: in use by $LG (loop device backed by it)" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$E2E_TMP/kept.img" --timing afap --fit wrap
 LOW=$(make_loop 32M low)
 UP=$(losetup -f --show "$LOW") || fail "losetup $LOW"
-at_exit "losetup -d '$UP' 2>/dev/null"
+at_exit "loop_detach '$UP' '$LOW'"
 mkfs.ext4 -q -F "$UP" || fail "mkfs.ext4 $UP"
 MNT3="$E2E_TMP/mnt3"
 mkdir -p "$MNT3"

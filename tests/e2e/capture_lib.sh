@@ -45,7 +45,7 @@ make_part_loop() {
 	printf 'label: dos\nstart=2048, size=40960, type=83\n' | sfdisk -q "$_f" ||
 		fail "sfdisk cannot write a partition table into $_f"
 	_d=$(losetup -f --show -P --direct-io=on "$_f") || fail "losetup -P $_f failed"
-	echo "$_d" >> "$_LOOPS_FILE"
+	own_loop "$_d" "$_f"
 	[ -b "${_d}p1" ] || partx -a "$_d" >&2 || fail "partx -a $_d: cannot add the partition"
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
 		[ -b "${_d}p1" ] && break

@@ -42,8 +42,22 @@ make_loop() {
 	_f="$E2E_TMP/${2:-disk$(date +%s%N)}.img"
 	truncate -s "$1" "$_f" || fail "cannot create $_f"
 	_d=$(losetup -f --show --direct-io=on "$_f") || fail "losetup $_f failed"
-	echo "$_d" >> "$_LOOPS_FILE"
+	own_loop "$_d" "$_f"
 	echo "$_d"
+}
+
+# own_loop DEV BACKING: detach DEV at exit, if BACKING still backs it then.
+own_loop() { echo "$1 $2" >> "$_LOOPS_FILE"; }
+
+# loop_detach DEV BACKING: detach DEV only while BACKING backs it. A loop
+# device is known by its number alone: once this test has detached it
+# (30, 31 and 33 do, on purpose), the number may belong to another test
+# or a demo running at the same time, whose device must not be touched.
+loop_detach() {
+	_bf=$(losetup -n -O BACK-FILE "$1" 2>/dev/null) || return 0
+	case "$_bf" in
+	"$2" | "$2 (deleted)") losetup -d "$1" 2>/dev/null ;;
+	esac
 }
 
 # dev_ios DEV: reads + writes the block device DEV has completed so far
@@ -139,7 +153,7 @@ _cleanup() {
 	for p in $_PIDS; do kill "$p" 2>/dev/null; done
 	for p in $_PIDS; do wait "$p" 2>/dev/null; done
 	[ -n "$_BLKTRACE_ON" ] && _blktrace_reset
-	for d in $(tac "$_LOOPS_FILE" 2>/dev/null); do losetup -d "$d" 2>/dev/null; done
+	tac "$_LOOPS_FILE" 2>/dev/null | while read -r d f; do loop_detach "$d" "$f"; done
 	rm -rf "$E2E_TMP"
 	exit $_rc
 }
