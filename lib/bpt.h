@@ -13,7 +13,8 @@
  *   - where a `struct bpt_error *err` is taken, a failure also fills it with
  *     a message that names the file, the byte offset when one applies, and
  *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
- *     `err` may be NULL;
+ *     `err` may be NULL. The rest of blkpeak reports errors the same way
+ *     (bpt_error_set);
  *   - objects come in create/free pairs; the free functions accept NULL.
  *
  * Times in records are nanoseconds relative to the trace's start
@@ -192,11 +193,21 @@ struct bpt_header {
 	struct bpt_meta meta[BPT_MAX_META];
 };
 
+/*
+ * How every blkpeak function that can fail tells its caller why, not only
+ * the library's: the function returns a negative errno (or -1) and, when
+ * given an err, fills it. The caller decides where the message goes.
+ */
 struct bpt_error {
 	int code;        /* negative errno, 0 when no error */
 	uint64_t offset; /* byte offset in the file the error is about, or 0 */
-	char msg[320];   /* full sentence, names the file and offset */
+	char msg[512];   /* full sentence, names the file (and offset) */
 };
+
+/* Fill err (may be NULL) with code, offset 0 and the message fmt, word for
+ * word. Returns code, so callers can `return bpt_error_set(err, ...)`. */
+int bpt_error_set(struct bpt_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */
 void bpt_header_init(struct bpt_header *hdr, const char *kind);
