@@ -196,7 +196,7 @@ static const char *load_reason(int err)
 }
 
 int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
-		 char msg[CAPTURE_MSG_LEN])
+		 struct bpt_error *error)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
 	int kernel_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
@@ -212,10 +212,10 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	if (!btf) {
 		err = -errno;
 		if (o->btf_path)
-			snprintf(msg, CAPTURE_MSG_LEN, "--btf: '%s': %s", o->btf_path,
+			bpt_error_set(error, err, "--btf: '%s': %s", o->btf_path,
 				 strerror(-err));
 		else
-			snprintf(msg, CAPTURE_MSG_LEN,
+			bpt_error_set(error, err,
 				 "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
 				 "it needs CONFIG_DEBUG_INFO_BTF, or give --btf FILE",
 				 strerror(-err));
@@ -227,7 +227,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	if (!skel) {
 		err = -errno;
 		btf__free(btf);
-		snprintf(msg, CAPTURE_MSG_LEN, "opening the BPF object: %s", strerror(-err));
+		bpt_error_set(error, err, "opening the BPF object: %s", strerror(-err));
 		return err;
 	}
 	h->skel = skel;
@@ -257,9 +257,9 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 			tps[i].choice.mode = TP_RAW;
 	for (int i = 2; i <= 3; i++) {
 		if (tps[i].choice.mode == TP_NONE) {
-			snprintf(msg, CAPTURE_MSG_LEN,
-				 "the kernel has no %s tracepoint", tps[i].tp);
 			err = -EOPNOTSUPP;
+			bpt_error_set(error, err,
+				 "the kernel has no %s tracepoint", tps[i].tp);
 			goto fail;
 		}
 	}
@@ -282,14 +282,14 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.inflight, slots);
 	if (err) {
-		snprintf(msg, CAPTURE_MSG_LEN, "sizing the BPF maps: %s", strerror(-err));
+		bpt_error_set(error, err, "sizing the BPF maps: %s", strerror(-err));
 		goto fail;
 	}
 
 	err = capture_bpf__load(skel);
 	if (err) {
 		reason = load_reason(err);
-		snprintf(msg, CAPTURE_MSG_LEN, "loading the BPF programs: %s%s",
+		bpt_error_set(error, err, "loading the BPF programs: %s%s",
 			 reason ? reason : strerror(-err),
 			 reason ? "" : " (-v shows libbpf's log)");
 		goto fail;
@@ -300,7 +300,7 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_filter),
 					&zero, &fd, BPF_ANY)) {
 			err = -errno;
-			snprintf(msg, CAPTURE_MSG_LEN, "--cgroup: %s", strerror(-err));
+			bpt_error_set(error, err, "--cgroup: %s", strerror(-err));
 			goto fail;
 		}
 	}
@@ -316,7 +316,7 @@ fail:
  * is only tracked once the programs that will see it issued and completed
  * are live, so none is left waiting for a completion that came before.
  */
-int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
+int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error)
 {
 	struct capture_bpf *sk = h->skel;
 	struct {
@@ -347,7 +347,7 @@ int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
 		if (!*order[i].link) {
 			err = -errno;
 			reason = load_reason(err);
-			snprintf(msg, CAPTURE_MSG_LEN, "attaching %s: %s",
+			bpt_error_set(error, err, "attaching %s: %s",
 				 bpf_program__name(order[i].prog),
 				 reason ? reason : strerror(-err));
 			return err;

@@ -259,7 +259,7 @@ static int table_add(struct dev_table *t, const struct bpt_device *dev)
  * filtered. */
 static int setup_devices(struct capture_opts *o, struct dev_table *t)
 {
-	char msg[CAPTURE_MSG_LEN];
+	struct bpt_error error;
 	struct bpt_device dev;
 	struct dev_spec spec;
 	int n, err;
@@ -282,8 +282,8 @@ static int setup_devices(struct capture_opts *o, struct dev_table *t)
 		return 0;
 	}
 	for (unsigned i = 0; i < o->ndevs; i++) {
-		if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
-			pr_err("capture: %s", msg);
+		if (devices_resolve(SYSFS, o->devs[i], &spec, &error)) {
+			pr_err("capture: %s", error.msg);
 			return -ENOENT;
 		}
 		if (spec.part[0])
@@ -495,7 +495,8 @@ int cmd_capture(int argc, char **argv)
 	struct session_result res = { 0 };
 	struct bpt_writer *w = NULL;
 	struct bpt_error berr = { 0 };
-	char msg[CAPTURE_MSG_LEN], disk[32];
+	struct bpt_error error;
+	char disk[32];
 	struct dev_table table;
 	struct bpt_header hdr;
 	struct outfile out = { .lock_fd = -1 };
@@ -547,16 +548,16 @@ int cmd_capture(int argc, char **argv)
 		.ringbuf_bytes = o.buffer_bytes, .force_raw = o.force_raw,
 		.btf_path = o.btf_path,
 	};
-	if (loader_load(&h, &lo, msg)) {
-		pr_err("capture: %s", msg);
+	if (loader_load(&h, &lo, &error)) {
+		pr_err("capture: %s", error.msg);
 		goto out;
 	}
 	if (o.verbose)
 		fprintf(stderr, "capture: attaching %s, ring buffer %lu bytes\n",
 			h.attach, (unsigned long)h.ringbuf_bytes);
 	make_header(&hdr, &o, argc, argv, &table, &h);
-	if (loader_attach(&h, msg)) {
-		pr_err("capture: %s", msg);
+	if (loader_attach(&h, &error)) {
+		pr_err("capture: %s", error.msg);
 		goto out;
 	}
 	/* Only now is an existing output replaced (outfile.h, "Streaming":
@@ -584,10 +585,10 @@ int cmd_capture(int argc, char **argv)
 
 	sopts.duration_ns = o.duration_ns;
 	sopts.cmd = o.cmd;
-	err = session_run(&h, w, &conv, &sopts, &res, msg);
+	err = session_run(&h, w, &conv, &sopts, &res, &error);
 	loader_stop(&h);
 	if (err)
-		pr_err("capture: %s", msg);
+		pr_err("capture: %s", error.msg);
 	/* the writer's first error is sticky: whether it came while
 	 * recording or now, werr names it */
 	werr = bpt_writer_flush(w);

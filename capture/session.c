@@ -191,7 +191,7 @@ static void restore_handlers(const struct sigaction old[3])
 
 int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		struct convert *conv, const struct session_opts *o,
-		struct session_result *res, char msg[CAPTURE_MSG_LEN])
+		struct session_result *res, struct bpt_error *error)
 {
 	unsigned poll_ms = o->poll_ms ? o->poll_ms : 50;
 	struct drain d = { .w = w, .conv = conv, .res = res };
@@ -206,7 +206,7 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 	rb = ring_buffer__new(loader_ringbuf_fd(h), on_event, &d, NULL);
 	if (!rb) {
 		err = -errno;
-		snprintf(msg, CAPTURE_MSG_LEN, "ring buffer: %s", strerror(-err));
+		bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
 		return err;
 	}
 	got_stop_signal = 0;
@@ -216,7 +216,7 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		child = start_cmd(o->cmd);
 		if (child < 0) {
 			err = -errno;
-			snprintf(msg, CAPTURE_MSG_LEN, "%s: cannot start: %s",
+			bpt_error_set(error, err, "%s: cannot start: %s",
 				 o->cmd[0], strerror(-err));
 			goto out;
 		}
@@ -231,13 +231,13 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 			n = ring_buffer__consume(rb);
 		if (d.err) {
 			err = d.err;
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
+			bpt_error_set(error, err, "writing the trace: %s",
 				 strerror(-err));
 			break;
 		}
 		if (n < 0 && n != -EINTR) {
 			err = n;
-			snprintf(msg, CAPTURE_MSG_LEN, "reading the ring buffer: %s",
+			bpt_error_set(error, err, "reading the ring buffer: %s",
 				 strerror(-err));
 			break;
 		}
@@ -253,7 +253,7 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 			last_flush = now;
 		}
 		if (err) {
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
+			bpt_error_set(error, err, "writing the trace: %s",
 				 strerror(-err));
 			break;
 		}
@@ -297,7 +297,7 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 			d.err = loader_each_pending(h, now_mono_ns(), on_pending, &d);
 		if (d.err) {
 			err = d.err;
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
+			bpt_error_set(error, err, "writing the trace: %s",
 				 strerror(-err));
 		}
 		now = now_mono_ns();
