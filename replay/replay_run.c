@@ -201,7 +201,7 @@ static int same_file(int fd, const struct stat *st)
 static int open_targets(struct replay *rp)
 {
 	const struct replay_opts *o = rp->o;
-	char why[512];
+	struct bpt_error error;
 
 	for (unsigned t = 0; t < rp->ntargets; t++) {
 		struct load_target_stats *ts = &rp->lt.tgt[t];
@@ -214,8 +214,8 @@ static int open_targets(struct replay *rp)
 		struct fit fit;
 		struct stat tst;
 
-		if (target_open(&rp->tgt[t], rp->spec[t], &pol, why, sizeof(why))) {
-			pr_err("replay: %s", why);
+		if (target_open(&rp->tgt[t], rp->spec[t], &pol, &error)) {
+			pr_err("replay: %s", error.msg);
 			return -1;
 		}
 		rp->opened[t] = 1;
@@ -227,8 +227,8 @@ static int open_targets(struct replay *rp)
 					return -1;
 				}
 		if (fit_init(&fit, o->fit, ts->extent, ts->max_len, rp->tgt[t].layout.capacity,
-			     o->offset, rp->tgt[t].align, rp->spec[t], why, sizeof(why))) {
-			pr_err("replay: %s", why);
+			     o->offset, rp->tgt[t].align, rp->spec[t], &error)) {
+			pr_err("replay: %s", error.msg);
 			return -1;
 		}
 		rp->fit[t] = fit; /* applied as the trace streams */
@@ -588,10 +588,10 @@ int replay_run(const struct replay_opts *opts)
 		.on_result = on_result, .on_progress = on_progress, .ctx = &rp,
 	};
 	for (unsigned t = 0; t < rp.ntargets; t++) {
-		char why[512];
+		struct bpt_error error;
 
-		if (hdd_set_add_target(&rp.hdd, &rp.tgt[t], !o.json, why, sizeof(why))) {
-			pr_err("replay: %s", why);
+		if (hdd_set_add_target(&rp.hdd, &rp.tgt[t], !o.json, &error)) {
+			pr_err("replay: %s", error.msg);
 			goto out;
 		}
 	}
