@@ -118,16 +118,16 @@ int cmd_generate(int argc, char **argv)
 {
 	struct gen_options o;
 	struct outfile out;
-	char msg[256];
+	struct bpt_error error;
 	int ret;
 
-	ret = gen_options_parse(argc, argv, &o, msg, sizeof(msg));
+	ret = gen_options_parse(argc, argv, &o, &error);
 	if (ret == GEN_OPT_HELP)
 		return EXIT_OK;
 	if (ret == GEN_OPT_BAD_OPTION)
 		return EXIT_USAGE;
 	if (ret < 0) {
-		pr_err("generate: %s; see 'blkpeak generate --help'", msg);
+		pr_err("generate: %s; see 'blkpeak generate --help'", error.msg);
 		return EXIT_USAGE;
 	}
 	ret = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
