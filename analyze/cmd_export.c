@@ -116,7 +116,7 @@ int analyze_export(int argc, char **argv)
 		.what = fmt == Q_CSV ? "a CSV export" : "a JSON export",
 		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
-		pr_err("analyze export: %s", out.msg);
+		pr_err("analyze export: %s", out.err.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
@@ -129,7 +129,7 @@ int analyze_export(int argc, char **argv)
 	}
 	rc = outfile_close(&out, 0);
 	if (rc) {
-		pr_err("analyze export: %s", out.msg);
+		pr_err("analyze export: %s", out.err.msg);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

@@ -531,7 +531,7 @@ int cmd_capture(int argc, char **argv)
 	 * is left as it is until the capture really starts. */
 	err = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
 	if (err) {
-		pr_err("capture: %s", out.msg);
+		pr_err("capture: %s", out.err.msg);
 		goto out;
 	}
 	if (output_on_traced_disk(&o, disk, sizeof(disk))) {
@@ -565,7 +565,7 @@ int cmd_capture(int argc, char **argv)
 	 * leaves it readable); events wait meanwhile in the ring buffer. */
 	err = outfile_dup_fd(&out);
 	if (err < 0) {
-		pr_err("capture: %s", out.msg);
+		pr_err("capture: %s", out.err.msg);
 		goto out;
 	}
 	err = bpt_writer_create_fd(&w, err, o.output, &hdr, &wopts, &berr);
@@ -575,7 +575,7 @@ int cmd_capture(int argc, char **argv)
 	}
 	err = outfile_place(&out);
 	if (err) {
-		pr_err("capture: %s", out.msg);
+		pr_err("capture: %s", out.err.msg);
 		bpt_writer_close(w, NULL);
 		goto out;
 	}

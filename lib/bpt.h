@@ -14,7 +14,7 @@
  *     a message that names the file, the byte offset when one applies, and
  *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
  *     `err` may be NULL. The rest of blkpeak reports errors the same way
- *     (bpt_error_set);
+ *     (common/error.h);
  *   - objects come in create/free pairs; the free functions accept NULL.
  *
  * Times in records are nanoseconds relative to the trace's start
@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "error.h" /* struct bpt_error, from common/ */
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
 #define BPT_FORMAT_MINOR 2 /* additions older readers can skip */
@@ -192,22 +194,6 @@ struct bpt_header {
 	uint32_t nmeta;
 	struct bpt_meta meta[BPT_MAX_META];
 };
-
-/*
- * How every blkpeak function that can fail tells its caller why, not only
- * the library's: the function returns a negative errno (or -1) and, when
- * given an err, fills it. The caller decides where the message goes.
- */
-struct bpt_error {
-	int code;        /* negative errno, 0 when no error */
-	uint64_t offset; /* byte offset in the file the error is about, or 0 */
-	char msg[512];   /* full sentence, names the file (and offset) */
-};
-
-/* Fill err (may be NULL) with code, offset 0 and the message fmt, word for
- * word. Returns code, so callers can `return bpt_error_set(err, ...)`. */
-int bpt_error_set(struct bpt_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */
 void bpt_header_init(struct bpt_header *hdr, const char *kind);

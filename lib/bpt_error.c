@@ -1,6 +1,6 @@
 /*
  * bpt_error.c — filling struct bpt_error, the library's only way of
- * saying what went wrong (it never prints), and blkpeak's as a whole.
+ * saying what went wrong (it never prints); the struct is common/error.h's.
  */
 #include <stdio.h>
 
@@ -26,20 +26,6 @@ int bpt_err(struct bpt_error *err, int code, const char *name, int has_off,
 		return code;
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int bpt_error_set(struct bpt_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return code;
-	err->code = code;
-	err->offset = 0;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return code;
 }

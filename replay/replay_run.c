@@ -282,7 +282,7 @@ static int open_output(struct replay *rp)
 
 	if (outfile_open(&rp->out, rp->o->output,
 			 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	return 0;
@@ -373,7 +373,7 @@ static int open_run_file(struct replay *rp)
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	if (run_writer_open(&rp->rw, fd, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
@@ -382,7 +382,7 @@ static int open_run_file(struct replay *rp)
 	}
 	/* streaming: the run file is at its path from here on (outfile.h) */
 	if (outfile_place(&rp->out)) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	return 0;
