@@ -40,7 +40,7 @@ static int trace_columns(sqlite3 *db, int64_t id, struct bpt_error *err)
 		return adb_fail(db, err, "cannot read the trace");
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) & BPT_COL__KNOWN
-		: adb_err(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
+		: bpt_error_set(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
 	sqlite3_finalize(st);
 	return rc;
 }
