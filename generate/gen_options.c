@@ -113,7 +113,7 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 	double read_pct = -1, random_pct = -1;
 	int have_devsize = 0, c, ret;
 	uint64_t v;
-	const char *why;
+	struct bpt_error why;
 	struct opt_loop ol = { .cmd = "generate", .usage = gen_options_usage };
 
 	memset(o, 0, sizeof(*o));
@@ -224,13 +224,13 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 		o->p.random_pct = pr->random_pct;
 	}
 	if (bs && size_mix_parse(bs, &o->p.bs, &why))
-		return bad(error, "--bs: '%s': %s", bs, why);
+		return bad(error, "--bs: '%s': %s", bs, why.msg);
 	if (read_pct >= 0)
 		o->p.read_pct = read_pct;
 	if (random_pct >= 0)
 		o->p.random_pct = random_pct;
-	if (gen_params_check(&o->p, &why))
-		return bad(error, "%s", why);
+	if (gen_params_check(&o->p, error))
+		return -EINVAL;
 	if (!have_devsize)
 		o->device_size = o->p.offset + o->p.span;
 	else if (o->device_size < o->p.offset + o->p.span)
