@@ -387,12 +387,11 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	return 1;
 }
 
-int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
-			   struct bpt_error *err)
+/* The columns' values for records i0..i0+m-1 into c->vals, as stored
+ * (deltas, zigzag); columns the block lacks read as 0. */
+static int decode_columns(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+			  struct bpt_error *err)
 {
-	uint32_t i0 = c->chunk_start + c->chunk_len;
-	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
-
 	for (int id = 0; id < COL_KNOWN; id++) {
 		if (!c->have[id])
 			memset(c->vals[id], 0, sizeof(uint64_t) * m);
@@ -400,6 +399,133 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			return BAD(c->blk_off, "block %u: column %d: dictionary index out of range",
 				   c->seq - 1, id);
 	}
+	return 0;
+}
+
+/* Issue and complete times from their deltas, by the block's time coding;
+ * *pi, *pc carry the previous issue and complete times. ORs the reference
+ * column into *badref. */
+static void decode_times(struct bpt_bcur *c, uint32_t i0, uint32_t m, uint64_t *pi,
+			 uint64_t *pc, uint64_t *badref)
+{
+	uint64_t *issue = c->vals[COL_ISSUE], *comp = c->vals[COL_COMPLETE];
+
+	switch (c->coding & BPT_CODING_TIME_MASK) {
+	case BPT_CODING_TIME_COMPLETE:
+		for (uint32_t j = 0; j < m; j++) {
+			*pc += (uint64_t)unzigzag64(comp[j]);
+			comp[j] = *pc;
+			issue[j] = *pc - (uint64_t)unzigzag64(issue[j]);
+		}
+		break;
+	case BPT_CODING_TIME_AFTER:
+		/* relative to the completion of record i-1-k (the seed
+		 * before the block), k from the issue_ref column */
+		for (uint32_t j = 0; j < m; j++) {
+			uint64_t k = c->vals[COL_ISSUE_REF][j];
+
+			*badref |= k;
+			issue[j] = c->ring_comp[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+				   (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			c->ring_comp[(i0 + j) % BPT_REF_WINDOW] = comp[j];
+		}
+		break;
+	case BPT_CODING_TIME_BOTH:
+		for (uint32_t j = 0; j < m; j++) {
+			*pi += (uint64_t)unzigzag64(issue[j]);
+			*pc += (uint64_t)unzigzag64(comp[j]);
+			issue[j] = *pi;
+			comp[j] = *pc;
+		}
+		break;
+	default:
+		for (uint32_t j = 0; j < m; j++) {
+			*pi += (uint64_t)unzigzag64(issue[j]);
+			issue[j] = *pi;
+			comp[j] = *pi + (uint64_t)unzigzag64(comp[j]);
+		}
+		break;
+	}
+}
+
+/* Sectors relative to the end of record i-1-k, k from sector_ref (unless
+ * the block stores them absolute). ORs the reference column into *badref. */
+static void decode_sectors(struct bpt_bcur *c, uint32_t i0, uint32_t m, uint64_t *badref)
+{
+	uint64_t *sector = c->vals[COL_SECTOR], *bytes = c->vals[COL_BYTES];
+
+	if (c->coding & BPT_CODING_SECTOR_ABS)
+		return;
+	for (uint32_t j = 0; j < m; j++) {
+		uint64_t k = c->vals[COL_SECTOR_REF][j];
+
+		*badref |= k;
+		sector[j] = c->ring_end[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+			    (uint64_t)unzigzag64(sector[j]);
+		c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
+	}
+}
+
+/* The error for a reference column that reaches past the window. */
+static int bad_reference(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+			 struct bpt_error *err)
+{
+	uint32_t j = 0;
+
+	while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
+	       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
+		j++;
+	return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
+		   c->seq - 1, i0 + j, BPT_REF_WINDOW);
+}
+
+/* The error naming the first record whose fields are out of range. */
+static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+		      struct bpt_error *err)
+{
+	uint64_t *issue = c->vals[COL_ISSUE], *comp = c->vals[COL_COMPLETE];
+	uint64_t *sector = c->vals[COL_SECTOR], *bytes = c->vals[COL_BYTES];
+
+	for (uint32_t j = 0; j < m; j++) {
+		if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
+		    comp[j] > c->max_complete)
+			return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
+				   c->seq - 1, i0 + j);
+		if (c->vals[COL_DEV][j] >= r->hdr.ndevices)
+			return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
+		if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
+		    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
+			return BAD(c->blk_off, "block %u: record %u: bad op or flags",
+				   c->seq - 1, i0 + j);
+		if (c->vals[COL_COMM][j] >= r->nstrs)
+			return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_COMM][j]);
+		if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
+			return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
+				   "ends past 2^64 bytes", c->seq - 1, i0 + j,
+				   (unsigned long long)sector[j],
+				   (unsigned long long)bytes[j]);
+		if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
+			return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_COMPLETION][j]);
+	}
+	return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
+}
+
+int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
+			   struct bpt_error *err)
+{
+	uint32_t i0 = c->chunk_start + c->chunk_len;
+	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
+	int rc = decode_columns(r, c, i0, m, err);
+
+	if (rc)
+		return rc;
 	uint64_t *issue = c->vals[COL_ISSUE], *queue = c->vals[COL_QUEUE];
 	uint64_t *comp = c->vals[COL_COMPLETE], *sector = c->vals[COL_SECTOR];
 	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
@@ -409,64 +535,11 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint64_t lim32 = 0, ndev = r->hdr.ndevices, badref = 0;
 	int bad = 0;
 
-	/* Times: pi, pc carry the previous issue and complete times. */
-	switch (c->coding & BPT_CODING_TIME_MASK) {
-	case BPT_CODING_TIME_COMPLETE:
-		for (uint32_t j = 0; j < m; j++) {
-			pc += (uint64_t)unzigzag64(comp[j]);
-			comp[j] = pc;
-			issue[j] = pc - (uint64_t)unzigzag64(issue[j]);
-		}
-		break;
-	case BPT_CODING_TIME_AFTER:
-		/* relative to the completion of record i-1-k (the seed
-		 * before the block), k from the issue_ref column */
-		for (uint32_t j = 0; j < m; j++) {
-			uint64_t k = c->vals[COL_ISSUE_REF][j];
-
-			badref |= k;
-			issue[j] = c->ring_comp[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
-				   (uint64_t)unzigzag64(issue[j]);
-			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
-			c->ring_comp[(i0 + j) % BPT_REF_WINDOW] = comp[j];
-		}
-		break;
-	case BPT_CODING_TIME_BOTH:
-		for (uint32_t j = 0; j < m; j++) {
-			pi += (uint64_t)unzigzag64(issue[j]);
-			pc += (uint64_t)unzigzag64(comp[j]);
-			issue[j] = pi;
-			comp[j] = pc;
-		}
-		break;
-	default:
-		for (uint32_t j = 0; j < m; j++) {
-			pi += (uint64_t)unzigzag64(issue[j]);
-			issue[j] = pi;
-			comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
-		}
-		break;
-	}
-	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
-		/* relative to the end of record i-1-k, k from sector_ref */
-		for (uint32_t j = 0; j < m; j++) {
-			uint64_t k = c->vals[COL_SECTOR_REF][j];
-
-			badref |= k;
-			sector[j] = c->ring_end[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
-				    (uint64_t)unzigzag64(sector[j]);
-			c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
-		}
-	}
-	if (badref >= BPT_REF_WINDOW) {
-		uint32_t j = 0;
-
-		while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
-		       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
-			j++;
-		return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
-			   c->seq - 1, i0 + j, BPT_REF_WINDOW);
-	}
+	decode_times(c, i0, m, &pi, &pc, &badref);
+	decode_sectors(c, i0, m, &badref);
+	if (badref >= BPT_REF_WINDOW)
+		return bad_reference(r, c, i0, m, err);
+	/* the other fields, and one check of all ranges for the chunk */
 	for (uint32_t j = 0; j < m; j++) {
 		uint64_t t = issue[j];
 
@@ -489,37 +562,8 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
-	if (bad || lim32 > UINT32_MAX) {
-		/* Find the first bad record to name it. */
-		for (uint32_t j = 0; j < m; j++) {
-			if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
-			    comp[j] > c->max_complete)
-				return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
-					   c->seq - 1, i0 + j);
-			if (c->vals[COL_DEV][j] >= ndev)
-				return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
-			if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
-			    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
-				return BAD(c->blk_off, "block %u: record %u: bad op or flags",
-					   c->seq - 1, i0 + j);
-			if (c->vals[COL_COMM][j] >= r->nstrs)
-				return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_COMM][j]);
-			if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
-				return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
-					   "ends past 2^64 bytes", c->seq - 1, i0 + j,
-					   (unsigned long long)sector[j],
-					   (unsigned long long)bytes[j]);
-			if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
-				return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_COMPLETION][j]);
-		}
-		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
-	}
+	if (bad || lim32 > UINT32_MAX)
+		return bad_record(r, c, i0, m, err);
 	c->prev_issue = pi;
 	c->prev_complete = pc;
 	c->prev_source = ps;
