@@ -40,7 +40,7 @@ static int trace_columns(sqlite3 *db, int64_t id, struct bpt_error *err)
 		return adb_fail(db, err, "cannot read the trace");
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) & BPT_COL__KNOWN
-		: adb_err(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
+		: bpt_error_set(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -116,7 +116,7 @@ int analyze_export(int argc, char **argv)
 		.what = fmt == Q_CSV ? "a CSV export" : "a JSON export",
 		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
-		pr_err("analyze export: %s", out.msg);
+		pr_err("analyze export: %s", out.err.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
@@ -129,7 +129,7 @@ int analyze_export(int argc, char **argv)
 	}
 	rc = outfile_close(&out, 0);
 	if (rc) {
-		pr_err("analyze export: %s", out.msg);
+		pr_err("analyze export: %s", out.err.msg);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

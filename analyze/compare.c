@@ -31,7 +31,7 @@ int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *n
 	int rc, k = 0, rows = 0;
 
 	if (!(v = malloc((n >= 2 ? n : 1) * sizeof(*v))))
-		return adb_err(err, -ENOMEM, "out of memory");
+		return bpt_error_set(err, -ENOMEM, "out of memory");
 	memcpy(v, ids, n * sizeof(*v));
 	if (n >= 2) {
 		*out = v;
@@ -48,23 +48,23 @@ int cmp_expand_ids(sqlite3 *db, const int64_t *ids, int n, int64_t **out, int *n
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rows++;
 		if (sqlite3_column_int(st, 1)) {
-			rc = adb_err(err, -EINVAL, "trace %lld is a run: give the runs to compare, or"
+			rc = bpt_error_set(err, -EINVAL, "trace %lld is a run: give the runs to compare, or"
 				     " the trace they replayed", (long long)ids[0]);
 			break;
 		}
 		if (sqlite3_column_type(st, 2) == SQLITE_NULL)
 			continue;
 		if (!(grown = realloc(v, (k + 1) * sizeof(*v)))) {
-			rc = adb_err(err, -ENOMEM, "out of memory");
+			rc = bpt_error_set(err, -ENOMEM, "out of memory");
 			break;
 		}
 		v = grown;
 		v[k++] = sqlite3_column_int64(st, 2);
 	}
 	if (rc == SQLITE_DONE && rows == 0)
-		rc = adb_err(err, -ENOENT, "no trace with id %lld in the database", (long long)ids[0]);
+		rc = bpt_error_set(err, -ENOENT, "no trace with id %lld in the database", (long long)ids[0]);
 	else if (rc == SQLITE_DONE && k == 1)
-		rc = adb_err(err, -EINVAL, "trace %lld has no runs in the database to compare with",
+		rc = bpt_error_set(err, -EINVAL, "trace %lld has no runs in the database to compare with",
 			     (long long)ids[0]);
 	else if (rc == SQLITE_DONE)
 		rc = 0;
@@ -95,7 +95,7 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? adb_err(err, -ENOENT, "no trace with id %lld in the database",
+		return rc == SQLITE_DONE ? bpt_error_set(err, -ENOENT, "no trace with id %lld in the database",
 						   (long long)e->trace_id)
 					 : adb_fail(db, err, "cannot read the trace");
 	}
@@ -125,7 +125,7 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 
 	memset(c, 0, sizeof(*c));
 	if (!(c->e = calloc(n, sizeof(*c->e))))
-		return adb_err(err, -ENOMEM, "out of memory");
+		return bpt_error_set(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < n && !rc; i++) {
 		struct cmp_entry *e = &c->e[i];
 
@@ -136,7 +136,7 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 			if (!force) {
 				char k[ESC_LABEL], k0[ESC_LABEL];
 
-				rc = adb_err(err, -EXDEV,
+				rc = bpt_error_set(err, -EXDEV,
 					     "trace %lld comes from trace digest %s, trace %lld from %s:"
 					     " not the same I/O (--force compares them anyway)",
 					     (long long)e->trace_id, fmt_text(e->key, k, sizeof(k)),
@@ -151,7 +151,7 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 			break;
 		if (e->rep.partial.partial) {
 			if (!(flags & CMP_ALLOW_PARTIAL)) {
-				rc = adb_err(err, -EINVAL,
+				rc = bpt_error_set(err, -EINVAL,
 					     "trace %lld is a partial run (%s): its figures cover only"
 					     " part of the trace; --allow-partial compares it anyway",
 					     (long long)e->trace_id, e->rep.partial.text);

@@ -23,25 +23,11 @@
 
 extern const char analyze_schema_sql[]; /* build/gen/schema_sql.c */
 
-int adb_err(struct bpt_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return code;
-	err->code = code;
-	err->offset = 0;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 int adb_fail(sqlite3 *db, struct bpt_error *err, const char *what)
 {
 	const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
 
-	return adb_err(err, -EIO, "%s: %s: %s", file && *file ? file : "database",
+	return bpt_error_set(err, -EIO, "%s: %s: %s", file && *file ? file : "database",
 		       what, db ? sqlite3_errmsg(db) : "out of memory");
 }
 
@@ -125,18 +111,18 @@ static int inspect(const char *path, struct db_facts *facts,
 		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
 		sqlite3_close(db);
-		return adb_err(err, -ENOTSUP,
+		return bpt_error_set(err, -ENOTSUP,
 			       "%s: not a SQLite database (or a corrupt one), refusing to touch it",
 			       path);
 	}
 	if (rc == SQLITE_READONLY && sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK) {
 		sqlite3_close(db);
-		return adb_err(err, -EAGAIN,
+		return bpt_error_set(err, -EAGAIN,
 			       "%s: an interrupted write left %s-journal behind, and the file is not"
 			       " a blkpeak database: refusing to roll it back", path, path);
 	}
 	if (rc != SQLITE_OK) {
-		adb_err(err, -EIO, "%s: cannot read: %s", path,
+		bpt_error_set(err, -EIO, "%s: cannot read: %s", path,
 			db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return -EIO;
@@ -176,7 +162,7 @@ static int recover(const char *path, struct bpt_error *err)
 	if (rc == SQLITE_OK)
 		query_int(db, "SELECT count(*) FROM sqlite_master", &rc);
 	if (rc != SQLITE_OK)
-		adb_err(err, -EIO, "%s: cannot roll back the journal an interrupted import left: %s",
+		bpt_error_set(err, -EIO, "%s: cannot roll back the journal an interrupted import left: %s",
 			path, db ? sqlite3_errmsg(db) : "out of memory");
 	sqlite3_close(db);
 	return rc == SQLITE_OK ? 0 : -EIO;
@@ -219,7 +205,7 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		return adb_exec(db, "COMMIT", err); /* done by another blkpeak */
 	if (app_id != ADB_APPLICATION_ID && (app_id != 0 || tables > 0)) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return adb_err(err, -ENOTSUP, "%s: not a blkpeak database (application id 0x%llx,"
+		return bpt_error_set(err, -ENOTSUP, "%s: not a blkpeak database (application id 0x%llx,"
 			       " %lld schema entries), refusing to touch it",
 			       sqlite3_db_filename(db, "main"), (unsigned long long)app_id,
 			       (long long)tables);
@@ -241,7 +227,7 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		break;
 	/* case 3: the ALTERs from version 3 to 4, then fall through. */
 	default:
-		rc = adb_err(err, -EPROTO, "%s: schema version %lld has no migration to %d",
+		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,
 			     ADB_SCHEMA_VERSION);
 	}
@@ -267,7 +253,7 @@ static int check_path(const char *path, struct bpt_error *err)
 
 	for (size_t i = 0; i < sizeof(sidecar) / sizeof(sidecar[0]); i++) {
 		if ((size_t)snprintf(file, sizeof(file), "%s%s", path, sidecar[i]) >= sizeof(file))
-			return adb_err(err, -ENAMETOOLONG, "%s: path too long", path);
+			return bpt_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
 		/* The database may be a link (stat follows it: a link to a
 		 * device is refused like one); SQLite never makes its journals
 		 * links, so a link there is planted, and SQLite would write
@@ -275,11 +261,11 @@ static int check_path(const char *path, struct bpt_error *err)
 		if ((i ? lstat(file, &st) : stat(file, &st)) || S_ISREG(st.st_mode))
 			continue;
 		if (S_ISLNK(st.st_mode))
-			return adb_err(err, -EINVAL, "%s: a symbolic link, refusing to let SQLite "
+			return bpt_error_set(err, -EINVAL, "%s: a symbolic link, refusing to let SQLite "
 				       "write its journal through it", file);
 		if (!i && S_ISDIR(st.st_mode))
-			return adb_err(err, -EISDIR, "%s: is a directory, not a database", path);
-		return adb_err(err, -EINVAL, "%s: %s, not a database%s: refusing to let SQLite open it",
+			return bpt_error_set(err, -EISDIR, "%s: is a directory, not a database", path);
+		return bpt_error_set(err, -EINVAL, "%s: %s, not a database%s: refusing to let SQLite open it",
 			       file, file_kind(st.st_mode), i ? " journal" : "");
 	}
 	return 0;
@@ -298,26 +284,26 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 		return rc;
 	exists = stat(path, &stb) == 0;
 	if (!exists && mode != ADB_CREATE)
-		return adb_err(err, -ENOENT,
+		return bpt_error_set(err, -ENOENT,
 			       "%s: no such database (import a trace first: blkpeak analyze import FILE)",
 			       path);
 	if (exists && S_ISDIR(stb.st_mode))
-		return adb_err(err, -EISDIR, "%s: is a directory, not a database", path);
+		return bpt_error_set(err, -EISDIR, "%s: is a directory, not a database", path);
 	if (exists && (rc = inspect(path, &facts, err)) == -EAGAIN && header_is_ours(path) &&
 	    !(rc = recover(path, err)))
 		rc = inspect(path, &facts, err);
 	if (rc)
 		return rc;
 	if (facts.app_id != ADB_APPLICATION_ID && (facts.app_id != 0 || facts.tables > 0))
-		return adb_err(err, -ENOTSUP,
+		return bpt_error_set(err, -ENOTSUP,
 			       "%s: not a blkpeak database (application id 0x%llx, %lld schema entries), refusing to touch it",
 			       path, (unsigned long long)facts.app_id, (long long)facts.tables);
 	if (facts.version > ADB_SCHEMA_VERSION)
-		return adb_err(err, -EPROTO,
+		return bpt_error_set(err, -EPROTO,
 			       "%s: schema version %lld is newer than this blkpeak's (%d); use a newer blkpeak",
 			       path, (long long)facts.version, ADB_SCHEMA_VERSION);
 	if (mode == ADB_READONLY && facts.version < ADB_SCHEMA_VERSION)
-		return adb_err(err, -EPROTO,
+		return bpt_error_set(err, -EPROTO,
 			       facts.version == 0 ? "%s: empty database (import a trace first)"
 						  : "%s: old schema version, run 'blkpeak analyze import' once to migrate it",
 			       path);
@@ -333,7 +319,7 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 		flags |= SQLITE_OPEN_CREATE;
 	rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
-		adb_err(err, -EIO, "%s: cannot open: %s", path,
+		bpt_error_set(err, -EIO, "%s: cannot open: %s", path,
 			db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return -EIO;

@@ -54,11 +54,6 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
  * and return -EIO. */
 int adb_fail(sqlite3 *db, struct bpt_error *err, const char *what);
 
-/* Fill err (if not NULL) with code and the formatted message; returns
- * code, so that `return adb_err(err, -ENOENT, "...", ...);` reads well. */
-int adb_err(struct bpt_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Run SQL without results; 0 or adb_fail(). */
 int adb_exec(sqlite3 *db, const char *sql, struct bpt_error *err);
 

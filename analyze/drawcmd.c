@@ -60,7 +60,7 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 		.what = !strcmp(cmd, "html") ? "an HTML report" : "a chart",
 		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
-		pr_err("analyze %s: %s", cmd, d->out.msg);
+		pr_err("analyze %s: %s", cmd, d->out.err.msg);
 		goto fail;
 	}
 	return 0;
@@ -76,7 +76,7 @@ int drawcmd_end(struct drawcmd *d, int rc)
 	int c = outfile_close(&d->out, rc);
 
 	if (c && !rc) {
-		pr_err("analyze %s: %s", d->cmd, d->out.msg);
+		pr_err("analyze %s: %s", d->cmd, d->out.err.msg);
 		rc = c;
 	}
 	sqlite3_close(d->db);

@@ -462,7 +462,7 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 		return rc;
 	bpt_reader_stats(r, &stats);
 	if (stats.truncated && !opts->partial)
-		return adb_err(err, -EBADMSG,
+		return bpt_error_set(err, -EBADMSG,
 			       "%s: truncated at offset %" PRIu64 " of %" PRIu64
 			       ", not imported (--partial imports its %" PRIu64 " complete records)",
 			       path, stats.valid_bytes, stats.file_bytes, t.n);
@@ -492,7 +492,7 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		return rc;
 	bpt_reader_stats(r, &stats);
 	if (!stats.complete && !opts->partial) {
-		rc = adb_err(err, -EBADMSG,
+		rc = bpt_error_set(err, -EBADMSG,
 			     "%s: truncated or unfinished trace (no valid footer), not imported;"
 			     " --partial imports its complete blocks", path);
 		goto out;

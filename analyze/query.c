@@ -206,13 +206,13 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 		head = calloc(ncol ? ncol : 1, sizeof(*head));
 		tmp = calloc(ncol ? ncol : 1, sizeof(*tmp));
 		if (!t.width || !t.right || !t.rows || !head || !tmp) {
-			n = adb_err(err, -ENOMEM, "out of memory");
+			n = bpt_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 		for (int i = 0; i < ncol; i++) {
 			head[i] = escaped_dup(sqlite3_column_name(st, i));
 			if (!head[i]) {
-				n = adb_err(err, -ENOMEM, "out of memory");
+				n = bpt_error_set(err, -ENOMEM, "out of memory");
 				goto out;
 			}
 			t.width[i] = (int)strlen(head[i]);
@@ -281,7 +281,7 @@ long long query_print(sqlite3 *db, sqlite3_stmt *st, enum q_format fmt, FILE *ou
 	if (fmt == Q_JSON)
 		fputs(n ? "\n]\n" : "]\n", out);
 	if (ferror(out))
-		n = adb_err(err, -EIO, "cannot write the output");
+		n = bpt_error_set(err, -EIO, "cannot write the output");
 out:
 	if (t.rows)
 		for (long long r = 0; r < t.n && r < TABLE_SAMPLE; r++)
@@ -312,9 +312,9 @@ int query_run(sqlite3 *db, const char *sql, enum q_format fmt, FILE *out,
 		guard_state.reason[0] = 0;
 		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
 			if (guard_state.reason[0])
-				rc = adb_err(err, -EPERM, "%s", guard_state.reason);
+				rc = bpt_error_set(err, -EPERM, "%s", guard_state.reason);
 			else
-				rc = adb_err(err, -EINVAL, "%s", sqlite3_errmsg(db));
+				rc = bpt_error_set(err, -EINVAL, "%s", sqlite3_errmsg(db));
 			break;
 		}
 		if (!st) /* only a comment or white space */
@@ -322,7 +322,7 @@ int query_run(sqlite3 *db, const char *sql, enum q_format fmt, FILE *out,
 		stmt_excerpt(start, (size_t)(tail - start), excerpt, sizeof(excerpt));
 		if (!sqlite3_stmt_readonly(st)) {
 			sqlite3_finalize(st);
-			rc = adb_err(err, -EPERM,
+			rc = bpt_error_set(err, -EPERM,
 				     "'%s': refused, this statement would write; query is read-only",
 				     excerpt);
 			break;
@@ -330,7 +330,7 @@ int query_run(sqlite3 *db, const char *sql, enum q_format fmt, FILE *out,
 		grown = realloc(stmts, (n + 1) * sizeof(*stmts));
 		if (!grown) {
 			sqlite3_finalize(st);
-			rc = adb_err(err, -ENOMEM, "out of memory");
+			rc = bpt_error_set(err, -ENOMEM, "out of memory");
 			break;
 		}
 		stmts = grown;

@@ -362,7 +362,7 @@ static int device_names(sqlite3 *db, int64_t id, struct st_report *rep, struct b
 
 static int oom(struct bpt_error *err, int64_t id)
 {
-	return adb_err(err, -ENOMEM, "trace %lld: out of memory", (long long)id);
+	return bpt_error_set(err, -ENOMEM, "trace %lld: out of memory", (long long)id);
 }
 
 /* The passes, inside the caller's read transaction. */
@@ -386,7 +386,7 @@ static int compute(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *er
 		return rc;
 	reorder_free(&s->ro);
 	if ((rc = lat_end_pass(s)))
-		return rc == -ENOMEM ? oom(err, id) : adb_err(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+		return rc == -ENOMEM ? oom(err, id) : bpt_error_set(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
 	if (after_pass1(rep, s))
 		return oom(err, id);
 	if ((rc = procs_finish(db, id, rep, &s->procs, err)) || (rc = device_names(db, id, rep, err)))
@@ -404,7 +404,7 @@ static int compute(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *er
 	sequential_share(rep);
 	for (;;) {
 		if ((rc = lat_end_pass(s)))
-			return rc == -ENOMEM ? oom(err, id) : adb_err(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+			return rc == -ENOMEM ? oom(err, id) : bpt_error_set(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
 		if (!s->lat_more)
 			break;
 		if ((rc = stats_scan(db, id, n, latency_row, s, err)))

@@ -38,7 +38,7 @@ int stats_trace_row(sqlite3 *db, int64_t id, struct st_report *rep, uint64_t *n,
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE)
 			return adb_fail(db, err, "cannot read the trace");
-		return adb_err(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
+		return bpt_error_set(err, -ENOENT, "no trace with id %lld in the database", (long long)id);
 	}
 	snprintf(rep->path, sizeof(rep->path), "%s", text_or(st, 0));
 	snprintf(rep->kind, sizeof(rep->kind), "%s", text_or(st, 1));
@@ -199,7 +199,7 @@ int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const s
 	free(mem);
 	if (frc) {
 		sqlite3_finalize(p.st);
-		return adb_err(err, frc, "trace %lld: %s", (long long)id,
+		return bpt_error_set(err, frc, "trace %lld: %s", (long long)id,
 			       frc == -ENOMEM ? "out of memory" : "the rows changed while read");
 	}
 	if (p.rc != SQLITE_DONE) {
@@ -210,7 +210,7 @@ int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const s
 	}
 	sqlite3_finalize(p.st);
 	if (p.got != n)
-		return adb_err(err, -EIO, "trace %lld: traces.ios says %llu I/Os, ios has %llu",
+		return bpt_error_set(err, -EIO, "trace %lld: traces.ios says %llu I/Os, ios has %llu",
 			       (long long)id, (unsigned long long)n, (unsigned long long)p.got);
 	return 0;
 }

@@ -195,44 +195,34 @@ static const char *load_reason(int err)
 	}
 }
 
-int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
-		 char msg[CAPTURE_MSG_LEN])
+/* The BTF types are read from: --btf FILE, else the kernel's. 0 or a
+ * negative errno (with `error` set). */
+static int open_btf(const struct loader_opts *o, struct btf **btf, struct bpt_error *error)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
-	int kernel_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	struct tp_progs tps[6];
-	struct capture_bpf *skel;
-	const char *reason;
-	struct btf *btf;
-	uint64_t slots;
-	int err, any_raw = 0;
+	int err;
 
-	memset(h, 0, sizeof(*h));
-	btf = o->btf_path ? btf__parse(o->btf_path, NULL) : btf__load_vmlinux_btf();
-	if (!btf) {
-		err = -errno;
-		if (o->btf_path)
-			snprintf(msg, CAPTURE_MSG_LEN, "--btf: '%s': %s", o->btf_path,
-				 strerror(-err));
-		else
-			snprintf(msg, CAPTURE_MSG_LEN,
-				 "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
-				 "it needs CONFIG_DEBUG_INFO_BTF, or give --btf FILE",
-				 strerror(-err));
-		return err;
-	}
-	req_bits_from_btf(&h->bits, btf);
+	*btf = o->btf_path ? btf__parse(o->btf_path, NULL) : btf__load_vmlinux_btf();
+	if (*btf)
+		return 0;
+	err = -errno;
+	if (o->btf_path)
+		return bpt_error_set(error, err, "--btf: '%s': %s", o->btf_path,
+				     strerror(-err));
+	return bpt_error_set(error, err,
+			     "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
+			     "it needs CONFIG_DEBUG_INFO_BTF, or give --btf FILE",
+			     strerror(-err));
+}
 
-	skel = capture_bpf__open_opts(&open_opts);
-	if (!skel) {
-		err = -errno;
-		btf__free(btf);
-		snprintf(msg, CAPTURE_MSG_LEN, "opening the BPF object: %s", strerror(-err));
-		return err;
-	}
-	h->skel = skel;
+/* Pick tp_btf or raw tracepoint programs (one flavour for all) for the six
+ * tracepoints and switch the others off. tp_btf attaches through the
+ * kernel's own BTF: `use_btf` is 0 with --btf. -EOPNOTSUPP (with `error`
+ * set) when the kernel lacks issue or complete. */
+static int choose_tracepoints(struct capture_bpf *skel, const struct btf *btf, int use_btf,
+			      struct tp_progs tps[6], struct bpt_error *error)
+{
+	int any_raw = 0;
 
-	/* tp_btf attaches through the kernel's own BTF: not with --btf */
 	tps[0] = (struct tp_progs){ .tp = "block_io_start", .btf = skel->progs.io_start_btf,
 		.raw = skel->progs.io_start_raw, .raw_idx = &skel->rodata->raw_idx_start };
 	tps[1] = (struct tp_progs){ .tp = "block_rq_insert", .btf = skel->progs.rq_insert_btf,
@@ -246,23 +236,17 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	tps[5] = (struct tp_progs){ .tp = "block_rq_requeue", .btf = skel->progs.rq_requeue_btf,
 		.raw = skel->progs.rq_requeue_raw, .raw_idx = &skel->rodata->raw_idx_requeue };
 	for (int i = 0; i < 6; i++)
-		tps[i].choice = tp_choose(btf, tps[i].tp,
-					  kernel_btf && !o->btf_path && !o->force_raw);
-	btf__free(btf);
+		tps[i].choice = tp_choose(btf, tps[i].tp, use_btf);
 	/* one flavour for all: the two compute request keys differently */
 	for (int i = 0; i < 6; i++)
 		any_raw |= tps[i].choice.mode == TP_RAW;
 	for (int i = 0; i < 6 && any_raw; i++)
 		if (tps[i].choice.mode == TP_BTF)
 			tps[i].choice.mode = TP_RAW;
-	for (int i = 2; i <= 3; i++) {
-		if (tps[i].choice.mode == TP_NONE) {
-			snprintf(msg, CAPTURE_MSG_LEN,
-				 "the kernel has no %s tracepoint", tps[i].tp);
-			err = -EOPNOTSUPP;
-			goto fail;
-		}
-	}
+	for (int i = 2; i <= 3; i++)
+		if (tps[i].choice.mode == TP_NONE)
+			return bpt_error_set(error, -EOPNOTSUPP,
+					     "the kernel has no %s tracepoint", tps[i].tp);
 	tp_apply(&tps[0], 1);
 	tp_apply(&tps[1], tps[0].choice.mode == TP_NONE);
 	tp_apply(&tps[2], 1);
@@ -271,8 +255,17 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	tp_apply(&tps[5], 1);
 	skel->rodata->track_at_issue =
 		tps[0].choice.mode == TP_NONE && tps[1].choice.mode == TP_NONE;
+	return 0;
+}
 
-	set_filters(skel, o);
+/* The ring buffer and the in-flight table, sized from the options. */
+static int size_maps(struct capture_bpf_handle *h, const struct loader_opts *o,
+		     struct bpt_error *error)
+{
+	struct capture_bpf *skel = h->skel;
+	uint64_t slots;
+	int err;
+
 	h->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
 	skel->rodata->wakeup_bytes = h->ringbuf_bytes / 4;
 	skel->rodata->wakeup_check_mask = wakeup_check_mask(h->ringbuf_bytes / 4);
@@ -281,18 +274,24 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	skel->rodata->inflight_mask = slots - 1;
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.inflight, slots);
-	if (err) {
-		snprintf(msg, CAPTURE_MSG_LEN, "sizing the BPF maps: %s", strerror(-err));
-		goto fail;
-	}
+	if (err)
+		return bpt_error_set(error, err, "sizing the BPF maps: %s", strerror(-err));
+	return 0;
+}
+
+/* Load the programs into the kernel and hand them the --cgroup. */
+static int load_programs(struct capture_bpf *skel, const struct loader_opts *o,
+			 struct bpt_error *error)
+{
+	const char *reason;
+	int err;
 
 	err = capture_bpf__load(skel);
 	if (err) {
 		reason = load_reason(err);
-		snprintf(msg, CAPTURE_MSG_LEN, "loading the BPF programs: %s%s",
-			 reason ? reason : strerror(-err),
-			 reason ? "" : " (-v shows libbpf's log)");
-		goto fail;
+		return bpt_error_set(error, err, "loading the BPF programs: %s%s",
+				     reason ? reason : strerror(-err),
+				     reason ? "" : " (-v shows libbpf's log)");
 	}
 	if (o->filters->cgroup_fd >= 0) {
 		__u32 zero = 0, fd = o->filters->cgroup_fd;
@@ -300,10 +299,46 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_filter),
 					&zero, &fd, BPF_ANY)) {
 			err = -errno;
-			snprintf(msg, CAPTURE_MSG_LEN, "--cgroup: %s", strerror(-err));
-			goto fail;
+			return bpt_error_set(error, err, "--cgroup: %s", strerror(-err));
 		}
 	}
+	return 0;
+}
+
+int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
+		struct bpt_error *error)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
+	int kernel_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	struct tp_progs tps[6];
+	struct capture_bpf *skel;
+	struct btf *btf;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	err = open_btf(o, &btf, error);
+	if (err)
+		return err;
+	req_bits_from_btf(&h->bits, btf);
+
+	skel = capture_bpf__open_opts(&open_opts);
+	if (!skel) {
+		err = -errno;
+		btf__free(btf);
+		return bpt_error_set(error, err, "opening the BPF object: %s", strerror(-err));
+	}
+	h->skel = skel;
+	err = choose_tracepoints(skel, btf, kernel_btf && !o->btf_path && !o->force_raw,
+				 tps, error);
+	btf__free(btf);
+	if (err)
+		goto fail;
+	set_filters(skel, o);
+	err = size_maps(h, o, error);
+	if (!err)
+		err = load_programs(skel, o, error);
+	if (err)
+		goto fail;
 	describe_attach(h->attach, sizeof(h->attach), tps, 6);
 	return 0;
 fail:
@@ -316,7 +351,7 @@ fail:
  * is only tracked once the programs that will see it issued and completed
  * are live, so none is left waiting for a completion that came before.
  */
-int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
+int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error)
 {
 	struct capture_bpf *sk = h->skel;
 	struct {
@@ -347,7 +382,7 @@ int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN])
 		if (!*order[i].link) {
 			err = -errno;
 			reason = load_reason(err);
-			snprintf(msg, CAPTURE_MSG_LEN, "attaching %s: %s",
+			bpt_error_set(error, err, "attaching %s: %s",
 				 bpf_program__name(order[i].prog),
 				 reason ? reason : strerror(-err));
 			return err;

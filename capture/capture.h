@@ -14,8 +14,8 @@
  *                 losses, run `-- CMD`, stop on signals
  *   cmd_capture.c the command line
  *
- * Functions return 0 or a negative errno and do not print, except where
- * a `char *msg` buffer is taken: it then receives a one-line reason
+ * Functions return 0 or a negative errno and do not print; where a
+ * `struct bpt_error *error` is taken, its msg receives a one-line reason
  * (without the "blkpeak: capture: " prefix) for the caller to print.
  * Only cmd_capture.c prints, and session.c's warning when I/O arrives
  * for a disk that is not in the trace's device table.
@@ -28,8 +28,6 @@
 
 #include "bpt.h"
 #include "capture_events.h"
-
-#define CAPTURE_MSG_LEN 256
 
 /* ------------------------------------------------------------ devices.c */
 
@@ -47,10 +45,10 @@ struct dev_spec {
  * Resolve "/dev/NAME" (a block device node) or "MAJ:MIN" against the
  * sysfs tree at `sysfs` ("/sys" normally; tests pass a fake one).
  * -ENOENT: no such device; -ENOTBLK: not a block device; -EINVAL: neither
- * form. `msg` says which.
+ * form. `error` says which.
  */
 int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
-		    char msg[CAPTURE_MSG_LEN]);
+		    struct bpt_error *error);
 
 /* Fill `out` from SYSFS/block/NAME (dev, size, block sizes, rotational,
  * model). -ENOENT when there is no such disk. */
@@ -184,12 +182,12 @@ struct capture_bpf_handle {
 	char attach[192];
 };
 
-/* Open, configure and load (not attach). On failure `msg` says why in one
+/* Open, configure and load (not attach). On failure `error` says why in one
  * line (the libbpf log is printed only when the caller enabled it). */
 int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
-		char msg[CAPTURE_MSG_LEN]);
+		struct bpt_error *error);
 /* Attach the loaded programs: from here on requests are traced. */
-int loader_attach(struct capture_bpf_handle *h, char msg[CAPTURE_MSG_LEN]);
+int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error);
 /* Detach and free; accepts a handle that never started. */
 void loader_stop(struct capture_bpf_handle *h);
 /* The ring buffer's map fd and the live counters (in the mapped .bss). */
@@ -258,11 +256,11 @@ struct session_result {
  * the writer at least once a second and write losses with their time
  * window; at the end, detach the programs and record the requests still
  * pending. Returns 0 or a negative errno (writer or ring buffer failure,
- * with `msg` set); `res` is filled in either case (`written` is set by
+ * with `error` set); `res` is filled in either case (`written` is set by
  * the caller once the writer is closed).
  */
 int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		struct convert *conv, const struct session_opts *o,
-		struct session_result *res, char msg[CAPTURE_MSG_LEN]);
+		struct session_result *res, struct bpt_error *error);
 
 #endif

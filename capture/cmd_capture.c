@@ -259,7 +259,7 @@ static int table_add(struct dev_table *t, const struct bpt_device *dev)
  * filtered. */
 static int setup_devices(struct capture_opts *o, struct dev_table *t)
 {
-	char msg[CAPTURE_MSG_LEN];
+	struct bpt_error error;
 	struct bpt_device dev;
 	struct dev_spec spec;
 	int n, err;
@@ -282,8 +282,8 @@ static int setup_devices(struct capture_opts *o, struct dev_table *t)
 		return 0;
 	}
 	for (unsigned i = 0; i < o->ndevs; i++) {
-		if (devices_resolve(SYSFS, o->devs[i], &spec, msg)) {
-			pr_err("capture: %s", msg);
+		if (devices_resolve(SYSFS, o->devs[i], &spec, &error)) {
+			pr_err("capture: %s", error.msg);
 			return -ENOENT;
 		}
 		if (spec.part[0])
@@ -486,21 +486,144 @@ static int exit_status(const struct capture_opts *o, const struct session_result
 	return EXIT_OK;
 }
 
+/* Resolve the devices, open the --cgroup, check and lock the output.
+ * An existing output is left as it is until the capture really starts.
+ * -1 (after saying why) on failure. */
+static int prepare(struct capture_opts *o, struct dev_table *table, struct outfile *out,
+		   struct bpt_writer_opts *wopts)
+{
+	char disk[32];
+	int err;
+
+	if (setup_devices(o, table))
+		return -1;
+	if (o->filters.cgroup_path) {
+		err = filters_open_cgroup(&o->filters, o->filters.cgroup_path);
+		if (err) {
+			pr_err("capture: --cgroup: '%s': %s", o->filters.cgroup_path,
+			       err == -EMEDIUMTYPE ? "not a cgroup v2 directory" :
+			       strerror(-err));
+			return -1;
+		}
+	}
+	/* Checked and locked before the BPF programs load. */
+	err = outfile_open(out, o->output, &(struct outfile_opts){ .what = "a trace" });
+	if (err) {
+		pr_err("capture: %s", out->err.msg);
+		return -1;
+	}
+	if (output_on_traced_disk(o, disk, sizeof(disk))) {
+		/* its blocks are written from our own context (fdatasync per
+		 * block), where the BPF side recognises and leaves them out */
+		wopts->sync_blocks = 1;
+		if (o->verbose)
+			fprintf(stderr, "capture: the output is on %s, which is traced: "
+				"the capture's own I/O is left out\n", disk);
+	}
+	return 0;
+}
+
+/* Load the BPF programs, fill the trace header, attach: from here on
+ * requests are traced. -1 (after saying why) on failure. */
+static int load_and_attach(struct capture_bpf_handle *h, struct capture_opts *o,
+			   int argc, char **argv, const struct dev_table *table,
+			   struct bpt_header *hdr)
+{
+	struct loader_opts lo = {
+		.filters = &o->filters, .own_tgid = getpid(),
+		.ringbuf_bytes = o->buffer_bytes, .force_raw = o->force_raw,
+		.btf_path = o->btf_path,
+	};
+	struct bpt_error error;
+
+	if (loader_load(h, &lo, &error)) {
+		pr_err("capture: %s", error.msg);
+		return -1;
+	}
+	if (o->verbose)
+		fprintf(stderr, "capture: attaching %s, ring buffer %lu bytes\n",
+			h->attach, (unsigned long)h->ringbuf_bytes);
+	make_header(hdr, o, argc, argv, table, h);
+	if (loader_attach(h, &error)) {
+		pr_err("capture: %s", error.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Only now is an existing output replaced (outfile.h, "Streaming": the
+ * trace is at its path while it is written, so a killed capture leaves it
+ * readable); events wait meanwhile in the ring buffer. The writer, or
+ * NULL (after saying why). */
+static struct bpt_writer *start_writer(struct outfile *out, const struct capture_opts *o,
+				       const struct bpt_header *hdr,
+				       const struct bpt_writer_opts *wopts)
+{
+	struct bpt_error berr = { 0 };
+	struct bpt_writer *w = NULL;
+	int err;
+
+	err = outfile_dup_fd(out);
+	if (err < 0) {
+		pr_err("capture: %s", out->err.msg);
+		return NULL;
+	}
+	err = bpt_writer_create_fd(&w, err, o->output, hdr, wopts, &berr);
+	if (err) {
+		pr_err("capture: %s", berr.msg[0] ? berr.msg : strerror(-err));
+		return NULL;
+	}
+	err = outfile_place(out);
+	if (err) {
+		pr_err("capture: %s", out->err.msg);
+		bpt_writer_close(w, NULL);
+		return NULL;
+	}
+	return w;
+}
+
+/* Record until the session ends, then close the writer. Returns the
+ * session's error or the writer's; *werr is the writer's alone. */
+static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
+		  const struct capture_opts *o, const struct bpt_header *hdr,
+		  const struct dev_table *table, struct session_result *res, int *werr)
+{
+	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd };
+	struct bpt_error error, berr = { 0 };
+	struct convert conv;
+	int err;
+
+	convert_init(&conv, hdr->start_mono_ns, &h->bits, intern_comm, w);
+	for (unsigned i = 0; i < table->n; i++)
+		convert_add_dev(&conv, capture_kdev(table->dev[i].major, table->dev[i].minor));
+	err = session_run(h, w, &conv, &sopts, res, &error);
+	loader_stop(h);
+	if (err)
+		pr_err("capture: %s", error.msg);
+	/* the writer's first error is sticky: whether it came while
+	 * recording or now, werr names it */
+	*werr = bpt_writer_flush(w);
+	res->written = bpt_writer_written(w);
+	if (bpt_writer_close(w, &berr)) {
+		if (!err || !*werr)
+			pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
+		if (!*werr)
+			*werr = berr.code ? berr.code : -EIO;
+		err = *werr;
+	}
+	return err;
+}
+
 int cmd_capture(int argc, char **argv)
 {
 	struct capture_opts o = { .buffer_bytes = DEFAULT_BUFFER_MIB << 20 };
 	struct capture_bpf_handle h = { 0 };
 	struct bpt_writer_opts wopts = { 0 };
-	struct session_opts sopts = { 0 };
 	struct session_result res = { 0 };
-	struct bpt_writer *w = NULL;
-	struct bpt_error berr = { 0 };
-	char msg[CAPTURE_MSG_LEN], disk[32];
+	struct outfile out = { .lock_fd = -1 };
+	struct bpt_writer *w;
 	struct dev_table table;
 	struct bpt_header hdr;
-	struct outfile out = { .lock_fd = -1 };
-	struct convert conv;
-	struct loader_opts lo;
 	int rc, err, werr;
 	struct stat st;
 
@@ -515,90 +638,11 @@ int cmd_capture(int argc, char **argv)
 	libbpf_set_print(o.verbose ? libbpf_print_all : libbpf_print_none);
 
 	rc = EXIT_FAIL;
-	if (setup_devices(&o, &table))
+	if (prepare(&o, &table, &out, &wopts) ||
+	    load_and_attach(&h, &o, argc, argv, &table, &hdr) ||
+	    !(w = start_writer(&out, &o, &hdr, &wopts)))
 		goto out;
-	if (o.filters.cgroup_path) {
-		err = filters_open_cgroup(&o.filters, o.filters.cgroup_path);
-		if (err) {
-			pr_err("capture: --cgroup: '%s': %s", o.filters.cgroup_path,
-			       err == -EMEDIUMTYPE ? "not a cgroup v2 directory" :
-			       strerror(-err));
-			goto out;
-		}
-	}
-	/* Checked and locked before the BPF programs load; an existing file
-	 * is left as it is until the capture really starts. */
-	err = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
-	if (err) {
-		pr_err("capture: %s", out.msg);
-		goto out;
-	}
-	if (output_on_traced_disk(&o, disk, sizeof(disk))) {
-		/* its blocks are written from our own context (fdatasync per
-		 * block), where the BPF side recognises and leaves them out */
-		wopts.sync_blocks = 1;
-		if (o.verbose)
-			fprintf(stderr, "capture: the output is on %s, which is traced: "
-				"the capture's own I/O is left out\n", disk);
-	}
-
-	lo = (struct loader_opts){
-		.filters = &o.filters, .own_tgid = getpid(),
-		.ringbuf_bytes = o.buffer_bytes, .force_raw = o.force_raw,
-		.btf_path = o.btf_path,
-	};
-	if (loader_load(&h, &lo, msg)) {
-		pr_err("capture: %s", msg);
-		goto out;
-	}
-	if (o.verbose)
-		fprintf(stderr, "capture: attaching %s, ring buffer %lu bytes\n",
-			h.attach, (unsigned long)h.ringbuf_bytes);
-	make_header(&hdr, &o, argc, argv, &table, &h);
-	if (loader_attach(&h, msg)) {
-		pr_err("capture: %s", msg);
-		goto out;
-	}
-	/* Only now is an existing output replaced (outfile.h, "Streaming":
-	 * the trace is at its path while it is written, so a killed capture
-	 * leaves it readable); events wait meanwhile in the ring buffer. */
-	err = outfile_dup_fd(&out);
-	if (err < 0) {
-		pr_err("capture: %s", out.msg);
-		goto out;
-	}
-	err = bpt_writer_create_fd(&w, err, o.output, &hdr, &wopts, &berr);
-	if (err) {
-		pr_err("capture: %s", berr.msg[0] ? berr.msg : strerror(-err));
-		goto out;
-	}
-	err = outfile_place(&out);
-	if (err) {
-		pr_err("capture: %s", out.msg);
-		bpt_writer_close(w, NULL);
-		goto out;
-	}
-	convert_init(&conv, hdr.start_mono_ns, &h.bits, intern_comm, w);
-	for (unsigned i = 0; i < table.n; i++)
-		convert_add_dev(&conv, capture_kdev(table.dev[i].major, table.dev[i].minor));
-
-	sopts.duration_ns = o.duration_ns;
-	sopts.cmd = o.cmd;
-	err = session_run(&h, w, &conv, &sopts, &res, msg);
-	loader_stop(&h);
-	if (err)
-		pr_err("capture: %s", msg);
-	/* the writer's first error is sticky: whether it came while
-	 * recording or now, werr names it */
-	werr = bpt_writer_flush(w);
-	res.written = bpt_writer_written(w);
-	if (bpt_writer_close(w, &berr)) {
-		if (!err || !werr)
-			pr_err("capture: %s", berr.msg[0] ? berr.msg : "closing the trace failed");
-		if (!werr)
-			werr = berr.code ? berr.code : -EIO;
-		err = werr;
-	}
+	err = record(&h, w, &o, &hdr, &table, &res, &werr);
 	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size, werr);
 	rc = exit_status(&o, &res, err);
 out:

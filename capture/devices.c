@@ -159,7 +159,7 @@ static int resolve_majmin(const char *sysfs, uint32_t major, uint32_t minor,
 }
 
 int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
-		    char msg[CAPTURE_MSG_LEN])
+		    struct bpt_error *error)
 {
 	uint32_t major, minor;
 	struct stat st;
@@ -168,28 +168,25 @@ int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
 	if (spec[0] == '/') {
 		if (stat(spec, &st)) {
 			err = -errno;
-			snprintf(msg, CAPTURE_MSG_LEN, "%s: %s", spec, strerror(errno));
+			bpt_error_set(error, err, "%s: %s", spec, strerror(errno));
 			return err;
 		}
 		if (!S_ISBLK(st.st_mode)) {
-			snprintf(msg, CAPTURE_MSG_LEN, "%s: not a block device", spec);
-			return -ENOTBLK;
+			return bpt_error_set(error, -ENOTBLK, "%s: not a block device", spec);
 		}
 		major = major(st.st_rdev);
 		minor = minor(st.st_rdev);
 	} else {
 		err = parse_majmin(spec, &major, &minor);
 		if (err) {
-			snprintf(msg, CAPTURE_MSG_LEN,
+			return bpt_error_set(error, -EINVAL,
 				 "'%s': not a device; give /dev/NAME or MAJOR:MINOR", spec);
-			return -EINVAL;
 		}
 	}
 	err = resolve_majmin(sysfs, major, minor, out);
 	if (err) {
-		snprintf(msg, CAPTURE_MSG_LEN, "%s: no such block device (%u:%u)",
-			 spec, major, minor);
-		return -ENOENT;
+		return bpt_error_set(error, -ENOENT, "%s: no such block device (%u:%u)",
+				     spec, major, minor);
 	}
 	return 0;
 }

@@ -189,137 +189,175 @@ static void restore_handlers(const struct sigaction old[3])
 	sigaction(SIGCHLD, &old[2], NULL);
 }
 
+/* What the loop of session_run carries from one turn to the next. */
+struct session {
+	struct capture_bpf_handle *h;
+	struct bpt_writer *w;
+	struct convert *conv;
+	struct session_result *res;
+	struct ring_buffer *rb;
+	struct drain d;
+	uint64_t last_turn, last_flush, deadline, lost_seen;
+	pid_t child;   /* -- CMD while it runs, else -1 */
+	int forwarded; /* a stop signal was passed on to CMD */
+};
+
+/* One turn: drain the ring buffer into the writer, write new losses with
+ * the window they happened in, flush once a second. 0 or the error that
+ * ends the capture (with `error` set). */
+static int record_turn(struct session *s, unsigned poll_ms, struct bpt_error *error)
+{
+	int n = ring_buffer__poll(s->rb, poll_ms), err = 0;
+	uint64_t now, lost;
+
+	if (n >= 0 || n == -EINTR)
+		n = ring_buffer__consume(s->rb);
+	if (s->d.err) {
+		err = s->d.err;
+		return bpt_error_set(error, err, "writing the trace: %s", strerror(-err));
+	}
+	if (n < 0 && n != -EINTR)
+		return bpt_error_set(error, n, "reading the ring buffer: %s", strerror(-n));
+	now = now_mono_ns();
+	lost = losses(s->h, s->res);
+	if (lost > s->lost_seen) {
+		err = bpt_writer_add_loss(s->w, s->last_turn - s->conv->start_ns,
+					  now - s->conv->start_ns, lost - s->lost_seen);
+		s->lost_seen = lost;
+	}
+	if (!err && now - s->last_flush >= NSEC_PER_SEC) {
+		err = bpt_writer_flush(s->w);
+		s->last_flush = now;
+	}
+	if (err)
+		return bpt_error_set(error, err, "writing the trace: %s", strerror(-err));
+	s->last_turn = now;
+	return 0;
+}
+
+/* After a turn: 1 when the capture ends (CMD exited, a stop signal with
+ * no CMD, the duration passed with no CMD); signals and the duration's
+ * end are passed on to CMD, which then decides. */
+static int should_stop(struct session *s)
+{
+	int st;
+
+	if (s->child > 0 && got_sigchld) {
+		got_sigchld = 0;
+		if (waitpid(s->child, &st, WNOHANG) == s->child) {
+			s->res->cmd_status = wait_status(st);
+			s->child = -1;
+			return 1;
+		}
+	}
+	if (got_stop_signal) {
+		if (s->child <= 0) {
+			s->res->stopped_by_signal = got_stop_signal;
+			return 1;
+		}
+		/* CMD decides when the capture ends; a second signal kills it */
+		kill(s->child, s->forwarded ? SIGKILL : got_stop_signal);
+		s->forwarded = 1;
+		got_stop_signal = 0;
+	}
+	if (s->deadline && s->last_turn >= s->deadline) {
+		if (s->child <= 0)
+			return 1;
+		kill(s->child, SIGTERM);
+		s->deadline = 0;
+	}
+	return 0;
+}
+
+/* What completed up to now, and what was issued by then: requests still
+ * in flight get a moment to finish; then the programs stop, so the table
+ * holds still, and those that never finished are recorded as pending,
+ * bounded by now. */
+static int record_unfinished(struct session *s, struct bpt_error *error)
+{
+	uint64_t now, lost;
+	int err = 0;
+
+	loader_wait_inflight(s->h, UNFINISHED_WAIT_MS, drain_ring, s->rb);
+	loader_detach(s->h);
+	ring_buffer__consume(s->rb);
+	if (!s->d.err)
+		s->d.err = loader_each_pending(s->h, now_mono_ns(), on_pending, &s->d);
+	if (s->d.err) {
+		err = s->d.err;
+		bpt_error_set(error, err, "writing the trace: %s", strerror(-err));
+	}
+	now = now_mono_ns();
+	lost = losses(s->h, s->res);
+	if (!err && lost > s->lost_seen)
+		err = bpt_writer_add_loss(s->w, s->last_turn - s->conv->start_ns,
+					  now - s->conv->start_ns, lost - s->lost_seen);
+	return err;
+}
+
+/* End CMD if it still runs: a writer error ended the capture early. */
+static void end_cmd(struct session *s)
+{
+	int st;
+
+	if (s->child > 0) {
+		kill(s->child, SIGTERM);
+		if (waitpid(s->child, &st, 0) == s->child)
+			s->res->cmd_status = wait_status(st);
+	}
+}
+
+/* The counters of the result, read once the programs stopped. */
+static void count_results(struct session *s)
+{
+	struct session_result *res = s->res;
+
+	res->lost = losses(s->h, res);
+	res->ring_full = loader_counters(s->h)->lost;
+	res->table_full = loader_counters(s->h)->map_full;
+	res->skipped_runs = loader_missed_runs(s->h);
+	res->own = loader_counters(s->h)->own;
+	res->duration_ns = now_mono_ns() - s->conv->start_ns;
+}
+
 int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		struct convert *conv, const struct session_opts *o,
-		struct session_result *res, char msg[CAPTURE_MSG_LEN])
+		struct session_result *res, struct bpt_error *error)
 {
 	unsigned poll_ms = o->poll_ms ? o->poll_ms : 50;
-	struct drain d = { .w = w, .conv = conv, .res = res };
-	uint64_t now, last_turn, last_flush, deadline, lost_seen = 0, lost;
+	struct session s = { .h = h, .w = w, .conv = conv, .res = res, .child = -1,
+			     .d = { .w = w, .conv = conv, .res = res } };
 	struct sigaction old[3];
-	struct ring_buffer *rb;
-	int forwarded = 0, err = 0, st;
-	pid_t child = -1;
+	int err = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->cmd_status = -1;
-	rb = ring_buffer__new(loader_ringbuf_fd(h), on_event, &d, NULL);
-	if (!rb) {
+	s.rb = ring_buffer__new(loader_ringbuf_fd(h), on_event, &s.d, NULL);
+	if (!s.rb) {
 		err = -errno;
-		snprintf(msg, CAPTURE_MSG_LEN, "ring buffer: %s", strerror(-err));
-		return err;
+		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
 	}
 	got_stop_signal = 0;
 	got_sigchld = 0;
 	install_handlers(old);
 	if (o->cmd) {
-		child = start_cmd(o->cmd);
-		if (child < 0) {
+		s.child = start_cmd(o->cmd);
+		if (s.child < 0) {
 			err = -errno;
-			snprintf(msg, CAPTURE_MSG_LEN, "%s: cannot start: %s",
-				 o->cmd[0], strerror(-err));
-			goto out;
+			bpt_error_set(error, err, "%s: cannot start: %s", o->cmd[0], strerror(-err));
 		}
 	}
-	last_turn = last_flush = now_mono_ns();
-	deadline = o->duration_ns ? last_turn + o->duration_ns : 0;
-
-	for (;;) {
-		int n = ring_buffer__poll(rb, poll_ms);
-
-		if (n >= 0 || n == -EINTR)
-			n = ring_buffer__consume(rb);
-		if (d.err) {
-			err = d.err;
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
-				 strerror(-err));
-			break;
-		}
-		if (n < 0 && n != -EINTR) {
-			err = n;
-			snprintf(msg, CAPTURE_MSG_LEN, "reading the ring buffer: %s",
-				 strerror(-err));
-			break;
-		}
-		now = now_mono_ns();
-		lost = losses(h, res);
-		if (lost > lost_seen) {
-			err = bpt_writer_add_loss(w, last_turn - conv->start_ns,
-						  now - conv->start_ns, lost - lost_seen);
-			lost_seen = lost;
-		}
-		if (!err && now - last_flush >= NSEC_PER_SEC) {
-			err = bpt_writer_flush(w);
-			last_flush = now;
-		}
-		if (err) {
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
-				 strerror(-err));
-			break;
-		}
-		last_turn = now;
-
-		if (child > 0 && got_sigchld) {
-			got_sigchld = 0;
-			if (waitpid(child, &st, WNOHANG) == child) {
-				res->cmd_status = wait_status(st);
-				child = -1;
-				break;
-			}
-		}
-		if (got_stop_signal) {
-			if (child <= 0) {
-				res->stopped_by_signal = got_stop_signal;
-				break;
-			}
-			/* CMD decides when the capture ends; a second signal kills it */
-			kill(child, forwarded ? SIGKILL : got_stop_signal);
-			forwarded = 1;
-			got_stop_signal = 0;
-		}
-		if (deadline && now >= deadline) {
-			if (child <= 0)
-				break;
-			kill(child, SIGTERM);
-			deadline = 0;
-		}
-	}
-
-	/* what completed up to now, and what was issued by then: requests
-	 * still in flight get a moment to finish; then the programs stop, so
-	 * the table holds still, and those that never finished are recorded
-	 * as pending, bounded by now */
 	if (!err) {
-		loader_wait_inflight(h, UNFINISHED_WAIT_MS, drain_ring, rb);
-		loader_detach(h);
-		ring_buffer__consume(rb);
-		if (!d.err)
-			d.err = loader_each_pending(h, now_mono_ns(), on_pending, &d);
-		if (d.err) {
-			err = d.err;
-			snprintf(msg, CAPTURE_MSG_LEN, "writing the trace: %s",
-				 strerror(-err));
-		}
-		now = now_mono_ns();
-		lost = losses(h, res);
-		if (!err && lost > lost_seen)
-			err = bpt_writer_add_loss(w, last_turn - conv->start_ns,
-						  now - conv->start_ns, lost - lost_seen);
+		s.last_turn = s.last_flush = now_mono_ns();
+		s.deadline = o->duration_ns ? s.last_turn + o->duration_ns : 0;
+		while (!(err = record_turn(&s, poll_ms, error)) && !should_stop(&s))
+			;
+		if (!err)
+			err = record_unfinished(&s, error);
 	}
-out:
-	if (child > 0) { /* a writer error ended the capture early */
-		kill(child, SIGTERM);
-		if (waitpid(child, &st, 0) == child)
-			res->cmd_status = wait_status(st);
-	}
+	end_cmd(&s);
 	restore_handlers(old);
-	ring_buffer__free(rb);
-	res->lost = losses(h, res);
-	res->ring_full = loader_counters(h)->lost;
-	res->table_full = loader_counters(h)->map_full;
-	res->skipped_runs = loader_missed_runs(h);
-	res->own = loader_counters(h)->own;
-
-	res->duration_ns = now_mono_ns() - conv->start_ns;
+	ring_buffer__free(s.rb);
+	count_results(&s);
 	return err;
 }

@@ -12,14 +12,14 @@
 #include "outfile.h"
 
 int outfile_check(const char *path, const char *what, const char *const *inputs,
-		  char *msg, size_t len)
+		  struct bpt_error *error)
 {
 	struct stat st, in;
 
 	if (!what)
 		what = "a file";
 	if (!*path) {
-		snprintf(msg, len, "'': an empty path");
+		bpt_error_set(error, -EINVAL, "'': an empty path");
 		return -EINVAL;
 	}
 	/* stat, not lstat: a symbolic link is judged by what it points to,
@@ -27,11 +27,11 @@ int outfile_check(const char *path, const char *what, const char *const *inputs,
 	if (stat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(msg, len, "%s: cannot write %s there: %s", path, what, strerror(errno));
+		bpt_error_set(error, -errno, "%s: cannot write %s there: %s", path, what, strerror(errno));
 		return -errno;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, len, "%s: %s, refusing to write %s there", path,
+		bpt_error_set(error, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL, "%s: %s, refusing to write %s there", path,
 			 file_kind(st.st_mode), what);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
@@ -39,10 +39,10 @@ int outfile_check(const char *path, const char *what, const char *const *inputs,
 		if (stat(inputs[i], &in) || in.st_dev != st.st_dev || in.st_ino != st.st_ino)
 			continue;
 		if (!strcmp(inputs[i], path))
-			snprintf(msg, len, "%s: an input of this command, refusing to write %s there",
+			bpt_error_set(error, -EEXIST, "%s: an input of this command, refusing to write %s there",
 				 path, what);
 		else
-			snprintf(msg, len, "%s: the same file as the input %s, refusing to write %s there",
+			bpt_error_set(error, -EEXIST, "%s: the same file as the input %s, refusing to write %s there",
 				 path, inputs[i], what);
 		return -EEXIST;
 	}
@@ -95,7 +95,7 @@ static int take_lock(struct outfile *o)
 
 	o->lock = lock_path(o->path);
 	if (!o->lock) {
-		snprintf(o->msg, sizeof(o->msg), "%s: names a directory, not a file", o->path);
+		bpt_error_set(&o->err, -EISDIR, "%s: names a directory, not a file", o->path);
 		return -EISDIR;
 	}
 	for (int tries = 0; tries < 100; tries++) {
@@ -105,12 +105,12 @@ static int take_lock(struct outfile *o)
 			int err = -errno;
 
 			/* the folder is missing or not writable: say it of the output */
-			snprintf(o->msg, sizeof(o->msg), "%s: cannot create: %s", o->path,
+			bpt_error_set(&o->err, err, "%s: cannot create: %s", o->path,
 				 strerror(-err));
 			return err;
 		}
 		if (fstat(fd, &held) || !S_ISREG(held.st_mode)) {
-			snprintf(o->msg, sizeof(o->msg), "%s: the lock file %s is not a regular file",
+			bpt_error_set(&o->err, -EINVAL, "%s: the lock file %s is not a regular file",
 				 o->path, o->lock);
 			close(fd);
 			return -EINVAL;
@@ -121,14 +121,14 @@ static int take_lock(struct outfile *o)
 
 			close(fd);
 			if (err != EAGAIN && err != EACCES) {
-				snprintf(o->msg, sizeof(o->msg), "%s: cannot lock %s: %s", o->path,
+				bpt_error_set(&o->err, -err, "%s: cannot lock %s: %s", o->path,
 					 o->lock, strerror(err));
 				return -err;
 			}
 			if (owner > 0)
-				snprintf(o->msg, sizeof(o->msg), "%s: in use by PID %ld", o->path, owner);
+				bpt_error_set(&o->err, -EBUSY, "%s: in use by PID %ld", o->path, owner);
 			else
-				snprintf(o->msg, sizeof(o->msg), "%s: in use by another process", o->path);
+				bpt_error_set(&o->err, -EBUSY, "%s: in use by another process", o->path);
 			return -EBUSY;
 		}
 		if (stat(o->lock, &now) || now.st_dev != held.st_dev || now.st_ino != held.st_ino) {
@@ -140,7 +140,7 @@ static int take_lock(struct outfile *o)
 		if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
 			int err = -errno;
 
-			snprintf(o->msg, sizeof(o->msg), "%s: cannot write the lock file %s: %s",
+			bpt_error_set(&o->err, err, "%s: cannot write the lock file %s: %s",
 				 o->path, o->lock, strerror(-err));
 			unlink(o->lock);
 			close(fd);
@@ -149,7 +149,7 @@ static int take_lock(struct outfile *o)
 		o->lock_fd = fd;
 		return 0;
 	}
-	snprintf(o->msg, sizeof(o->msg), "%s: the lock file %s keeps changing", o->path, o->lock);
+	bpt_error_set(&o->err, -EBUSY, "%s: the lock file %s keeps changing", o->path, o->lock);
 	return -EBUSY;
 }
 
@@ -187,12 +187,12 @@ int outfile_open(struct outfile *o, const char *path, const struct outfile_opts 
 		o->f = stdout;
 		return 0;
 	}
-	err = outfile_check(path, opts->what, opts->inputs, o->msg, sizeof(o->msg));
+	err = outfile_check(path, opts->what, opts->inputs, &o->err);
 	if (err)
 		return err;
 	o->path = strdup(path);
 	if (!o->path) {
-		snprintf(o->msg, sizeof(o->msg), "%s: out of memory", path);
+		bpt_error_set(&o->err, -ENOMEM, "%s: out of memory", path);
 		return -ENOMEM;
 	}
 	if ((err = take_lock(o))) {
@@ -201,14 +201,14 @@ int outfile_open(struct outfile *o, const char *path, const struct outfile_opts 
 	}
 	if (asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
 		o->tmp = NULL;
-		snprintf(o->msg, sizeof(o->msg), "%s: out of memory", path);
+		bpt_error_set(&o->err, -ENOMEM, "%s: out of memory", path);
 		release(o);
 		return -ENOMEM;
 	}
 	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		err = -errno;
-		snprintf(o->msg, sizeof(o->msg), "%s: cannot create: %s", path, strerror(-err));
+		bpt_error_set(&o->err, err, "%s: cannot create: %s", path, strerror(-err));
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);
@@ -228,7 +228,7 @@ int outfile_dup_fd(struct outfile *o)
 	int fd = fcntl(fileno(o->f), F_DUPFD_CLOEXEC, 0);
 
 	if (fd < 0) {
-		snprintf(o->msg, sizeof(o->msg), "%s: %s", o->path ? o->path : "standard output",
+		bpt_error_set(&o->err, -errno, "%s: %s", o->path ? o->path : "standard output",
 			 strerror(errno));
 		return -errno;
 	}
@@ -242,14 +242,14 @@ static int put_in_place(struct outfile *o)
 	struct stat st;
 
 	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
-		snprintf(o->msg, sizeof(o->msg), "%s: %s now, refusing to replace it", o->path,
+		bpt_error_set(&o->err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL, "%s: %s now, refusing to replace it", o->path,
 			 file_kind(st.st_mode));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	if (rename(o->tmp, o->path)) {
 		int err = -errno;
 
-		snprintf(o->msg, sizeof(o->msg), "%s: cannot rename %s to it: %s", o->path, o->tmp,
+		bpt_error_set(&o->err, err, "%s: cannot rename %s to it: %s", o->path, o->tmp,
 			 strerror(-err));
 		return err;
 	}
@@ -264,7 +264,7 @@ int outfile_place(struct outfile *o)
 	if (!o->path || o->placed)
 		return 0;
 	if (fflush(o->f)) {
-		snprintf(o->msg, sizeof(o->msg), "%s: %s", o->path, strerror(errno));
+		bpt_error_set(&o->err, -errno, "%s: %s", o->path, strerror(errno));
 		return -errno;
 	}
 	return put_in_place(o);
@@ -276,15 +276,15 @@ int outfile_close(struct outfile *o, int err)
 		return err; /* never opened, or closed already */
 	if (!o->path) {
 		if (fflush(stdout) && !err) {
-			snprintf(o->msg, sizeof(o->msg), "standard output: %s", strerror(errno));
 			err = -EIO;
+			bpt_error_set(&o->err, err, "standard output: %s", strerror(errno));
 		}
 		o->f = NULL;
 		return err;
 	}
 	if (fclose(o->f) && !err) {
 		err = -errno;
-		snprintf(o->msg, sizeof(o->msg), "%s: cannot write: %s", o->path, strerror(-err));
+		bpt_error_set(&o->err, err, "%s: cannot write: %s", o->path, strerror(-err));
 	}
 	o->f = NULL;
 	if (!o->placed) {

@@ -40,7 +40,7 @@
  *
  * "-" is standard output when opts.allow_stdout is set (no checks, no
  * lock), else a file named "-". Functions return 0 or a negative errno
- * and put "PATH: reason" into o->msg; they never print.
+ * and put "PATH: reason" into o->err.msg; they never print.
  */
 #ifndef BLKPEAK_OUTFILE_H
 #define BLKPEAK_OUTFILE_H
@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "error.h"
 #include "filekind.h"
 
 struct outfile_opts {
@@ -65,17 +66,17 @@ struct outfile {
 	char *lock;        /* the lock file */
 	int lock_fd;
 	int placed;        /* renamed into place (outfile_place) */
-	char msg[512];     /* "PATH: reason" of the last failure */
+	struct bpt_error err; /* "PATH: reason" of the last failure, in err.msg */
 };
 
 /*
  * May PATH be written as `what` by a command that reads `inputs`? 0 when
  * it is absent or a regular file that is none of the inputs; else
  * -EISDIR (a directory), -EINVAL (another non-regular file), -EEXIST (an
- * input) or the -errno of stat, with "PATH: reason" in msg.
+ * input) or the -errno of stat, with "PATH: reason" in error.
  */
 int outfile_check(const char *path, const char *what, const char *const *inputs,
-		  char *msg, size_t len);
+		  struct bpt_error *error);
 
 /*
  * Check PATH (outfile_check), take its lock (-EBUSY when another process

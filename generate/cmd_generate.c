@@ -68,7 +68,7 @@ static int write_trace(const struct gen_options *o, struct outfile *out)
 	}
 	ret = outfile_dup_fd(out);
 	if (ret < 0) {
-		pr_err("generate: %s", out->msg);
+		pr_err("generate: %s", out->err.msg);
 		return ret;
 	}
 	ret = bpt_writer_create_fd(&w, ret, o->output, &hdr, NULL, &err);
@@ -118,27 +118,27 @@ int cmd_generate(int argc, char **argv)
 {
 	struct gen_options o;
 	struct outfile out;
-	char msg[256];
+	struct bpt_error error;
 	int ret;
 
-	ret = gen_options_parse(argc, argv, &o, msg, sizeof(msg));
+	ret = gen_options_parse(argc, argv, &o, &error);
 	if (ret == GEN_OPT_HELP)
 		return EXIT_OK;
 	if (ret == GEN_OPT_BAD_OPTION)
 		return EXIT_USAGE;
 	if (ret < 0) {
-		pr_err("generate: %s; see 'blkpeak generate --help'", msg);
+		pr_err("generate: %s; see 'blkpeak generate --help'", error.msg);
 		return EXIT_USAGE;
 	}
 	ret = outfile_open(&out, o.output, &(struct outfile_opts){ .what = "a trace" });
 	if (ret) {
-		pr_err("generate: %s", out.msg);
+		pr_err("generate: %s", out.err.msg);
 		return EXIT_FAIL;
 	}
 	ret = write_trace(&o, &out);
 	if (outfile_close(&out, ret)) {
 		if (!ret)
-			pr_err("generate: %s", out.msg);
+			pr_err("generate: %s", out.err.msg);
 		return EXIT_FAIL;
 	}
 	if (!o.quiet && print_summary(o.output))

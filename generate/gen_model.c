@@ -86,35 +86,33 @@ void gen_params_default(struct gen_params *p)
 	p->pid = 1;
 }
 
-int gen_params_check(const struct gen_params *p, const char **why)
+int gen_params_check(const struct gen_params *p, struct bpt_error *error)
 {
-	const char *dummy;
+	const char *why;
 
-	if (!why)
-		why = &dummy;
 	if (p->bs.n == 0)
-		*why = "--bs: no size";
+		why = "--bs: no size";
 	else if (!(p->read_pct >= 0 && p->read_pct <= 100))
-		*why = "--read-pct: must be from 0 to 100";
+		why = "--read-pct: must be from 0 to 100";
 	else if (!(p->random_pct >= 0 && p->random_pct <= 100))
-		*why = "--random-pct: must be from 0 to 100";
+		why = "--random-pct: must be from 0 to 100";
 	else if (p->offset % 512)
-		*why = "--offset: must be a multiple of 512";
+		why = "--offset: must be a multiple of 512";
 	else if (p->span < size_mix_max(&p->bs))
-		*why = "--span: smaller than the largest I/O size";
+		why = "--span: smaller than the largest I/O size";
 	else if (p->offset + p->span < p->offset || p->offset + p->span > (1ull << 57))
-		*why = "--offset/--span: region ends past 128 PiB";
+		why = "--offset/--span: region ends past 128 PiB";
 	else if (!(p->iops >= 0 && p->iops <= 1e9))
-		*why = "--iops: must be from 0 to 1000000000";
+		why = "--iops: must be from 0 to 1000000000";
 	else if (p->queue_depth < 1 || p->queue_depth > GEN_MAX_QD)
-		*why = "--queue-depth: must be from 1 to 65536";
+		why = "--queue-depth: must be from 1 to 65536";
 	else if (!(p->bandwidth > 0 && p->bandwidth < 1e15))
-		*why = "--bandwidth: must be above 0";
+		why = "--bandwidth: must be above 0";
 	else if (p->latency_ns > 60000000000ull)
-		*why = "--latency: longer than a minute";
+		why = "--latency: longer than a minute";
 	else
 		return 0;
-	return -EINVAL;
+	return bpt_error_set(error, -EINVAL, "%s", why);
 }
 
 uint32_t gen_align(uint32_t size)

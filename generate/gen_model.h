@@ -63,9 +63,9 @@ struct gen_model;
  * 1, 100 us + 1 GiB/s device, seed 1, pid 1, dev 0, comm_id 0. */
 void gen_params_default(struct gen_params *p);
 
-/* 0 if the parameters make sense, else -EINVAL with *why set to a static
- * reason naming the option, e.g. "--span: smaller than the largest size". */
-int gen_params_check(const struct gen_params *p, const char **why);
+/* 0 if the parameters make sense, else -EINVAL with error (if not NULL)
+ * naming the option, e.g. "--span: smaller than the largest size". */
+int gen_params_check(const struct gen_params *p, struct bpt_error *error);
 
 /* The alignment of a random I/O of `size` bytes: the largest power of
  * two that divides it (512 at least). */

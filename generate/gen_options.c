@@ -84,35 +84,36 @@ void gen_options_usage(FILE *f)
 		fprintf(f, "  %-12s %s\n", pr[i].name, pr[i].summary);
 }
 
-/* snprintf into msg and return -EINVAL. */
-static int bad(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(char *msg, size_t len, const char *fmt, ...)
+/* Fill error with fmt and return -EINVAL. */
+static int bad(struct bpt_error *error, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int bad(struct bpt_error *error, const char *fmt, ...)
 {
+	char msg[sizeof(error->msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return -EINVAL;
+	return bpt_error_set(error, -EINVAL, "%s", msg);
 }
 
-static int pct(const char *opt, const char *arg, double *out, char *msg, size_t len)
+static int pct(const char *opt, const char *arg, double *out, struct bpt_error *error)
 {
 	if (parse_double(arg, out) || *out < 0 || *out > 100)
-		return bad(msg, len, "%s: '%s': not a percentage from 0 to 100", opt, arg);
+		return bad(error, "%s: '%s': not a percentage from 0 to 100", opt, arg);
 	return 0;
 }
 
 int gen_options_parse(int argc, char **argv, struct gen_options *o,
-		      char *msg, size_t msglen)
+		      struct bpt_error *error)
 {
 	/* explicit values, applied after the preset whatever their order */
 	const char *bs = NULL;
 	double read_pct = -1, random_pct = -1;
 	int have_devsize = 0, c, ret;
 	uint64_t v;
-	const char *why;
+	struct bpt_error why;
 	struct opt_loop ol = { .cmd = "generate", .usage = gen_options_usage };
 
 	memset(o, 0, sizeof(*o));
@@ -126,32 +127,32 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 		case OPT_PATTERN: o->pattern = optarg; break;
 		case OPT_BS: bs = optarg; break;
 		case OPT_READ_PCT:
-			if ((ret = pct("--read-pct", optarg, &read_pct, msg, msglen)))
+			if ((ret = pct("--read-pct", optarg, &read_pct, error)))
 				return ret;
 			break;
 		case OPT_RANDOM_PCT:
-			if ((ret = pct("--random-pct", optarg, &random_pct, msg, msglen)))
+			if ((ret = pct("--random-pct", optarg, &random_pct, error)))
 				return ret;
 			break;
 		case OPT_SPAN:
 			if (parse_size(optarg, &o->p.span) || o->p.span == 0)
-				return bad(msg, msglen, "--span: '%s': not a size above 0", optarg);
+				return bad(error, "--span: '%s': not a size above 0", optarg);
 			break;
 		case OPT_OFFSET:
 			if (parse_size(optarg, &o->p.offset))
-				return bad(msg, msglen, "--offset: '%s': not a size", optarg);
+				return bad(error, "--offset: '%s': not a size", optarg);
 			break;
 		case OPT_COUNT:
 			if (parse_u64(optarg, &o->p.count) || o->p.count == 0)
-				return bad(msg, msglen, "--count: '%s': not a number above 0", optarg);
+				return bad(error, "--count: '%s': not a number above 0", optarg);
 			break;
 		case OPT_DURATION:
 			if (parse_duration_ns(optarg, &o->p.duration_ns) || o->p.duration_ns == 0)
-				return bad(msg, msglen, "--duration: '%s': not a duration above 0", optarg);
+				return bad(error, "--duration: '%s': not a duration above 0", optarg);
 			break;
 		case OPT_IOPS:
 			if (parse_double(optarg, &o->p.iops) || o->p.iops < 0 || o->p.iops > 1e9)
-				return bad(msg, msglen, "--iops: '%s': not a rate from 0 to 1000000000", optarg);
+				return bad(error, "--iops: '%s': not a rate from 0 to 1000000000", optarg);
 			break;
 		case OPT_ARRIVAL:
 			if (!strcmp(optarg, "fixed"))
@@ -159,36 +160,36 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 			else if (!strcmp(optarg, "poisson"))
 				o->p.arrival = GEN_ARRIVAL_POISSON;
 			else
-				return bad(msg, msglen, "--arrival: '%s': not fixed or poisson", optarg);
+				return bad(error, "--arrival: '%s': not fixed or poisson", optarg);
 			break;
 		case OPT_QD:
 			if (parse_u64(optarg, &v) || v < 1 || v > GEN_MAX_QD)
-				return bad(msg, msglen, "--queue-depth: '%s': not a number from 1 to %d",
+				return bad(error, "--queue-depth: '%s': not a number from 1 to %d",
 					   optarg, GEN_MAX_QD);
 			o->p.queue_depth = (uint32_t)v;
 			break;
 		case OPT_LATENCY:
 			if (parse_duration_ns(optarg, &o->p.latency_ns) ||
 			    o->p.latency_ns > 60000000000ull)
-				return bad(msg, msglen, "--latency: '%s': not a duration up to 60s", optarg);
+				return bad(error, "--latency: '%s': not a duration up to 60s", optarg);
 			break;
 		case OPT_BANDWIDTH:
 			if (parse_size(optarg, &v) || v == 0)
-				return bad(msg, msglen, "--bandwidth: '%s': not a size above 0", optarg);
+				return bad(error, "--bandwidth: '%s': not a size above 0", optarg);
 			o->p.bandwidth = (double)v;
 			break;
 		case OPT_SEED:
 			if (parse_u64(optarg, &o->p.seed))
-				return bad(msg, msglen, "--seed: '%s': not a number", optarg);
+				return bad(error, "--seed: '%s': not a number", optarg);
 			break;
 		case OPT_DEVSIZE:
 			if (parse_size(optarg, &o->device_size) || o->device_size == 0)
-				return bad(msg, msglen, "--device-size: '%s': not a size above 0", optarg);
+				return bad(error, "--device-size: '%s': not a size above 0", optarg);
 			have_devsize = 1;
 			break;
 		case OPT_DEVNAME:
 			if (!*optarg || strlen(optarg) >= sizeof(((struct bpt_device *)0)->name))
-				return bad(msg, msglen, "--device-name: '%s': empty or longer than 31 bytes",
+				return bad(error, "--device-name: '%s': empty or longer than 31 bytes",
 					   optarg);
 			o->device_name = optarg;
 			break;
@@ -199,11 +200,11 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 	if (ol.ret >= 0)
 		return GEN_OPT_BAD_OPTION;
 	if (optind < argc)
-		return bad(msg, msglen, "'%s': unexpected argument", argv[optind]);
+		return bad(error, "'%s': unexpected argument", argv[optind]);
 	if (!o->output)
-		return bad(msg, msglen, "no output file; give -o FILE");
+		return bad(error, "no output file; give -o FILE");
 	if (o->p.count && o->p.duration_ns)
-		return bad(msg, msglen, "--count and --duration: give one, not both");
+		return bad(error, "--count and --duration: give one, not both");
 	if (!o->p.count && !o->p.duration_ns)
 		o->p.count = GEN_DEFAULT_COUNT;
 
@@ -216,24 +217,24 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 		const struct gen_preset *pr = gen_preset_find(o->pattern);
 
 		if (!pr)
-			return bad(msg, msglen, "--pattern: '%s': not random, sequential, "
+			return bad(error, "--pattern: '%s': not random, sequential, "
 				   "fileserver, webserver, workstation or database", o->pattern);
 		size_mix_parse(pr->bs, &o->p.bs, NULL);
 		o->p.read_pct = pr->read_pct;
 		o->p.random_pct = pr->random_pct;
 	}
 	if (bs && size_mix_parse(bs, &o->p.bs, &why))
-		return bad(msg, msglen, "--bs: '%s': %s", bs, why);
+		return bad(error, "--bs: '%s': %s", bs, why.msg);
 	if (read_pct >= 0)
 		o->p.read_pct = read_pct;
 	if (random_pct >= 0)
 		o->p.random_pct = random_pct;
-	if (gen_params_check(&o->p, &why))
-		return bad(msg, msglen, "%s", why);
+	if (gen_params_check(&o->p, error))
+		return -EINVAL;
 	if (!have_devsize)
 		o->device_size = o->p.offset + o->p.span;
 	else if (o->device_size < o->p.offset + o->p.span)
-		return bad(msg, msglen, "--device-size: smaller than --offset + --span");
+		return bad(error, "--device-size: smaller than --offset + --span");
 	return GEN_OPT_RUN;
 }
 

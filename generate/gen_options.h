@@ -31,12 +31,12 @@ enum { GEN_OPT_RUN = 0, GEN_OPT_HELP = 1, GEN_OPT_BAD_OPTION = 2 };
  * *o filled and checked, GEN_OPT_HELP when --help was given (the usage is
  * printed on stdout), GEN_OPT_BAD_OPTION for an unknown option or one
  * missing its value (named on stderr), or -EINVAL with a one-line reason
- * in msg ("--bs: '4q': not a size").
+ * in error->msg ("--bs: '4q': not a size").
  * Presets set the size mix and read/random shares first; explicit
  * --bs/--read-pct/--random-pct then override them, in any order.
  */
 int gen_options_parse(int argc, char **argv, struct gen_options *o,
-		      char *msg, size_t msglen);
+		      struct bpt_error *error);
 
 void gen_options_usage(FILE *f);
 

@@ -12,14 +12,13 @@
 
 /* Parse one "SIZE" or "SIZE:WEIGHT" item of length len. */
 static int parse_item(const char *s, size_t len, uint32_t *size,
-		      uint32_t *weight, const char **why)
+		      uint32_t *weight, struct bpt_error *error)
 {
 	char item[64], *colon;
 	uint64_t v, w = 1;
 
 	if (len == 0 || len >= sizeof(item)) {
-		*why = len ? "item too long" : "empty item";
-		return -EINVAL;
+		return bpt_error_set(error, -EINVAL, "%s", len ? "item too long" : "empty item");
 	}
 	memcpy(item, s, len);
 	item[len] = '\0';
@@ -27,37 +26,28 @@ static int parse_item(const char *s, size_t len, uint32_t *size,
 	if (colon) {
 		*colon = '\0';
 		if (parse_u64(colon + 1, &w) || w == 0 || w > 1000000) {
-			*why = "weight must be a whole number from 1 to 1000000";
-			return -EINVAL;
+			return bpt_error_set(error, -EINVAL, "weight must be a whole number from 1 to 1000000");
 		}
 	}
 	if (parse_size(item, &v)) {
-		*why = "not a size";
-		return -EINVAL;
+		return bpt_error_set(error, -EINVAL, "not a size");
 	}
 	if (v == 0 || v % 512) {
-		*why = "size must be a non-zero multiple of 512";
-		return -EINVAL;
+		return bpt_error_set(error, -EINVAL, "size must be a non-zero multiple of 512");
 	}
 	if (v > GEN_MAX_BS) {
-		*why = "size larger than 64 MiB";
-		return -EINVAL;
+		return bpt_error_set(error, -EINVAL, "size larger than 64 MiB");
 	}
 	*size = (uint32_t)v;
 	*weight = (uint32_t)w;
 	return 0;
 }
 
-int size_mix_parse(const char *s, struct size_mix *mix, const char **why)
+int size_mix_parse(const char *s, struct size_mix *mix, struct bpt_error *error)
 {
-	const char *dummy;
-
-	if (!why)
-		why = &dummy;
 	memset(mix, 0, sizeof(*mix));
 	if (!s || !*s) {
-		*why = "empty";
-		return -EINVAL;
+		return bpt_error_set(error, -EINVAL, "empty");
 	}
 	for (;;) {
 		const char *comma = strchr(s, ',');
@@ -65,10 +55,9 @@ int size_mix_parse(const char *s, struct size_mix *mix, const char **why)
 		int ret;
 
 		if (mix->n == GEN_MIX_MAX) {
-			*why = "more than 32 sizes";
-			return -EINVAL;
+			return bpt_error_set(error, -EINVAL, "more than 32 sizes");
 		}
-		ret = parse_item(s, len, &mix->size[mix->n], &mix->weight[mix->n], why);
+		ret = parse_item(s, len, &mix->size[mix->n], &mix->weight[mix->n], error);
 		if (ret)
 			return ret;
 		mix->total += mix->weight[mix->n];

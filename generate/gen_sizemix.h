@@ -4,12 +4,14 @@
  *
  * Weights are relative (they need not sum to 100). Sizes are whole
  * 512-byte sectors, at most GEN_MAX_BS. Parsing never prints: it returns
- * -EINVAL and names the offending item in `why` for the caller's message.
+ * -EINVAL and names the offending item in `error` for the caller's message.
  */
 #ifndef BLKPEAK_GEN_SIZEMIX_H
 #define BLKPEAK_GEN_SIZEMIX_H
 
 #include <stdint.h>
+
+#include "error.h"
 
 #define GEN_MIX_MAX 32                 /* entries in one mix */
 #define GEN_MAX_BS (64u * 1024 * 1024) /* largest I/O size accepted */
@@ -21,9 +23,9 @@ struct size_mix {
 	uint64_t total;                /* sum of weights */
 };
 
-/* Parse `s` into *mix. On -EINVAL, *why (if not NULL) points at a static
- * reason such as "size must be a multiple of 512". */
-int size_mix_parse(const char *s, struct size_mix *mix, const char **why);
+/* Parse `s` into *mix. On -EINVAL, error (if not NULL) gives the reason,
+ * such as "size must be a multiple of 512". */
+int size_mix_parse(const char *s, struct size_mix *mix, struct bpt_error *error);
 
 /* The size for a uniform random number r in [0, 1): entry i is chosen
  * with probability weight[i] / total. */

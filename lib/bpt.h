@@ -13,7 +13,8 @@
  *   - where a `struct bpt_error *err` is taken, a failure also fills it with
  *     a message that names the file, the byte offset when one applies, and
  *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
- *     `err` may be NULL;
+ *     `err` may be NULL. The rest of blkpeak reports errors the same way
+ *     (common/error.h);
  *   - objects come in create/free pairs; the free functions accept NULL.
  *
  * Times in records are nanoseconds relative to the trace's start
@@ -24,6 +25,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "error.h" /* struct bpt_error, from common/ */
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
 #define BPT_FORMAT_MINOR 2 /* additions older readers can skip */
@@ -190,12 +193,6 @@ struct bpt_header {
 	struct bpt_device devices[BPT_MAX_DEVICES];
 	uint32_t nmeta;
 	struct bpt_meta meta[BPT_MAX_META];
-};
-
-struct bpt_error {
-	int code;        /* negative errno, 0 when no error */
-	uint64_t offset; /* byte offset in the file the error is about, or 0 */
-	char msg[320];   /* full sentence, names the file and offset */
 };
 
 /* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */

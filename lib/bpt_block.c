@@ -190,36 +190,44 @@ static int check_entry(struct bpt_reader *r, struct bpt_bcur *c,
 	return 0;
 }
 
-int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
-		   struct bpt_error *err)
-{
+/* The fields of a block header that bpt_block_load checks and uses. */
+struct blk_head {
 	uint8_t h[BPT_BLOCK_HDR];
-	uint64_t off = c->off;
-	uint64_t limit = r->complete ? r->ft.off : r->size;
+	uint64_t off, avail;  /* where the block starts; bytes from there to the end */
+	uint32_t seq, n, stored, raw;
+	uint8_t comp;
+};
+
+/* Read the header of the block at c->off: 1 when there is one, 0 at the
+ * end of the blocks or at a truncated tail, or a negative errno. */
+static int read_head(struct bpt_reader *r, struct bpt_bcur *c, struct blk_head *b,
+		     struct bpt_error *err)
+{
+	uint64_t off = c->off, limit = r->complete ? r->ft.off : r->size;
+	uint8_t *h = b->h;
 	int rc;
 
-	c->loaded = 0;
 	if (off == limit) {
 		if (r->complete && c->seq != r->ft.nblocks)
 			return BAD(off, "footer says %llu blocks, found %u",
 				   (unsigned long long)r->ft.nblocks, c->seq);
 		return 0;
 	}
-	uint64_t avail = limit - off;
-
-	if (avail < BPT_BLOCK_HDR) {
+	b->off = off;
+	b->avail = limit - off;
+	if (b->avail < BPT_BLOCK_HDR) {
 		if (r->complete)
 			return BAD(off, "block %u: header runs into the footer", c->seq);
-		if ((rc = bpt_src_read(r, off, h, (size_t)avail)))
+		if ((rc = bpt_src_read(r, off, h, (size_t)b->avail)))
 			return bpt_err(err, rc, r->name, 1, off, "read failed");
-		size_t m = avail < 4 ? (size_t)avail : 4;
+		size_t m = b->avail < 4 ? (size_t)b->avail : 4;
 
 		if (!memcmp(h, BPT_BLOCK_MAGIC, m) || !memcmp(h, BPT_FOOTER_MAGIC, m) ||
 		    zero_tail(r, off))
 			return 0; /* truncated tail */
 		return BAD(off, "block %u: bad magic", c->seq);
 	}
-	if ((rc = bpt_src_read(r, off, h, sizeof(h))))
+	if ((rc = bpt_src_read(r, off, h, BPT_BLOCK_HDR)))
 		return bpt_err(err, rc, r->name, 1, off, "read failed");
 	if (!memcmp(h, BPT_FOOTER_MAGIC, 4) && !r->complete)
 		return 0; /* truncated: footer cut off or trailer lost */
@@ -228,75 +236,110 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 			return 0; /* truncated tail */
 		return BAD(off, "block %u: bad magic", c->seq);
 	}
-	uint32_t seq = get_le32(h + BPT_BLOCK_SEQ_OFF), n = get_le32(h + BPT_BLOCK_NRECORDS_OFF);
-	uint32_t stored = get_le32(h + BPT_BLOCK_STORED_OFF), raw = get_le32(h + BPT_BLOCK_RAW_OFF);
-	uint8_t comp = h[BPT_BLOCK_COMP_OFF];
+	return 1;
+}
 
-	if (seq != c->seq)
-		return BAD(off + 4, "block sequence number %u, expected %u", seq, c->seq);
-	if (n > BPT_BLOCK_MAX_RECORDS || raw > BPT_BLOCK_MAX_RAW ||
-	    stored > BPT_BLOCK_MAX_STORED || comp > BPT_COMP_ZSTD ||
-	    (comp == BPT_COMP_NONE && stored != raw) ||
+/* Check the header's fields: 1 when they hold, 0 for a torn or truncated
+ * last block, or a negative errno. */
+static int check_head(struct bpt_reader *r, struct bpt_bcur *c, struct blk_head *b,
+		      struct bpt_error *err)
+{
+	const uint8_t *h = b->h;
+	uint64_t off = b->off;
+
+	b->seq = get_le32(h + BPT_BLOCK_SEQ_OFF);
+	b->n = get_le32(h + BPT_BLOCK_NRECORDS_OFF);
+	b->stored = get_le32(h + BPT_BLOCK_STORED_OFF);
+	b->raw = get_le32(h + BPT_BLOCK_RAW_OFF);
+	b->comp = h[BPT_BLOCK_COMP_OFF];
+	if (b->seq != c->seq)
+		return BAD(off + 4, "block sequence number %u, expected %u", b->seq, c->seq);
+	if (b->n > BPT_BLOCK_MAX_RECORDS || b->raw > BPT_BLOCK_MAX_RAW ||
+	    b->stored > BPT_BLOCK_MAX_STORED || b->comp > BPT_COMP_ZSTD ||
+	    (b->comp == BPT_COMP_NONE && b->stored != b->raw) ||
 	    (h[BPT_BLOCK_CODING_OFF] & ~BPT_CODING__ALL) || h[22] || h[23]) {
 		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR))
 			return 0; /* torn last block */
-		return BAD(off, "block %u: header malformed", seq);
+		return BAD(off, "block %u: header malformed", b->seq);
 	}
-	if (stored > avail - BPT_BLOCK_HDR) {
+	if (b->stored > b->avail - BPT_BLOCK_HDR) {
 		if (r->complete)
-			return BAD(off, "block %u: runs into the footer", seq);
+			return BAD(off, "block %u: runs into the footer", b->seq);
 		return 0; /* truncated tail */
 	}
-	const uint8_t *p = bpt_src_view(r, off + BPT_BLOCK_HDR, stored,
-					&c->stored, &rc);
+	return 1;
+}
 
-	if (!p)
-		return bpt_err(err, rc, r->name, 1, off + BPT_BLOCK_HDR,
-			       rc == -ENOMEM ? "out of memory" : "read failed");
+/* The block's stored bytes, checksummed, with the header's fields copied
+ * into c. NULL with *rc 0 for a torn last block, or a negative errno. */
+static const uint8_t *read_body(struct bpt_reader *r, struct bpt_bcur *c,
+				const struct blk_head *b, int *rc, struct bpt_error *err)
+{
+	const uint8_t *h = b->h;
+	uint64_t off = b->off;
 	struct bpt_xxh64_state hs;
+	const uint8_t *p = bpt_src_view(r, off + BPT_BLOCK_HDR, b->stored, &c->stored, rc);
 
+	if (!p) {
+		*rc = bpt_err(err, *rc, r->name, 1, off + BPT_BLOCK_HDR,
+			      *rc == -ENOMEM ? "out of memory" : "read failed");
+		return NULL;
+	}
 	bpt_xxh64_init(&hs, 0);
 	bpt_xxh64_update(&hs, h, BPT_BLOCK_CKSUM_OFF);
-	bpt_xxh64_update(&hs, p, stored);
+	bpt_xxh64_update(&hs, p, b->stored);
 	c->checksum = get_le64(h + BPT_BLOCK_CKSUM_OFF);
 	if (!BPT_CKSUM_OK(bpt_xxh64_final(&hs), c->checksum)) {
-		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + stored))
-			return 0; /* torn last block (power cut) */
-		return BAD(off, "block %u: checksum mismatch", seq);
+		if (!r->complete && zero_tail(r, off + BPT_BLOCK_HDR + b->stored)) {
+			*rc = 0; /* torn last block (power cut) */
+			return NULL;
+		}
+		*rc = BAD(off, "block %u: checksum mismatch", b->seq);
+		return NULL;
 	}
 	c->blk_off = off;
-	c->n = n;
+	c->n = b->n;
 	c->coding = h[BPT_BLOCK_CODING_OFF];
 	c->min_issue = get_le64(h + BPT_BLOCK_MIN_ISSUE_OFF);
 	c->max_issue = get_le64(h + BPT_BLOCK_MAX_ISSUE_OFF);
 	c->max_complete = get_le64(h + BPT_BLOCK_MAX_COMPLETE_OFF);
-	if (n ? c->min_issue > c->max_issue
-	      : c->min_issue || c->max_issue || c->max_complete)
-		return BAD(off + BPT_BLOCK_MIN_ISSUE_OFF, "block %u: time range malformed", seq);
-	const uint8_t *payload = p;
-
-	if (comp == BPT_COMP_ZSTD) {
-		c->raw.len = 0;
-		if (!buf_reserve(&c->raw, raw ? raw : 1))
-			return bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
-		size_t got = ZSTD_decompressDCtx(c->dctx, c->raw.p, raw, p, stored);
-
-		if (ZSTD_isError(got) || got != raw)
-			return BAD(off + BPT_BLOCK_HDR, "block %u: zstd: %s", seq,
-				   ZSTD_isError(got) ? ZSTD_getErrorName(got)
-						     : "size differs from the header");
-		payload = c->raw.p;
+	if (b->n ? c->min_issue > c->max_issue
+		 : c->min_issue || c->max_issue || c->max_complete) {
+		*rc = BAD(off + BPT_BLOCK_MIN_ISSUE_OFF, "block %u: time range malformed", b->seq);
+		return NULL;
 	}
-	struct bpt_cur pc = { .p = payload, .len = raw };
-	uint64_t poff = off + BPT_BLOCK_HDR;
-	int is_new = seq >= r->seen_blocks;
+	return p;
+}
 
-	if ((rc = parse_strings(r, &pc, poff, err)) ||
-	    (rc = parse_losses(r, &pc, is_new, poff, err)) ||
-	    (rc = parse_columns(r, c, &pc, poff, err)))
-		return rc;
-	if (r->complete && (rc = check_entry(r, c, err)))
-		return rc;
+/* The payload: the stored bytes, or what zstd makes of them in c->raw.
+ * NULL with *rc a negative errno on failure. */
+static const uint8_t *unpack(struct bpt_reader *r, struct bpt_bcur *c,
+			     const struct blk_head *b, const uint8_t *p, int *rc,
+			     struct bpt_error *err)
+{
+	if (b->comp != BPT_COMP_ZSTD)
+		return p;
+	c->raw.len = 0;
+	if (!buf_reserve(&c->raw, b->raw ? b->raw : 1)) {
+		*rc = bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
+		return NULL;
+	}
+	size_t got = ZSTD_decompressDCtx(c->dctx, c->raw.p, b->raw, p, b->stored);
+
+	if (ZSTD_isError(got) || got != b->raw) {
+		*rc = BAD(b->off + BPT_BLOCK_HDR, "block %u: zstd: %s", b->seq,
+			  ZSTD_isError(got) ? ZSTD_getErrorName(got)
+					    : "size differs from the header");
+		return NULL;
+	}
+	return c->raw.p;
+}
+
+/* Set the cursor at the block's first record, and count a block seen for
+ * the first time in the reader's totals. */
+static void enter_block(struct bpt_reader *r, struct bpt_bcur *c, const struct blk_head *b,
+			int is_new)
+{
 	c->prev_issue = c->cols[COL_ISSUE].seed;
 	c->prev_complete = c->cols[COL_COMPLETE].seed;
 	for (int k = 0; k < BPT_REF_WINDOW; k++) {
@@ -307,23 +350,48 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 	c->i = 0;
 	c->chunk_start = c->chunk_len = 0;
 	c->loaded = 1;
-	c->off = off + BPT_BLOCK_HDR + stored;
+	c->off = b->off + BPT_BLOCK_HDR + b->stored;
 	c->seq++;
 	if (is_new) {
-		r->seen_blocks = seq + 1;
-		bpt_totals_add(&r->seen, n, c->min_issue, c->max_issue,
+		r->seen_blocks = b->seq + 1;
+		bpt_totals_add(&r->seen, b->n, c->min_issue, c->max_issue,
 			       c->max_complete);
 		r->valid_bytes = c->off;
 	}
+}
+
+int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
+		   struct bpt_error *err)
+{
+	struct blk_head b;
+	const uint8_t *p, *payload;
+	int rc;
+
+	c->loaded = 0;
+	if ((rc = read_head(r, c, &b, err)) <= 0 || (rc = check_head(r, c, &b, err)) <= 0)
+		return rc;
+	if (!(p = read_body(r, c, &b, &rc, err)) || !(payload = unpack(r, c, &b, p, &rc, err)))
+		return rc;
+
+	struct bpt_cur pc = { .p = payload, .len = b.raw };
+	uint64_t poff = b.off + BPT_BLOCK_HDR;
+	int is_new = b.seq >= r->seen_blocks;
+
+	if ((rc = parse_strings(r, &pc, poff, err)) ||
+	    (rc = parse_losses(r, &pc, is_new, poff, err)) ||
+	    (rc = parse_columns(r, c, &pc, poff, err)))
+		return rc;
+	if (r->complete && (rc = check_entry(r, c, err)))
+		return rc;
+	enter_block(r, c, &b, is_new);
 	return 1;
 }
 
-int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
-			   struct bpt_error *err)
+/* The columns' values for records i0..i0+m-1 into c->vals, as stored
+ * (deltas, zigzag); columns the block lacks read as 0. */
+static int decode_columns(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+			  struct bpt_error *err)
 {
-	uint32_t i0 = c->chunk_start + c->chunk_len;
-	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
-
 	for (int id = 0; id < COL_KNOWN; id++) {
 		if (!c->have[id])
 			memset(c->vals[id], 0, sizeof(uint64_t) * m);
@@ -331,6 +399,133 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			return BAD(c->blk_off, "block %u: column %d: dictionary index out of range",
 				   c->seq - 1, id);
 	}
+	return 0;
+}
+
+/* Issue and complete times from their deltas, by the block's time coding;
+ * *pi, *pc carry the previous issue and complete times. ORs the reference
+ * column into *badref. */
+static void decode_times(struct bpt_bcur *c, uint32_t i0, uint32_t m, uint64_t *pi,
+			 uint64_t *pc, uint64_t *badref)
+{
+	uint64_t *issue = c->vals[COL_ISSUE], *comp = c->vals[COL_COMPLETE];
+
+	switch (c->coding & BPT_CODING_TIME_MASK) {
+	case BPT_CODING_TIME_COMPLETE:
+		for (uint32_t j = 0; j < m; j++) {
+			*pc += (uint64_t)unzigzag64(comp[j]);
+			comp[j] = *pc;
+			issue[j] = *pc - (uint64_t)unzigzag64(issue[j]);
+		}
+		break;
+	case BPT_CODING_TIME_AFTER:
+		/* relative to the completion of record i-1-k (the seed
+		 * before the block), k from the issue_ref column */
+		for (uint32_t j = 0; j < m; j++) {
+			uint64_t k = c->vals[COL_ISSUE_REF][j];
+
+			*badref |= k;
+			issue[j] = c->ring_comp[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+				   (uint64_t)unzigzag64(issue[j]);
+			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
+			c->ring_comp[(i0 + j) % BPT_REF_WINDOW] = comp[j];
+		}
+		break;
+	case BPT_CODING_TIME_BOTH:
+		for (uint32_t j = 0; j < m; j++) {
+			*pi += (uint64_t)unzigzag64(issue[j]);
+			*pc += (uint64_t)unzigzag64(comp[j]);
+			issue[j] = *pi;
+			comp[j] = *pc;
+		}
+		break;
+	default:
+		for (uint32_t j = 0; j < m; j++) {
+			*pi += (uint64_t)unzigzag64(issue[j]);
+			issue[j] = *pi;
+			comp[j] = *pi + (uint64_t)unzigzag64(comp[j]);
+		}
+		break;
+	}
+}
+
+/* Sectors relative to the end of record i-1-k, k from sector_ref (unless
+ * the block stores them absolute). ORs the reference column into *badref. */
+static void decode_sectors(struct bpt_bcur *c, uint32_t i0, uint32_t m, uint64_t *badref)
+{
+	uint64_t *sector = c->vals[COL_SECTOR], *bytes = c->vals[COL_BYTES];
+
+	if (c->coding & BPT_CODING_SECTOR_ABS)
+		return;
+	for (uint32_t j = 0; j < m; j++) {
+		uint64_t k = c->vals[COL_SECTOR_REF][j];
+
+		*badref |= k;
+		sector[j] = c->ring_end[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
+			    (uint64_t)unzigzag64(sector[j]);
+		c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
+	}
+}
+
+/* The error for a reference column that reaches past the window. */
+static int bad_reference(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+			 struct bpt_error *err)
+{
+	uint32_t j = 0;
+
+	while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
+	       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
+		j++;
+	return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
+		   c->seq - 1, i0 + j, BPT_REF_WINDOW);
+}
+
+/* The error naming the first record whose fields are out of range. */
+static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+		      struct bpt_error *err)
+{
+	uint64_t *issue = c->vals[COL_ISSUE], *comp = c->vals[COL_COMPLETE];
+	uint64_t *sector = c->vals[COL_SECTOR], *bytes = c->vals[COL_BYTES];
+
+	for (uint32_t j = 0; j < m; j++) {
+		if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
+		    comp[j] > c->max_complete)
+			return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
+				   c->seq - 1, i0 + j);
+		if (c->vals[COL_DEV][j] >= r->hdr.ndevices)
+			return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
+		if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
+		    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
+			return BAD(c->blk_off, "block %u: record %u: bad op or flags",
+				   c->seq - 1, i0 + j);
+		if (c->vals[COL_COMM][j] >= r->nstrs)
+			return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_COMM][j]);
+		if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
+			return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
+				   "ends past 2^64 bytes", c->seq - 1, i0 + j,
+				   (unsigned long long)sector[j],
+				   (unsigned long long)bytes[j]);
+		if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
+			return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
+				   c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_COMPLETION][j]);
+	}
+	return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
+}
+
+int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
+			   struct bpt_error *err)
+{
+	uint32_t i0 = c->chunk_start + c->chunk_len;
+	uint32_t m = c->n - i0 < BPT_CHUNK ? c->n - i0 : BPT_CHUNK;
+	int rc = decode_columns(r, c, i0, m, err);
+
+	if (rc)
+		return rc;
 	uint64_t *issue = c->vals[COL_ISSUE], *queue = c->vals[COL_QUEUE];
 	uint64_t *comp = c->vals[COL_COMPLETE], *sector = c->vals[COL_SECTOR];
 	uint64_t *bytes = c->vals[COL_BYTES], *sched = c->vals[COL_SCHED];
@@ -340,64 +535,11 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint64_t lim32 = 0, ndev = r->hdr.ndevices, badref = 0;
 	int bad = 0;
 
-	/* Times: pi, pc carry the previous issue and complete times. */
-	switch (c->coding & BPT_CODING_TIME_MASK) {
-	case BPT_CODING_TIME_COMPLETE:
-		for (uint32_t j = 0; j < m; j++) {
-			pc += (uint64_t)unzigzag64(comp[j]);
-			comp[j] = pc;
-			issue[j] = pc - (uint64_t)unzigzag64(issue[j]);
-		}
-		break;
-	case BPT_CODING_TIME_AFTER:
-		/* relative to the completion of record i-1-k (the seed
-		 * before the block), k from the issue_ref column */
-		for (uint32_t j = 0; j < m; j++) {
-			uint64_t k = c->vals[COL_ISSUE_REF][j];
-
-			badref |= k;
-			issue[j] = c->ring_comp[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
-				   (uint64_t)unzigzag64(issue[j]);
-			comp[j] = issue[j] + (uint64_t)unzigzag64(comp[j]);
-			c->ring_comp[(i0 + j) % BPT_REF_WINDOW] = comp[j];
-		}
-		break;
-	case BPT_CODING_TIME_BOTH:
-		for (uint32_t j = 0; j < m; j++) {
-			pi += (uint64_t)unzigzag64(issue[j]);
-			pc += (uint64_t)unzigzag64(comp[j]);
-			issue[j] = pi;
-			comp[j] = pc;
-		}
-		break;
-	default:
-		for (uint32_t j = 0; j < m; j++) {
-			pi += (uint64_t)unzigzag64(issue[j]);
-			issue[j] = pi;
-			comp[j] = pi + (uint64_t)unzigzag64(comp[j]);
-		}
-		break;
-	}
-	if (!(c->coding & BPT_CODING_SECTOR_ABS)) {
-		/* relative to the end of record i-1-k, k from sector_ref */
-		for (uint32_t j = 0; j < m; j++) {
-			uint64_t k = c->vals[COL_SECTOR_REF][j];
-
-			badref |= k;
-			sector[j] = c->ring_end[(i0 + j - 1 - k) % BPT_REF_WINDOW] +
-				    (uint64_t)unzigzag64(sector[j]);
-			c->ring_end[(i0 + j) % BPT_REF_WINDOW] = sector[j] + (bytes[j] >> 9);
-		}
-	}
-	if (badref >= BPT_REF_WINDOW) {
-		uint32_t j = 0;
-
-		while (j < m && c->vals[COL_SECTOR_REF][j] < BPT_REF_WINDOW &&
-		       c->vals[COL_ISSUE_REF][j] < BPT_REF_WINDOW)
-			j++;
-		return BAD(c->blk_off, "block %u: record %u: a reference column reaches past %d records",
-			   c->seq - 1, i0 + j, BPT_REF_WINDOW);
-	}
+	decode_times(c, i0, m, &pi, &pc, &badref);
+	decode_sectors(c, i0, m, &badref);
+	if (badref >= BPT_REF_WINDOW)
+		return bad_reference(r, c, i0, m, err);
+	/* the other fields, and one check of all ranges for the chunk */
 	for (uint32_t j = 0; j < m; j++) {
 		uint64_t t = issue[j];
 
@@ -420,37 +562,8 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
-	if (bad || lim32 > UINT32_MAX) {
-		/* Find the first bad record to name it. */
-		for (uint32_t j = 0; j < m; j++) {
-			if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
-			    comp[j] > c->max_complete)
-				return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
-					   c->seq - 1, i0 + j);
-			if (c->vals[COL_DEV][j] >= ndev)
-				return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
-			if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
-			    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
-				return BAD(c->blk_off, "block %u: record %u: bad op or flags",
-					   c->seq - 1, i0 + j);
-			if (c->vals[COL_COMM][j] >= r->nstrs)
-				return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_COMM][j]);
-			if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
-				return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
-					   "ends past 2^64 bytes", c->seq - 1, i0 + j,
-					   (unsigned long long)sector[j],
-					   (unsigned long long)bytes[j]);
-			if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
-				return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
-					   c->seq - 1, i0 + j,
-					   (unsigned long long)c->vals[COL_COMPLETION][j]);
-		}
-		return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
-	}
+	if (bad || lim32 > UINT32_MAX)
+		return bad_record(r, c, i0, m, err);
 	c->prev_issue = pi;
 	c->prev_complete = pc;
 	c->prev_source = ps;

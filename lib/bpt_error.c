@@ -1,6 +1,6 @@
 /*
  * bpt_error.c — filling struct bpt_error, the library's only way of
- * saying what went wrong (it never prints).
+ * saying what went wrong (it never prints); the struct is common/error.h's.
  */
 #include <stdio.h>
 

@@ -207,12 +207,12 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 static int bad_spec(const char *spec)
 {
 	struct target_spec ts;
-	char why[320];
+	struct bpt_error error;
 
 	if (!spec)
 		return 0;
-	if (target_spec_parse(spec, &ts, why, sizeof(why))) {
-		pr_err("replay: %s", why);
+	if (target_spec_parse(spec, &ts, &error)) {
+		pr_err("replay: %s", error.msg);
 		return 1;
 	}
 	target_spec_free(&ts);

@@ -170,10 +170,8 @@ static void build_geometry(struct disk_model *m)
 
 int disk_model_init(struct disk_model *m, const struct disk_params *p, uint64_t capacity)
 {
-	char why[160];
-
 	memset(m, 0, sizeof(*m));
-	if (disk_params_check(p, why, sizeof(why)) || !capacity)
+	if (disk_params_check(p, NULL) || !capacity)
 		return -EINVAL;
 	m->p = *p;
 	m->capacity = capacity;

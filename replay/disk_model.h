@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bpt.h"
+
 #define DM_MAX_ZONES 64
 #define DM_NEVER UINT64_MAX
 
@@ -130,9 +132,9 @@ const char *disk_preset_summary(const char *name);
  * items override earlier ones. On failure returns -EINVAL (or -errno for
  * a file) with the reason in why[len].
  */
-int disk_params_parse(const char *spec, struct disk_params *p, char *why, size_t len);
+int disk_params_parse(const char *spec, struct disk_params *p, struct bpt_error *error);
 /* Check ranges and relations (t2t <= avg <= full, ...); -EINVAL + why. */
-int disk_params_check(const struct disk_params *p, char *why, size_t len);
+int disk_params_check(const struct disk_params *p, struct bpt_error *error);
 /* One line: "7200 rpm, seek 2.0/8.9/21.0 ms, 50-30 MB/s, FIFO, ..." */
 void disk_params_describe(const struct disk_params *p, char *buf, size_t len);
 

@@ -90,70 +90,72 @@ const char *disk_preset_summary(const char *name)
 
 /* ------------------------------------------------------------- parsing */
 
-static int bad(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* A model that cannot be parsed: -EINVAL, with fmt as the reason. */
+static int bad(struct bpt_error *error, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-static int bad(char *why, size_t len, const char *fmt, ...)
+static int bad(struct bpt_error *error, const char *fmt, ...)
 {
+	char msg[sizeof(error->msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return -EINVAL;
+	return bpt_error_set(error, -EINVAL, "%s", msg);
 }
 
 /* A time that must carry its unit (a bare "8.9" is refused: seconds or
  * milliseconds would both be a guess). */
-static int parse_time(const char *key, const char *v, double *out, char *why, size_t len)
+static int parse_time(const char *key, const char *v, double *out, struct bpt_error *error)
 {
 	uint64_t ns;
 	size_t n = strlen(v);
 
 	if (!n || isdigit((unsigned char)v[n - 1]) || v[n - 1] == '.')
-		return bad(why, len, "%s=%s: give a unit (ms, us, ns)", key, v);
+		return bad(error, "%s=%s: give a unit (ms, us, ns)", key, v);
 	if (parse_duration_ns(v, &ns))
-		return bad(why, len, "%s=%s: not a duration", key, v);
+		return bad(error, "%s=%s: not a duration", key, v);
 	*out = (double)ns;
 	return 0;
 }
 
-static int parse_rate(const char *key, const char *v, double *out, char *why, size_t len)
+static int parse_rate(const char *key, const char *v, double *out, struct bpt_error *error)
 {
 	if (parse_double(v, out) || !(*out > 0) || *out > 1e6)
-		return bad(why, len, "%s=%s: not a rate in MB/s (a number > 0)", key, v);
+		return bad(error, "%s=%s: not a rate in MB/s (a number > 0)", key, v);
 	return 0;
 }
 
 static int parse_count(const char *key, const char *v, unsigned *out, unsigned max,
-		       char *why, size_t len)
+		       struct bpt_error *error)
 {
 	uint64_t n;
 
 	if (parse_u64(v, &n) || n < 1 || n > max) {
-		return bad(why, len, "%s=%s: not a whole number from 1 to %u", key, v, max);
+		return bad(error, "%s=%s: not a whole number from 1 to %u", key, v, max);
 	}
 	*out = (unsigned)n;
 	return 0;
 }
 
-static int parse_zones(const char *v, struct disk_params *p, char *why, size_t len)
+static int parse_zones(const char *v, struct disk_params *p, struct bpt_error *error)
 {
 	char buf[1024], *save = NULL, *tok;
 	unsigned n = 0;
 
 	if (strlen(v) >= sizeof(buf))
-		return bad(why, len, "zones=...: too long");
+		return bad(error, "zones=...: too long");
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		if (n == DM_MAX_ZONES)
-			return bad(why, len, "zones=%s: more than %d zones", v, DM_MAX_ZONES);
-		if (parse_rate("zones", tok, &p->zone_rate[n], why, len))
+			return bad(error, "zones=%s: more than %d zones", v, DM_MAX_ZONES);
+		if (parse_rate("zones", tok, &p->zone_rate[n], error))
 			return -EINVAL;
 		n++;
 	}
 	if (n < 2)
-		return bad(why, len, "zones=%s: give two or more rates, outer first: zones=%s",
+		return bad(error, "zones=%s: give two or more rates, outer first: zones=%s",
 			   v, "60/55/50/45/40");
 	p->nzones = n;
 	p->zones_given = 1;
@@ -162,10 +164,10 @@ static int parse_zones(const char *v, struct disk_params *p, char *why, size_t l
 	return 0;
 }
 
-static int apply_file(const char *path, struct disk_params *p, int depth, char *why, size_t len);
+static int apply_file(const char *path, struct disk_params *p, int depth, struct bpt_error *error);
 
 /* One item: a preset name, key=value or file=PATH. */
-static int apply_item(const char *item, struct disk_params *p, int depth, char *why, size_t len)
+static int apply_item(const char *item, struct disk_params *p, int depth, struct bpt_error *error)
 {
 	const char *eq = strchr(item, '=');
 	char key[32];
@@ -179,22 +181,22 @@ static int apply_item(const char *item, struct disk_params *p, int depth, char *
 			for (size_t i = 0; disk_preset_names[i]; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 i ? ", " : "", disk_preset_names[i]);
-			return bad(why, len, "'%s': not a disk model (presets: %s; or key=value)",
+			return bad(error, "'%s': not a disk model (presets: %s; or key=value)",
 				   item, names);
 		}
 		return 0;
 	}
 	if ((size_t)(eq - item) >= sizeof(key))
-		return bad(why, len, "'%s': unknown model key", item);
+		return bad(error, "'%s': unknown model key", item);
 	memcpy(key, item, (size_t)(eq - item));
 	key[eq - item] = 0;
 	v = eq + 1;
 	if (strcmp(key, "file") && strcmp(key, "preset"))
 		snprintf(p->name, sizeof(p->name), "custom");
 	if (!strcmp(key, "preset"))
-		return apply_item(v, p, depth, why, len);
+		return apply_item(v, p, depth, error);
 	if (!strcmp(key, "file"))
-		return apply_file(v, p, depth + 1, why, len);
+		return apply_file(v, p, depth + 1, error);
 	if (!strcmp(key, "type")) {
 		if (!strcmp(v, "hdd"))
 			p->kind = DM_HDD;
@@ -203,85 +205,85 @@ static int apply_item(const char *item, struct disk_params *p, int depth, char *
 		else if (!strcmp(v, "instant"))
 			p->kind = DM_INSTANT;
 		else
-			return bad(why, len, "type=%s: hdd, ssd or instant", v);
+			return bad(error, "type=%s: hdd, ssd or instant", v);
 		return 0;
 	}
 	if (!strcmp(key, "rpm")) {
 		if (parse_double(v, &p->rpm) || p->rpm < 1000 || p->rpm > 30000)
-			return bad(why, len, "rpm=%s: not a spindle speed (1000 to 30000)", v);
+			return bad(error, "rpm=%s: not a spindle speed (1000 to 30000)", v);
 		return 0;
 	}
 	if (!strcmp(key, "seek_t2t"))
-		return parse_time(key, v, &p->seek_t2t_ns, why, len);
+		return parse_time(key, v, &p->seek_t2t_ns, error);
 	if (!strcmp(key, "seek_avg"))
-		return parse_time(key, v, &p->seek_avg_ns, why, len);
+		return parse_time(key, v, &p->seek_avg_ns, error);
 	if (!strcmp(key, "seek_full"))
-		return parse_time(key, v, &p->seek_full_ns, why, len);
+		return parse_time(key, v, &p->seek_full_ns, error);
 	if (!strcmp(key, "overhead"))
-		return parse_time(key, v, &p->overhead_ns, why, len);
+		return parse_time(key, v, &p->overhead_ns, error);
 	if (!strcmp(key, "read_lat"))
-		return parse_time(key, v, &p->read_ns, why, len);
+		return parse_time(key, v, &p->read_ns, error);
 	if (!strcmp(key, "write_lat"))
-		return parse_time(key, v, &p->write_ns, why, len);
+		return parse_time(key, v, &p->write_ns, error);
 	if (!strcmp(key, "flush_lat"))
-		return parse_time(key, v, &p->flush_ns, why, len);
+		return parse_time(key, v, &p->flush_ns, error);
 	if (!strcmp(key, "rate_outer") || !strcmp(key, "rate_inner")) {
-		int rc = parse_rate(key, v, key[5] == 'o' ? &p->rate_outer : &p->rate_inner, why, len);
+		int rc = parse_rate(key, v, key[5] == 'o' ? &p->rate_outer : &p->rate_inner, error);
 
 		p->zones_given = 0;
 		return rc;
 	}
 	if (!strcmp(key, "zones"))
-		return parse_zones(v, p, why, len);
+		return parse_zones(v, p, error);
 	if (!strcmp(key, "bus"))
-		return parse_rate(key, v, &p->bus_rate, why, len);
+		return parse_rate(key, v, &p->bus_rate, error);
 	if (!strcmp(key, "channel_rate"))
-		return parse_rate(key, v, &p->channel_rate, why, len);
+		return parse_rate(key, v, &p->channel_rate, error);
 	if (!strcmp(key, "channels"))
-		return parse_count(key, v, &p->channels, 256, why, len);
+		return parse_count(key, v, &p->channels, 256, error);
 	if (!strcmp(key, "queue")) {
 		if (!strcmp(v, "fifo") || !strcmp(v, "none")) {
 			p->queue = 1;
 			return 0;
 		}
-		return parse_count(key, v, &p->queue, 1024, why, len);
+		return parse_count(key, v, &p->queue, 1024, error);
 	}
 	if (!strcmp(key, "cache")) {
 		if (parse_size(v, &p->cache_bytes) || p->cache_bytes > (1ull << 34))
-			return bad(why, len, "cache=%s: not a size (0 to 16g)", v);
+			return bad(error, "cache=%s: not a size (0 to 16g)", v);
 		return 0;
 	}
 	if (!strcmp(key, "wcache")) {
 		on = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
 		if (on < 0)
-			return bad(why, len, "wcache=%s: on or off", v);
+			return bad(error, "wcache=%s: on or off", v);
 		p->wcache = on;
 		return 0;
 	}
-	return bad(why, len, "'%s': unknown model key (rpm, seek_t2t, seek_avg, seek_full, "
+	return bad(error, "'%s': unknown model key (rpm, seek_t2t, seek_avg, seek_full, "
 			     "rate_outer, rate_inner, zones, queue, cache, wcache, bus, overhead, "
 			     "type, channels, read_lat, write_lat, flush_lat, channel_rate, file)",
 		   key);
 }
 
 /* A model file: one key=value (or preset name) per line, '#' comments. */
-static int apply_file(const char *path, struct disk_params *p, int depth, char *why, size_t len)
+static int apply_file(const char *path, struct disk_params *p, int depth, struct bpt_error *error)
 {
 	char line[1100];
 	FILE *f;
 	int rc = 0, lineno = 0;
 
 	if (depth > 4)
-		return bad(why, len, "%s: model files nest deeper than 4", path);
+		return bad(error, "%s: model files nest deeper than 4", path);
 	f = fopen(path, "re");
 	if (!f) {
 		rc = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
+		bpt_error_set(error, rc, "%s: %s", path, strerror(errno));
 		return rc;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
 		char *s = line, *e, *hash = strchr(line, '#');
-		char inner[512];
+		struct bpt_error inner;
 
 		lineno++;
 		if (hash)
@@ -306,31 +308,31 @@ static int apply_file(const char *path, struct disk_params *p, int depth, char *
 			char kv[1100];
 
 			snprintf(kv, sizeof(kv), "%s=%s", s, v);
-			rc = apply_item(kv, p, depth, inner, sizeof(inner));
+			rc = apply_item(kv, p, depth, &inner);
 		} else {
-			rc = apply_item(s, p, depth, inner, sizeof(inner));
+			rc = apply_item(s, p, depth, &inner);
 		}
 		if (rc)
-			snprintf(why, len, "%s:%d: %s", path, lineno, inner);
+			bpt_error_set(error, rc, "%s:%d: %s", path, lineno, inner.msg);
 	}
 	if (!rc && ferror(f)) {
 		rc = -EIO;
-		snprintf(why, len, "%s: read error", path);
+		bpt_error_set(error, rc, "%s: read error", path);
 	}
 	fclose(f);
 	return rc;
 }
 
-int disk_params_parse(const char *spec, struct disk_params *p, char *why, size_t len)
+int disk_params_parse(const char *spec, struct disk_params *p, struct bpt_error *error)
 {
 	char buf[1024], *save = NULL, *tok;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	if (!*spec)
-		return bad(why, len, "empty disk model (a preset such as 7200, or key=value)");
+		return bad(error, "empty disk model (a preset such as 7200, or key=value)");
 	if (strlen(spec) >= sizeof(buf))
-		return bad(why, len, "disk model too long");
+		return bad(error, "disk model too long");
 	snprintf(buf, sizeof(buf), "%s", spec);
 	/* items not starting from a preset start from an empty hdd */
 	p->kind = DM_HDD;
@@ -338,14 +340,14 @@ int disk_params_parse(const char *spec, struct disk_params *p, char *why, size_t
 	p->bus_rate = 150;
 	snprintf(p->name, sizeof(p->name), "custom");
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		rc = apply_item(tok, p, 0, why, len);
+		rc = apply_item(tok, p, 0, error);
 		if (rc)
 			return rc;
 	}
-	return disk_params_check(p, why, len);
+	return disk_params_check(p, error);
 }
 
-int disk_params_check(const struct disk_params *p, char *why, size_t len)
+int disk_params_check(const struct disk_params *p, struct bpt_error *error)
 {
 	char a[32], b[32];
 
@@ -354,32 +356,32 @@ int disk_params_check(const struct disk_params *p, char *why, size_t len)
 		return 0;
 	case DM_SSD:
 		if (!p->channels || !(p->channel_rate > 0))
-			return bad(why, len, "ssd model needs channels=N and channel_rate=MB/s");
+			return bad(error, "ssd model needs channels=N and channel_rate=MB/s");
 		return 0;
 	case DM_HDD:
 		break;
 	}
 	if (!(p->rpm >= 1000))
-		return bad(why, len, "disk model needs rpm=N (1000 to 30000)");
+		return bad(error, "disk model needs rpm=N (1000 to 30000)");
 	if (!(p->seek_t2t_ns > 0) || !(p->seek_avg_ns > 0) || !(p->seek_full_ns > 0))
-		return bad(why, len, "disk model needs seek_t2t, seek_avg and seek_full "
+		return bad(error, "disk model needs seek_t2t, seek_avg and seek_full "
 				     "(e.g. seek_t2t=2ms,seek_avg=8.9ms,seek_full=21ms)");
 	if (p->seek_t2t_ns > p->seek_avg_ns || p->seek_avg_ns > p->seek_full_ns) {
 		snprintf(a, sizeof(a), "%.3g", p->seek_avg_ns / 1e6);
 		snprintf(b, sizeof(b), "%.3g/%.3g", p->seek_t2t_ns / 1e6, p->seek_full_ns / 1e6);
-		return bad(why, len, "seek times must grow: seek_t2t <= seek_avg (%s ms) <= "
+		return bad(error, "seek times must grow: seek_t2t <= seek_avg (%s ms) <= "
 				     "seek_full (t2t/full %s ms)", a, b);
 	}
 	if (!p->zones_given && (!(p->rate_outer > 0) || !(p->rate_inner > 0)))
-		return bad(why, len, "disk model needs rate_outer and rate_inner in MB/s, "
+		return bad(error, "disk model needs rate_outer and rate_inner in MB/s, "
 				     "or zones=R/R/...");
 	if (!p->zones_given && p->rate_inner > p->rate_outer)
-		return bad(why, len, "rate_inner is above rate_outer: outer tracks are the "
+		return bad(error, "rate_inner is above rate_outer: outer tracks are the "
 				     "faster ones");
 	if (!(p->bus_rate > 0))
-		return bad(why, len, "disk model needs bus=MB/s");
+		return bad(error, "disk model needs bus=MB/s");
 	if (!p->queue)
-		return bad(why, len, "queue=0: use queue=fifo (1) or a depth");
+		return bad(error, "queue=0: use queue=fifo (1) or a depth");
 	return 0;
 }
 

@@ -2,9 +2,8 @@
  * engine_libaio.c — the Linux AIO engine: reads, writes (FUA as
  * RWF_DSYNC) and flushes (IOCB_CMD_FDSYNC) go through io_submit on
  * O_DIRECT descriptors; discards and write-zeroes, which Linux AIO cannot
- * do, run on one helper thread (BLKDISCARD / BLKZEROOUT on a block device,
- * fallocate PUNCH_HOLE / ZERO_RANGE on a file) that posts its completions
- * back, so the issuing thread never blocks on them.
+ * do, run on one helper thread (engine_libaio_discard.c) that posts its
+ * completions back, so the issuing thread never blocks on them.
  *
  * libaio returns negative errnos and leaves errno alone; io_submit may
  * take fewer I/Os than offered or say -EAGAIN when the ring is full, in
@@ -18,35 +17,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libaio.h>
-#include <linux/falloc.h>
 #include <linux/fs.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "bpt.h"
 #include "cliutil.h"
 #include "engine.h"
+#include "engine_libaio_discard.h"
 
 _Static_assert(sizeof(struct iocb) <= sizeof(((struct eng_io *)0)->engine_priv),
 	       "an iocb must fit in eng_io.engine_priv");
-
-/*
- * Helper-thread work (discard and write-zeroes, which libaio cannot
- * submit): `todo` is a ring of `cap` entries the thread takes from in
- * order; `done` is a stack of `cap` entries it pushes finished I/Os on,
- * which getevents pops (the order of completions carries no meaning).
- */
-struct helper {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct eng_io **todo, **done;
-	unsigned todo_head, ntodo, ndone, cap;
-	unsigned outstanding;  /* handed to the thread, not yet reaped */
-	int stop, started;
-};
 
 /* The head of the completion ring mapped at the io_context_t's address. */
 struct aio_ring {
@@ -68,51 +49,12 @@ struct engine {
 	struct io_event *events;
 	struct eng_io **ready;
 	unsigned nready;
-	struct helper h;
+	struct discard_helper h;    /* discards and write-zeroes */
 };
 
 static struct iocb *iocb_of(struct eng_io *io)
 {
 	return (struct iocb *)io->engine_priv;
-}
-
-/* Run one discard or write-zeroes synchronously; bytes done or -errno. */
-static int64_t helper_do(const struct eng_io *io)
-{
-	uint64_t range[2] = { io->offset, io->len };
-	int rc;
-
-	if (io->is_blkdev)
-		rc = ioctl(io->fd, io->op == BPT_OP_DISCARD ? BLKDISCARD : BLKZEROOUT, range);
-	else
-		rc = fallocate(io->fd, io->op == BPT_OP_DISCARD ?
-				       FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE :
-				       FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-			       (off_t)io->offset, (off_t)io->len);
-	return rc < 0 ? -errno : (int64_t)io->len;
-}
-
-static void *helper_main(void *arg)
-{
-	struct helper *h = arg;
-
-	pthread_mutex_lock(&h->lock);
-	for (;;) {
-		while (!h->ntodo && !h->stop)
-			pthread_cond_wait(&h->wake, &h->lock);
-		if (!h->ntodo && h->stop)
-			break;
-		struct eng_io *io = h->todo[h->todo_head];
-
-		h->todo_head = (h->todo_head + 1) % h->cap;
-		h->ntodo--;
-		pthread_mutex_unlock(&h->lock);
-		io->result = helper_do(io);
-		pthread_mutex_lock(&h->lock);
-		h->done[h->ndone++] = io;
-	}
-	pthread_mutex_unlock(&h->lock);
-	return NULL;
 }
 
 static void aio_close(struct engine *e)
@@ -131,17 +73,7 @@ static void aio_close(struct engine *e)
 		}
 		io_destroy(e->ctx);
 	}
-	if (e->h.started) {
-		pthread_mutex_lock(&e->h.lock);
-		e->h.stop = 1;
-		pthread_cond_signal(&e->h.wake);
-		pthread_mutex_unlock(&e->h.lock);
-		pthread_join(e->h.thread, NULL);
-		pthread_mutex_destroy(&e->h.lock);
-		pthread_cond_destroy(&e->h.wake);
-	}
-	free(e->h.todo);
-	free(e->h.done);
+	discard_helper_free(&e->h);
 	free(e->queued);
 	free(e->hqueued);
 	free(e->events);
@@ -157,15 +89,12 @@ static int aio_open(struct engine **out, const struct engine_opts *opts)
 	if (!e)
 		return -ENOMEM;
 	e->depth = opts->depth ? opts->depth : 1;
-	e->h.cap = e->depth;
 	e->queued = calloc(e->depth, sizeof(*e->queued));
 	e->hqueued = calloc(e->depth, sizeof(*e->hqueued));
 	e->events = calloc(e->depth, sizeof(*e->events));
 	e->ready = calloc(e->depth, sizeof(*e->ready));
-	e->h.todo = calloc(e->depth, sizeof(*e->h.todo));
-	e->h.done = calloc(e->depth, sizeof(*e->h.done));
-	if (!e->queued || !e->hqueued || !e->events || !e->ready || !e->h.todo ||
-	    !e->h.done) {
+	if (discard_helper_alloc(&e->h, e->depth) || !e->queued || !e->hqueued ||
+	    !e->events || !e->ready) {
 		aio_close(e);
 		return -ENOMEM;
 	}
@@ -183,16 +112,11 @@ static int aio_open(struct engine **out, const struct engine_opts *opts)
 	struct timespec zero = { 0, 0 };
 	io_submit(e->ctx, 0, e->queued);
 	io_getevents(e->ctx, 0, 1, e->events, &zero);
-	pthread_mutex_init(&e->h.lock, NULL);
-	pthread_cond_init(&e->h.wake, NULL);
-	rc = -pthread_create(&e->h.thread, NULL, helper_main, &e->h);
+	rc = discard_helper_start(&e->h);
 	if (rc) {
-		pthread_mutex_destroy(&e->h.lock);
-		pthread_cond_destroy(&e->h.wake);
 		aio_close(e);
 		return rc;
 	}
-	e->h.started = 1;
 	*out = e;
 	return 0;
 }
@@ -234,10 +158,7 @@ static void complete_now(struct engine *e, struct iocb *cb, int err)
 	struct eng_io *io = cb->data;
 
 	io->result = err;
-	pthread_mutex_lock(&e->h.lock);
-	e->h.done[e->h.ndone++] = io; /* picked up by the next getevents */
-	e->h.outstanding++;
-	pthread_mutex_unlock(&e->h.lock);
+	discard_helper_post(&e->h, io); /* picked up by the next getevents */
 	e->inflight++;
 }
 
@@ -246,14 +167,7 @@ static int aio_commit(struct engine *e)
 	int total = 0;
 
 	if (e->nhqueued) {
-		pthread_mutex_lock(&e->h.lock);
-		for (unsigned i = 0; i < e->nhqueued; i++) {
-			e->h.todo[(e->h.todo_head + e->h.ntodo) % e->h.cap] = e->hqueued[i];
-			e->h.ntodo++;
-		}
-		e->h.outstanding += e->nhqueued;
-		pthread_cond_signal(&e->h.wake);
-		pthread_mutex_unlock(&e->h.lock);
+		discard_helper_submit(&e->h, e->hqueued, e->nhqueued);
 		e->inflight += e->nhqueued;
 		total += (int)e->nhqueued;
 		e->nhqueued = 0;
@@ -282,16 +196,9 @@ static int aio_commit(struct engine *e)
 /* Move the helper's completions to the ready list; returns how many. */
 static unsigned take_helper_done(struct engine *e, unsigned max)
 {
-	unsigned n = 0;
+	unsigned n = discard_helper_take(&e->h, e->ready, &e->nready, max);
 
-	pthread_mutex_lock(&e->h.lock);
-	while (e->h.ndone && e->nready < max) {
-		e->ready[e->nready++] = e->h.done[--e->h.ndone];
-		e->h.outstanding--;
-		e->inflight--;
-		n++;
-	}
-	pthread_mutex_unlock(&e->h.lock);
+	e->inflight -= n;
 	return n;
 }
 

@@ -19,7 +19,7 @@ int fit_mode_parse(const char *s, enum fit_mode *mode)
 
 int fit_init(struct fit *f, enum fit_mode mode, uint64_t extent,
 	     uint64_t max_len, uint64_t capacity, uint64_t shift, unsigned align,
-	     const char *name, char *why, size_t len)
+	     const char *name, struct bpt_error *error)
 {
 	char a[32], b[32];
 
@@ -29,7 +29,7 @@ int fit_init(struct fit *f, enum fit_mode mode, uint64_t extent,
 	f->shift = shift;
 	f->align = align ? align : 512;
 	if (shift >= capacity) {
-		snprintf(why, len, "%s: --offset %llu is at or past its end (%s)", name,
+		bpt_error_set(error, -ENOSPC, "%s: --offset %llu is at or past its end (%s)", name,
 			 (unsigned long long)shift, fmt_bytes(capacity, b, sizeof(b)));
 		return -ENOSPC;
 	}
@@ -39,7 +39,7 @@ int fit_init(struct fit *f, enum fit_mode mode, uint64_t extent,
 		return 0;
 	}
 	if (mode == FIT_REFUSE) {
-		snprintf(why, len,
+		bpt_error_set(error, -ENOSPC,
 			 "%s: the trace reaches %s (%llu bytes)%s but the target holds %s "
 			 "(%llu bytes); --fit wrap|scale places it anyway",
 			 name, fmt_bytes(extent, a, sizeof(a)), (unsigned long long)extent,
@@ -48,7 +48,7 @@ int fit_init(struct fit *f, enum fit_mode mode, uint64_t extent,
 		return -ENOSPC;
 	}
 	if (max_len > f->space) {
-		snprintf(why, len, "%s: an I/O of %llu bytes does not fit in %llu bytes",
+		bpt_error_set(error, -ENOSPC, "%s: an I/O of %llu bytes does not fit in %llu bytes",
 			 name, (unsigned long long)max_len, (unsigned long long)f->space);
 		return -ENOSPC;
 	}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bpt.h"
+
 enum fit_mode { FIT_REFUSE, FIT_WRAP, FIT_SCALE };
 
 struct fit {
@@ -33,7 +35,7 @@ int fit_mode_parse(const char *s, enum fit_mode *mode);
  */
 int fit_init(struct fit *f, enum fit_mode mode, uint64_t extent,
 	     uint64_t max_len, uint64_t capacity, uint64_t shift, unsigned align,
-	     const char *name, char *why, size_t len);
+	     const char *name, struct bpt_error *error);
 
 /* The target offset of the I/O [off, off+len); always within capacity. */
 uint64_t fit_map(const struct fit *f, uint64_t off, uint64_t len);

@@ -201,7 +201,7 @@ static int same_file(int fd, const struct stat *st)
 static int open_targets(struct replay *rp)
 {
 	const struct replay_opts *o = rp->o;
-	char why[512];
+	struct bpt_error error;
 
 	for (unsigned t = 0; t < rp->ntargets; t++) {
 		struct load_target_stats *ts = &rp->lt.tgt[t];
@@ -214,8 +214,8 @@ static int open_targets(struct replay *rp)
 		struct fit fit;
 		struct stat tst;
 
-		if (target_open(&rp->tgt[t], rp->spec[t], &pol, why, sizeof(why))) {
-			pr_err("replay: %s", why);
+		if (target_open(&rp->tgt[t], rp->spec[t], &pol, &error)) {
+			pr_err("replay: %s", error.msg);
 			return -1;
 		}
 		rp->opened[t] = 1;
@@ -227,8 +227,8 @@ static int open_targets(struct replay *rp)
 					return -1;
 				}
 		if (fit_init(&fit, o->fit, ts->extent, ts->max_len, rp->tgt[t].layout.capacity,
-			     o->offset, rp->tgt[t].align, rp->spec[t], why, sizeof(why))) {
-			pr_err("replay: %s", why);
+			     o->offset, rp->tgt[t].align, rp->spec[t], &error)) {
+			pr_err("replay: %s", error.msg);
 			return -1;
 		}
 		rp->fit[t] = fit; /* applied as the trace streams */
@@ -282,7 +282,7 @@ static int open_output(struct replay *rp)
 
 	if (outfile_open(&rp->out, rp->o->output,
 			 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	return 0;
@@ -373,7 +373,7 @@ static int open_run_file(struct replay *rp)
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	if (run_writer_open(&rp->rw, fd, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
@@ -382,7 +382,7 @@ static int open_run_file(struct replay *rp)
 	}
 	/* streaming: the run file is at its path from here on (outfile.h) */
 	if (outfile_place(&rp->out)) {
-		pr_err("replay: %s", rp->out.msg);
+		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
 	return 0;
@@ -526,148 +526,196 @@ static void replay_free(struct replay *rp)
 	outfile_close(&rp->out, -ECANCELED);
 }
 
+/* Read the trace, open the targets and the outputs, size the queue depth
+ * and start the result thread. 0, or the exit status to end with (after
+ * saying why). */
+static int prepare(struct replay *rp, struct replay_opts *o)
+{
+	if ((o->output && open_output(rp)) || load(rp))
+		return EXIT_FAIL;
+	if (o->timing != TIMING_AFAP && !sched_span_fits(rp->lt.recorded_ns, o->speed)) {
+		pr_err("replay: --speed %g: the trace's %.3f s would last %.3g s; the longest "
+		       "schedule is 2^62 ns (about 146 years)", o->speed,
+		       (double)rp->lt.recorded_ns / 1e9, (double)rp->lt.recorded_ns / 1e9 / o->speed);
+		return EXIT_USAGE;
+	}
+	if (open_targets(rp) || alloc_buffers(rp))
+		return EXIT_FAIL;
+	if (!o->depth) {
+		if (count_outstanding(rp))
+			return EXIT_FAIL;
+		/* afap keeps the recording's concurrency; the timed modes only
+		 * need a bound high enough never to hold an I/O back */
+		o->depth = rp->lt.max_outstanding ? rp->lt.max_outstanding : 1;
+		if (o->timing != TIMING_AFAP && o->depth < DEFAULT_TIMED_DEPTH)
+			o->depth = DEFAULT_TIMED_DEPTH;
+	}
+	/* room for every request in flight several times over, so only a
+	 * request outstanding for that many later ones comes out of order */
+	if (result_order_init(&rp->order, o->depth * 4u > 65536 ? o->depth * 4u : 65536,
+			      emit_result, rp) ||
+	    result_thread_start(&rp->rthread, 16384, order_result, rp) ||
+	    load_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, 0)) {
+		pr_err("replay: out of memory");
+		return EXIT_FAIL;
+	}
+	if (check_output(rp) || (o->output && open_run_file(rp)))
+		return EXIT_FAIL;
+	return 0;
+}
+
+/* The scheduler's configuration, with the emulated disks of hdd: targets
+ * in front of the engine. -1 (after saying why) when one cannot be. */
+static int configure(struct replay *rp, const struct engine_ops *ops, struct sched_config *cfg)
+{
+	const struct replay_opts *o = rp->o;
+
+	if (o->realtime)
+		go_realtime();
+	rp->progress = isatty(STDERR_FILENO);
+	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
+	*cfg = (struct sched_config){
+		.timing = o->timing, .speed = o->speed, .depth = o->depth, .no_idle = o->no_idle,
+		.warmup = !o->no_warmup, .poll = o->poll,
+		.stop_on_error = o->stop_on_error, .stop = &stop_flag, .ops = ops,
+		.eopts = { .null_latency_ns = o->null_latency_ns },
+		.targets = rp->st, .ntargets = rp->ntargets,
+		.read_buf = rp->rbuf, .write_buf = rp->wbuf,
+		.on_result = on_result, .on_progress = on_progress, .ctx = rp,
+	};
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		struct bpt_error error;
+
+		if (hdd_set_add_target(&rp->hdd, &rp->tgt[t], !o->json, &error)) {
+			pr_err("replay: %s", error.msg);
+			return -1;
+		}
+	}
+	if (hdd_set_count(rp->hdd)) { /* hold completions until the disks' times */
+		cfg->eopts.inner = ops;
+		cfg->eopts.hdd = rp->hdd;
+		cfg->ops = &engine_hdd_ops;
+	}
+	return 0;
+}
+
+/* Run the schedule with SIGINT, SIGTERM and SIGHUP asking it to stop;
+ * say why the engine failed, if it did. Returns sched_run_source's code. */
+static int run_schedule(struct replay *rp, const struct sched_config *cfg,
+			struct sched_stats *stats)
+{
+	const struct replay_opts *o = rp->o;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	struct sched_source src = { .next = next_io, .ctx = rp, .total = rp->lt.n };
+	int rc;
+
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup); /* the terminal went away */
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->lt.tgt[t].max_rw_len > src.max_rw_len)
+			src.max_rw_len = rp->lt.tgt[t].max_rw_len;
+	rc = sched_run_source(cfg, &src, stats);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (rp->progress)
+		fprintf(stderr, "\r\033[K");
+	if (rp->stream_err.code)
+		pr_err("replay: %s", rp->stream_err.msg);
+	else if (rc == -EAGAIN)
+		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
+		       "is used up; try a smaller --queue-depth", o->engine);
+	else if (rc < 0)
+		pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
+	if (o->realtime) {
+		struct sched_param sp = { 0 };
+
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+		munlockall();
+	}
+	return rc;
+}
+
+/* Record the outcome in the run file and close it; say so when the run
+ * file or the run is incomplete. */
+static void finish_run_file(struct replay *rp, const char *stopped)
+{
+	if (rp->rw) {
+		struct bpt_error err = { 0 };
+		struct run_outcome oc = { .done = rp->ndone, .total = rp->lt.n,
+					  .errors = rp->ndone_err, .stopped = stopped };
+
+		if (run_writer_set_outcome(rp->rw, &oc) < 0 && !rp->write_failed) {
+			pr_err("replay: %s: cannot record the outcome in the run file", rp->o->output);
+			rp->write_failed = 1;
+		}
+		if (run_writer_close(rp->rw, &err) < 0 && !rp->write_failed) {
+			pr_err("replay: %s", err.msg);
+			rp->write_failed = 1;
+		}
+		rp->rw = NULL;
+	}
+	if (rp->write_failed)
+		pr_err("replay: %s: cannot write the run file; replay stopped", rp->o->output);
+	if (stopped)
+		pr_err("replay: %s; the run is partial: %llu of %llu I/Os, exit status 1",
+		       stopped, (unsigned long long)rp->ndone, (unsigned long long)rp->lt.n);
+}
+
+/* The summary on stdout, text or --json. */
+static void print_summary(struct replay *rp, const struct sched_stats *stats,
+			  const char *stopped)
+{
+	const struct replay_opts *o = rp->o;
+	struct summary_ctx sc = {
+		.source = o->trace, .target = o->target ? o->target : "(--map)",
+		.timing = timing_name(o->timing), .speed = o->speed, .depth = o->depth,
+		.total_ios = rp->lt.n, .skipped = rp->lt.skipped, .elapsed_ns = stats->elapsed_ns,
+		.recorded_ns = rp->lt.recorded_ns, .interrupted = stats->stopped,
+		.done_ios = rp->ndone, .stopped = stopped,
+		.run_file = rp->write_failed ? NULL : o->output,
+	};
+
+	if (rp->ntargets == 1)
+		sc.target = rp->spec[0];
+	if (o->json)
+		summary_print_json(&rp->sum, &sc, stdout);
+	else
+		summary_print_text(&rp->sum, &sc, stdout);
+}
+
 int replay_run(const struct replay_opts *opts)
 {
 	struct replay rp = { .o = opts };
 	struct replay_opts o = *opts;
 	const struct engine_ops *ops = engine_find(o.engine);
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
 	struct sched_stats stats;
 	struct sched_config cfg;
 	char why[200];
 	const char *stopped;
-	int rc, ret = EXIT_FAIL;
+	int rc, ret;
 
 	if (!ops) {
 		pr_err("replay: --engine %s: unknown engine (libaio, null)", o.engine);
 		return EXIT_USAGE;
 	}
 	rp.o = &o;
-	if ((o.output && open_output(&rp)) || load(&rp))
+	ret = prepare(&rp, &o);
+	if (ret)
 		goto out;
-	if (o.timing != TIMING_AFAP && !sched_span_fits(rp.lt.recorded_ns, o.speed)) {
-		pr_err("replay: --speed %g: the trace's %.3f s would last %.3g s; the longest "
-		       "schedule is 2^62 ns (about 146 years)", o.speed,
-		       (double)rp.lt.recorded_ns / 1e9, (double)rp.lt.recorded_ns / 1e9 / o.speed);
-		ret = EXIT_USAGE;
+	ret = EXIT_FAIL;
+	if (configure(&rp, ops, &cfg))
 		goto out;
-	}
-	if (open_targets(&rp) || alloc_buffers(&rp))
-		goto out;
-	if (!o.depth) {
-		if (count_outstanding(&rp))
-			goto out;
-		/* afap keeps the recording's concurrency; the timed modes only
-		 * need a bound high enough never to hold an I/O back */
-		o.depth = rp.lt.max_outstanding ? rp.lt.max_outstanding : 1;
-		if (o.timing != TIMING_AFAP && o.depth < DEFAULT_TIMED_DEPTH)
-			o.depth = DEFAULT_TIMED_DEPTH;
-	}
-	/* room for every request in flight several times over, so only a
-	 * request outstanding for that many later ones comes out of order */
-	if (result_order_init(&rp.order, o.depth * 4u > 65536 ? o.depth * 4u : 65536,
-			      emit_result, &rp) ||
-	    result_thread_start(&rp.rthread, 16384, order_result, &rp) ||
-	    load_stream_open(&rp.stream, rp.reader, &rp.lt, rp.fit, 0)) {
-		pr_err("replay: out of memory");
-		goto out;
-	}
-	if (check_output(&rp) || (o.output && open_run_file(&rp)))
-		goto out;
-	if (o.realtime)
-		go_realtime();
-	rp.progress = isatty(STDERR_FILENO);
-	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
-	cfg = (struct sched_config){
-		.timing = o.timing, .speed = o.speed, .depth = o.depth, .no_idle = o.no_idle,
-		.warmup = !o.no_warmup, .poll = o.poll,
-		.stop_on_error = o.stop_on_error, .stop = &stop_flag, .ops = ops,
-		.eopts = { .null_latency_ns = o.null_latency_ns },
-		.targets = rp.st, .ntargets = rp.ntargets,
-		.read_buf = rp.rbuf, .write_buf = rp.wbuf,
-		.on_result = on_result, .on_progress = on_progress, .ctx = &rp,
-	};
-	for (unsigned t = 0; t < rp.ntargets; t++) {
-		char why[512];
-
-		if (hdd_set_add_target(&rp.hdd, &rp.tgt[t], !o.json, why, sizeof(why))) {
-			pr_err("replay: %s", why);
-			goto out;
-		}
-	}
-	if (hdd_set_count(rp.hdd)) { /* hold completions until the disks' times */
-		cfg.eopts.inner = ops;
-		cfg.eopts.hdd = rp.hdd;
-		cfg.ops = &engine_hdd_ops;
-	}
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup); /* the terminal went away */
-	struct sched_source src = { .next = next_io, .ctx = &rp, .total = rp.lt.n };
-
-	for (unsigned t = 0; t < rp.ntargets; t++)
-		if (rp.lt.tgt[t].max_rw_len > src.max_rw_len)
-			src.max_rw_len = rp.lt.tgt[t].max_rw_len;
-	rc = sched_run_source(&cfg, &src, &stats);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	if (rp.progress)
-		fprintf(stderr, "\r\033[K");
-	if (rp.stream_err.code)
-		pr_err("replay: %s", rp.stream_err.msg);
-	else if (rc == -EAGAIN)
-		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
-		       "is used up; try a smaller --queue-depth", o.engine);
-	else if (rc < 0)
-		pr_err("replay: %s engine: %s", o.engine, strerror(-rc));
-	if (o.realtime) {
-		struct sched_param sp = { 0 };
-
-		sched_setscheduler(0, SCHED_OTHER, &sp);
-		munlockall();
-	}
+	rc = run_schedule(&rp, &cfg, &stats);
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;
 	result_order_flush(&rp.order);
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
-	if (rp.rw) {
-		struct bpt_error err = { 0 };
-		struct run_outcome oc = { .done = rp.ndone, .total = rp.lt.n,
-					  .errors = rp.ndone_err, .stopped = stopped };
-
-		if (run_writer_set_outcome(rp.rw, &oc) < 0 && !rp.write_failed) {
-			pr_err("replay: %s: cannot record the outcome in the run file", o.output);
-			rp.write_failed = 1;
-		}
-		if (run_writer_close(rp.rw, &err) < 0 && !rp.write_failed) {
-			pr_err("replay: %s", err.msg);
-			rp.write_failed = 1;
-		}
-		rp.rw = NULL;
-	}
-	if (rp.write_failed)
-		pr_err("replay: %s: cannot write the run file; replay stopped", o.output);
-	if (stopped)
-		pr_err("replay: %s; the run is partial: %llu of %llu I/Os, exit status 1",
-		       stopped, (unsigned long long)rp.ndone, (unsigned long long)rp.lt.n);
-
-	struct summary_ctx sc = {
-		.source = o.trace, .target = o.target ? o.target : "(--map)",
-		.timing = timing_name(o.timing), .speed = o.speed, .depth = o.depth,
-		.total_ios = rp.lt.n, .skipped = rp.lt.skipped, .elapsed_ns = stats.elapsed_ns,
-		.recorded_ns = rp.lt.recorded_ns, .interrupted = stats.stopped,
-		.done_ios = rp.ndone, .stopped = stopped,
-		.run_file = rp.write_failed ? NULL : o.output,
-	};
-	if (rp.ntargets == 1)
-		sc.target = rp.spec[0];
-	if (o.json)
-		summary_print_json(&rp.sum, &sc, stdout);
-	else
-		summary_print_text(&rp.sum, &sc, stdout);
+	finish_run_file(&rp, stopped);
+	print_summary(&rp, &stats, stopped);
 	ret = rc < 0 || stopped || stats.errors || rp.write_failed ? EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)

@@ -328,18 +328,18 @@ int safety_find_holder(const struct safety_paths *sp, dev_t dev, char *holder,
 
 /* The loop-device part of both checks. */
 static int check_loops(const struct safety_paths *sp, const char *path,
-		       const struct stat *st, char *why, size_t len)
+		       const struct stat *st, struct bpt_error *error)
 {
 	char what[PATH_MAX];
 	int rc = safety_find_loop(sp, st, what, sizeof(what));
 
 	if (rc < 0) {
-		snprintf(why, len, "%s: cannot read %s/block: %s, refusing to use it", path,
+		bpt_error_set(error, -EBUSY, "%s: cannot read %s/block: %s, refusing to use it", path,
 			 sp->sysfs, strerror(-rc));
 		return -EBUSY;
 	}
 	if (rc) {
-		snprintf(why, len, "%s: in use by %s (loop device backed by it), refusing to use it",
+		bpt_error_set(error, -EBUSY, "%s: in use by %s (loop device backed by it), refusing to use it",
 			 path, what);
 		return -EBUSY;
 	}
@@ -347,58 +347,58 @@ static int check_loops(const struct safety_paths *sp, const char *path,
 }
 
 int safety_check_blkdev(const struct safety_paths *sp, const char *path,
-			dev_t dev, char *why, size_t len)
+			dev_t dev, struct bpt_error *error)
 {
 	char what[PATH_MAX];
 	int rc;
 
 	rc = safety_find_mount(sp, dev, what, sizeof(what));
 	if (rc < 0) {
-		snprintf(why, len, "%s: cannot read %s: %s, refusing to use it", path,
+		bpt_error_set(error, -EBUSY, "%s: cannot read %s: %s, refusing to use it", path,
 			 sp->mountinfo, strerror(-rc));
 		return -EBUSY;
 	}
 	if (rc) {
-		snprintf(why, len, "%s: mounted at %s, refusing to use it", path, what);
+		bpt_error_set(error, -EBUSY, "%s: mounted at %s, refusing to use it", path, what);
 		return -EBUSY;
 	}
 	rc = safety_find_swap(sp, dev, what, sizeof(what));
 	if (rc) {
-		snprintf(why, len, "%s: %s%s, refusing to use it", path,
+		bpt_error_set(error, -EBUSY, "%s: %s%s, refusing to use it", path,
 			 rc > 0 ? "in use as swap: " : "cannot read swap table: ",
 			 rc > 0 ? what : strerror(-rc));
 		return -EBUSY;
 	}
 	if (safety_find_holder(sp, dev, what, sizeof(what))) {
-		snprintf(why, len, "%s: held by %s, refusing to use it", path, what);
+		bpt_error_set(error, -EBUSY, "%s: held by %s, refusing to use it", path, what);
 		return -EBUSY;
 	}
 	struct stat st = { .st_mode = S_IFBLK, .st_rdev = dev };
 
-	return check_loops(sp, path, &st, why, len);
+	return check_loops(sp, path, &st, error);
 }
 
 int safety_check_file(const struct safety_paths *sp, const char *path,
-		      const struct stat *st, char *why, size_t len)
+		      const struct stat *st, struct bpt_error *error)
 {
 	char what[PATH_MAX];
 	int rc = safety_find_swap_of(sp, st, what, sizeof(what));
 
 	if (rc) {
-		snprintf(why, len, "%s: %s%s, refusing to use it", path,
+		bpt_error_set(error, -EBUSY, "%s: %s%s, refusing to use it", path,
 			 rc > 0 ? "in use as swap: " : "cannot read swap table: ",
 			 rc > 0 ? what : strerror(-rc));
 		return -EBUSY;
 	}
-	return check_loops(sp, path, st, why, len);
+	return check_loops(sp, path, st, error);
 }
 
 int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,
-			char *why, size_t len)
+			struct bpt_error *error)
 {
 	if (!nwrites || allow_write)
 		return 0;
-	snprintf(why, len,
+	bpt_error_set(error, -EPERM,
 		 "%s: the trace has %llu write%s that would destroy data on this device, "
 		 "refusing without --allow-write (or --writes skip|as-reads)",
 		 path, (unsigned long long)nwrites, nwrites == 1 ? "" : "s");
@@ -406,12 +406,11 @@ int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,
 }
 
 int safety_file_policy(const char *path, int exists, uint64_t size,
-		       uint64_t create_size, uint64_t *new_size, char *why,
-		       size_t len)
+		       uint64_t create_size, uint64_t *new_size, struct bpt_error *error)
 {
 	*new_size = 0;
 	if (!exists && !create_size) {
-		snprintf(why, len, "%s: no such file; --create SIZE creates it", path);
+		bpt_error_set(error, -ENOENT, "%s: no such file; --create SIZE creates it", path);
 		return -ENOENT;
 	}
 	if (create_size > size)

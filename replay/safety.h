@@ -21,6 +21,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "bpt.h"
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -77,12 +79,12 @@ int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
  * holders, loop devices; 0 when free, -EBUSY with the reason in why[len]
  * otherwise. */
 int safety_check_blkdev(const struct safety_paths *sp, const char *path,
-			dev_t dev, char *why, size_t len);
+			dev_t dev, struct bpt_error *error);
 
 /* The checks on regular file `path` (`st` from stat): a swap file, or the
  * backing of a loop device: 0 when free, -EBUSY with the reason. */
 int safety_check_file(const struct safety_paths *sp, const char *path,
-		      const struct stat *st, char *why, size_t len);
+		      const struct stat *st, struct bpt_error *error);
 
 /*
  * Whether writes may be sent to a block device: 0 when there are none to
@@ -90,7 +92,7 @@ int safety_check_file(const struct safety_paths *sp, const char *path,
  * device and the number of writes.
  */
 int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,
-			char *why, size_t len);
+			struct bpt_error *error);
 
 /*
  * Regular-file rule. `exists`/`size` describe the file now; `create_size`
@@ -99,7 +101,6 @@ int safety_write_policy(const char *path, uint64_t nwrites, int allow_write,
  * the file is missing or would need extending without --create.
  */
 int safety_file_policy(const char *path, int exists, uint64_t size,
-		       uint64_t create_size, uint64_t *new_size, char *why,
-		       size_t len);
+		       uint64_t create_size, uint64_t *new_size, struct bpt_error *error);
 
 #endif

@@ -42,36 +42,36 @@ static int starts_with_layout(const char *p)
 
 /* "hdd:MODEL:PATH..." at p: parse MODEL into *model (allocated) and
  * return where PATH starts, or NULL with the reason in why. */
-static const char *parse_hdd_prefix(const char *p, struct disk_params **model, char *why,
-				    size_t len)
+static const char *parse_hdd_prefix(const char *p, struct disk_params **model, struct bpt_error *error)
 {
 	const char *mend = strchr(p + 4, ':');
-	char text[512], inner[256];
+	struct bpt_error inner;
+	char text[512];
 
 	if (!mend || mend == p + 4) {
-		snprintf(why, len, "'%s': expected hdd:MODEL:PATH (MODEL: a preset such as "
+		bpt_error_set(error, -EINVAL, "'%s': expected hdd:MODEL:PATH (MODEL: a preset such as "
 				   "7200, or key=value items)", p);
 		return NULL;
 	}
 	if ((size_t)(mend - p - 4) >= sizeof(text)) {
-		snprintf(why, len, "'%.40s...': disk model too long", p);
+		bpt_error_set(error, -EINVAL, "'%.40s...': disk model too long", p);
 		return NULL;
 	}
 	memcpy(text, p + 4, (size_t)(mend - p - 4));
 	text[mend - p - 4] = 0;
 	*model = malloc(sizeof(**model));
 	if (!*model) {
-		snprintf(why, len, "out of memory");
+		bpt_error_set(error, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (disk_params_parse(text, *model, inner, sizeof(inner))) {
-		snprintf(why, len, "hdd:%s: %s", text, inner);
+	if (disk_params_parse(text, *model, &inner)) {
+		bpt_error_set(error, -EINVAL, "hdd:%s: %s", text, inner.msg);
 		free(*model);
 		*model = NULL;
 		return NULL;
 	}
 	if (starts_with_layout(mend + 1)) {
-		snprintf(why, len, "'%s': hdd: emulates one disk (a device or file); to emulate "
+		bpt_error_set(error, -EINVAL, "'%s': hdd: emulates one disk (a device or file); to emulate "
 				   "an array's disks put hdd: on each member: "
 				   "raid0:chunk=64k:hdd:7200:A,hdd:7200:B", p);
 		free(*model);
@@ -84,7 +84,7 @@ static const char *parse_hdd_prefix(const char *p, struct disk_params **model, c
 /* Split "A,B,C" into spec->members (each may be hdd:MODEL:PATH, whose
  * MODEL may hold commas); -EINVAL on an empty member. */
 static int split_members(const char *list, struct target_spec *spec,
-			 char *why, size_t len)
+			 struct bpt_error *error)
 {
 	const char *p = list;
 
@@ -94,19 +94,19 @@ static int split_members(const char *list, struct target_spec *spec,
 		size_t n;
 
 		if (!strncmp(p, "hdd:", 4)) {
-			p = parse_hdd_prefix(p, &model, why, len);
+			p = parse_hdd_prefix(p, &model, error);
 			if (!p)
 				return -EINVAL;
 		}
 		comma = strchr(p, ',');
 		n = comma ? (size_t)(comma - p) : strlen(p);
 		if (!n) {
-			snprintf(why, len, "'%s': empty member path", list);
+			bpt_error_set(error, -EINVAL, "'%s': empty member path", list);
 			free(model);
 			return -EINVAL;
 		}
 		if (spec->nmembers == LAYOUT_MAX_MEMBERS) {
-			snprintf(why, len, "'%s': more than %d members", list,
+			bpt_error_set(error, -EINVAL, "'%s': more than %d members", list,
 				 LAYOUT_MAX_MEMBERS);
 			free(model);
 			return -EINVAL;
@@ -124,8 +124,7 @@ static int split_members(const char *list, struct target_spec *spec,
 	}
 }
 
-int target_spec_parse(const char *text, struct target_spec *spec, char *why,
-		      size_t len)
+int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_error *error)
 {
 	const char *colon = strchr(text, ':'), *rest;
 	size_t wlen = colon ? (size_t)(colon - text) : 0;
@@ -133,7 +132,7 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 
 	memset(spec, 0, sizeof(*spec));
 	if (!*text) {
-		snprintf(why, len, "empty target");
+		bpt_error_set(error, -EINVAL, "empty target");
 		return -EINVAL;
 	}
 	/* a word (letters and digits, starting with a letter) then ':' */
@@ -142,9 +141,9 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 		is_word = isalnum((unsigned char)text[i]);
 	if (is_word && wlen == 3 && !strncmp(text, "hdd", 3)) {
 		spec->kind = LAYOUT_SINGLE;
-		rc = split_members(text, spec, why, len);
+		rc = split_members(text, spec, error);
 		if (!rc && spec->nmembers != 1) {
-			snprintf(why, len, "'%s': hdd:MODEL:PATH emulates one disk; for several "
+			bpt_error_set(error, rc, "'%s': hdd:MODEL:PATH emulates one disk; for several "
 					   "use raid0:, raid1:, raid10: or linear: with hdd: members",
 				 text);
 			rc = -EINVAL;
@@ -156,11 +155,11 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 	if (!is_word) {
 		spec->kind = LAYOUT_SINGLE;
 		if (strchr(text, ',')) {
-			snprintf(why, len, "'%s': a plain target is one path; use raid0:, "
+			bpt_error_set(error, -EINVAL, "'%s': a plain target is one path; use raid0:, "
 					   "raid1:, raid10: or linear: for several", text);
 			return -EINVAL;
 		}
-		rc = split_members(text, spec, why, len);
+		rc = split_members(text, spec, error);
 		if (rc)
 			target_spec_free(spec);
 		return rc;
@@ -175,12 +174,12 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 			char num[32];
 
 			if (!kinds[k].needs_chunk) {
-				snprintf(why, len, "'%s': %s takes no chunk size", text,
+				bpt_error_set(error, -EINVAL, "'%s': %s takes no chunk size", text,
 					 kinds[k].name);
 				return -EINVAL;
 			}
 			if (!end || (size_t)(end - rest - 6) >= sizeof(num)) {
-				snprintf(why, len, "'%s': expected %s:chunk=SIZE:A,B", text,
+				bpt_error_set(error, -EINVAL, "'%s': expected %s:chunk=SIZE:A,B", text,
 					 kinds[k].name);
 				return -EINVAL;
 			}
@@ -188,30 +187,30 @@ int target_spec_parse(const char *text, struct target_spec *spec, char *why,
 			num[end - rest - 6] = 0;
 			if (parse_size(num, &spec->chunk) < 0 || !spec->chunk ||
 			    spec->chunk % 512) {
-				snprintf(why, len, "'%s': chunk '%s' is not a multiple of 512 bytes",
+				bpt_error_set(error, -EINVAL, "'%s': chunk '%s' is not a multiple of 512 bytes",
 					 text, num);
 				return -EINVAL;
 			}
 			rest = end + 1;
 		} else if (kinds[k].needs_chunk) {
-			snprintf(why, len, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",
+			bpt_error_set(error, -EINVAL, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",
 				 text, kinds[k].name, kinds[k].name);
 			return -EINVAL;
 		}
-		rc = split_members(rest, spec, why, len);
+		rc = split_members(rest, spec, error);
 		if (rc < 0) {
 			target_spec_free(spec);
 			return rc;
 		}
 		if (spec->nmembers < kinds[k].min_members) {
-			snprintf(why, len, "'%s': %s needs at least %u members, got %u",
+			bpt_error_set(error, -EINVAL, "'%s': %s needs at least %u members, got %u",
 				 text, kinds[k].name, kinds[k].min_members, spec->nmembers);
 			target_spec_free(spec);
 			return -EINVAL;
 		}
 		return 0;
 	}
-	snprintf(why, len, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear, hdd)",
+	bpt_error_set(error, -EINVAL, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear, hdd)",
 		 text, (int)wlen, text);
 	return -EINVAL;
 }

@@ -36,8 +36,7 @@ struct target_spec {
  * Parse `text` into *spec. On failure returns -EINVAL and writes the
  * reason (lowercase, names the part at fault) to why[len].
  */
-int target_spec_parse(const char *text, struct target_spec *spec, char *why,
-		      size_t len);
+int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_error *error);
 void target_spec_free(struct target_spec *spec);
 
 /* How the target may be touched (from the command line). */
@@ -67,7 +66,7 @@ struct target {
  * open.
  */
 int target_open(struct target *t, const char *text,
-		const struct target_policy *pol, char *why, size_t len);
+		const struct target_policy *pol, struct bpt_error *error);
 void target_close(struct target *t);
 
 #endif

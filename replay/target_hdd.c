@@ -92,8 +92,7 @@ int hdd_set_add(struct hdd_set *s, int fd, const struct disk_params *p, uint64_t
 	return 0;
 }
 
-int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, char *why,
-		       size_t len)
+int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, struct bpt_error *error)
 {
 	for (unsigned i = 0; i < t->spec.nmembers; i++) {
 		const struct disk_params *p = t->spec.model[i];
@@ -103,12 +102,12 @@ int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, char
 		if (!p)
 			continue;
 		if (!*s && (rc = hdd_set_create(s)) < 0) {
-			snprintf(why, len, "out of memory");
+			bpt_error_set(error, -ENOMEM, "out of memory");
 			return rc;
 		}
 		rc = hdd_set_add(*s, t->fd[i], p, t->layout.member_size[i]);
 		if (rc) {
-			snprintf(why, len, "%s: cannot emulate a disk on it: %s", t->spec.members[i],
+			bpt_error_set(error, rc, "%s: cannot emulate a disk on it: %s", t->spec.members[i],
 				 rc == -EINVAL ? "it is empty or the model is invalid" : strerror(-rc));
 			return rc;
 		}

@@ -36,7 +36,6 @@ struct target;
  * first one), each with the member's size as its capacity; when `log` is
  * set, say on stderr which disk is emulated as what. 0, or a negative
  * errno with the reason in why[len]. */
-int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, char *why,
-		       size_t len);
+int hdd_set_add_target(struct hdd_set **s, const struct target *t, int log, struct bpt_error *error);
 
 #endif

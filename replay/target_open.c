@@ -24,7 +24,7 @@ void target_close(struct target *t)
 
 /* Open member `i` of t->spec; fill fd, size, block size. */
 static int open_member(struct target *t, unsigned i, const struct target_policy *pol,
-		       char *why, size_t len)
+		       struct bpt_error *error)
 {
 	const char *path = t->spec.members[i];
 	int wr = pol->writes_replayed;
@@ -35,7 +35,7 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 
 	if (!exists && errno != ENOENT) {
 		rc = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
+		bpt_error_set(error, rc, "%s: %s", path, strerror(errno));
 		return rc;
 	}
 	if (!exists) {
@@ -46,11 +46,11 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 		uint64_t size;
 		int lbs;
 
-		rc = safety_check_blkdev(&safety_system_paths, path, st.st_rdev, why, len);
+		rc = safety_check_blkdev(&safety_system_paths, path, st.st_rdev, error);
 		if (rc)
 			return rc;
 		if (wr) {
-			rc = safety_write_policy(path, pol->nwrites, pol->allow_write, why, len);
+			rc = safety_write_policy(path, pol->nwrites, pol->allow_write, error);
 			if (rc)
 				return rc;
 		}
@@ -58,15 +58,15 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 		if (fd < 0) {
 			rc = -errno;
 			if (errno == EBUSY)
-				snprintf(why, len, "%s: busy (open exclusively elsewhere: mounted, "
+				bpt_error_set(error, rc, "%s: busy (open exclusively elsewhere: mounted, "
 						   "part of an array or in use), refusing to use it", path);
 			else
-				snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+				bpt_error_set(error, rc, "%s: cannot open: %s", path, strerror(errno));
 			return rc;
 		}
 		if (ioctl(fd, BLKGETSIZE64, &size) || ioctl(fd, BLKSSZGET, &lbs)) {
 			rc = -errno;
-			snprintf(why, len, "%s: cannot read its size: %s", path, strerror(errno));
+			bpt_error_set(error, rc, "%s: cannot read its size: %s", path, strerror(errno));
 			close(fd);
 			return rc;
 		}
@@ -77,18 +77,18 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "%s: not a block device or a regular file", path);
+		bpt_error_set(error, -EINVAL, "%s: not a block device or a regular file", path);
 		return -EINVAL;
 	}
 	uint64_t new_size;
 
 	if (exists) {
-		rc = safety_check_file(&safety_system_paths, path, &st, why, len);
+		rc = safety_check_file(&safety_system_paths, path, &st, error);
 		if (rc)
 			return rc;
 	}
 	rc = safety_file_policy(path, exists, exists ? (uint64_t)st.st_size : 0,
-				pol->create_size, &new_size, why, len);
+				pol->create_size, &new_size, error);
 	if (rc)
 		return rc;
 	int flags = (wr || new_size ? O_RDWR : O_RDONLY) | O_CLOEXEC | (new_size ? O_CREAT : 0);
@@ -97,12 +97,12 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 		fd = open(path, flags, 0644); /* a file system without O_DIRECT */
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+		bpt_error_set(error, rc, "%s: cannot open: %s", path, strerror(errno));
 		return rc;
 	}
 	if (new_size && ftruncate(fd, (off_t)new_size)) {
 		rc = -errno;
-		snprintf(why, len, "%s: cannot make it %llu bytes: %s", path,
+		bpt_error_set(error, rc, "%s: cannot make it %llu bytes: %s", path,
 			 (unsigned long long)new_size, strerror(errno));
 		close(fd);
 		return rc;
@@ -120,7 +120,7 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 }
 
 /* -EINVAL when two members are the same device or file. */
-static int check_distinct(struct target *t, char *why, size_t len)
+static int check_distinct(struct target *t, struct bpt_error *error)
 {
 	for (unsigned i = 0; i < t->spec.nmembers; i++)
 		for (unsigned j = 0; j < i; j++) {
@@ -130,7 +130,7 @@ static int check_distinct(struct target *t, char *why, size_t len)
 				continue;
 			if ((S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev) ||
 			    (a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
-				snprintf(why, len, "%s and %s are the same %s", t->spec.members[j],
+				bpt_error_set(error, -EINVAL, "%s and %s are the same %s", t->spec.members[j],
 					 t->spec.members[i], S_ISBLK(a.st_mode) ? "device" : "file");
 				return -EINVAL;
 			}
@@ -139,7 +139,7 @@ static int check_distinct(struct target *t, char *why, size_t len)
 }
 
 int target_open(struct target *t, const char *text,
-		const struct target_policy *pol, char *why, size_t len)
+		const struct target_policy *pol, struct bpt_error *error)
 {
 	int rc;
 
@@ -147,18 +147,18 @@ int target_open(struct target *t, const char *text,
 	for (unsigned i = 0; i < LAYOUT_MAX_MEMBERS; i++)
 		t->fd[i] = -1;
 	snprintf(t->text, sizeof(t->text), "%s", text);
-	rc = target_spec_parse(text, &t->spec, why, len);
+	rc = target_spec_parse(text, &t->spec, error);
 	if (rc)
 		return rc;
 	t->align = 512;
 	for (unsigned i = 0; i < t->spec.nmembers; i++) {
-		rc = open_member(t, i, pol, why, len);
+		rc = open_member(t, i, pol, error);
 		if (rc)
 			goto fail;
 		if (t->lbs[i] > t->align)
 			t->align = t->lbs[i];
 	}
-	rc = check_distinct(t, why, len);
+	rc = check_distinct(t, error);
 	if (rc)
 		goto fail;
 	t->layout.kind = t->spec.kind;
@@ -166,7 +166,7 @@ int target_open(struct target *t, const char *text,
 	t->layout.chunk = t->spec.chunk;
 	rc = layout_init(&t->layout);
 	if (rc) {
-		snprintf(why, len, "%s: %s", text,
+		bpt_error_set(error, rc, "%s: %s", text,
 			 rc == -ENOSPC ? "members are smaller than one chunk"
 				       : "invalid layout");
 		goto fail;

@@ -11,7 +11,7 @@
 need_root
 need_cmd blkparse cc
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cc -O1 -I"$ROOT/lib" -o "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" \
+cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" \
 	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build replay_mktrace (run make first)"
 
 # dev issue_us complete_us sector bytes op flags

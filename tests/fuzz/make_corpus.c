@@ -5,7 +5,7 @@
  * footer, dictionary and plane columns, reference columns). The output
  * is deterministic (fixed header clocks and host) so the committed files
  * only change when the format does. Rebuild them with:
- *   cc -std=gnu11 -D_GNU_SOURCE -Ilib -o build/make_corpus \
+ *   cc -std=gnu11 -D_GNU_SOURCE -Ilib -Icommon -o build/make_corpus \
  *      tests/fuzz/make_corpus.c build/lib/bpt_*.o -lzstd && \
  *   build/make_corpus tests/fuzz/corpus
  */

@@ -79,10 +79,10 @@ TestSuite(capture_devices, .init = make_sysfs, .fini = remove_sysfs);
 
 Test(capture_devices, majmin_whole_disk)
 {
-	char msg[CAPTURE_MSG_LEN];
+	struct bpt_error e;
 	struct dev_spec s;
 
-	cr_assert_eq(devices_resolve(root, "7:0", &s, msg), 0, "%s", msg);
+	cr_assert_eq(devices_resolve(root, "7:0", &s, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(s.disk, "loop0");
 	cr_assert_eq(s.major, 7);
 	cr_assert_eq(s.minor, 0);
@@ -91,10 +91,10 @@ Test(capture_devices, majmin_whole_disk)
 
 Test(capture_devices, partition_gives_its_disk)
 {
-	char msg[CAPTURE_MSG_LEN];
+	struct bpt_error e;
 	struct dev_spec s;
 
-	cr_assert_eq(devices_resolve(root, "259:0", &s, msg), 0, "%s", msg);
+	cr_assert_eq(devices_resolve(root, "259:0", &s, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(s.disk, "loop0");
 	cr_assert_str_eq(s.part, "loop0p1");
 	cr_assert_eq(s.major, 7, "the whole disk's numbers");
@@ -103,19 +103,19 @@ Test(capture_devices, partition_gives_its_disk)
 
 Test(capture_devices, bad_specs)
 {
-	char msg[CAPTURE_MSG_LEN];
+	struct bpt_error e;
 	struct dev_spec s;
 
-	cr_assert_eq(devices_resolve(root, "9:9", &s, msg), -ENOENT);
-	cr_assert(strstr(msg, "no such block device"), "%s", msg);
-	cr_assert_eq(devices_resolve(root, "loop0", &s, msg), -EINVAL);
-	cr_assert(strstr(msg, "/dev/NAME or MAJOR:MINOR"), "%s", msg);
-	cr_assert_eq(devices_resolve(root, "7:0x", &s, msg), -EINVAL);
-	cr_assert_eq(devices_resolve(root, "7", &s, msg), -EINVAL);
-	cr_assert_eq(devices_resolve(root, "/dev/null", &s, msg), -ENOTBLK);
-	cr_assert_str_eq(msg, "/dev/null: not a block device");
-	cr_assert_eq(devices_resolve(root, "/dev/no-such-disk", &s, msg), -ENOENT);
-	cr_assert(strstr(msg, "/dev/no-such-disk: No such file"), "%s", msg);
+	cr_assert_eq(devices_resolve(root, "9:9", &s, &e), -ENOENT);
+	cr_assert(strstr(e.msg, "no such block device"), "%s", e.msg);
+	cr_assert_eq(devices_resolve(root, "loop0", &s, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "/dev/NAME or MAJOR:MINOR"), "%s", e.msg);
+	cr_assert_eq(devices_resolve(root, "7:0x", &s, &e), -EINVAL);
+	cr_assert_eq(devices_resolve(root, "7", &s, &e), -EINVAL);
+	cr_assert_eq(devices_resolve(root, "/dev/null", &s, &e), -ENOTBLK);
+	cr_assert_str_eq(e.msg, "/dev/null: not a block device");
+	cr_assert_eq(devices_resolve(root, "/dev/no-such-disk", &s, &e), -ENOENT);
+	cr_assert(strstr(e.msg, "/dev/no-such-disk: No such file"), "%s", e.msg);
 }
 
 Test(capture_devices, read_disk)

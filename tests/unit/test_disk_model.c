@@ -238,9 +238,9 @@ Test(disk_model, zone_table_from_zones_key)
 {
 	struct disk_params p;
 	struct disk_model m;
-	char why[256];
+	struct bpt_error why = { 0 };
 
-	cr_assert_eq(disk_params_parse("7200,zones=60/50/40/30", &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(disk_params_parse("7200,zones=60/50/40/30", &p, &why), 0, "%s", why.msg);
 	cr_assert_eq(disk_model_init(&m, &p, 100 * GB), 0);
 	near(disk_model_zone_rate(&m, 0), 60, 1e-9, "zone 0");
 	near(disk_model_zone_rate(&m, 100 * GB - 1), 30, 1e-9, "last zone");
@@ -253,12 +253,13 @@ static double commit_rate(const char *name, const char *extra)
 {
 	struct disk_params p;
 	struct disk_model m;
-	char spec[64], why[256];
+	struct bpt_error why = { 0 };
+	char spec[64];
 	uint64_t t = 1000000000ull, t0 = t, off = 10 * GB;
 	unsigned n = 2000;
 
 	snprintf(spec, sizeof(spec), "%s,%s", name, extra);
-	cr_assert_eq(disk_params_parse(spec, &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(disk_params_parse(spec, &p, &why), 0, "%s", why.msg);
 	cr_assert_eq(disk_model_init(&m, &p, 100 * GB), 0);
 	for (unsigned i = 0; i < n; i++, off += 4096) {
 		struct dm_req w = { .offset = off, .len = 4096, .op = BPT_OP_WRITE, .arrival = t };
@@ -437,33 +438,34 @@ Test(disk_model, same_inputs_same_times)
 static void parse_fails(const char *spec, const char *want)
 {
 	struct disk_params p;
-	char why[512] = "";
+	struct bpt_error why = { 0 };
 
-	cr_expect_lt(disk_params_parse(spec, &p, why, sizeof(why)), 0, "'%s' accepted", spec);
-	cr_expect(strstr(why, want) != NULL, "'%s': '%s' does not say '%s'", spec, why, want);
+	cr_expect_lt(disk_params_parse(spec, &p, &why), 0, "'%s' accepted", spec);
+	cr_expect(strstr(why.msg, want) != NULL, "'%s': '%s' does not say '%s'", spec, why.msg, want);
 }
 
 Test(disk_model, parse_presets_keys_and_errors)
 {
 	struct disk_params p;
-	char why[512], path[] = "/tmp/blkpeak-dm-XXXXXX";
+	struct bpt_error why = { 0 };
+	char path[] = "/tmp/blkpeak-dm-XXXXXX";
 	int fd;
 
 	for (size_t i = 0; disk_preset_names[i]; i++) {
-		cr_expect_eq(disk_params_parse(disk_preset_names[i], &p, why, sizeof(why)), 0,
-			     "%s: %s", disk_preset_names[i], why);
+		cr_expect_eq(disk_params_parse(disk_preset_names[i], &p, &why), 0,
+			     "%s: %s", disk_preset_names[i], why.msg);
 		cr_expect_str_eq(p.name, disk_preset_names[i]);
 	}
-	cr_assert_eq(disk_params_parse("7200,wcache=off,queue=8,seek_avg=9ms", &p, why, sizeof(why)),
-		     0, "%s", why);
+	cr_assert_eq(disk_params_parse("7200,wcache=off,queue=8,seek_avg=9ms", &p, &why),
+		     0, "%s", why.msg);
 	cr_expect_eq(p.wcache, 0);
 	cr_expect_eq(p.queue, 8);
 	cr_expect_eq(p.seek_avg_ns, 9e6);
 	cr_expect_str_eq(p.name, "custom");
 	cr_assert_eq(disk_params_parse("rpm=5400,seek_t2t=1ms,seek_avg=12ms,seek_full=20ms,"
 				       "rate_outer=30,rate_inner=17",
-				       &p, why, sizeof(why)),
-		     0, "%s", why);
+				       &p, &why),
+		     0, "%s", why.msg);
 	cr_expect_eq(p.rpm, 5400);
 	parse_fails("7200,seek_avg=9", "give a unit");
 	parse_fails("7200,seek_avg=30ms", "seek times must grow");
@@ -483,7 +485,7 @@ Test(disk_model, parse_presets_keys_and_errors)
 	char spec[64];
 
 	snprintf(spec, sizeof(spec), "file=%s,queue=4", path);
-	cr_assert_eq(disk_params_parse(spec, &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(disk_params_parse(spec, &p, &why), 0, "%s", why.msg);
 	cr_expect_eq(p.rpm, 10000);
 	cr_expect_eq(p.seek_avg_ns, 5e6);
 	cr_expect_eq(p.queue, 4);

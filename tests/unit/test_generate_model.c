@@ -317,19 +317,19 @@ Test(gen_model, bad_params)
 {
 	struct gen_params p;
 	struct gen_model *m;
-	const char *why;
+	struct bpt_error why = { 0 };
 
 	gen_params_default(&p);
 	cr_assert_eq(gen_params_check(&p, &why), 0);
 	p.read_pct = 101;
 	cr_assert_eq(gen_params_check(&p, &why), -EINVAL);
-	cr_assert_str_eq(why, "--read-pct: must be from 0 to 100");
+	cr_assert_str_eq(why.msg, "--read-pct: must be from 0 to 100");
 	cr_assert_eq(gen_model_create(&m, &p), -EINVAL);
 	cr_assert_null(m);
 	gen_params_default(&p);
 	p.span = 2048;
 	cr_assert_eq(gen_params_check(&p, &why), -EINVAL);
-	cr_assert_str_eq(why, "--span: smaller than the largest I/O size");
+	cr_assert_str_eq(why.msg, "--span: smaller than the largest I/O size");
 	gen_params_default(&p);
 	p.offset = 100;
 	cr_assert_eq(gen_params_check(&p, &why), -EINVAL);

@@ -9,14 +9,14 @@
 #define ARGV(...) (char *[]){ "generate", __VA_ARGS__, NULL }
 #define ARGC(...) ((int)(sizeof((char *[]){ "generate", __VA_ARGS__ }) / sizeof(char *)))
 #define PARSE(o, msg, ...) \
-	gen_options_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), (msg), sizeof(msg))
+	gen_options_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (o), &(msg))
 
 Test(gen_options, defaults)
 {
 	struct gen_options o;
-	char msg[256] = "";
+	struct bpt_error msg = { 0 };
 
-	cr_assert_eq(PARSE(&o, msg, "-o", "x.bpt"), GEN_OPT_RUN, "%s", msg);
+	cr_assert_eq(PARSE(&o, msg, "-o", "x.bpt"), GEN_OPT_RUN, "%s", msg.msg);
 	cr_assert_str_eq(o.output, "x.bpt");
 	cr_assert_str_eq(o.pattern, "random");
 	cr_assert_eq(o.p.count, GEN_DEFAULT_COUNT);
@@ -34,14 +34,15 @@ Test(gen_options, defaults)
 Test(gen_options, everything)
 {
 	struct gen_options o;
-	char msg[256] = "", line[224];
+	struct bpt_error msg = { 0 };
+	char line[224];
 
 	cr_assert_eq(PARSE(&o, msg, "--output=y.bpt", "--pattern", "sequential", "--read-pct", "30",
 			   "--bs", "512:1,64k:3", "--span", "64m", "--offset", "1m",
 			   "--duration", "2s", "--iops", "5000", "--arrival", "poisson",
 			   "--queue-depth", "16", "--latency", "50us", "--bandwidth", "2g",
 			   "--seed", "7", "--device-size", "1g", "--device-name", "sdz", "-q"),
-		     GEN_OPT_RUN, "%s", msg);
+		     GEN_OPT_RUN, "%s", msg.msg);
 	cr_assert_eq(o.p.random_pct, 0);
 	cr_assert_eq(o.p.read_pct, 30);
 	cr_assert_eq(o.p.bs.n, 2);
@@ -67,10 +68,10 @@ Test(gen_options, everything)
 Test(gen_options, preset_then_override_any_order)
 {
 	struct gen_options o;
-	char msg[256] = "";
+	struct bpt_error msg = { 0 };
 
 	cr_assert_eq(PARSE(&o, msg, "--read-pct", "50", "--pattern", "database", "-o", "d.bpt"),
-		     GEN_OPT_RUN, "%s", msg);
+		     GEN_OPT_RUN, "%s", msg.msg);
 	cr_assert_eq(o.p.read_pct, 50, "explicit --read-pct wins over the preset");
 	cr_assert_eq(o.p.random_pct, 100);
 	cr_assert_eq(o.p.bs.size[0], 8192);
@@ -113,25 +114,25 @@ Test(gen_options, bad_values)
 		  "webserver, workstation or database" },
 	};
 	struct gen_options o;
-	char msg[256];
+	struct bpt_error msg = { 0 };
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *argv[] = { "generate", "-o", "x.bpt", (char *)cases[i].opt,
 				 (char *)cases[i].val, NULL };
 
-		msg[0] = '\0';
-		cr_assert_eq(gen_options_parse(5, argv, &o, msg, sizeof(msg)), -EINVAL,
+		msg.msg[0] = '\0';
+		cr_assert_eq(gen_options_parse(5, argv, &o, &msg), -EINVAL,
 			     "%s %s accepted", cases[i].opt, cases[i].val);
-		cr_assert_str_eq(msg, cases[i].msg);
+		cr_assert_str_eq(msg.msg, cases[i].msg);
 	}
 	cr_assert_eq(PARSE(&o, msg, "--count", "5"), -EINVAL);
-	cr_assert_str_eq(msg, "no output file; give -o FILE");
+	cr_assert_str_eq(msg.msg, "no output file; give -o FILE");
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--count", "5", "--duration", "1s"), -EINVAL);
-	cr_assert_str_eq(msg, "--count and --duration: give one, not both");
+	cr_assert_str_eq(msg.msg, "--count and --duration: give one, not both");
 	/* named on stderr by the shared option loop (usage_bad_option) */
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--frob"), GEN_OPT_BAD_OPTION);
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--bs"), GEN_OPT_BAD_OPTION);
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "extra"), -EINVAL);
-	cr_assert_str_eq(msg, "'extra': unexpected argument");
+	cr_assert_str_eq(msg.msg, "'extra': unexpected argument");
 	cr_assert_eq(PARSE(&o, msg, "--help"), GEN_OPT_HELP);
 }

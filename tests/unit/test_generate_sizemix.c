@@ -45,21 +45,21 @@ Test(gen_sizemix, weighted)
 Test(gen_sizemix, bad)
 {
 	struct size_mix m;
-	const char *why = NULL;
+	struct bpt_error why = { 0 };
 
 	cr_assert_eq(size_mix_parse("", &m, &why), -EINVAL);
 	cr_assert_eq(size_mix_parse("4q", &m, &why), -EINVAL);
-	cr_assert_str_eq(why, "not a size");
+	cr_assert_str_eq(why.msg, "not a size");
 	cr_assert_eq(size_mix_parse("1000", &m, &why), -EINVAL);
-	cr_assert_str_eq(why, "size must be a non-zero multiple of 512");
+	cr_assert_str_eq(why.msg, "size must be a non-zero multiple of 512");
 	cr_assert_eq(size_mix_parse("0", &m, &why), -EINVAL);
 	cr_assert_eq(size_mix_parse("4k:0", &m, &why), -EINVAL);
 	cr_assert_eq(size_mix_parse("4k:x", &m, &why), -EINVAL);
 	cr_assert_eq(size_mix_parse("4k,,8k", &m, &why), -EINVAL);
-	cr_assert_str_eq(why, "empty item");
+	cr_assert_str_eq(why.msg, "empty item");
 	cr_assert_eq(size_mix_parse("4k,", &m, &why), -EINVAL);
 	cr_assert_eq(size_mix_parse("128m", &m, &why), -EINVAL);
-	cr_assert_str_eq(why, "size larger than 64 MiB");
+	cr_assert_str_eq(why.msg, "size larger than 64 MiB");
 }
 
 Test(gen_presets, published_numbers)

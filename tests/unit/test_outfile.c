@@ -121,7 +121,7 @@ Test(outfile, refuses_devices_fifos_sockets_directories)
 
 	cr_assert_eq(outfile_open(&o, "/dev/null", &(struct outfile_opts){ .what = "a trace" }),
 		     -EINVAL);
-	cr_assert_str_eq(o.msg, "/dev/null: a character device, refusing to write a trace there");
+	cr_assert_str_eq(o.err.msg, "/dev/null: a character device, refusing to write a trace there");
 	cr_assert_eq(stat("/dev/null", &st), 0);
 	cr_assert(S_ISCHR(st.st_mode), "/dev/null is still a device");
 	cr_assert_neq(access("/dev/.null.lock", F_OK), 0, "no lock file made in /dev");
@@ -129,20 +129,20 @@ Test(outfile, refuses_devices_fifos_sockets_directories)
 	snprintf(fifo, sizeof(fifo), "%s/pipe", dir);
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	cr_assert_eq(outfile_open(&o, fifo, &(struct outfile_opts){ .what = "a chart" }), -EINVAL);
-	cr_assert(strstr(o.msg, "pipe: a FIFO, refusing to write a chart there"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "pipe: a FIFO, refusing to write a chart there"), "%s", o.err.msg);
 
 	snprintf(sock, sizeof(sock), "%s/sock", dir);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	cr_assert_eq(outfile_open(&o, sock, NULL), -EINVAL);
-	cr_assert(strstr(o.msg, "sock: a socket, refusing"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "sock: a socket, refusing"), "%s", o.err.msg);
 	close(s);
 
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	cr_assert_eq(mkdir(sub, 0700), 0);
 	cr_assert_eq(outfile_open(&o, sub, NULL), -EISDIR);
-	cr_assert(strstr(o.msg, "sub: a directory, refusing"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "sub: a directory, refusing"), "%s", o.err.msg);
 	cr_assert_eq(entries(), 3, "pipe, sock, sub: nothing else was made");
 }
 
@@ -154,7 +154,7 @@ Test(outfile, refuses_a_link_to_a_device)
 	snprintf(link, sizeof(link), "%s/out.csv", dir);
 	cr_assert_eq(symlink("/dev/null", link), 0);
 	cr_assert_eq(outfile_open(&o, link, NULL), -EINVAL);
-	cr_assert(strstr(o.msg, "out.csv: a character device"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "out.csv: a character device"), "%s", o.err.msg);
 }
 
 Test(outfile, refuses_an_input_through_links)
@@ -171,10 +171,10 @@ Test(outfile, refuses_an_input_through_links)
 	cr_assert_eq(symlink(db, soft), 0);
 	cr_assert_eq(outfile_open(&o, db, &(struct outfile_opts){ .what = "a CSV export",
 								   .inputs = inputs }), -EEXIST);
-	cr_assert(strstr(o.msg, "blkpeak.db: an input of this command, refusing to write a CSV "
-				"export there"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "blkpeak.db: an input of this command, refusing to write a CSV "
+				"export there"), "%s", o.err.msg);
 	cr_assert_eq(outfile_open(&o, hard, &(struct outfile_opts){ .inputs = inputs }), -EEXIST);
-	cr_assert(strstr(o.msg, "hard: the same file as the input"), "%s", o.msg);
+	cr_assert(strstr(o.err.msg, "hard: the same file as the input"), "%s", o.err.msg);
 	cr_assert_eq(outfile_open(&o, soft, &(struct outfile_opts){ .inputs = inputs }), -EEXIST);
 	cr_assert_str_eq(slurp(db), "database");
 }
@@ -204,10 +204,10 @@ Test(outfile, second_writer_is_refused_with_the_pid)
 	cr_assert_eq(outfile_open(&a, path, NULL), 0);
 	cr_assert_eq(outfile_open(&b, path, NULL), -EBUSY);
 	snprintf(want, sizeof(want), "%s: in use by PID %d", path, (int)getpid());
-	cr_assert_str_eq(b.msg, want);
+	cr_assert_str_eq(b.err.msg, want);
 	fputs("first", a.f);
 	cr_assert_eq(outfile_close(&a, 0), 0);
-	cr_assert_eq(outfile_open(&b, path, NULL), 0, "free again after close: %s", b.msg);
+	cr_assert_eq(outfile_open(&b, path, NULL), 0, "free again after close: %s", b.err.msg);
 	cr_assert_eq(outfile_close(&b, -EIO), -EIO);
 	cr_assert_str_eq(slurp(path), "first");
 }
@@ -220,7 +220,7 @@ Test(outfile, a_lock_file_left_by_a_killed_writer_blocks_nobody)
 	snprintf(path, sizeof(path), "%s/x.bpt", dir);
 	snprintf(lock, sizeof(lock), "%s/.x.bpt.lock", dir);
 	put(lock, "999999\n"); /* what a SIGKILLed writer leaves */
-	cr_assert_eq(outfile_open(&o, path, NULL), 0, "%s", o.msg);
+	cr_assert_eq(outfile_open(&o, path, NULL), 0, "%s", o.err.msg);
 	cr_assert_eq(outfile_close(&o, 0), 0);
 	cr_assert_neq(access(lock, F_OK), 0, "a clean close removes the lock file");
 }

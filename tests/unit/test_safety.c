@@ -87,7 +87,8 @@ Test(safety, partitions_relate_to_their_disk)
 Test(safety, mounts_by_major_minor_with_escapes)
 {
 	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
-	char where[256] = "", why[512] = "";
+	struct bpt_error why = { 0 };
+	char where[256] = "";
 
 	put(mi, "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
 		"36 25 259:1 / /mnt/my\\040disk rw,relatime - ext4 /dev/nonexistent rw\n");
@@ -97,11 +98,11 @@ Test(safety, mounts_by_major_minor_with_escapes)
 	cr_expect_str_eq(where, "/mnt/my disk");
 	cr_expect_eq(safety_find_mount(&sp, makedev(259, 1), where, sizeof(where)), 1);
 	put(sw, "Filename\tType\tSize\tUsed\tPriority\n");
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop0", makedev(7, 0), why, sizeof(why)),
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop0", makedev(7, 0), &why),
 		     -EBUSY);
-	cr_expect_str_eq(why, "/dev/loop0: mounted at /mnt/my disk, refusing to use it");
+	cr_expect_str_eq(why.msg, "/dev/loop0: mounted at /mnt/my disk, refusing to use it");
 	sp.mountinfo = "/nonexistent/mountinfo";
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop5", makedev(7, 5), why, sizeof(why)),
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop5", makedev(7, 5), &why),
 		     -EBUSY, "an unreadable mount table refuses");
 }
 
@@ -124,7 +125,8 @@ Test(safety, swaps_and_holders)
 {
 	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	struct stat st;
-	char what[256], why[512];
+	struct bpt_error why = { 0 };
+	char what[256];
 
 	put(mi, "");
 	cr_expect_eq(safety_find_holder(&sp, makedev(7, 0), what, sizeof(what)), 1,
@@ -132,9 +134,9 @@ Test(safety, swaps_and_holders)
 	cr_expect_str_eq(what, "dm-3");
 	cr_expect_eq(safety_find_holder(&sp, makedev(7, 5), what, sizeof(what)), 0);
 	put(sw, "Filename\tType\tSize\tUsed\tPriority\n");
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/x", makedev(7, 0), why, sizeof(why)), -EBUSY);
-	cr_expect_str_eq(why, "/dev/x: held by dm-3, refusing to use it");
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/y", makedev(7, 5), why, sizeof(why)), 0);
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/x", makedev(7, 0), &why), -EBUSY);
+	cr_expect_str_eq(why.msg, "/dev/x: held by dm-3, refusing to use it");
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/y", makedev(7, 5), &why), 0);
 	if (stat("/dev/loop0", &st) || !S_ISBLK(st.st_mode))
 		return;
 	put(sw, "Filename\tType\tSize\tUsed\tPriority\n/dev/loop0 partition 1024 0 -2\n");
@@ -144,23 +146,23 @@ Test(safety, swaps_and_holders)
 
 Test(safety, write_and_file_policies)
 {
-	char why[512];
+	struct bpt_error why = { 0 };
 	uint64_t ns;
 
-	cr_expect_eq(safety_write_policy("/dev/loop3", 0, 0, why, sizeof(why)), 0);
-	cr_expect_eq(safety_write_policy("/dev/loop3", 5, 1, why, sizeof(why)), 0);
-	cr_expect_eq(safety_write_policy("/dev/loop3", 3000, 0, why, sizeof(why)), -EPERM);
-	cr_expect(strstr(why, "/dev/loop3: the trace has 3000 writes") == why, "%s", why);
-	cr_expect(strstr(why, "--allow-write"), "%s", why);
-	cr_expect_eq(safety_file_policy("x.img", 0, 0, 0, &ns, why, sizeof(why)), -ENOENT);
-	cr_expect(strstr(why, "--create SIZE"), "%s", why);
-	cr_expect_eq(safety_file_policy("x.img", 0, 0, 1 << 20, &ns, why, sizeof(why)), 0);
+	cr_expect_eq(safety_write_policy("/dev/loop3", 0, 0, &why), 0);
+	cr_expect_eq(safety_write_policy("/dev/loop3", 5, 1, &why), 0);
+	cr_expect_eq(safety_write_policy("/dev/loop3", 3000, 0, &why), -EPERM);
+	cr_expect(strstr(why.msg, "/dev/loop3: the trace has 3000 writes") == why.msg, "%s", why.msg);
+	cr_expect(strstr(why.msg, "--allow-write"), "%s", why.msg);
+	cr_expect_eq(safety_file_policy("x.img", 0, 0, 0, &ns, &why), -ENOENT);
+	cr_expect(strstr(why.msg, "--create SIZE"), "%s", why.msg);
+	cr_expect_eq(safety_file_policy("x.img", 0, 0, 1 << 20, &ns, &why), 0);
 	cr_expect_eq(ns, 1 << 20);
-	cr_expect_eq(safety_file_policy("x.img", 1, 4096, 0, &ns, why, sizeof(why)), 0);
+	cr_expect_eq(safety_file_policy("x.img", 1, 4096, 0, &ns, &why), 0);
 	cr_expect_eq(ns, 0, "an existing file is left alone without --create");
-	cr_expect_eq(safety_file_policy("x.img", 1, 4096, 8192, &ns, why, sizeof(why)), 0);
+	cr_expect_eq(safety_file_policy("x.img", 1, 4096, 8192, &ns, &why), 0);
 	cr_expect_eq(ns, 8192, "extended with --create");
-	cr_expect_eq(safety_file_policy("x.img", 1, 1 << 20, 8192, &ns, why, sizeof(why)), 0);
+	cr_expect_eq(safety_file_policy("x.img", 1, 1 << 20, 8192, &ns, &why), 0);
 	cr_expect_eq(ns, 0, "never shrunk");
 }
 
@@ -184,7 +186,8 @@ static void fake_loop(const char *name, const char *backing)
 Test(safety, files_backing_loops_or_swap)
 {
 	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
-	char img[128], link_[128], other[128], what[256], why[512], line[256];
+	struct bpt_error why = { 0 };
+	char img[128], link_[128], other[128], what[256], line[256];
 	struct stat st, ost;
 
 	snprintf(img, sizeof(img), "%s/disk.img", dir);
@@ -199,22 +202,22 @@ Test(safety, files_backing_loops_or_swap)
 	mkdirs("sys/block/loop3");             /* detached: no loop/ */
 	fake_loop("loop8", "/gone/x.img (deleted)\n");
 	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 0);
-	cr_expect_eq(safety_check_file(&sp, link_, &st, why, sizeof(why)), 0);
+	cr_expect_eq(safety_check_file(&sp, link_, &st, &why), 0);
 	snprintf(line, sizeof(line), "%s\n", img);
 	fake_loop("loop9", line);
 	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 1);
 	cr_expect_str_eq(what, "/dev/loop9");
 	cr_expect_eq(safety_find_loop(&sp, &ost, what, sizeof(what)), 0);
-	cr_expect_eq(safety_check_file(&sp, link_, &st, why, sizeof(why)), -EBUSY);
+	cr_expect_eq(safety_check_file(&sp, link_, &st, &why), -EBUSY);
 	snprintf(line, sizeof(line), "%s: in use by /dev/loop9 (loop device backed by it), "
 		 "refusing to use it", link_);
-	cr_expect_str_eq(why, line);
-	cr_expect_eq(safety_check_file(&sp, other, &ost, why, sizeof(why)), 0);
+	cr_expect_str_eq(why.msg, line);
+	cr_expect_eq(safety_check_file(&sp, other, &ost, &why), 0);
 	snprintf(line, sizeof(line), "Filename\tType\tSize\tUsed\tPriority\n%s file 1024 0 -2\n",
 		 other);
 	put(sw, line);
-	cr_expect_eq(safety_check_file(&sp, other, &ost, why, sizeof(why)), -EBUSY);
-	cr_expect(strstr(why, ": in use as swap: "), "%s", why);
+	cr_expect_eq(safety_check_file(&sp, other, &ost, &why), -EBUSY);
+	cr_expect(strstr(why.msg, ": in use as swap: "), "%s", why.msg);
 }
 
 /*
@@ -227,7 +230,8 @@ Test(safety, devices_backing_loops)
 	struct safety_paths sp = { mi, sw, sys, NULL }; /* no /dev: sysfs only */
 	struct stat st;
 	struct stat part = { .st_mode = S_IFBLK, .st_rdev = makedev(259, 1) };
-	char what[256], why[512];
+	struct bpt_error why = { 0 };
+	char what[256];
 
 	if (stat("/dev/loop0", &st) || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(7, 0))
 		cr_skip_test("needs /dev/loop0 to be 7:0");
@@ -237,11 +241,11 @@ Test(safety, devices_backing_loops)
 	cr_expect_eq(safety_find_loop(&sp, &st, what, sizeof(what)), 1);
 	cr_expect_str_eq(what, "/dev/loop6");
 	cr_expect_eq(safety_find_loop(&sp, &part, what, sizeof(what)), 1, "its partition");
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop5", makedev(7, 5), why, sizeof(why)), 0);
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop5", makedev(7, 5), &why), 0);
 	snprintf(what, sizeof(what), "%s/sys/block/loop0/loop0p1/holders/dm-3", dir);
 	cr_assert_eq(rmdir(what), 0, "only the loop is left to find");
-	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop0p1", makedev(259, 1), why, sizeof(why)),
+	cr_expect_eq(safety_check_blkdev(&sp, "/dev/loop0p1", makedev(259, 1), &why),
 		     -EBUSY);
-	cr_expect_str_eq(why, "/dev/loop0p1: in use by /dev/loop6 (loop device backed by it), "
+	cr_expect_str_eq(why.msg, "/dev/loop0p1: in use by /dev/loop6 (loop device backed by it), "
 			 "refusing to use it");
 }

@@ -10,24 +10,24 @@
 static void parse_fails(const char *text, const char *msg_part)
 {
 	struct target_spec s;
-	char why[256] = "";
+	struct bpt_error why = { 0 };
 
-	cr_expect_eq(target_spec_parse(text, &s, why, sizeof(why)), -EINVAL, "%s", text);
-	cr_expect(strstr(why, msg_part) != NULL, "'%s': message '%s' lacks '%s'", text,
-		  why, msg_part);
+	cr_expect_eq(target_spec_parse(text, &s, &why), -EINVAL, "%s", text);
+	cr_expect(strstr(why.msg, msg_part) != NULL, "'%s': message '%s' lacks '%s'", text,
+		  why.msg, msg_part);
 }
 
 Test(target, plain_path)
 {
 	struct target_spec s;
-	char why[256];
+	struct bpt_error why = { 0 };
 
-	cr_assert_eq(target_spec_parse("/dev/loop3", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("/dev/loop3", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_SINGLE);
 	cr_expect_eq(s.nmembers, 1);
 	cr_expect_str_eq(s.members[0], "/dev/loop3");
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("./odd:name.img", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("./odd:name.img", &s, &why), 0);
 	cr_expect_str_eq(s.members[0], "./odd:name.img");
 	target_spec_free(&s);
 }
@@ -35,27 +35,27 @@ Test(target, plain_path)
 Test(target, arrays)
 {
 	struct target_spec s;
-	char why[256];
+	struct bpt_error why = { 0 };
 
-	cr_assert_eq(target_spec_parse("raid0:chunk=64k:/dev/a,/dev/b", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("raid0:chunk=64k:/dev/a,/dev/b", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_RAID0);
 	cr_expect_eq(s.chunk, 65536);
 	cr_expect_eq(s.nmembers, 2);
 	cr_expect_str_eq(s.members[1], "/dev/b");
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("raid1:a,b,c", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("raid1:a,b,c", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_RAID1);
 	cr_expect_eq(s.nmembers, 3);
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("raid10:chunk=512:a,b,c,d", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("raid10:chunk=512:a,b,c,d", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_RAID10);
 	cr_expect_eq(s.chunk, 512);
 	cr_expect_eq(s.nmembers, 4);
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("linear:x,y", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("linear:x,y", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_LINEAR);
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("raid0:chunk=4k:only", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("raid0:chunk=4k:only", &s, &why), 0);
 	cr_expect_eq(s.nmembers, 1);
 	target_spec_free(&s);
 }
@@ -81,9 +81,9 @@ Test(target, errors)
 Test(target, emulated_disks)
 {
 	struct target_spec s;
-	char why[256];
+	struct bpt_error why = { 0 };
 
-	cr_assert_eq(target_spec_parse("hdd:7200:/dev/loop3", &s, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(target_spec_parse("hdd:7200:/dev/loop3", &s, &why), 0, "%s", why.msg);
 	cr_expect_eq(s.kind, LAYOUT_SINGLE);
 	cr_expect_eq(s.nmembers, 1);
 	cr_expect_str_eq(s.members[0], "/dev/loop3");
@@ -92,8 +92,8 @@ Test(target, emulated_disks)
 	target_spec_free(&s);
 	cr_assert_eq(target_spec_parse("raid0:chunk=64k:hdd:7200,wcache=off,queue=4:a,b,"
 				       "hdd:15k:c:d",
-				       &s, why, sizeof(why)),
-		     0, "%s", why);
+				       &s, &why),
+		     0, "%s", why.msg);
 	cr_expect_eq(s.nmembers, 3);
 	cr_expect_str_eq(s.members[0], "a");
 	cr_expect_eq(s.model[0]->wcache, 0);
@@ -103,7 +103,7 @@ Test(target, emulated_disks)
 	cr_expect_str_eq(s.members[2], "c:d");
 	cr_expect_eq(s.model[2]->rpm, 15000);
 	target_spec_free(&s);
-	cr_assert_eq(target_spec_parse("raid1:hdd:instant:x,hdd:ssd:y", &s, why, sizeof(why)), 0);
+	cr_assert_eq(target_spec_parse("raid1:hdd:instant:x,hdd:ssd:y", &s, &why), 0);
 	cr_expect_eq(s.model[0]->kind, DM_INSTANT);
 	cr_expect_eq(s.model[1]->kind, DM_SSD);
 	target_spec_free(&s);
@@ -121,41 +121,37 @@ Test(target, emulated_disks)
 Test(fit, refuse_names_both_sizes)
 {
 	struct fit f;
-	char why[320] = "";
+	struct bpt_error why = { 0 };
 
 	cr_assert_eq(fit_init(&f, FIT_REFUSE, 2 << 20, 4096, 1 << 20, 0, 512, "/dev/loop9",
-			      why, sizeof(why)), -ENOSPC);
-	cr_expect(strstr(why, "/dev/loop9") && strstr(why, "2097152") && strstr(why, "1048576"),
-		  "%s", why);
-	cr_expect(strstr(why, "--fit wrap|scale"), "%s", why);
-	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 0, 512, "t", why,
-			      sizeof(why)), 0, "exactly fits");
+			      &why), -ENOSPC);
+	cr_expect(strstr(why.msg, "/dev/loop9") && strstr(why.msg, "2097152") && strstr(why.msg, "1048576"),
+		  "%s", why.msg);
+	cr_expect(strstr(why.msg, "--fit wrap|scale"), "%s", why.msg);
+	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 0, 512, "t", &why), 0, "exactly fits");
 	cr_expect_eq(fit_map(&f, 4096, 4096), 4096);
 }
 
 Test(fit, offset_shifts_and_counts)
 {
 	struct fit f;
-	char why[320];
+	struct bpt_error why = { 0 };
 
-	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 4096, 512, "t", why,
-			      sizeof(why)), -ENOSPC, "shifted past the end");
-	cr_assert_eq(fit_init(&f, FIT_REFUSE, 512 << 10, 4096, 1 << 20, 4096, 512, "t", why,
-			      sizeof(why)), 0);
+	cr_expect_eq(fit_init(&f, FIT_REFUSE, 1 << 20, 4096, 1 << 20, 4096, 512, "t", &why), -ENOSPC, "shifted past the end");
+	cr_assert_eq(fit_init(&f, FIT_REFUSE, 512 << 10, 4096, 1 << 20, 4096, 512, "t", &why), 0);
 	cr_expect_eq(fit_map(&f, 0, 4096), 4096);
 	cr_expect_eq(fit_map(&f, 8192, 4096), 12288);
-	cr_expect_eq(fit_init(&f, FIT_WRAP, 512 << 10, 4096, 1 << 20, 1 << 20, 512, "t", why,
-			      sizeof(why)), -ENOSPC, "offset at the end");
+	cr_expect_eq(fit_init(&f, FIT_WRAP, 512 << 10, 4096, 1 << 20, 1 << 20, 512, "t", &why), -ENOSPC, "offset at the end");
 }
 
 Test(fit, wrap_and_scale_stay_inside_and_aligned)
 {
 	struct fit w, s;
-	char why[320];
+	struct bpt_error why = { 0 };
 	uint64_t cap = 1000 * 4096 + 100; /* not aligned */
 
-	cr_assert_eq(fit_init(&w, FIT_WRAP, 10 << 20, 65536, cap, 0, 4096, "t", why, sizeof(why)), 0);
-	cr_assert_eq(fit_init(&s, FIT_SCALE, 10 << 20, 65536, cap, 0, 4096, "t", why, sizeof(why)), 0);
+	cr_assert_eq(fit_init(&w, FIT_WRAP, 10 << 20, 65536, cap, 0, 4096, "t", &why), 0);
+	cr_assert_eq(fit_init(&s, FIT_SCALE, 10 << 20, 65536, cap, 0, 4096, "t", &why), 0);
 	cr_expect_eq(fit_map(&w, 1000 * 4096 + 8192, 4096), 8192, "modulo the space");
 	cr_expect_eq(fit_map(&s, 5 << 20, 4096), (1000 * 4096 / 2) / 4096 * 4096, "middle stays middle");
 	for (uint64_t off = 0; off + 65536 <= (10 << 20); off += 12288) {
@@ -166,8 +162,7 @@ Test(fit, wrap_and_scale_stay_inside_and_aligned)
 		cr_assert(b % 4096 == 0 && b + 65536 <= cap, "scale %llu -> %llu",
 			  (unsigned long long)off, (unsigned long long)b);
 	}
-	cr_expect_eq(fit_init(&w, FIT_WRAP, 10 << 20, 8 << 20, cap, 0, 4096, "t", why,
-			      sizeof(why)), -ENOSPC, "one I/O bigger than the target");
+	cr_expect_eq(fit_init(&w, FIT_WRAP, 10 << 20, 8 << 20, cap, 0, 4096, "t", &why), -ENOSPC, "one I/O bigger than the target");
 	enum fit_mode m;
 	cr_expect_eq(fit_mode_parse("scale", &m), 0);
 	cr_expect_eq(m, FIT_SCALE);

@@ -18,10 +18,10 @@ static struct hdd_set *set_with(const char *spec)
 {
 	struct hdd_set *s;
 	struct disk_params p;
-	char why[256];
+	struct bpt_error why = { 0 };
 
 	cr_assert_eq(hdd_set_create(&s), 0);
-	cr_assert_eq(disk_params_parse(spec, &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(disk_params_parse(spec, &p, &why), 0, "%s", why.msg);
 	cr_assert_eq(hdd_set_add(s, MODEL_FD, &p, 1ull << 30), 0);
 	cr_expect_eq(hdd_set_add(s, MODEL_FD, &p, 1ull << 30), -EEXIST);
 	cr_expect_eq(hdd_set_add(s, -1, &p, 1ull << 30), -EINVAL);
