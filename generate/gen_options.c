@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "cliutil.h"
@@ -84,24 +83,10 @@ void gen_options_usage(FILE *f)
 		fprintf(f, "  %-12s %s\n", pr[i].name, pr[i].summary);
 }
 
-/* Fill error with fmt and return -EINVAL. */
-static int bad(struct bpt_error *error, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int bad(struct bpt_error *error, const char *fmt, ...)
-{
-	char msg[sizeof(error->msg)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return bpt_error_set(error, -EINVAL, "%s", msg);
-}
-
 static int pct(const char *opt, const char *arg, double *out, struct bpt_error *error)
 {
 	if (parse_double(arg, out) || *out < 0 || *out > 100)
-		return bad(error, "%s: '%s': not a percentage from 0 to 100", opt, arg);
+		return bpt_error_set(error, -EINVAL, "%s: '%s': not a percentage from 0 to 100", opt, arg);
 	return 0;
 }
 
@@ -136,23 +121,23 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 			break;
 		case OPT_SPAN:
 			if (parse_size(optarg, &o->p.span) || o->p.span == 0)
-				return bad(error, "--span: '%s': not a size above 0", optarg);
+				return bpt_error_set(error, -EINVAL, "--span: '%s': not a size above 0", optarg);
 			break;
 		case OPT_OFFSET:
 			if (parse_size(optarg, &o->p.offset))
-				return bad(error, "--offset: '%s': not a size", optarg);
+				return bpt_error_set(error, -EINVAL, "--offset: '%s': not a size", optarg);
 			break;
 		case OPT_COUNT:
 			if (parse_u64(optarg, &o->p.count) || o->p.count == 0)
-				return bad(error, "--count: '%s': not a number above 0", optarg);
+				return bpt_error_set(error, -EINVAL, "--count: '%s': not a number above 0", optarg);
 			break;
 		case OPT_DURATION:
 			if (parse_duration_ns(optarg, &o->p.duration_ns) || o->p.duration_ns == 0)
-				return bad(error, "--duration: '%s': not a duration above 0", optarg);
+				return bpt_error_set(error, -EINVAL, "--duration: '%s': not a duration above 0", optarg);
 			break;
 		case OPT_IOPS:
 			if (parse_double(optarg, &o->p.iops) || o->p.iops < 0 || o->p.iops > 1e9)
-				return bad(error, "--iops: '%s': not a rate from 0 to 1000000000", optarg);
+				return bpt_error_set(error, -EINVAL, "--iops: '%s': not a rate from 0 to 1000000000", optarg);
 			break;
 		case OPT_ARRIVAL:
 			if (!strcmp(optarg, "fixed"))
@@ -160,36 +145,36 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 			else if (!strcmp(optarg, "poisson"))
 				o->p.arrival = GEN_ARRIVAL_POISSON;
 			else
-				return bad(error, "--arrival: '%s': not fixed or poisson", optarg);
+				return bpt_error_set(error, -EINVAL, "--arrival: '%s': not fixed or poisson", optarg);
 			break;
 		case OPT_QD:
 			if (parse_u64(optarg, &v) || v < 1 || v > GEN_MAX_QD)
-				return bad(error, "--queue-depth: '%s': not a number from 1 to %d",
+				return bpt_error_set(error, -EINVAL, "--queue-depth: '%s': not a number from 1 to %d",
 					   optarg, GEN_MAX_QD);
 			o->p.queue_depth = (uint32_t)v;
 			break;
 		case OPT_LATENCY:
 			if (parse_duration_ns(optarg, &o->p.latency_ns) ||
 			    o->p.latency_ns > 60000000000ull)
-				return bad(error, "--latency: '%s': not a duration up to 60s", optarg);
+				return bpt_error_set(error, -EINVAL, "--latency: '%s': not a duration up to 60s", optarg);
 			break;
 		case OPT_BANDWIDTH:
 			if (parse_size(optarg, &v) || v == 0)
-				return bad(error, "--bandwidth: '%s': not a size above 0", optarg);
+				return bpt_error_set(error, -EINVAL, "--bandwidth: '%s': not a size above 0", optarg);
 			o->p.bandwidth = (double)v;
 			break;
 		case OPT_SEED:
 			if (parse_u64(optarg, &o->p.seed))
-				return bad(error, "--seed: '%s': not a number", optarg);
+				return bpt_error_set(error, -EINVAL, "--seed: '%s': not a number", optarg);
 			break;
 		case OPT_DEVSIZE:
 			if (parse_size(optarg, &o->device_size) || o->device_size == 0)
-				return bad(error, "--device-size: '%s': not a size above 0", optarg);
+				return bpt_error_set(error, -EINVAL, "--device-size: '%s': not a size above 0", optarg);
 			have_devsize = 1;
 			break;
 		case OPT_DEVNAME:
 			if (!*optarg || strlen(optarg) >= sizeof(((struct bpt_device *)0)->name))
-				return bad(error, "--device-name: '%s': empty or longer than 31 bytes",
+				return bpt_error_set(error, -EINVAL, "--device-name: '%s': empty or longer than 31 bytes",
 					   optarg);
 			o->device_name = optarg;
 			break;
@@ -200,11 +185,11 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 	if (ol.ret >= 0)
 		return GEN_OPT_BAD_OPTION;
 	if (optind < argc)
-		return bad(error, "'%s': unexpected argument", argv[optind]);
+		return bpt_error_set(error, -EINVAL, "'%s': unexpected argument", argv[optind]);
 	if (!o->output)
-		return bad(error, "no output file; give -o FILE");
+		return bpt_error_set(error, -EINVAL, "no output file; give -o FILE");
 	if (o->p.count && o->p.duration_ns)
-		return bad(error, "--count and --duration: give one, not both");
+		return bpt_error_set(error, -EINVAL, "--count and --duration: give one, not both");
 	if (!o->p.count && !o->p.duration_ns)
 		o->p.count = GEN_DEFAULT_COUNT;
 
@@ -217,14 +202,14 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 		const struct gen_preset *pr = gen_preset_find(o->pattern);
 
 		if (!pr)
-			return bad(error, "--pattern: '%s': not random, sequential, "
+			return bpt_error_set(error, -EINVAL, "--pattern: '%s': not random, sequential, "
 				   "fileserver, webserver, workstation or database", o->pattern);
 		size_mix_parse(pr->bs, &o->p.bs, NULL);
 		o->p.read_pct = pr->read_pct;
 		o->p.random_pct = pr->random_pct;
 	}
 	if (bs && size_mix_parse(bs, &o->p.bs, &why))
-		return bad(error, "--bs: '%s': %s", bs, why.msg);
+		return bpt_error_set(error, -EINVAL, "--bs: '%s': %s", bs, why.msg);
 	if (read_pct >= 0)
 		o->p.read_pct = read_pct;
 	if (random_pct >= 0)
@@ -234,7 +219,7 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 	if (!have_devsize)
 		o->device_size = o->p.offset + o->p.span;
 	else if (o->device_size < o->p.offset + o->p.span)
-		return bad(error, "--device-size: smaller than --offset + --span");
+		return bpt_error_set(error, -EINVAL, "--device-size: smaller than --offset + --span");
 	return GEN_OPT_RUN;
 }
 

@@ -6,7 +6,6 @@
  * summaries below.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,21 +89,6 @@ const char *disk_preset_summary(const char *name)
 
 /* ------------------------------------------------------------- parsing */
 
-/* A model that cannot be parsed: -EINVAL, with fmt as the reason. */
-static int bad(struct bpt_error *error, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int bad(struct bpt_error *error, const char *fmt, ...)
-{
-	char msg[sizeof(error->msg)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return bpt_error_set(error, -EINVAL, "%s", msg);
-}
-
 /* A time that must carry its unit (a bare "8.9" is refused: seconds or
  * milliseconds would both be a guess). */
 static int parse_time(const char *key, const char *v, double *out, struct bpt_error *error)
@@ -113,9 +97,9 @@ static int parse_time(const char *key, const char *v, double *out, struct bpt_er
 	size_t n = strlen(v);
 
 	if (!n || isdigit((unsigned char)v[n - 1]) || v[n - 1] == '.')
-		return bad(error, "%s=%s: give a unit (ms, us, ns)", key, v);
+		return bpt_error_set(error, -EINVAL, "%s=%s: give a unit (ms, us, ns)", key, v);
 	if (parse_duration_ns(v, &ns))
-		return bad(error, "%s=%s: not a duration", key, v);
+		return bpt_error_set(error, -EINVAL, "%s=%s: not a duration", key, v);
 	*out = (double)ns;
 	return 0;
 }
@@ -123,7 +107,7 @@ static int parse_time(const char *key, const char *v, double *out, struct bpt_er
 static int parse_rate(const char *key, const char *v, double *out, struct bpt_error *error)
 {
 	if (parse_double(v, out) || !(*out > 0) || *out > 1e6)
-		return bad(error, "%s=%s: not a rate in MB/s (a number > 0)", key, v);
+		return bpt_error_set(error, -EINVAL, "%s=%s: not a rate in MB/s (a number > 0)", key, v);
 	return 0;
 }
 
@@ -133,7 +117,7 @@ static int parse_count(const char *key, const char *v, unsigned *out, unsigned m
 	uint64_t n;
 
 	if (parse_u64(v, &n) || n < 1 || n > max) {
-		return bad(error, "%s=%s: not a whole number from 1 to %u", key, v, max);
+		return bpt_error_set(error, -EINVAL, "%s=%s: not a whole number from 1 to %u", key, v, max);
 	}
 	*out = (unsigned)n;
 	return 0;
@@ -145,17 +129,17 @@ static int parse_zones(const char *v, struct disk_params *p, struct bpt_error *e
 	unsigned n = 0;
 
 	if (strlen(v) >= sizeof(buf))
-		return bad(error, "zones=...: too long");
+		return bpt_error_set(error, -EINVAL, "zones=...: too long");
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		if (n == DM_MAX_ZONES)
-			return bad(error, "zones=%s: more than %d zones", v, DM_MAX_ZONES);
+			return bpt_error_set(error, -EINVAL, "zones=%s: more than %d zones", v, DM_MAX_ZONES);
 		if (parse_rate("zones", tok, &p->zone_rate[n], error))
 			return -EINVAL;
 		n++;
 	}
 	if (n < 2)
-		return bad(error, "zones=%s: give two or more rates, outer first: zones=%s",
+		return bpt_error_set(error, -EINVAL, "zones=%s: give two or more rates, outer first: zones=%s",
 			   v, "60/55/50/45/40");
 	p->nzones = n;
 	p->zones_given = 1;
@@ -181,13 +165,13 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 			for (size_t i = 0; disk_preset_names[i]; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 i ? ", " : "", disk_preset_names[i]);
-			return bad(error, "'%s': not a disk model (presets: %s; or key=value)",
+			return bpt_error_set(error, -EINVAL, "'%s': not a disk model (presets: %s; or key=value)",
 				   item, names);
 		}
 		return 0;
 	}
 	if ((size_t)(eq - item) >= sizeof(key))
-		return bad(error, "'%s': unknown model key", item);
+		return bpt_error_set(error, -EINVAL, "'%s': unknown model key", item);
 	memcpy(key, item, (size_t)(eq - item));
 	key[eq - item] = 0;
 	v = eq + 1;
@@ -205,12 +189,12 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 		else if (!strcmp(v, "instant"))
 			p->kind = DM_INSTANT;
 		else
-			return bad(error, "type=%s: hdd, ssd or instant", v);
+			return bpt_error_set(error, -EINVAL, "type=%s: hdd, ssd or instant", v);
 		return 0;
 	}
 	if (!strcmp(key, "rpm")) {
 		if (parse_double(v, &p->rpm) || p->rpm < 1000 || p->rpm > 30000)
-			return bad(error, "rpm=%s: not a spindle speed (1000 to 30000)", v);
+			return bpt_error_set(error, -EINVAL, "rpm=%s: not a spindle speed (1000 to 30000)", v);
 		return 0;
 	}
 	if (!strcmp(key, "seek_t2t"))
@@ -250,17 +234,17 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 	}
 	if (!strcmp(key, "cache")) {
 		if (parse_size(v, &p->cache_bytes) || p->cache_bytes > (1ull << 34))
-			return bad(error, "cache=%s: not a size (0 to 16g)", v);
+			return bpt_error_set(error, -EINVAL, "cache=%s: not a size (0 to 16g)", v);
 		return 0;
 	}
 	if (!strcmp(key, "wcache")) {
 		on = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
 		if (on < 0)
-			return bad(error, "wcache=%s: on or off", v);
+			return bpt_error_set(error, -EINVAL, "wcache=%s: on or off", v);
 		p->wcache = on;
 		return 0;
 	}
-	return bad(error, "'%s': unknown model key (rpm, seek_t2t, seek_avg, seek_full, "
+	return bpt_error_set(error, -EINVAL, "'%s': unknown model key (rpm, seek_t2t, seek_avg, seek_full, "
 			     "rate_outer, rate_inner, zones, queue, cache, wcache, bus, overhead, "
 			     "type, channels, read_lat, write_lat, flush_lat, channel_rate, file)",
 		   key);
@@ -274,7 +258,7 @@ static int apply_file(const char *path, struct disk_params *p, int depth, struct
 	int rc = 0, lineno = 0;
 
 	if (depth > 4)
-		return bad(error, "%s: model files nest deeper than 4", path);
+		return bpt_error_set(error, -EINVAL, "%s: model files nest deeper than 4", path);
 	f = fopen(path, "re");
 	if (!f) {
 		rc = -errno;
@@ -330,9 +314,9 @@ int disk_params_parse(const char *spec, struct disk_params *p, struct bpt_error 
 
 	memset(p, 0, sizeof(*p));
 	if (!*spec)
-		return bad(error, "empty disk model (a preset such as 7200, or key=value)");
+		return bpt_error_set(error, -EINVAL, "empty disk model (a preset such as 7200, or key=value)");
 	if (strlen(spec) >= sizeof(buf))
-		return bad(error, "disk model too long");
+		return bpt_error_set(error, -EINVAL, "disk model too long");
 	snprintf(buf, sizeof(buf), "%s", spec);
 	/* items not starting from a preset start from an empty hdd */
 	p->kind = DM_HDD;
@@ -356,32 +340,32 @@ int disk_params_check(const struct disk_params *p, struct bpt_error *error)
 		return 0;
 	case DM_SSD:
 		if (!p->channels || !(p->channel_rate > 0))
-			return bad(error, "ssd model needs channels=N and channel_rate=MB/s");
+			return bpt_error_set(error, -EINVAL, "ssd model needs channels=N and channel_rate=MB/s");
 		return 0;
 	case DM_HDD:
 		break;
 	}
 	if (!(p->rpm >= 1000))
-		return bad(error, "disk model needs rpm=N (1000 to 30000)");
+		return bpt_error_set(error, -EINVAL, "disk model needs rpm=N (1000 to 30000)");
 	if (!(p->seek_t2t_ns > 0) || !(p->seek_avg_ns > 0) || !(p->seek_full_ns > 0))
-		return bad(error, "disk model needs seek_t2t, seek_avg and seek_full "
+		return bpt_error_set(error, -EINVAL, "disk model needs seek_t2t, seek_avg and seek_full "
 				     "(e.g. seek_t2t=2ms,seek_avg=8.9ms,seek_full=21ms)");
 	if (p->seek_t2t_ns > p->seek_avg_ns || p->seek_avg_ns > p->seek_full_ns) {
 		snprintf(a, sizeof(a), "%.3g", p->seek_avg_ns / 1e6);
 		snprintf(b, sizeof(b), "%.3g/%.3g", p->seek_t2t_ns / 1e6, p->seek_full_ns / 1e6);
-		return bad(error, "seek times must grow: seek_t2t <= seek_avg (%s ms) <= "
+		return bpt_error_set(error, -EINVAL, "seek times must grow: seek_t2t <= seek_avg (%s ms) <= "
 				     "seek_full (t2t/full %s ms)", a, b);
 	}
 	if (!p->zones_given && (!(p->rate_outer > 0) || !(p->rate_inner > 0)))
-		return bad(error, "disk model needs rate_outer and rate_inner in MB/s, "
+		return bpt_error_set(error, -EINVAL, "disk model needs rate_outer and rate_inner in MB/s, "
 				     "or zones=R/R/...");
 	if (!p->zones_given && p->rate_inner > p->rate_outer)
-		return bad(error, "rate_inner is above rate_outer: outer tracks are the "
+		return bpt_error_set(error, -EINVAL, "rate_inner is above rate_outer: outer tracks are the "
 				     "faster ones");
 	if (!(p->bus_rate > 0))
-		return bad(error, "disk model needs bus=MB/s");
+		return bpt_error_set(error, -EINVAL, "disk model needs bus=MB/s");
 	if (!p->queue)
-		return bad(error, "queue=0: use queue=fifo (1) or a depth");
+		return bpt_error_set(error, -EINVAL, "queue=0: use queue=fifo (1) or a depth");
 	return 0;
 }
 
