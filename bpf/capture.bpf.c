@@ -317,6 +317,28 @@ static __always_inline void slot_release(struct capture_inflight *s)
 	s->rq = 0;
 }
 
+/* The record of one request: what its in-flight entry holds, completed
+ * (or bounded) at `now`. The one place an event is filled from an entry. */
+static __always_inline void fill_event(struct capture_event *out,
+				       const struct capture_inflight *s, __u64 now,
+				       __u32 dev, __u32 cmd_flags, __u8 status,
+				       __u8 completion)
+{
+	out->queue_ns = s->queue_ns;
+	out->issue_ns = s->issue_ns;
+	out->complete_ns = now;
+	out->sector = s->sector;
+	out->cgroup_id = s->cgroup_id;
+	out->bytes = s->bytes;
+	out->pid = s->pid;
+	out->dev = dev;
+	out->cmd_flags = cmd_flags;
+	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
+	out->status = status;
+	out->completion = completion;
+	__builtin_memset(out->pad, 0, sizeof(out->pad));
+}
+
 /*
  * The entry holds an issued use of its struct request whose completion
  * never reached us, and the request is being used again at `now`: the
@@ -335,19 +357,7 @@ static __always_inline void send_unseen(const struct capture_inflight *s, __u64 
 		__sync_fetch_and_add(&counters.lost, 1);
 		return;
 	}
-	out->queue_ns = s->queue_ns;
-	out->issue_ns = s->issue_ns;
-	out->complete_ns = now;
-	out->sector = s->sector;
-	out->cgroup_id = s->cgroup_id;
-	out->bytes = s->bytes;
-	out->pid = s->pid;
-	out->dev = s->dev;
-	out->cmd_flags = s->cmd_flags;
-	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
-	out->status = 0;
-	out->completion = CAPTURE_COMPLETION_REUSED;
-	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	fill_event(out, s, now, s->dev, s->cmd_flags, 0, CAPTURE_COMPLETION_REUSED);
 	bpf_ringbuf_submit(out, BPF_RB_NO_WAKEUP);
 }
 
@@ -541,19 +551,8 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 		goto forget;
 	}
 	now = bpf_ktime_get_ns();
-	out->queue_ns = s->queue_ns;
-	out->issue_ns = s->issue_ns;
-	out->complete_ns = now;
-	out->sector = s->sector;
-	out->cgroup_id = s->cgroup_id;
-	out->bytes = s->bytes;
-	out->pid = s->pid;
-	out->dev = rq_dev(rq, btf);
-	out->cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
-	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
-	out->status = status;
-	out->completion = CAPTURE_COMPLETION_SEEN;
-	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	fill_event(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
+		   CAPTURE_COMPLETION_SEEN);
 	/* The query is a helper call: made on a sample of the completions,
 	 * picked by the clock's low bits (no shared counter to bounce
 	 * between CPUs). */
