@@ -263,4 +263,10 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		struct convert *conv, const struct session_opts *o,
 		struct session_result *res, struct bpt_error *error);
 
+/* sdnotify.c: when run by systemd as a Type=notify service ($NOTIFY_SOCKET
+ * set), send READY=1 (the programs are attached, the trace is open) and
+ * unset $NOTIFY_SOCKET so that a command run under the capture does not
+ * see it. 0 when sent or not asked for, or a negative errno. */
+int capture_notify_ready(void);
+
 #endif

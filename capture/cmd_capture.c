@@ -642,6 +642,10 @@ int cmd_capture(int argc, char **argv)
 	    load_and_attach(&h, &o, argc, argv, &table, &hdr) ||
 	    !(w = start_writer(&out, &o, &hdr, &wopts)))
 		goto out;
+	err = capture_notify_ready();
+	if (err)
+		fprintf(stderr, "capture: warning: cannot tell systemd the capture is ready "
+			"($NOTIFY_SOCKET): %s\n", strerror(-err));
 	err = record(&h, w, &o, &hdr, &table, &res, &werr);
 	print_summary(&o, &res, stat(o.output, &st) ? 0 : (uint64_t)st.st_size, werr);
 	rc = exit_status(&o, &res, err);

@@ -11,6 +11,10 @@
 #   wl_finish_options  derives sizes once all options are read; sets WL_DEV_MB
 #   wl_setup           fills the filesystems mounted at $WL_MNT1 [$WL_MNT2]
 #   wl_run             the load itself: the part worth tracing
+#   wl_stop            (optional) ends what the load started besides its
+#                      background jobs (boot: a container and its cgroups);
+#                      called whenever `run` or `all` ends, and on teardown;
+#                      safe to call twice and in another process than `run`
 #
 # and ends with `wl_main "$@"`. Common options (wl_main):
 #
@@ -150,6 +154,8 @@ _wl_load_state() {
 	WL_MNT2=$WL_WORKDIR/mnt2
 }
 
+_wl_stop() { if declare -F wl_stop >/dev/null; then wl_stop; fi; return 0; }
+
 # _wl_teardown: stop background jobs, unmount, detach, remove what this
 # recipe made. Safe to call twice and on a half-made set-up.
 _wl_teardown() {
@@ -157,6 +163,7 @@ _wl_teardown() {
 	for p in $WL_PIDS; do wait "$p" 2>/dev/null; done
 	WL_PIDS=""
 	[ -n "$WL_WORKDIR" ] && [ -d "$WL_WORKDIR" ] || return 0
+	_wl_stop
 	if [ -f "$WL_WORKDIR/mounts" ]; then
 		while read -r m; do
 			mountpoint -q "$m" 2>/dev/null || continue
@@ -266,7 +273,7 @@ wl_main() {
 		_wl_setup
 		;;
 	run)
-		trap 'for p in $WL_PIDS; do kill "$p" 2>/dev/null; done' EXIT
+		trap 'for p in $WL_PIDS; do kill "$p" 2>/dev/null; done; _wl_stop' EXIT
 		trap 'exit 130' INT
 		trap 'exit 143' TERM
 		_wl_run
