@@ -66,6 +66,11 @@ BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DATADIR     ?= $(PREFIX)/share/blkpeak
+# systemd looks for units in /usr/local/lib/systemd/system as well as in
+# /usr/lib/systemd/system, so both PREFIXes work.
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR  ?= $(PREFIX)/etc
+UNITS       := blkpeak-boot.service blkpeak-boot-done.service
 
 # The BPF object and skeleton are intermediate files of a chain of pattern
 # rules: keep them, or make deletes them and rebuilds every time.
@@ -190,8 +195,11 @@ fuzz: $(FUZZ_BIN)
 		$(BUILD)/fuzz-corpus tests/fuzz/corpus
 
 # Installs exactly what uninstall removes: the binary, one man page per
-# command, the bash completion and the workload recipes (which find their
-# common.sh next to themselves, so they run from DATADIR as from the tree).
+# command, the bash completion, the workload recipes (which find their
+# common.sh next to themselves, so they run from DATADIR as from the tree),
+# the blkpeak-boot units (disabled: `systemctl daemon-reload`, then
+# `systemctl enable blkpeak-boot.service` records every boot) and their
+# settings, SYSCONFDIR/blkpeak/boot.conf, unless that exists already.
 install: $(BIN) $(MAN_PAGES)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DATADIR)/workloads"
@@ -201,14 +209,28 @@ install: $(BIN) $(MAN_PAGES)
 	install -m 0644 workloads/common.sh "$(DESTDIR)$(DATADIR)/workloads/"
 	install -m 0755 $(filter-out workloads/common.sh,$(WORKLOADS)) \
 		"$(DESTDIR)$(DATADIR)/workloads/"
+	install -d "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSCONFDIR)/blkpeak"
+	for u in $(UNITS); do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' systemd/$$u.in \
+			> "$(DESTDIR)$(UNITDIR)/$$u.tmp" && chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
+		mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u" || exit 1; \
+	done
+	@# the settings are the administrator's once installed: never replaced
+	[ -e "$(DESTDIR)$(SYSCONFDIR)/blkpeak/boot.conf" ] || \
+		install -m 0644 systemd/blkpeak-boot.conf "$(DESTDIR)$(SYSCONFDIR)/blkpeak/boot.conf"
 
-# Removes the files install wrote and the two folders that are blkpeak's
-# own; shared folders (bin, man1, completions) stay.
+# Removes the files install wrote and the folders that are blkpeak's own;
+# shared folders (bin, man1, completions, the unit folder) stay, and so do
+# settings the administrator changed.
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/blkpeak" "$(DESTDIR)$(BASHCOMPDIR)/blkpeak"
 	rm -f $(foreach p,$(MAN_PAGES:$(BUILD)/man/%=%),"$(DESTDIR)$(MANDIR)/man1/$(p)")
 	rm -f $(foreach w,$(WORKLOADS:workloads/%=%),"$(DESTDIR)$(DATADIR)/workloads/$(w)")
 	rmdir "$(DESTDIR)$(DATADIR)/workloads" "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
+	rm -f $(foreach u,$(UNITS),"$(DESTDIR)$(UNITDIR)/$(u)")
+	! cmp -s systemd/blkpeak-boot.conf "$(DESTDIR)$(SYSCONFDIR)/blkpeak/boot.conf" || \
+		rm -f "$(DESTDIR)$(SYSCONFDIR)/blkpeak/boot.conf"
+	rmdir "$(DESTDIR)$(SYSCONFDIR)/blkpeak" 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

@@ -8,6 +8,11 @@ PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux fdisk kmod
 python3 time tar scdoc"
+# workloads/boot: mmdebstrap builds the Debian root it boots (once, from the
+# Debian mirror, into /var/cache/blkpeak); systemd-container has
+# systemd-nspawn, which boots it, and pulls in systemd (systemd-analyze
+# checks the blkpeak-boot units in the tests).
+PKGS="$PKGS mmdebstrap systemd-container"
 # Only the tests open the HTML report in headless Chromium and render the
 # man pages with man -l (man-db, groff): `make check` passes --tests;
 # `make demo` does not pull a browser in. scdoc above builds the man pages.

@@ -3,8 +3,10 @@
 # binary, one man page per command (each renders with man -l), the bash
 # completion (sourced in bash, it completes every command, every analyze
 # subcommand and every option each --help names) and the workload recipes
-# (they run from there, also through a symlink); PREFIX is honoured;
-# `make uninstall` removes exactly those files and nothing else.
+# (they run from there, also through a symlink), the blkpeak-boot units
+# and their settings; PREFIX is honoured; `make uninstall` removes exactly
+# those files and nothing else, but keeps settings the administrator
+# changed (and install does not replace them).
 . "$(dirname "$0")/lib.sh"
 need_cmd man make scdoc bash
 
@@ -75,7 +77,7 @@ out=$(PATH="$D$P/bin:$PATH" bash "$E2E_TMP/comp.sh" "$C" 2>&1) || fail "completi
 # The workload recipes run from where they are installed, and through a
 # symlink to them (they find their common.sh next to the real file).
 W=$D$P/share/blkpeak/workloads
-for w in photo-edit backup cold-start install; do
+for w in photo-edit backup cold-start install boot; do
 	[ -x "$W/$w" ] || fail "$P/share/blkpeak/workloads/$w not installed executable"
 	(cd / && "$W/$w" --help >/dev/null 2>"$E2E_TMP/wl.err") ||
 		fail "installed $w --help: $(cat "$E2E_TMP/wl.err")"
@@ -84,6 +86,21 @@ done
 ln -s "$W/photo-edit" "$E2E_TMP/photo-edit-link"
 "$E2E_TMP/photo-edit-link" --help >/dev/null 2>"$E2E_TMP/wl.err" ||
 	fail "photo-edit through a symlink: $(cat "$E2E_TMP/wl.err")"
+
+# The blkpeak-boot units, disabled (no .wants link), naming the installed
+# binary and settings; the settings file (66-boot-service.sh verifies and
+# runs them).
+S=$D$P/lib/systemd/system
+for u in blkpeak-boot.service blkpeak-boot-done.service; do
+	[ -f "$S/$u" ] || fail "$P/lib/systemd/system/$u not installed"
+	! grep -q '@[A-Z]*@' "$S/$u" || fail "$u: placeholder left: $(grep '@[A-Z]*@' "$S/$u")"
+done
+grep -q "^ExecStart=$P/bin/blkpeak capture " "$S/blkpeak-boot.service" ||
+	fail "blkpeak-boot.service does not run $P/bin/blkpeak"
+grep -q "^EnvironmentFile=-$P/etc/blkpeak/boot.conf" "$S/blkpeak-boot-done.service" ||
+	fail "blkpeak-boot-done.service does not read $P/etc/blkpeak/boot.conf"
+[ -z "$(find "$D" -name '*.wants')" ] || fail "make install enabled a unit: $(find "$D" -name '*.wants')"
+[ -f "$D$P/etc/blkpeak/boot.conf" ] || fail "$P/etc/blkpeak/boot.conf not installed"
 
 # Uninstall removes what install wrote, and only that.
 echo keep > "$M/other-package.1"
@@ -94,4 +111,19 @@ left=$(cd "$D" && find . \( -type f -o -type l \) | sort | tr '\n' ' ')
 [ "$left" = "./opt/blkpeak-test/bin/other-tool ./opt/blkpeak-test/share/man/man1/other-package.1 " ] ||
 	fail "after make uninstall, files left or removed: $left"
 [ ! -e "$D$P/share/blkpeak" ] || fail "make uninstall left $P/share/blkpeak"
+[ ! -e "$D$P/etc/blkpeak" ] || fail "make uninstall left $P/etc/blkpeak"
+
+# Settings the administrator changed are neither replaced by install nor
+# removed by uninstall.
+make -s -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX="$P" >"$E2E_TMP/make.log" 2>&1 ||
+	fail "make install (again) failed: $(cat "$E2E_TMP/make.log")"
+echo "BLKPEAK_BOOT_LIMIT=1m" >> "$D$P/etc/blkpeak/boot.conf"
+cp "$D$P/etc/blkpeak/boot.conf" "$E2E_TMP/conf.mine"
+make -s -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX="$P" >"$E2E_TMP/make.log" 2>&1 ||
+	fail "make install (over changed settings) failed: $(cat "$E2E_TMP/make.log")"
+cmp -s "$E2E_TMP/conf.mine" "$D$P/etc/blkpeak/boot.conf" || fail "make install replaced changed settings"
+make -s -C "$ROOT" --no-print-directory uninstall DESTDIR="$D" PREFIX="$P" >"$E2E_TMP/make.log" 2>&1 ||
+	fail "make uninstall failed: $(cat "$E2E_TMP/make.log")"
+cmp -s "$E2E_TMP/conf.mine" "$D$P/etc/blkpeak/boot.conf" || fail "make uninstall removed changed settings"
+[ ! -e "$S/blkpeak-boot.service" ] || fail "make uninstall left blkpeak-boot.service"
 exit 0
