@@ -4,6 +4,7 @@
 # Under CI=true a skip counts as a failure: CI has root and BPF, so a
 # skip there means a broken prerequisite, not a missing one.
 # Usage: tests/e2e/run.sh [PATTERN]   (PATTERN filters test file names)
+# A test gets 300 s, or what a "# e2e-timeout: SECONDS" line in it says.
 cd "$(dirname "$0")" || exit 1
 pass=0 failn=0 skipn=0 failed=""
 
@@ -24,7 +25,8 @@ for t in [0-9][0-9]-*.sh; do
 	case "$t" in *${1:-}*) ;; *) continue ;; esac
 	start=$(date +%s)
 	before=$(test_loops)
-	out=$(timeout 300 bash "$t" 2>&1)
+	limit=$(sed -n 's/^# e2e-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -1)
+	out=$(timeout "${limit:-300}" bash "$t" 2>&1)
 	rc=$?
 	left=$(comm -13 <(echo "$before") <(test_loops))
 	for _ in $(seq 50); do
