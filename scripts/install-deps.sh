@@ -13,6 +13,10 @@ python3 time tar scdoc"
 # systemd-nspawn, which boots it, and pulls in systemd (systemd-analyze
 # checks the blkpeak-boot units in the tests).
 PKGS="$PKGS mmdebstrap systemd-container"
+# The other recipes (workloads/) run real programs: ImageMagick
+# (photo-edit), tar and zstd (backup), python3 (cold-start), dpkg
+# (install), sqlite3 (database); `make demo` records one of them.
+PKGS="$PKGS imagemagick zstd dpkg"
 # Only the tests open the HTML report in headless Chromium and render the
 # man pages with man -l (man-db, groff): `make check` passes --tests;
 # `make demo` does not pull a browser in. scdoc above builds the man pages.

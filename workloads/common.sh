@@ -52,6 +52,7 @@ WL_MNT1=""
 WL_MNT2=""
 WL_STATE=""            # $WL_WORKDIR/state: a recipe's own files, removed on teardown
 WL_SEED=${WL_SEED:-42}
+WL_KERNEL_LOCK=/tmp/blkpeak-kernel-state.lock
 
 wl_err() { echo "$WL_NAME: $*" >&2; }
 wl_die() { wl_err "$*"; exit 1; }
@@ -89,12 +90,46 @@ wl_wait_bg() {
 
 # wl_drop_caches: write back and drop the page cache, holding the kernel
 # state lock while doing so (global machine state; see the file comment).
+# A caller that already holds the lock on fd 9 (tests/e2e/lib.sh's
+# with_kernel_lock, inherited by the demo it runs) is not waited for: a
+# new open of the file would wait for that caller's lock forever, while
+# flock on the inherited descriptor succeeds at once (same open file).
 wl_drop_caches() {
 	sync
-	(
-		flock 9
-		echo 3 > /proc/sys/vm/drop_caches
-	) 9>/tmp/blkpeak-kernel-state.lock || wl_die "cannot drop the page cache (needs root)"
+	if [ "$(readlink /proc/$$/fd/9 2>/dev/null)" = "$WL_KERNEL_LOCK" ]; then
+		flock 9 && echo 3 > /proc/sys/vm/drop_caches
+	else
+		(
+			flock 9
+			echo 3 > /proc/sys/vm/drop_caches
+		) 9>"$WL_KERNEL_LOCK"
+	fi || wl_die "cannot drop the page cache (needs root)"
+}
+
+# wl_prog CMD...: run one program of the load and return its status. It
+# runs in the background while the recipe waits for it, so that a SIGTERM
+# to the recipe is handled at once (bash runs a trap only after a
+# foreground child ends) and teardown kills the program (WL_PIDS).
+wl_prog() {
+	"$@" &
+	_wl_p=$!
+	WL_PIDS="$WL_PIDS $_wl_p"
+	wait "$_wl_p"
+	_wl_rc=$?
+	WL_PIDS=${WL_PIDS% "$_wl_p"}
+	return $_wl_rc
+}
+
+# wl_posint OPTION VALUE: exits 2 unless VALUE is a whole number above 0.
+wl_posint() { case "$2" in ''|*[!0-9]*|0*) wl_err "$1: '$2': not a positive whole number"; exit 2 ;; esac; }
+
+# wl_need CMD...: fails naming the Debian package when a program is missing
+# (scripts/install-deps.sh installs them all).
+wl_need() {
+	for _c in "$@"; do
+		command -v "${_c%%:*}" >/dev/null 2>&1 ||
+			wl_die "needs ${_c%%:*} (Debian package ${_c#*:}; scripts/install-deps.sh installs it)"
+	done
 }
 
 # wl_fill FILE SIZE_KB: write FILE with SIZE_KB KiB of incompressible data
