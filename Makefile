@@ -2,7 +2,8 @@
 #
 #   make              build build/blkpeak
 #   make check        install missing Debian packages, build, run every test
-#   make demo         install missing packages, build, run the main job
+#   make demo         install missing packages, build, run the main job on
+#                     workloads/photo-edit (WORKLOAD=NAME: another recipe)
 #   make fuzz         run the trace-reader fuzzer for FUZZ_SECONDS (60)
 #   make install      binary, man pages, bash completion, workload recipes;
 #   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
@@ -13,6 +14,7 @@
 # this file. Header dependencies come from -MMD -MP.
 
 BUILD    ?= build
+WORKLOAD ?= photo-edit
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
@@ -168,7 +170,7 @@ e2e: $(BIN)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo.sh
+	$(Q)BLKPEAK=$(abspath $(BIN)) WORKLOAD=$(WORKLOAD) scripts/demo.sh
 
 # Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
 BENCH_SRCS := $(wildcard bench/*.c)

@@ -1,8 +1,12 @@
 #!/bin/bash
 # demo.sh — blkpeak's main job end to end, run by `make demo`:
 #
-#   1. record IPEAK's photo-editing session (workloads/photo-edit) on a
-#      loop-device "disk" with `blkpeak capture -- ...`;
+#   1. record a real application's session, a workload recipe
+#      (workloads/photo-edit: ImageMagick editing a batch of pictures with
+#      its pixel cache on the disk, by default; WORKLOAD=NAME for another
+#      recipe of workloads/) on loop-device "disks" with
+#      `blkpeak capture -d DEV -- workloads/NAME ...`, and name the
+#      programs that did its I/O;
 #   2. replay the trace with causal timing on one disk, on a RAID 0 and on
 #      a RAID 1 of two other disks (virtual arrays built by blkpeak);
 #   3. import everything, print the comparison (time saved in %), write
@@ -23,8 +27,10 @@
 # cgroup, temp files) is removed at the end, also on failure or Ctrl-C;
 # the results stay in demo/ (or $DEMO_DIR).
 #
-# Environment: DEMO_SCALE (1: 25 pictures of 256 KiB and a 51 MiB scratch
-# file; 20: IPEAK's 25 x 5 MB and 1 GB), DEMO_DISK (a disk model, default
+# Environment: WORKLOAD (a recipe of workloads/, default photo-edit; `make
+# demo WORKLOAD=NAME`), DEMO_SCALE (multiplies the recipe's default size:
+# it runs with --scale 0.05 x DEMO_SCALE; photo-edit at 1: 6 pictures of
+# 0.6 megapixels; 20: IPEAK's 25 pictures of 12 megapixels), DEMO_DISK (a disk model, default
 # 7200; or "throttle"), DEMO_MBPS (throttle: default 50), DEMO_IOPS
 # (throttle: default 2000, high enough that the chunk-sized pieces of a
 # RAID 0 are not charged like seeks, since the throttle counts I/Os before
@@ -40,6 +46,7 @@ SCALE=${DEMO_SCALE:-1}
 IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
 DISK=${DEMO_DISK:-7200}
+WL=${WORKLOAD:-photo-edit}
 # shellcheck source=scripts/throttle.sh
 . "$ROOT/scripts/throttle.sh"
 
@@ -57,6 +64,16 @@ say() { printf '%s\n' "$*"; }
 awk -v s="$SCALE" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
 	die "DEMO_SCALE: '$SCALE': not a positive number"
 case "$IOPS$MBPS" in *[!0-9]*) die "DEMO_IOPS and DEMO_MBPS must be whole numbers" ;; esac
+# a recipe is an executable workloads/NAME with the interface of
+# workloads/common.sh (--workdir, --phase, --quiet, --scale)
+case "$WL" in
+''|*[!a-z0-9-]*|-*) die "WORKLOAD: '$WL': not a recipe name (see workloads/)" ;;
+esac
+if [ ! -f "$ROOT/workloads/$WL" ] || [ ! -x "$ROOT/workloads/$WL" ] || [ "$WL" = common.sh ]; then
+	die "WORKLOAD: '$WL': no such recipe; there are: $(cd "$ROOT/workloads" &&
+		for f in *; do [ -x "$f" ] && [ -f "$f" ] && printf '%s ' "$f"; done)"
+fi
+RECIPE=$ROOT/workloads/$WL
 WL_SCALE=$(awk -v s="$SCALE" 'BEGIN { printf "%g", 0.05 * s }')
 
 mkdir -p "$DIR"
@@ -70,7 +87,7 @@ cleanup() {
 	set +e
 	trap - EXIT INT TERM
 	thr_destroy     # first: ends what still runs in the cgroup (capture, replay)
-	[ -n "$WL_UP" ] && "$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
+	[ -n "$WL_UP" ] && "$RECIPE" --workdir "$WORK/wl" --phase teardown --quiet
 	# only while our image backs it: a number alone may be another's device
 	for d in $LOOPS; do
 		case "$(losetup -n -O BACK-FILE "$d" 2>/dev/null)" in
@@ -100,7 +117,7 @@ new_disk() {
 # emu PATH: PATH as a replay target member (an emulated disk unless throttled)
 emu() { if [ "$DISK" = throttle ]; then echo "$1"; else echo "hdd:$DISK:$1"; fi; }
 
-say "== blkpeak demo: IPEAK's photo-editing session on one disk, RAID 0 and RAID 1"
+say "== blkpeak demo: the $WL workload (workloads/$WL) on one disk, RAID 0 and RAID 1"
 if [ "$DISK" = throttle ]; then
 	thr_detect || die "block throttling is needed to make loop devices behave like disks"
 	thr_create "blkpeak-demo-$$" || die "cannot create a cgroup under $THR_ROOT"
@@ -118,31 +135,50 @@ else
 	say "zones, caches; schemas/disk-model.md). The RAID 0 and RAID 1 are two such disks."
 fi
 
-# 1. The workload's file system, then its capture.
+# 1. The workload's file systems, then its capture (all its devices).
 say ""
-say "== 1. record the photo-editing session (workloads/photo-edit --scale $WL_SCALE)"
+say "== 1. record the $WL workload (workloads/$WL --scale $WL_SCALE)"
 mkdir -p "$WORK/wl"
 WL_UP=1
-SRC=$("$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE" |
+SRCS=$("$RECIPE" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE" |
 	awk '$1 == "device" { print $2 }')
-[ -n "$SRC" ] || die "the workload set-up made no device"
-SIZE=$(blockdev --getsize64 "$SRC")
-step "$BLKPEAK" capture -o "$DIR/photo-edit.bpt" -d "$SRC" -- \
-	"$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase run --quiet --scale "$WL_SCALE"
-"$ROOT/workloads/photo-edit" --workdir "$WORK/wl" --phase teardown --quiet
+[ -n "$SRCS" ] || die "the workload set-up made no device"
+DEVOPTS=() SIZES=()
+for d in $SRCS; do DEVOPTS+=(-d "$d"); SIZES+=("$(blockdev --getsize64 "$d")"); done
+step "$BLKPEAK" capture -o "$DIR/$WL.bpt" "${DEVOPTS[@]}" -- \
+	"$RECIPE" --workdir "$WORK/wl" --phase run --quiet --scale "$WL_SCALE"
+"$RECIPE" --workdir "$WORK/wl" --phase teardown --quiet
 WL_UP=""
-step "$BLKPEAK" info --verify "$DIR/photo-edit.bpt"
+step "$BLKPEAK" info --verify "$DIR/$WL.bpt"
 
-# 2. Three targets: one disk, and two more for the arrays.
+# 2. Three targets per recorded device: one disk, and two more for the
+# arrays. A recipe with two disks (backup) gets each of its disks replayed
+# on its own target (--map), as the two disks of a machine would be.
 say ""
-say "== 2. replay it, causal timing, on three targets (disks of $((SIZE >> 20)) MiB)"
-new_disk single "$SIZE"; ONE=$DEV
-new_disk a "$SIZE"; A=$DEV
-new_disk b "$SIZE"; B=$DEV
+say "== 2. replay it, causal timing, on three targets per recorded disk (disks of $((SIZES[0] >> 20)) MiB)"
+ONE=() A=() B=()
+for i in "${!SIZES[@]}"; do
+	new_disk "single$i" "${SIZES[$i]}"; ONE+=("$DEV")
+	new_disk "a$i" "${SIZES[$i]}"; A+=("$DEV")
+	new_disk "b$i" "${SIZES[$i]}"; B+=("$DEV")
+done
 declare -A RUN
-replay() { # NAME TARGET
-	local run=("$BLKPEAK" replay --timing causal --allow-write --target "$2"
-		-o "$DIR/run-$1.bpt" "$DIR/photo-edit.bpt")
+# spec KIND I: the target of recorded device I for a run of KIND
+spec() {
+	case $1 in
+	single) emu "${ONE[$2]}" ;;
+	raid0) echo "raid0:chunk=64k:$(emu "${A[$2]}"),$(emu "${B[$2]}")" ;;
+	raid1) echo "raid1:$(emu "${A[$2]}"),$(emu "${B[$2]}")" ;;
+	esac
+}
+replay() { # KIND
+	local run=("$BLKPEAK" replay --timing causal --allow-write --target "$(spec "$1" 0)")
+	local i=0 src
+	for src in $SRCS; do
+		[ $i -gt 0 ] && run+=(--map "$src=$(spec "$1" $i)")
+		i=$((i + 1))
+	done
+	run+=(-o "$DIR/run-$1.bpt" "$DIR/$WL.bpt")
 	if [ "$DISK" = throttle ]; then
 		printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' "${run[*]}"
 		thr_exec "${run[@]}"
@@ -156,11 +192,11 @@ replay() { # NAME TARGET
 	fi
 	RUN[$1]=$DIR/run-$1.bpt
 }
-replay single "$(emu "$ONE")"
-replay raid0 "raid0:chunk=64k:$(emu "$A"),$(emu "$B")"
-replay raid1 "raid1:$(emu "$A"),$(emu "$B")"
+replay single
+replay raid0
+replay raid1
 if [ "$DISK" = throttle ]; then
-	for d in $ONE $A $B; do
+	for d in "${ONE[@]}" "${A[@]}" "${B[@]}"; do
 		read -r r w <<< "$(thr_ios "$d")"
 		say "throttled cgroup submitted $r reads and $w writes to $d"
 	done
@@ -186,7 +222,7 @@ import() {
 	[ -n "$ID" ] || die "no trace id in: $line"
 }
 printf '\n\033[1m$ %s\033[0m\n' "$BLKPEAK analyze import --db $DB FILE  (for each file)"
-import "$DIR/photo-edit.bpt"; CAP=$ID
+import "$DIR/$WL.bpt"; CAP=$ID
 import "${RUN[single]}"; S=$ID
 import "${RUN[raid0]}"; R0=$ID
 import "${RUN[raid1]}"; R1=$ID
@@ -199,15 +235,34 @@ say "Time saved against the single disk (same recorded I/O, causal timing):"
 	 SELECT printf('  %-*s %+6.1f %%  (%.3f s)', (SELECT max(length(label)) FROM e),
 	               label, time_saved_pct, duration_ns / 1e9)
 	 FROM e ORDER BY position" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//; 1s/ +0.0 %/  base  /'
-IPEAK_NOTE="IPEAK measured a similar photo-editing session on real disks: one disk 45.9 s, RAID 0 of two 39.6 s (13.7% saved)."
-say "For comparison: $IPEAK_NOTE"
+IPEAK_NOTE=""
+if [ "$WL" = photo-edit ]; then
+	IPEAK_NOTE="IPEAK measured a similar photo-editing session on real disks: one disk 45.9 s, RAID 0 of two 39.6 s (13.7% saved)."
+	say "For comparison: $IPEAK_NOTE"
+fi
+
+# The programs that did the recorded I/O: analyze report's process tables.
+"$BLKPEAK" analyze report --db "$DB" "$CAP" > "$WORK/report.txt" || die "analyze report $CAP failed"
+say ""
+say "Programs that did the I/O of the recording (analyze report $CAP):"
+awk '/^top processes by/ { on = 1 } on && /^$/ { on = 0; print "" } on' "$WORK/report.txt" |
+	sed 's/^/  /; s/^  $//'
+# one line for the report: the five busiest programs (comm) by I/Os
+PROGRAMS=$("$BLKPEAK" analyze query --db "$DB" --csv \
+	"SELECT printf('%s (%d process%s): %d I/Os, %.1f MiB', comm, count(DISTINCT pid),
+	               CASE count(DISTINCT pid) WHEN 1 THEN '' ELSE 'es' END,
+	               count(*), sum(bytes) / 1048576.0)
+	 FROM io_detail WHERE trace_id = $CAP GROUP BY comm ORDER BY count(*) DESC, sum(bytes) DESC
+	 LIMIT 5" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//' | paste -sd ';' | sed 's/;/; /g')
+say "By program: $PROGRAMS"
+[ -n "$PROGRAMS" ] || die "analyze report named no process"
 for k in latency-cdf iops lba qd sizes; do
 	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "$S" "$R0" "$R1" "$CAP"
 done
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
-	--title "blkpeak demo: photo-editing session on one disk, RAID 0 and RAID 1" \
-	--note "workloads/photo-edit --scale $WL_SCALE recorded with blkpeak capture on a RAM-backed loop device, replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, $DISK_NOTE. $IPEAK_NOTE" \
+	--title "blkpeak demo: the $WL workload on one disk, RAID 0 and RAID 1" \
+	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, $DISK_NOTE. $IPEAK_NOTE" \
 	"$S" "$R0" "$R1" "$CAP"
 say ""
-say "Results in $DIR: photo-edit.bpt (the recording), run-*.bpt (the replays),"
+say "Results in $DIR: $WL.bpt (the recording), run-*.bpt (the replays),"
 say "blkpeak.db (SQLite), *.svg (charts), report.html (open it in a browser)."
