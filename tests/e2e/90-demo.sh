@@ -1,6 +1,8 @@
 #!/bin/bash
 # 90-demo.sh — `make demo`'s script (scripts/demo.sh) runs to completion at
-# a small size on emulated 7200 rpm disks, names the disk model, prints
+# a small size on emulated 7200 rpm disks, records the real photo-edit
+# recipe (ImageMagick) and names the programs that did its I/O, refuses a
+# WORKLOAD that is not a recipe, names the disk model, prints
 # the comparison with the time saved by RAID 0 and RAID 1 next to IPEAK's
 # figures, writes valid charts and a report that renders in headless
 # Chromium, and leaves no loop device, mount, cgroup or temp dir behind.
@@ -38,6 +40,15 @@ done
 ! grep -q "$E2E_TMP/tmp/" /proc/mounts || fail "the demo left a mount: $(grep "$E2E_TMP/tmp/" /proc/mounts)"
 [ -z "$(ls -A "$E2E_TMP/tmp")" ] || fail "the demo left files: $(ls -A "$E2E_TMP/tmp")"
 
+# the recording is ImageMagick's, and the demo says so (output and report)
+grep -q '^== 1. record the photo-edit workload (workloads/photo-edit' "$E2E_TMP/demo.log" ||
+	fail "the demo does not name its recipe"
+grep -Eq '^By program: .*convert \([0-9]+ process(es)?\): [1-9][0-9]* I/Os' "$E2E_TMP/demo.log" ||
+	fail "the demo does not name ImageMagick among the programs: $(grep -A3 'By program' "$E2E_TMP/demo.log")"
+grep -q '^top processes by I/Os' <(sed 's/^ *//' "$E2E_TMP/demo.log") ||
+	fail "the demo does not print the top processes"
+grep -q 'the programs that did its I/O (the five busiest by I/Os): .*convert (' "$OUT/report.html" ||
+	fail "the report does not name the programs that did the I/O"
 grep -q '^Disk model: 7200 (WD Caviar WD400BB' "$E2E_TMP/demo.log" || fail "the demo does not name its disk model"
 grep -q 'hdd:7200:/dev/loop' "$E2E_TMP/demo.log" || fail "the demo does not replay onto emulated disks"
 grep -q 'IPEAK measured .*45.9 s, RAID 0 of two 39.6 s (13.7% saved)' "$E2E_TMP/demo.log" ||
@@ -61,6 +72,22 @@ else
 	[ "${CI:-}" = true ] && fail "chromium is missing (scripts/install-deps.sh installs it)"
 	note "chromium missing: browser check not run"
 fi
+# WORKLOAD names a recipe of workloads/; anything else is refused before
+# anything is made, with the list of recipes.
+rc=0
+WORKLOAD=../Makefile DEMO_TMP=$E2E_TMP/tmp DEMO_DIR=$E2E_TMP/bad BLKPEAK=$BLKPEAK "$ROOT/scripts/demo.sh" \
+	> "$E2E_TMP/bad.log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q "WORKLOAD: '../Makefile': not a recipe name" "$E2E_TMP/bad.log" ||
+	fail "WORKLOAD=../Makefile: exit $rc: $(cat "$E2E_TMP/bad.log")"
+rc=0
+WORKLOAD=nosuch DEMO_TMP=$E2E_TMP/tmp DEMO_DIR=$E2E_TMP/bad BLKPEAK=$BLKPEAK "$ROOT/scripts/demo.sh" \
+	> "$E2E_TMP/bad.log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q "WORKLOAD: 'nosuch': no such recipe; there are: .*photo-edit" "$E2E_TMP/bad.log" ||
+	fail "WORKLOAD=nosuch: exit $rc: $(cat "$E2E_TMP/bad.log")"
+! grep -q common.sh "$E2E_TMP/bad.log" || fail "common.sh is listed as a recipe"
+[ -z "$(ls -A "$E2E_TMP/tmp")" ] && [ ! -e "$E2E_TMP/bad" ] ||
+	fail "a refused WORKLOAD left files: $(ls -A "$E2E_TMP/tmp") $(ls -d "$E2E_TMP/bad" 2>/dev/null)"
+
 # The point of the demo: on emulated disks, RAID 0 finishes sooner than one disk.
 saved=$(sqlite3 "$OUT/blkpeak.db" "SELECT round(time_saved_pct, 1) FROM comparison_entries
 	WHERE label LIKE 'raid0:%' ORDER BY comparison_id DESC LIMIT 1")
