@@ -18,9 +18,11 @@ WL=$(cd "$(dirname "$0")/../../workloads" && pwd)
 #  - is one of the program's (OWN below), or
 #  - is a kernel thread that writes back for it: kworker/* (the flusher
 #    writing dirty pages, kblockd dispatching), jbd2/* (ext4's journal
-#    commits of its metadata), or sync (the recipe's sync(1) before it
-#    drops the page cache and after its load, which only writes back what
-#    the program left dirty).
+#    commits of its metadata), ext4lazyinit (ext4 prefetching the block
+#    bitmaps the program's allocations need, after the page cache was
+#    dropped), or sync (the recipe's sync(1) before it drops the page
+#    cache and after its load, which only writes back what the program
+#    left dirty).
 # I/Os of anything else (another program scanning the loop devices, e.g.
 # udev or an sfdisk run by another test) count against the recipe.
 declare -A OWN=(
@@ -30,7 +32,7 @@ declare -A OWN=(
 	[install]='dpkg|dpkg-deb|dpkg-split'
 	[database]='sqlite3'
 )
-WRITEBACK='kworker/.*|jbd2/.*|sync'
+WRITEBACK='kworker/.*|jbd2/.*|ext4lazyinit|sync'
 
 # leftovers DIR: fails if a loop device, a mount or a process still
 # refers to DIR.
