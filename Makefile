@@ -35,7 +35,7 @@ CPPFLAGS += -D_GNU_SOURCE
 LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := common lib cli generate capture replay analyze
+SRC_DIRS  := common lib cli generate capture replay analyze measure
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
@@ -104,6 +104,7 @@ INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
 INC_replay   := -Ilib -Icommon
 INC_analyze  := -Ilib -Icommon
+INC_measure  := -Ilib -Icommon
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose

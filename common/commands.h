@@ -10,7 +10,7 @@
  * To add a command: declare it here, add a row to the table in main.c
  * (run by common/dispatch.c),
  * and put its code in the folder it belongs to (capture/, replay/, generate/,
- * analyze/, or cli/ for the file tools).
+ * analyze/, measure/, or cli/ for the file tools).
  */
 #ifndef BLKPEAK_COMMANDS_H
 #define BLKPEAK_COMMANDS_H
@@ -21,5 +21,6 @@ int cmd_generate(int argc, char **argv); /* generate/cmd_generate.c */
 int cmd_capture(int argc, char **argv);  /* capture/cmd_capture.c */
 int cmd_replay(int argc, char **argv);   /* replay/cmd_replay.c */
 int cmd_analyze(int argc, char **argv);  /* analyze/cmd_analyze.c */
+int cmd_measure(int argc, char **argv);  /* measure/cmd_measure.c */
 
 #endif

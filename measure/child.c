@@ -1,0 +1,81 @@
+/* child.c — running another blkpeak command as a child process (child.h). */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void child_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int child_interrupted(void)
+{
+	return interrupted;
+}
+
+int child_run(char *const argv[], const char *log_path)
+{
+	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), status;
+	pid_t pid;
+
+	if (log < 0)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(log);
+		return -e;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(log, 1);
+		dup2(log, 2);
+		execv("/proc/self/exe", argv);
+		dprintf(2, "blkpeak: /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(log);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+void child_show_log(const char *log_path)
+{
+	FILE *f = fopen(log_path, "r");
+	char line[1024];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stderr);
+	fclose(f);
+}

@@ -1,0 +1,31 @@
+/*
+ * child.h — running another blkpeak command as a child process.
+ *
+ * measure/ does its I/O through `blkpeak generate` and `blkpeak replay`
+ * (the parts never include each other's headers: DESIGN "Layout"), run
+ * as /proc/self/exe, the very binary that runs measure. The child's
+ * standard output and error go to a log file in measure's temporary
+ * folder; on failure the log (replay's "blkpeak: PATH: reason" lines) is
+ * shown, so the user reads the reason replay gives.
+ *
+ * A SIGINT or SIGTERM while a child runs reaches the child too (same
+ * process group); child_interrupted() says one came, and measure stops
+ * after cleaning up.
+ */
+#ifndef BLKPEAK_MEASURE_CHILD_H
+#define BLKPEAK_MEASURE_CHILD_H
+
+/* Catch SIGINT and SIGTERM for child_interrupted() (call once). */
+void child_catch_signals(void);
+/* Nonzero once SIGINT or SIGTERM came. */
+int child_interrupted(void);
+
+/* Run blkpeak with argv (argv[0] is "blkpeak", NULL-terminated), output to
+ * log_path. Returns its exit status (0..255), 128 + the signal that ended
+ * it, or a negative errno when it could not be started. */
+int child_run(char *const argv[], const char *log_path);
+
+/* Copy the log to standard error. */
+void child_show_log(const char *log_path);
+
+#endif
