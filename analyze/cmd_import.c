@@ -14,6 +14,7 @@
 #include "db.h"
 #include "import.h"
 #include "jsonout.h"
+#include "measure_import.h"
 
 static void usage(FILE *f)
 {
@@ -21,7 +22,9 @@ static void usage(FILE *f)
 		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n\n"
 		"Load traces and replay runs (.bpt) into the analysis database, one\n"
 		"transaction per file. A file already in the database (same content\n"
-		"digest) is recognised and skipped.\n\n"
+		"digest) is recognised and skipped. A results document of 'blkpeak\n"
+		"measure' (JSON) goes to the measurements tables; the same measurement\n"
+		"twice is skipped too.\n\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing\n"
 		"  --partial    import the complete blocks of a truncated trace (a killed\n"
 		"               capture) instead of refusing it\n"
@@ -68,6 +71,13 @@ static int check_files(int n, char **paths)
 		struct bpt_reader *r;
 		struct bpt_error err = { 0 };
 
+		if (measure_results_is(paths[i])) {
+			if (measure_results_check(paths[i], &err)) {
+				pr_err("analyze import: %s", err.msg);
+				bad = 1;
+			}
+			continue;
+		}
 		if (bpt_reader_open(&r, paths[i], &err)) {
 			pr_err("analyze import: %s", err.msg);
 			bad = 1;
@@ -105,6 +115,35 @@ static void print_result(const char *path, const struct import_result *res,
 		       secs > 0 ? res->records / secs / 1e6 : 0,
 		       res->truncated ? ", truncated file: complete blocks only" : "");
 	}
+}
+
+/* A `blkpeak measure` results document: 0, or 1 after printing why not. */
+static int import_measurement(sqlite3 *db, const char *path, int json, int quiet)
+{
+	struct measure_import_result res;
+	struct bpt_error err = { 0 };
+
+	if (measure_import(db, path, &res, &err)) {
+		pr_err("analyze import: %s", err.msg);
+		return 1;
+	}
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, stdout, 0);
+		jw_obj(&w);
+		jw_kstr(&w, "path", path);
+		jw_ki64(&w, "measurement_id", res.id);
+		jw_kbool(&w, "already", res.already);
+		jw_kstr(&w, "kind", res.kind);
+		jw_ku64(&w, "points", res.points);
+		jw_obj_end(&w);
+		jw_finish(&w);
+	} else if (!quiet) {
+		printf("%s: %s as measurement %" PRId64 " (%s, %u steps)\n", path,
+		       res.already ? "already imported" : "imported", res.id, res.kind, res.points);
+	}
+	return 0;
 }
 
 int analyze_import(int argc, char **argv)
@@ -149,6 +188,11 @@ int analyze_import(int argc, char **argv)
 		struct import_result res;
 		double secs;
 
+		if (measure_results_is(argv[i])) {
+			if (import_measurement(db, argv[i], json, quiet))
+				failed = 1;
+			continue;
+		}
 		opts.progress = !quiet && isatty(STDERR_FILENO) ? show_progress : NULL;
 		opts.progress_arg = &prog;
 		c = import_file(db, argv[i], &opts, &res, &err);

@@ -224,8 +224,15 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	case 2: /* 2 -> 3: ios.completion (trace format 1.2) */
 		rc = adb_exec(db, "ALTER TABLE ios ADD COLUMN completion INTEGER NOT NULL DEFAULT 0;"
 			      " PRAGMA user_version = 3", err);
+		if (rc)
+			break;
+		/* fall through */
+	case 3: /* 3 -> 4: the measurements tables. Every CREATE in the
+		 * schema says IF NOT EXISTS, so running it again adds just
+		 * them (and sets user_version to 4). */
+		rc = adb_exec(db, analyze_schema_sql, err);
 		break;
-	/* case 3: the ALTERs from version 3 to 4, then fall through. */
+	/* case 4: the ALTERs from version 4 to 5, then fall through. */
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,

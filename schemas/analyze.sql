@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (3). A
+-- blkpeak database; PRAGMA user_version is the schema version (4). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -182,6 +182,61 @@ CREATE TABLE IF NOT EXISTS comparison_entries (
 	PRIMARY KEY (comparison_id, position)
 );
 
+-- One `blkpeak measure` (imported from its results document,
+-- schemas/measure-results.schema.json). Schema version 4 added this table
+-- and measurement_points. A measurement is known by (kind, target,
+-- started_wall_ns): importing the same results twice is a no-op.
+CREATE TABLE IF NOT EXISTS measurements (
+	id              INTEGER PRIMARY KEY,
+	kind            TEXT NOT NULL,         -- qd-sweep, zcav, seeks, commit
+	target          TEXT NOT NULL,         -- the target spec
+	capacity_bytes  INTEGER NOT NULL,      -- what the target holds
+	started_wall_ns INTEGER NOT NULL,      -- CLOCK_REALTIME at the start
+	access          TEXT NOT NULL,         -- what the steps ran, in words
+	engine          TEXT,                  -- NULL: replay's default (libaio)
+	ios_per_step    INTEGER NOT NULL,      -- measured I/Os (commits) per step
+	warmup_ios      INTEGER NOT NULL,      -- done before them and left out
+	write_cache     TEXT,                  -- commit: sysfs write_cache state
+	weights         TEXT,                  -- qd-sweep: equal, given or trace
+	weights_from    TEXT,                  -- qd-sweep: the trace of the weights
+	score_ios_per_s REAL,                  -- qd-sweep: sum of weight * IOPS
+	tool_version    TEXT,
+	path            TEXT,                  -- the results file as imported
+	imported_at     TEXT NOT NULL,         -- UTC, ISO 8601
+	UNIQUE (kind, target, started_wall_ns)
+);
+
+-- One step of a measurement: a queue depth (qd-sweep), a zone (zcav), a
+-- span (seeks) or the one commit step. Figures over the step's measured
+-- I/Os (a commit is a write and its flush): window_ns from the first
+-- issue to the last completion, ios_per_s = ios / window, mb_per_s =
+-- bytes / window / 10^6, latencies (issue to completion) by common/stats.h's
+-- nearest-rank rule.
+CREATE TABLE IF NOT EXISTS measurement_points (
+	measurement_id  INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+	step            INTEGER NOT NULL,      -- 0.. in the order run
+	depth           INTEGER NOT NULL,      -- queue depth
+	zone            INTEGER,               -- zcav: 0..zones-1
+	offset_bytes    INTEGER NOT NULL,      -- zcav: the zone's first byte
+	span_bytes      INTEGER NOT NULL,      -- seeks: the span; zcav: bytes read; commit: region
+	span_pct        REAL,                  -- seeks: the span in % of the target
+	weight          REAL,                  -- qd-sweep: the depth's weight in the score
+	ios             INTEGER NOT NULL,
+	bytes           INTEGER NOT NULL,
+	errors          INTEGER NOT NULL,
+	window_ns       INTEGER NOT NULL,
+	ios_per_s       REAL NOT NULL,
+	mb_per_s        REAL NOT NULL,
+	mean_ns         REAL NOT NULL,
+	p50_ns          INTEGER NOT NULL,
+	p90_ns          INTEGER NOT NULL,
+	p99_ns          INTEGER NOT NULL,
+	p999_ns         INTEGER NOT NULL,
+	p9999_ns        INTEGER NOT NULL,
+	max_ns          INTEGER NOT NULL,
+	PRIMARY KEY (measurement_id, step)
+);
+
 -- Every I/O with names and latencies spelled out, for hand-written SQL.
 CREATE VIEW IF NOT EXISTS io_detail AS
 	SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
@@ -193,4 +248,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

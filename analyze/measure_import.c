@@ -1,0 +1,272 @@
+/*
+ * measure_import.c — a `blkpeak measure` results document into the
+ * measurements tables (measure_import.h), parsed by SQLite's JSON
+ * functions.
+ */
+#include "measure_import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+int measure_results_is(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	int c;
+
+	if (!f)
+		return 0;
+	while ((c = getc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		;
+	fclose(f);
+	return c == '{';
+}
+
+/* The whole file as a string (malloc'ed), at most MEASURE_RESULTS_MAX. */
+static char *slurp(const char *path, struct bpt_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		bpt_error_set(err, -errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(MEASURE_RESULTS_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		bpt_error_set(err, -ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	n = fread(buf, 1, MEASURE_RESULTS_MAX + 1, f);
+	if (ferror(f) || n > MEASURE_RESULTS_MAX) {
+		bpt_error_set(err, ferror(f) ? -EIO : -EFBIG, "%s: %s", path,
+			      ferror(f) ? "read error" : "larger than 16 MiB: not a results document");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Required keys and the JSON types they may have. */
+struct key_type {
+	const char *path;
+	const char *types; /* an SQL list for IN (...) */
+};
+
+static const struct key_type top_keys[] = {
+	{ "$.kind", "'text'" },
+	{ "$.target", "'text'" },
+	{ "$.capacity_bytes", "'integer'" },
+	{ "$.started_wall_ns", "'integer'" },
+	{ "$.access", "'text'" },
+	{ "$.engine", "'text','null'" },
+	{ "$.ios_per_step", "'integer'" },
+	{ "$.warmup_ios", "'integer'" },
+	{ "$.write_cache", "'text','null'" },
+	{ "$.weights", "'text','null'" },
+	{ "$.weights_from", "'text','null'" },
+	{ "$.score_ios_per_s", "'integer','real','null'" },
+	{ "$.points", "'array'" },
+};
+
+static const struct key_type point_keys[] = {
+	{ "$.step", "'integer'" },
+	{ "$.depth", "'integer'" },
+	{ "$.zone", "'integer','null'" },
+	{ "$.offset_bytes", "'integer'" },
+	{ "$.span_bytes", "'integer'" },
+	{ "$.span_pct", "'integer','real','null'" },
+	{ "$.weight", "'integer','real','null'" },
+	{ "$.ios", "'integer'" },
+	{ "$.bytes", "'integer'" },
+	{ "$.errors", "'integer'" },
+	{ "$.window_ns", "'integer'" },
+	{ "$.ios_per_s", "'integer','real'" },
+	{ "$.mb_per_s", "'integer','real'" },
+	{ "$.latency.mean_ns", "'integer','real'" },
+	{ "$.latency.p50_ns", "'integer'" },
+	{ "$.latency.p90_ns", "'integer'" },
+	{ "$.latency.p99_ns", "'integer'" },
+	{ "$.latency.p99_9_ns", "'integer'" },
+	{ "$.latency.p99_99_ns", "'integer'" },
+	{ "$.latency.max_ns", "'integer'" },
+};
+
+/* One integer from SQL with the document bound to ?1; -1 on an error. */
+static long long query_doc(sqlite3 *db, const char *sql, const char *doc)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* 0 when doc is a results document blkpeak can import, else -EINVAL. */
+static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_error *err)
+{
+	char sql[512];
+
+	if (query_doc(db, "SELECT json_valid(?1)", doc) != 1)
+		return bpt_error_set(err, -EINVAL, "%s: not a trace and not valid JSON", path);
+	if (query_doc(db, "SELECT json_extract(?1, '$.format') IS 'blkpeak-measure'"
+			  " AND json_extract(?1, '$.format_version') IS 1", doc) != 1)
+		return bpt_error_set(err, -EINVAL, "%s: not a blkpeak measure results document"
+				     " (\"format\": \"blkpeak-measure\", \"format_version\": 1)", path);
+	for (size_t i = 0; i < sizeof(top_keys) / sizeof(top_keys[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
+			 top_keys[i].path, top_keys[i].types);
+		if (query_doc(db, sql, doc) != 1)
+			return bpt_error_set(err, -EINVAL, "%s: \"%s\" is missing or not of type %s",
+					     path, top_keys[i].path + 2, top_keys[i].types);
+	}
+	if (query_doc(db, "SELECT json_extract(?1, '$.kind') IN"
+			  " ('qd-sweep', 'zcav', 'seeks', 'commit')", doc) != 1)
+		return bpt_error_set(err, -EINVAL, "%s: \"kind\" is not qd-sweep, zcav, seeks or commit",
+				     path);
+	for (size_t i = 0; i < sizeof(point_keys) / sizeof(point_keys[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM json_each(?1, '$.points')"
+			 " WHERE coalesce(json_type(value, '%s') IN (%s), 0) = 0",
+			 point_keys[i].path, point_keys[i].types);
+		if (query_doc(db, sql, doc) != 0)
+			return bpt_error_set(err, -EINVAL, "%s: a point's \"%s\" is missing or not of"
+					     " type %s", path, point_keys[i].path + 2,
+					     point_keys[i].types);
+	}
+	return 0;
+}
+
+int measure_results_check(const char *path, struct bpt_error *err)
+{
+	char *doc = slurp(path, err);
+	sqlite3 *mem;
+	int rc;
+
+	if (!doc)
+		return err ? err->code : -EIO;
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+		sqlite3_close(mem);
+		free(doc);
+		return bpt_error_set(err, -ENOMEM, "%s: cannot open SQLite in memory", path);
+	}
+	rc = check_doc(mem, path, doc, err);
+	sqlite3_close(mem);
+	free(doc);
+	return rc;
+}
+
+static const char insert_measurement[] =
+	"INSERT INTO measurements (kind, target, capacity_bytes, started_wall_ns, access,"
+	" engine, ios_per_step, warmup_ios, write_cache, weights, weights_from,"
+	" score_ios_per_s, tool_version, path, imported_at)"
+	" SELECT json_extract(?1, '$.kind'), json_extract(?1, '$.target'),"
+	" json_extract(?1, '$.capacity_bytes'), json_extract(?1, '$.started_wall_ns'),"
+	" json_extract(?1, '$.access'), json_extract(?1, '$.engine'),"
+	" json_extract(?1, '$.ios_per_step'), json_extract(?1, '$.warmup_ios'),"
+	" json_extract(?1, '$.write_cache'), json_extract(?1, '$.weights'),"
+	" json_extract(?1, '$.weights_from'), json_extract(?1, '$.score_ios_per_s'),"
+	" json_extract(?1, '$.tool_version'), ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
+
+static const char insert_points[] =
+	"INSERT INTO measurement_points SELECT ?2,"
+	" json_extract(value, '$.step'), json_extract(value, '$.depth'),"
+	" json_extract(value, '$.zone'), json_extract(value, '$.offset_bytes'),"
+	" json_extract(value, '$.span_bytes'), json_extract(value, '$.span_pct'),"
+	" json_extract(value, '$.weight'), json_extract(value, '$.ios'),"
+	" json_extract(value, '$.bytes'), json_extract(value, '$.errors'),"
+	" json_extract(value, '$.window_ns'), json_extract(value, '$.ios_per_s'),"
+	" json_extract(value, '$.mb_per_s'), json_extract(value, '$.latency.mean_ns'),"
+	" json_extract(value, '$.latency.p50_ns'), json_extract(value, '$.latency.p90_ns'),"
+	" json_extract(value, '$.latency.p99_ns'), json_extract(value, '$.latency.p99_9_ns'),"
+	" json_extract(value, '$.latency.p99_99_ns'), json_extract(value, '$.latency.max_ns')"
+	" FROM json_each(?1, '$.points')";
+
+/* Run one statement with the document as ?1 and `text`/`id` as ?2. */
+static int run_doc(sqlite3 *db, const char *sql, const char *doc, const char *text,
+		   int64_t id, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot prepare the import of a measurement");
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	if (text)
+		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 2, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return adb_fail(db, err, "cannot import a measurement");
+	return 0;
+}
+
+int measure_import(sqlite3 *db, const char *path, struct measure_import_result *res,
+		   struct bpt_error *err)
+{
+	char *doc = slurp(path, err);
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!doc)
+		return err ? err->code : -EIO;
+	if ((rc = check_doc(db, path, doc, err)) || (rc = adb_exec(db, "BEGIN IMMEDIATE", err))) {
+		free(doc);
+		return rc;
+	}
+	rc = sqlite3_prepare_v2(db, "SELECT id, (SELECT count(*) FROM measurement_points"
+				" WHERE measurement_id = id) FROM measurements"
+				" WHERE kind = json_extract(?1, '$.kind')"
+				" AND target = json_extract(?1, '$.target')"
+				" AND started_wall_ns = json_extract(?1, '$.started_wall_ns')",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		rc = adb_fail(db, err, "cannot look up a measurement");
+		goto fail;
+	}
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		res->id = sqlite3_column_int64(st, 0);
+		res->points = (unsigned)sqlite3_column_int64(st, 1);
+		res->already = 1;
+	}
+	sqlite3_finalize(st);
+	if (!res->already) {
+		if ((rc = run_doc(db, insert_measurement, doc, path, 0, err)))
+			goto fail;
+		res->id = sqlite3_last_insert_rowid(db);
+		if ((rc = run_doc(db, insert_points, doc, NULL, res->id, err)))
+			goto fail;
+		res->points = (unsigned)sqlite3_changes(db);
+	}
+	if ((rc = adb_exec(db, "COMMIT", err)))
+		goto fail;
+	if (sqlite3_prepare_v2(db, "SELECT json_extract(?1, '$.kind')", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(res->kind, sizeof(res->kind), "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	free(doc);
+	return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(doc);
+	return rc;
+}
