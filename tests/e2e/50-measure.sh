@@ -1,0 +1,110 @@
+#!/bin/bash
+# 50-measure.sh — blkpeak measure on a file, mostly with the null engine:
+# --weights-from gives the share of time at each depth that an
+# independent count (Python, from `blkpeak dump`) gives, and the score is
+# the weighted mean of the depths' IOPS; the null engine's fixed latency
+# bounds IOPS and latency as the arithmetic says; --like takes the
+# trace's read share; seeks report their spans; bad input (depth 0, spans
+# over 100%, a target too small, options of another kind) is refused
+# with a clear error; results land in the database (also one of schema
+# version 3, migrated), and analyze import refuses a broken document.
+. "$(dirname "$0")/lib.sh"
+need_cmd python3 sqlite3
+T=$E2E_TMP
+truncate -s 64M "$T/f.img"
+M() { "$BLKPEAK" measure "$@"; }
+
+# A recording whose queue depth varies: Poisson arrivals on 6 servers.
+"$BLKPEAK" generate -q --count 3000 --queue-depth 6 --iops 20000 --arrival poisson \
+	--read-pct 70 --bs 4k:3,64k:1 -o "$T/rec.bpt" || fail "generate"
+"$BLKPEAK" dump --format csv "$T/rec.bpt" > "$T/rec.csv" || fail "dump"
+M qd-sweep --target "$T/f.img" --engine null --null-latency 20us --depths 1,2,4 \
+	--ios 200 --warmup 20 --weights-from "$T/rec.bpt" --like "$T/rec.bpt" --json \
+	> "$T/w.json" || fail "qd-sweep --weights-from"
+python3 - "$T/rec.csv" "$T/w.json" <<'PY' || fail "weights differ from the count of time at depth"
+import bisect, csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+iss = sorted(round(float(r["issue_us"]) * 1000) for r in rows)
+com = sorted(round(float(r["complete_us"]) * 1000) for r in rows)
+times = sorted(set(iss + com))
+swept = [1, 2, 4]
+busy = {d: 0 for d in swept}
+for a, b in zip(times, times[1:]):
+    q = bisect.bisect_right(iss, a) - bisect.bisect_right(com, a)  # in flight during [a, b)
+    if q > 0:
+        d = next((s for s in swept if s >= q), swept[-1])
+        busy[d] += b - a
+total = sum(busy.values())
+doc = json.load(open(sys.argv[2]))
+reads = sum(r["op"] == "read" for r in rows) * 100 / len(rows)
+assert f"{reads:.1f}% read" in doc["access"], (reads, doc["access"])
+score = 0
+for p in doc["points"]:
+    want = busy[p["depth"]] / total
+    assert abs(p["weight"] - want) < 1e-6, (p["depth"], p["weight"], want)
+    score += p["weight"] * p["ios_per_s"]
+assert abs(score - doc["score_ios_per_s"]) < 1e-2 * max(1, score) / 100, (score, doc["score_ios_per_s"])
+assert doc["weights"] == "trace"
+print("  weights", {d: round(busy[d] / total, 4) for d in swept})
+PY
+
+# The null engine serves each I/O in no less than its latency (1 ms): at
+# depth D at most D per ms, and by Little's law mean latency * IOPS <= D.
+M qd-sweep --target "$T/f.img" --engine null --null-latency 1ms --depths 1,4 --ios 100 \
+	--warmup 5 --json > "$T/n.json" || fail "qd-sweep null"
+python3 - "$T/n.json" <<'PY' || fail "null engine figures break the arithmetic"
+import json, sys
+for p in json.load(open(sys.argv[1]))["points"]:
+    d, iops, lat = p["depth"], p["ios_per_s"], p["latency"]
+    assert p["ios"] == 100 and p["errors"] == 0, p
+    assert lat["p50_ns"] >= 1_000_000 and lat["max_ns"] >= lat["p50_ns"], lat
+    assert iops <= d * 1000 * 1.0001, (d, iops)
+    assert iops * lat["mean_ns"] / 1e9 <= d * 1.0001, (d, iops, lat["mean_ns"])
+    assert abs(p["window_ns"] * iops / 1e9 - 100) < 1e-3, p
+PY
+
+# seeks: each span reported with its bytes; text output "N @ SIZE"
+M seeks --target "$T/f.img" --spans 1,50,100 --ios 100 > "$T/s.txt" || fail "seeks"
+grep -q "seeks/s: .* @ 652.0 KiB, .* @ 32.0 MiB, .* @ 64.0 MiB" "$T/s.txt" || fail "seeks output: $(cat "$T/s.txt")"
+
+# bad input
+expect() { # CODE TEXT ARGS...: measure exits CODE saying TEXT
+	local code=$1 text=$2 rc
+	shift 2
+	M "$@" > "$T/o" 2> "$T/e"; rc=$?
+	[ "$rc" = "$code" ] || fail "measure $*: exit $rc, not $code: $(cat "$T/e")"
+	grep -q -- "$text" "$T/e" || fail "measure $*: no '$text' in: $(cat "$T/e")"
+}
+expect 2 "a depth is 1..65536" qd-sweep --target "$T/f.img" --depths 0,1
+expect 2 "depths must increase" qd-sweep --target "$T/f.img" --depths 4,2
+expect 2 "at most 100" seeks --target "$T/f.img" --spans 10,150
+expect 2 "not an option of qd-sweep" qd-sweep --target "$T/f.img" --zones 4
+expect 2 "not qd-sweep, zcav, seeks or commit" bogus --target "$T/f.img"
+expect 2 "give one" qd-sweep --target "$T/f.img" --pattern database --like "$T/rec.bpt"
+expect 2 "not in --depths" qd-sweep --target "$T/f.img" --depths 1,2 --weights 8:1
+expect 2 "required" zcav
+truncate -s 512K "$T/small.img"
+expect 1 "too small" qd-sweep --target "$T/small.img" --depths 1 --ios 10
+expect 1 "too small for one zone" zcav --target "$T/small.img" --ios 4 --bs 1m
+expect 1 "no such file" seeks --target "$T/absent.img"
+
+# the database: --db imports, analyze query reaches the tables
+DB=$T/m.db
+M zcav --target "$T/f.img" --zones 3 --ios 4 --warmup 1 --bs 1m --db "$DB" -o "$T/z.json" \
+	> /dev/null || fail "zcav --db"
+[ "$(sqlite3 "$DB" "SELECT kind || ' ' || count(*) FROM measurements JOIN measurement_points
+	ON measurement_id = id")" = "zcav 3" ] || fail "zcav rows"
+[ "$(sqlite3 "$DB" "SELECT max(offset_bytes) + 5 * 1048576 FROM measurement_points")" = 67108864 ] ||
+	fail "the last zone does not end at the end"
+"$BLKPEAK" analyze import --db "$DB" "$T/z.json" | grep -q "already imported as measurement 1" ||
+	fail "a second import of the same results"
+# a database of schema version 3 is migrated by the next import
+sqlite3 "$DB" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3"
+"$BLKPEAK" analyze import -q --db "$DB" "$T/z.json" || fail "import into a version-3 database"
+[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "4
+3" ] || fail "migration from version 3"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["points"][0]["ios"]; json.dump(d, open(sys.argv[2], "w"))' \
+	"$T/z.json" "$T/broken.json"
+"$BLKPEAK" analyze import --db "$DB" "$T/broken.json" 2> "$T/e" && fail "a broken document was imported"
+grep -q 'a point.s "ios" is missing' "$T/e" || fail "broken document message: $(cat "$T/e")"
+exit 0
