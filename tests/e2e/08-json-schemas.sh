@@ -48,6 +48,18 @@ for id in 1 2; do
 	"$BLKPEAK" analyze report "$id" --json >"$T/report-$id.json" || fail "report $id"
 	check analyze-report "$T/report-$id.json" "report $id"
 done
+# measure: the results document of each kind (null engine: fast), and
+# its import line
+for kind in qd-sweep zcav seeks commit; do
+	case $kind in qd-sweep) extra="--depths 1,2 --weights 1:1,2:3" ;; zcav) extra="--zones 2 --bs 64k" ;;
+		*) extra="" ;; esac
+	# shellcheck disable=SC2086
+	"$BLKPEAK" measure $kind --target "$T/t.img" --engine null --ios 20 $extra --json \
+		>"$T/measure-$kind.json" 2>"$T/err" || fail "measure $kind: $(cat "$T/err")"
+	check measure-results "$T/measure-$kind.json" "measure $kind"
+done
+"$BLKPEAK" analyze import --json "$T/measure-zcav.json" >"$T/import-m.json" || fail "import measure"
+check analyze-import "$T/import-m.json" "import of measure results"
 "$BLKPEAK" analyze compare 1 2 --json >"$T/compare.json" || fail "compare"
 check analyze-compare "$T/compare.json" compare
 
