@@ -22,7 +22,7 @@ static void usage(FILE *f)
 "usage: blkpeak measure KIND --target SPEC [options]\n"
 "\n"
 "The standard disk measurements, run through replay's engines and targets\n"
-"(each step is a child 'blkpeak replay --timing afap'). KIND:\n"
+"(each step is a child 'blkpeak replay', as fast as possible). KIND:\n"
 "  qd-sweep   an IOMeter access spec at each queue depth: IOPS, MB/s,\n"
 "             latency p50/p99/p99.9/max, and a weighted score\n"
 "  zcav       sequential read throughput in zones from the first to the\n"

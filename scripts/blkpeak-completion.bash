@@ -101,7 +101,7 @@ _blkpeak()
 			if [[ -n $w ]]; then
 				mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
 			elif [[ $arg == *FILE* || $arg == *PATH* || $arg == *.bpt* ||
-				$arg == DEV || $arg == SPEC ]]; then
+				$arg == DEV || $arg == SPEC || $arg == TRACE ]]; then
 				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			fi
 			return 0
@@ -113,6 +113,14 @@ _blkpeak()
 		return 0
 	fi
 	w=$(_blkpeak_commands "$text")
+	# measure's KIND, until one is given
+	if [[ ${path[0]} == measure ]]; then
+		local kinds="qd-sweep zcav seeks commit" k given=""
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			for k in $kinds; do [[ ${COMP_WORDS[i]} == "$k" ]] && given=1; done
+		done
+		[[ -z $given ]] && w=$kinds
+	fi
 	if [[ -n $w ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
 	else
