@@ -11,17 +11,23 @@
 #include "cliutil.h"
 #include "compare.h"
 #include "db.h"
+#include "measure_view.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: blkpeak analyze compare ID ID... [--json] [--force] [--allow-partial]\n"
 		"                                [--no-store] [--db PATH]\n"
-		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n\n"
+		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n"
+		"       blkpeak analyze compare --measurements ID ID... [--json]\n\n"
 		"Put traces and replay runs of the same I/O side by side, against the\n"
 		"first: total time, time saved and speedup in percent, IOPS, MB/s, queue\n"
 		"depth, latency percentiles. The comparison is stored in the database\n"
 		"(tables comparisons, comparison_entries).\n\n"
+		"  --measurements  the IDs are measurements of one kind (blkpeak measure;\n"
+		"               measurements.id): each step (depth, zone, span) side by\n"
+		"               side against the first, in percent, and the qd-sweep\n"
+		"               score; read from the database, nothing stored\n"
 		"  --json       one JSON object\n"
 		"  --force      compare entries that do not come from the same trace\n"
 		"  --allow-partial  compare runs that stopped before their last I/O\n"
@@ -33,10 +39,35 @@ static void usage(FILE *f)
 		"  -h, --help   this text\n");
 }
 
+/* --measurements: measurements of one kind side by side (measure_view.h). */
+static int compare_measurements(const char *dbopt, const int64_t *ids, size_t n, int json)
+{
+	struct bpt_error err = { 0 };
+	struct mview v = { 0 };
+	sqlite3 *db = NULL;
+	int rc = EXIT_FAIL;
+
+	if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err) ||
+	    mview_load(db, ids, n, &v, &err) || mview_same_kind(&v, &err)) {
+		pr_err("analyze compare: %s", err.msg);
+		goto out;
+	}
+	if (json)
+		mview_print_json(stdout, &v);
+	else
+		mview_print_text(stdout, &v);
+	rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+out:
+	mview_free(&v);
+	sqlite3_close(db);
+	return rc;
+}
+
 int analyze_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "measurements", no_argument, NULL, 'm' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "allow-partial", no_argument, NULL, 'p' },
 		{ "no-store", no_argument, NULL, 'n' },
@@ -45,7 +76,7 @@ int analyze_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbopt = NULL;
-	int json = 0, flags = 0, store = 1, c, n, nids, rc = EXIT_FAIL;
+	int json = 0, flags = 0, store = 1, c, n, nids, rc = EXIT_FAIL, measurements = 0;
 	struct bpt_error err = { 0 };
 	int64_t *args, *ids = NULL;
 	struct cmp cmp = { 0, NULL, 0, 0 };
@@ -55,6 +86,7 @@ int analyze_compare(int argc, char **argv)
 	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
+		case 'm': measurements = 1; break;
 		case 'f': flags |= CMP_FORCE; break;
 		case 'p': flags |= CMP_ALLOW_PARTIAL; break;
 		case 'n': store = 0; break;
@@ -81,6 +113,11 @@ int analyze_compare(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		args[i] = (int64_t)v;
+	}
+	if (measurements) {
+		rc = compare_measurements(dbopt, args, (size_t)n, json);
+		free(args);
+		return rc;
 	}
 	if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
 	    cmp_expand_ids(db, args, n, &ids, &nids, &err) ||

@@ -16,7 +16,8 @@
 static void html_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze html ID... -o FILE [--title TEXT] [--note TEXT] [--db PATH]\n"
+		"usage: blkpeak analyze html [ID...] -o FILE [--measurements LIST] [--title TEXT]\n"
+		"                            [--note TEXT] [--db PATH]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
 		"network) on the traces and runs ID...: a table of each, a comparison\n"
@@ -24,6 +25,11 @@ static void html_usage(FILE *f)
 		"map, queue depth and request-size charts.\n"
 		"\n"
 		"  -o, --output FILE  write the report here (\"-\" for standard output)\n"
+		"      --measurements LIST  add a Measurements section (blkpeak measure):\n"
+		"                     measurements.id,... or all; per kind a table against\n"
+		"                     the first and its charts (IOPS and p99 against depth,\n"
+		"                     MB/s against zone, seeks against span, commits);\n"
+		"                     with it the trace IDs may be left out\n"
 		"      --title TEXT   the report's title (default \"blkpeak report\")\n"
 		"      --note TEXT    a paragraph under the title (how the runs were made)\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
@@ -35,6 +41,7 @@ int analyze_html(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 'T' },
+		{ "measurements", required_argument, NULL, 'M' },
 		{ "note", required_argument, NULL, 'N' },
 		{ "db", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
@@ -51,6 +58,7 @@ int analyze_html(int argc, char **argv)
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'T': ho.title = optarg; break;
+		case 'M': ho.measurements = optarg; break;
 		case 'N': ho.note = optarg; break;
 		case 'D': dbopt = optarg; break;
 		}
@@ -61,7 +69,8 @@ int analyze_html(int argc, char **argv)
 		pr_err("analyze html: -o FILE is required (\"-\" for standard output)");
 		return EXIT_USAGE;
 	}
-	rc = drawcmd_begin(&d, "html", dbopt, out, argv + optind, argc - optind);
+	rc = drawcmd_begin(&d, "html", dbopt, out, argv + optind, argc - optind,
+			   ho.measurements ? 0 : 1);
 	if (rc)
 		return rc;
 	ho.db_path = d.db_path;

@@ -12,6 +12,7 @@
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "drawcmd.h"
+#include "measure_view.h"
 #include "plot.h"
 
 static void plot_usage(FILE *f)
@@ -27,9 +28,38 @@ static void plot_usage(FILE *f)
 		"                     lba          offset over time (access map)\n"
 		"                     qd           I/Os in flight over time\n"
 		"                     sizes        request-size histogram\n"
+		"                   of measurements (blkpeak measure): the IDs are\n"
+		"                   measurements.id, all of the kind the chart draws:\n"
+		"                     qd-iops      qd-sweep: IOPS against queue depth\n"
+		"                     qd-p99       qd-sweep: p99 latency against depth\n"
+		"                     zcav         zcav: MB/s against the zone's offset\n"
+		"                     seeks        seeks: seeks/s against span\n"
+		"                     commit       commit: commits/s per target\n"
 		"  -o, --output FILE  write the SVG here (default: standard output)\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help         this text\n");
+}
+
+/* A chart of measurements (measure_view.h): the IDs are measurements. */
+static int plot_measurements(enum mview_chart mc, const char *dbopt, const char *out,
+			     char **args, int nargs)
+{
+	struct bpt_error err = { 0 };
+	struct mview v = { 0 };
+	struct drawcmd d;
+	int rc = drawcmd_begin(&d, "plot", dbopt, out, args, nargs, 1);
+
+	if (rc)
+		return rc;
+	rc = mview_load(d.db, d.ids, d.n, &v, &err);
+	if (!rc)
+		rc = mview_chart_write(d.out.f, &v, mc, 1, &err);
+	if (rc == -ENODATA)
+		pr_err("analyze plot: %s: the measurements have no step to draw", d.db_path);
+	else if (rc)
+		pr_err("analyze plot: %s", err.msg);
+	mview_free(&v);
+	return drawcmd_end(&d, rc);
 }
 
 int analyze_plot(int argc, char **argv)
@@ -61,10 +91,15 @@ int analyze_plot(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (plot_kind_parse(kind_s, &kind)) {
-		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd or sizes", kind_s);
+		enum mview_chart mc;
+
+		if (!mview_chart_parse(kind_s, &mc))
+			return plot_measurements(mc, dbopt, out, argv + optind, argc - optind);
+		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, qd-iops,"
+		       " qd-p99, zcav, seeks or commit", kind_s);
 		return EXIT_USAGE;
 	}
-	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind);
+	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind, 1);
 	if (rc)
 		return rc;
 	rc = plot_write(d.db, kind, d.ids, d.n, 1, d.out.f);

@@ -34,14 +34,14 @@ int parse_trace_ids(const char *cmd, char **args, int n, int64_t **out)
 }
 
 int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const char *out,
-		  char **args, int nargs)
+		  char **args, int nargs, int min_ids)
 {
 	struct bpt_error err = { 0 };
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->cmd = cmd;
-	if (nargs < 1) {
+	if (nargs < min_ids) {
 		pr_err("analyze %s: no trace id given; see --help", cmd);
 		return EXIT_USAGE;
 	}

@@ -28,13 +28,13 @@ struct drawcmd {
 };
 
 /*
- * Parse the ids args[0..nargs-1] (at least one), open the database (--db
+ * Parse the ids args[0..nargs-1] (at least min_ids), open the database (--db
  * value dbopt, or the default) read-only and the output `out`. Prints
  * what went wrong and returns EXIT_USAGE or EXIT_FAIL, or 0 when d is
  * ready; on failure nothing is left open.
  */
 int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const char *out,
-		  char **args, int nargs);
+		  char **args, int nargs, int min_ids);
 
 /*
  * Finish with the drawing's result rc (0 or -errno, already reported by

@@ -11,8 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cliutil.h"
 #include "fmt.h"
 #include "html.h"
+#include "measure_view.h"
 #include "plot.h"
 #include "compare.h"
 #include "stats_report.h"
@@ -223,23 +225,109 @@ static int single_entry(sqlite3 *db, int64_t id, struct cmp *c, struct bpt_error
 	return rc;
 }
 
+/* "all" or "1,2,3" into ids (malloc'ed; *n 0 for all). -EINVAL with err. */
+static int parse_measurement_list(const char *s, int64_t **ids, size_t *n, struct bpt_error *err)
+{
+	char buf[1024], *save = NULL, *tok;
+
+	*ids = NULL;
+	*n = 0;
+	if (!strcmp(s, "all"))
+		return 0;
+	if (strlen(s) >= sizeof(buf) || !(*ids = calloc(strlen(s) / 2 + 1, sizeof(**ids))))
+		return bpt_error_set(err, -EINVAL, "--measurements: too long");
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (parse_u64(tok, &v) || !v || v > INT64_MAX) {
+			free(*ids);
+			*ids = NULL;
+			return bpt_error_set(err, -EINVAL, "--measurements: '%s': not a measurement id",
+					     tok);
+		}
+		(*ids)[(*n)++] = (int64_t)v;
+	}
+	if (!*n) {
+		free(*ids);
+		*ids = NULL;
+		return bpt_error_set(err, -EINVAL, "--measurements: '%s': no id", s);
+	}
+	return 0;
+}
+
+/* The Measurements section: per kind a table against the first of that
+ * kind and its charts (measure_view.h). */
+static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt_error *err)
+{
+	static const char *const kinds[] = { "qd-sweep", "zcav", "seeks", "commit" };
+	struct mview all = { 0 };
+	int64_t *ids;
+	size_t n;
+	int rc;
+
+	if ((rc = parse_measurement_list(list, &ids, &n, err)))
+		return rc;
+	rc = mview_load(db, ids, n, &all, err);
+	free(ids);
+	if (rc)
+		return rc;
+	fputs("<h2 id=\"measurements\">Measurements</h2>\n", f);
+	if (!all.n)
+		fputs("<p>No measurement in the database (blkpeak measure --db).</p>\n", f);
+	for (size_t k = 0; k < 4 && !rc; k++) {
+		struct mview one = { 0 };
+
+		if (!(one.m = calloc(all.n ? all.n : 1, sizeof(*one.m)))) {
+			rc = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < all.n; i++)
+			if (!strcmp(all.m[i].kind, kinds[k]))
+				one.m[one.n++] = all.m[i]; /* shallow: all owns the points */
+		if (one.n) {
+			fprintf(f, "<h3 id=\"measure-%s\">%s</h3>\n", kinds[k], kinds[k]);
+			mview_print_html(f, &one);
+			for (int c = 0; c < MVIEW_CHART_COUNT && !rc; c++) {
+				if (strcmp(mview_chart_kind((enum mview_chart)c), kinds[k]))
+					continue;
+				fprintf(f, "<figure id=\"chart-%s\">\n", mview_chart_name((enum mview_chart)c));
+				rc = mview_chart_write(f, &one, (enum mview_chart)c, 0, err);
+				if (rc == -ENODATA) {
+					fputs("<p>No step to show.</p>\n", f);
+					rc = 0;
+				}
+				fputs("</figure>\n", f);
+			}
+		}
+		free(one.m);
+	}
+	mview_free(&all);
+	return rc;
+}
+
 int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
 	       struct bpt_error *err)
 {
 	struct cmp c = { 0 };
-	int rc;
+	int rc = 0;
 
-	if (n == 0)
+	if (n == 0 && !o->measurements)
 		return -EINVAL;
-	rc = n == 1 ? single_entry(db, ids[0], &c, err)
-		    : cmp_compute(db, ids, (int)n, CMP_FORCE | CMP_ALLOW_PARTIAL, &c, err);
+	if (n)
+		rc = n == 1 ? single_entry(db, ids[0], &c, err)
+			    : cmp_compute(db, ids, (int)n, CMP_FORCE | CMP_ALLOW_PARTIAL, &c, err);
 	if (rc)
 		goto out;
 	write_header(f, o, n);
-	write_runs_table(f, &c);
-	if (n >= 2)
-		write_comparison(f, &c);
-	rc = write_charts(db, ids, n, f);
+	if (n) {
+		write_runs_table(f, &c);
+		if (n >= 2)
+			write_comparison(f, &c);
+		rc = write_charts(db, ids, n, f);
+	}
+	if (!rc && o->measurements)
+		rc = write_measurements(db, o->measurements, f, err);
 	if (rc)
 		goto out;
 	fputs("<p class=\"meta\">Made with blkpeak: <code>blkpeak analyze html</code>. "

@@ -18,10 +18,12 @@ struct html_options {
 	const char *title;     /* <h1> and <title>; NULL: "blkpeak report" */
 	const char *note;      /* a paragraph under the title (plain text), or NULL */
 	const char *db_path;   /* shown in the header */
+	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
 };
 
 /*
- * Write the report on traces ids[0..n-1], n >= 1, to f. The first is the
+ * Write the report on traces ids[0..n-1] to f (n >= 1, or 0 with
+ * o->measurements: then only the Measurements section). The first is the
  * baseline of the comparison (compare.h, computed with --force: ids of
  * different traces are shown, with a remark). A chart none of the traces
  * can fill is replaced by a line saying so. Returns 0, -ENOENT (an id is

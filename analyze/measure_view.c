@@ -1,0 +1,518 @@
+/* measure_view.c — measurements side by side: tables and charts (measure_view.h). */
+#include "measure_view.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cliutil.h"
+#include "db.h"
+#include "fmt.h"
+#include "html.h"
+#include "jsonout.h"
+#include "svg.h"
+
+static void col_text(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+static int load_points(sqlite3 *db, struct mview_meas *m, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT depth, coalesce(zone, -1), offset_bytes, span_bytes,"
+			       " coalesce(span_pct, 0), coalesce(weight, 0), ios_per_s, mb_per_s,"
+			       " p50_ns, p99_ns, p999_ns, max_ns FROM measurement_points"
+			       " WHERE measurement_id = ?1 ORDER BY step", -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot read measurement_points");
+	sqlite3_bind_int64(st, 1, m->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct mview_point *p;
+
+		if (m->n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			struct mview_point *np = realloc(m->p, nc * sizeof(*np));
+
+			if (!np) {
+				sqlite3_finalize(st);
+				return bpt_error_set(err, -ENOMEM, "out of memory");
+			}
+			m->p = np;
+			cap = nc;
+		}
+		p = &m->p[m->n++];
+		p->depth = sqlite3_column_int64(st, 0);
+		p->zone = sqlite3_column_int64(st, 1);
+		p->offset_bytes = sqlite3_column_int64(st, 2);
+		p->span_bytes = sqlite3_column_int64(st, 3);
+		p->span_pct = sqlite3_column_double(st, 4);
+		p->weight = sqlite3_column_double(st, 5);
+		p->iops = sqlite3_column_double(st, 6);
+		p->mbps = sqlite3_column_double(st, 7);
+		p->p50_ns = sqlite3_column_double(st, 8);
+		p->p99_ns = sqlite3_column_double(st, 9);
+		p->p999_ns = sqlite3_column_double(st, 10);
+		p->max_ns = sqlite3_column_double(st, 11);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : adb_fail(db, err, "cannot read measurement_points");
+}
+
+int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
+	       struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t *all = NULL;
+	int rc = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!n) {
+		size_t cap = 0;
+
+		if (sqlite3_prepare_v2(db, "SELECT id FROM measurements ORDER BY id", -1, &st,
+				       NULL) != SQLITE_OK)
+			return adb_fail(db, err, "cannot read measurements");
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (n == cap) {
+				int64_t *na = realloc(all, (cap = cap ? 2 * cap : 16) * sizeof(*na));
+
+				if (!na) {
+					sqlite3_finalize(st);
+					free(all);
+					return bpt_error_set(err, -ENOMEM, "out of memory");
+				}
+				all = na;
+			}
+			all[n++] = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		ids = all;
+	}
+	if (n && !(v->m = calloc(n, sizeof(*v->m)))) {
+		free(all);
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	}
+	if (sqlite3_prepare_v2(db, "SELECT kind, target, access, coalesce(write_cache, ''),"
+			       " coalesce(score_ios_per_s, 0) FROM measurements WHERE id = ?1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		free(all);
+		return adb_fail(db, err, "cannot read measurements");
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct mview_meas *m = &v->m[v->n];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, ids[i]);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			rc = bpt_error_set(err, -ENOENT, "%s: no measurement %" PRId64,
+					   sqlite3_db_filename(db, "main"), ids[i]);
+			break;
+		}
+		m->id = ids[i];
+		col_text(st, 0, m->kind, sizeof(m->kind));
+		col_text(st, 1, m->target, sizeof(m->target));
+		col_text(st, 2, m->access, sizeof(m->access));
+		col_text(st, 3, m->write_cache, sizeof(m->write_cache));
+		m->score = sqlite3_column_double(st, 4);
+		v->n++;
+		rc = load_points(db, m, err);
+	}
+	sqlite3_finalize(st);
+	free(all);
+	if (rc)
+		mview_free(v);
+	return rc;
+}
+
+void mview_free(struct mview *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->m[i].p);
+	free(v->m);
+	memset(v, 0, sizeof(*v));
+}
+
+int mview_same_kind(const struct mview *v, struct bpt_error *err)
+{
+	if (!v->n)
+		return bpt_error_set(err, -EINVAL, "no measurement");
+	for (size_t i = 1; i < v->n; i++)
+		if (strcmp(v->m[i].kind, v->m[0].kind))
+			return bpt_error_set(err, -EINVAL, "measurement %" PRId64 " is a %s,"
+					     " measurement %" PRId64 " a %s: compare one kind",
+					     v->m[0].id, v->m[0].kind, v->m[i].id, v->m[i].kind);
+	return 0;
+}
+
+/* The figures a table shows per kind: name, unit and the value. */
+struct figure {
+	const char *name;
+	double (*get)(const struct mview_point *p);
+	int prec;
+};
+
+static double get_iops(const struct mview_point *p) { return p->iops; }
+static double get_mbps(const struct mview_point *p) { return p->mbps; }
+static double get_p99_ms(const struct mview_point *p) { return p->p99_ns / 1e6; }
+
+static const struct figure qd_figs[] = { { "IOPS", get_iops, 1 }, { "p99 (ms)", get_p99_ms, 3 } };
+static const struct figure zcav_figs[] = { { "MB/s", get_mbps, 2 } };
+static const struct figure seek_figs[] = { { "seeks/s", get_iops, 1 }, { "p99 (ms)", get_p99_ms, 3 } };
+static const struct figure commit_figs[] = { { "commits/s", get_iops, 1 },
+					     { "p99 (ms)", get_p99_ms, 3 } };
+
+static const struct figure *figures_of(const char *kind, size_t *n)
+{
+#define RET(a) do { *n = sizeof(a) / sizeof(a[0]); return a; } while (0)
+	if (!strcmp(kind, "qd-sweep"))
+		RET(qd_figs);
+	if (!strcmp(kind, "zcav"))
+		RET(zcav_figs);
+	if (!strcmp(kind, "seeks"))
+		RET(seek_figs);
+	RET(commit_figs);
+#undef RET
+}
+
+static size_t max_points(const struct mview *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (v->m[i].n > n)
+			n = v->m[i].n;
+	return n;
+}
+
+/* The row label of step s (from the first measurement that has it). */
+static void row_label(const struct mview *v, size_t s, char *buf, size_t len)
+{
+	char b[32];
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct mview_meas *m = &v->m[i];
+		const struct mview_point *p = &m->p[s];
+
+		if (s >= m->n)
+			continue;
+		if (!strcmp(m->kind, "qd-sweep"))
+			snprintf(buf, len, "QD %" PRId64, p->depth);
+		else if (!strcmp(m->kind, "zcav"))
+			snprintf(buf, len, "zone %" PRId64 " @ %s", p->zone,
+				 fmt_bytes((uint64_t)p->offset_bytes, b, sizeof(b)));
+		else if (!strcmp(m->kind, "seeks"))
+			snprintf(buf, len, "%g%% (%s)", p->span_pct,
+				 fmt_bytes((uint64_t)p->span_bytes, b, sizeof(b)));
+		else
+			snprintf(buf, len, "commit");
+		return;
+	}
+	snprintf(buf, len, "-");
+}
+
+/* A value and its change against the baseline: "412.3 (+97.8%)". */
+static void cell(char *buf, size_t len, double v, double base, int prec, int first)
+{
+	if (first || !(base > 0))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "%.*f (%+.1f%%)", prec, v, (v / base - 1) * 100);
+}
+
+void mview_print_text(FILE *f, const struct mview *v)
+{
+	size_t nf, rows = max_points(v);
+	const struct figure *fig = figures_of(v->m[0].kind, &nf);
+	char buf[64], label[96];
+
+	fprintf(f, "%s, against measurement %" PRId64 ":\n", v->m[0].kind, v->m[0].id);
+	for (size_t i = 0; i < v->n; i++) {
+		fprintf(f, "  %" PRId64 ": ", v->m[i].id);
+		text_str(f, v->m[i].target);
+		fprintf(f, " (");
+		text_str(f, v->m[i].access);
+		fprintf(f, ")\n");
+	}
+	for (size_t k = 0; k < nf; k++) {
+		fprintf(f, "%-24s", fig[k].name);
+		for (size_t i = 0; i < v->n; i++)
+			fprintf(f, " %20" PRId64, v->m[i].id);
+		fputc('\n', f);
+		for (size_t s = 0; s < rows; s++) {
+			row_label(v, s, label, sizeof(label));
+			fprintf(f, "%-24s", label);
+			for (size_t i = 0; i < v->n; i++) {
+				if (s >= v->m[i].n)
+					snprintf(buf, sizeof(buf), "-");
+				else
+					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
+					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
+					     fig[k].prec, i == 0);
+				fprintf(f, " %20s", buf);
+			}
+			fputc('\n', f);
+		}
+	}
+	if (!strcmp(v->m[0].kind, "qd-sweep")) {
+		fprintf(f, "%-24s", "score (IOPS)");
+		for (size_t i = 0; i < v->n; i++) {
+			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
+			fprintf(f, " %20s", buf);
+		}
+		fputc('\n', f);
+	}
+	if (!strcmp(v->m[0].kind, "commit")) {
+		fprintf(f, "%-24s", "write cache");
+		for (size_t i = 0; i < v->n; i++)
+			fprintf(f, " %20s", v->m[i].write_cache);
+		fputc('\n', f);
+	}
+}
+
+void mview_print_json(FILE *f, const struct mview *v)
+{
+	struct jw w;
+
+	jw_init(&w, f, 0);
+	jw_obj(&w);
+	jw_kstr(&w, "kind", v->m[0].kind);
+	jw_key(&w, "measurements");
+	jw_arr(&w);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct mview_meas *m = &v->m[i];
+
+		jw_obj(&w);
+		jw_ki64(&w, "measurement_id", m->id);
+		jw_kstr(&w, "target", m->target);
+		jw_kstr(&w, "access", m->access);
+		jw_key(&w, "score_ios_per_s");
+		if (!strcmp(m->kind, "qd-sweep"))
+			jw_num(&w, m->score, 3);
+		else
+			jw_null(&w);
+		jw_key(&w, "score_vs_first_pct");
+		if (!strcmp(m->kind, "qd-sweep") && v->m[0].score > 0)
+			jw_num(&w, (m->score / v->m[0].score - 1) * 100, 3);
+		else
+			jw_null(&w);
+		jw_key(&w, "points");
+		jw_arr(&w);
+		for (size_t s = 0; s < m->n; s++) {
+			const struct mview_point *p = &m->p[s];
+			const struct mview_point *b = s < v->m[0].n ? &v->m[0].p[s] : NULL;
+
+			jw_obj(&w);
+			jw_ki64(&w, "depth", p->depth);
+			jw_ki64(&w, "offset_bytes", p->offset_bytes);
+			jw_ki64(&w, "span_bytes", p->span_bytes);
+			jw_knum(&w, "ios_per_s", p->iops, 3);
+			jw_knum(&w, "mb_per_s", p->mbps, 3);
+			jw_knum(&w, "p99_ns", p->p99_ns, 0);
+			jw_key(&w, "ios_per_s_vs_first_pct");
+			if (b && b->iops > 0)
+				jw_num(&w, (p->iops / b->iops - 1) * 100, 3);
+			else
+				jw_null(&w);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_finish(&w);
+}
+
+void mview_print_html(FILE *f, const struct mview *v)
+{
+	size_t nf, rows = max_points(v);
+	const struct figure *fig = figures_of(v->m[0].kind, &nf);
+	char buf[64], label[96];
+
+	fprintf(f, "<table class=\"measure\">\n<tr><th>%s</th>", v->m[0].kind);
+	for (size_t i = 0; i < v->n; i++) {
+		fprintf(f, "<th>%" PRId64 ": ", v->m[i].id);
+		html_escape(f, v->m[i].target);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t k = 0; k < nf; k++) {
+		fprintf(f, "<tr><th colspan=\"%zu\">%s</th></tr>\n", v->n + 1, fig[k].name);
+		for (size_t s = 0; s < rows; s++) {
+			row_label(v, s, label, sizeof(label));
+			fputs("<tr><td>", f);
+			html_escape(f, label);
+			fputs("</td>", f);
+			for (size_t i = 0; i < v->n; i++) {
+				if (s >= v->m[i].n)
+					snprintf(buf, sizeof(buf), "-");
+				else
+					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
+					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
+					     fig[k].prec, i == 0);
+				fprintf(f, "<td>%s</td>", buf);
+			}
+			fputs("</tr>\n", f);
+		}
+	}
+	if (!strcmp(v->m[0].kind, "qd-sweep")) {
+		fputs("<tr><th>score (IOPS)</th>", f);
+		for (size_t i = 0; i < v->n; i++) {
+			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
+			fprintf(f, "<td>%s</td>", buf);
+		}
+		fputs("</tr>\n", f);
+	}
+	if (!strcmp(v->m[0].kind, "commit")) {
+		fputs("<tr><th>write cache</th>", f);
+		for (size_t i = 0; i < v->n; i++) {
+			fputs("<td>", f);
+			html_escape(f, v->m[i].write_cache);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static const char *const chart_names[] = { "qd-iops", "qd-p99", "zcav", "seeks", "commit" };
+static const char *const chart_kinds[] = { "qd-sweep", "qd-sweep", "zcav", "seeks", "commit" };
+
+int mview_chart_parse(const char *name, enum mview_chart *c)
+{
+	for (int i = 0; i < MVIEW_CHART_COUNT; i++)
+		if (!strcmp(name, chart_names[i])) {
+			*c = (enum mview_chart)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *mview_chart_name(enum mview_chart c)
+{
+	return chart_names[c];
+}
+
+const char *mview_chart_kind(enum mview_chart c)
+{
+	return chart_kinds[c];
+}
+
+int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int standalone,
+		      struct bpt_error *err)
+{
+	struct svg_series *s = calloc(v->n ? v->n : 1, sizeof(*s));
+	double *xy = NULL, *bars = NULL;
+	const char **cats = NULL;
+	char (*labels)[600] = calloc(v->n ? v->n : 1, sizeof(*labels));
+	struct svg_chart ch = { .standalone = standalone };
+	size_t total = 0, o = 0;
+	int rc;
+
+	if (!s || !labels) {
+		rc = bpt_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		if (strcmp(v->m[i].kind, chart_kinds[c])) {
+			rc = bpt_error_set(err, -EINVAL, "measurement %" PRId64 " is a %s, not a %s:"
+					   " the %s chart draws %s measurements", v->m[i].id,
+					   v->m[i].kind, chart_kinds[c], chart_names[c], chart_kinds[c]);
+			goto out;
+		}
+		total += v->m[i].n;
+	}
+	if (!total) {
+		rc = -ENODATA;
+		goto out;
+	}
+	xy = calloc(2 * total, sizeof(*xy));
+	bars = calloc(v->n, sizeof(*bars));
+	cats = calloc(v->n, sizeof(*cats));
+	if (!xy || !bars || !cats) {
+		rc = bpt_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct mview_meas *m = &v->m[i];
+
+		snprintf(labels[i], sizeof(labels[i]), "%" PRId64 " %s", m->id, m->target);
+		s[i].label = labels[i];
+		s[i].x = xy + o;
+		s[i].y = xy + total + o;
+		s[i].n = m->n;
+		for (size_t k = 0; k < m->n; k++) {
+			const struct mview_point *p = &m->p[k];
+			double *x = xy + o + k, *y = xy + total + o + k;
+
+			switch (c) {
+			case MVIEW_QD_IOPS: *x = (double)p->depth; *y = p->iops; break;
+			case MVIEW_QD_P99: *x = (double)p->depth; *y = p->p99_ns / 1e6; break;
+			case MVIEW_ZCAV: *x = (double)p->offset_bytes / (1 << 30); *y = p->mbps; break;
+			case MVIEW_SEEKS: *x = p->span_pct; *y = p->iops; break;
+			case MVIEW_COMMIT: *x = 0; *y = p->iops; break;
+			default: break;
+			}
+		}
+		o += m->n;
+		bars[i] = m->n ? m->p[0].iops : 0;
+		cats[i] = labels[i];
+	}
+	ch.kind = SVG_LINES;
+	switch (c) {
+	case MVIEW_QD_IOPS:
+		ch.title = "IOPS against queue depth";
+		ch.x = (struct svg_axis){ "queue depth", SVG_LOG10, 0, 0 };
+		ch.y = (struct svg_axis){ "IOPS", SVG_LINEAR, 0, 0 };
+		break;
+	case MVIEW_QD_P99:
+		ch.title = "p99 latency against queue depth";
+		ch.x = (struct svg_axis){ "queue depth", SVG_LOG10, 0, 0 };
+		ch.y = (struct svg_axis){ "p99 latency (ms)", SVG_LINEAR, 0, 0 };
+		break;
+	case MVIEW_ZCAV:
+		ch.title = "sequential read throughput against position (ZCAV)";
+		ch.x = (struct svg_axis){ "zone start (GiB)", SVG_LINEAR, 0, 0 };
+		ch.y = (struct svg_axis){ "MB/s", SVG_LINEAR, 0, 0 };
+		break;
+	case MVIEW_SEEKS:
+		ch.title = "random reads at depth 1 against span";
+		ch.x = (struct svg_axis){ "span (% of the target)", SVG_LOG10, 0, 0 };
+		ch.y = (struct svg_axis){ "seeks/s", SVG_LINEAR, 0, 0 };
+		break;
+	case MVIEW_COMMIT: {
+		/* one bar series, a category per measurement */
+		struct svg_series one = { .label = "commits/s", .y = bars, .n = v->n };
+
+		ch.title = "commits per second";
+		ch.kind = SVG_BARS;
+		ch.categories = cats;
+		ch.ncategories = v->n;
+		ch.x = (struct svg_axis){ "target", SVG_LINEAR, 0, 0 };
+		ch.y = (struct svg_axis){ "commits/s", SVG_LINEAR, 0, 0 };
+		rc = svg_write(f, &ch, &one, 1);
+		goto written;
+	}
+	default:
+		break;
+	}
+	rc = svg_write(f, &ch, s, v->n);
+written:
+	if (rc == -EINVAL)
+		rc = -ENODATA;
+	else if (rc)
+		rc = bpt_error_set(err, rc, "cannot write the chart");
+out:
+	free(s);
+	free(labels);
+	free(xy);
+	free(bars);
+	free(cats);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * measure_view.h — measurements (`blkpeak measure`, tables measurements
+ * and measurement_points) side by side: the tables of `analyze compare
+ * --measurements`, the charts of `analyze plot --kind qd-iops|qd-p99|
+ * zcav|seeks|commit` and the Measurements section of `analyze html`.
+ *
+ * Measurements are compared step by step: the qd-sweep's depths, zcav's
+ * zones, the seeks' spans (matched by position, so a sweep over 1,2,4 and
+ * one over 1,2,4,8 share three rows and the fourth shows "-"). The first
+ * measurement is the baseline; every other value also shows its change
+ * against it in percent.
+ */
+#ifndef BLKPEAK_ANALYZE_MEASURE_VIEW_H
+#define BLKPEAK_ANALYZE_MEASURE_VIEW_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+struct mview_point {
+	int64_t depth, zone, offset_bytes, span_bytes;
+	double span_pct, weight, iops, mbps, p50_ns, p99_ns, p999_ns, max_ns;
+};
+
+struct mview_meas {
+	int64_t id;
+	char kind[16], target[512], access[512], write_cache[64];
+	double score;           /* qd-sweep */
+	size_t n;
+	struct mview_point *p;
+};
+
+struct mview {
+	size_t n;
+	struct mview_meas *m;
+};
+
+/* Load measurements ids[0..n) (n == 0: every measurement, by id) into v.
+ * -ENOENT (an id is not there) or -EIO, with err. */
+int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
+	       struct bpt_error *err);
+void mview_free(struct mview *v);
+
+/* -EINVAL with err unless v holds one or more measurements of one kind. */
+int mview_same_kind(const struct mview *v, struct bpt_error *err);
+
+/* The comparison table of measurements of one kind. */
+void mview_print_text(FILE *f, const struct mview *v);
+void mview_print_json(FILE *f, const struct mview *v);
+void mview_print_html(FILE *f, const struct mview *v);
+
+/* Charts: "qd-iops" (IOPS against depth), "qd-p99" (p99 latency against
+ * depth), "zcav" (MB/s against the zone's offset), "seeks" (seeks/s
+ * against span), "commit" (commits/s per target). */
+enum mview_chart { MVIEW_QD_IOPS, MVIEW_QD_P99, MVIEW_ZCAV, MVIEW_SEEKS, MVIEW_COMMIT,
+		   MVIEW_CHART_COUNT };
+int mview_chart_parse(const char *name, enum mview_chart *c);
+const char *mview_chart_name(enum mview_chart c);
+/* The measurement kind a chart draws. */
+const char *mview_chart_kind(enum mview_chart c);
+/* Draw; 0, -EINVAL (a measurement of another kind, err says which),
+ * -ENODATA (nothing to draw), -EIO. */
+int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int standalone,
+		      struct bpt_error *err);
+
+#endif
