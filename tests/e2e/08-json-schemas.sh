@@ -60,6 +60,9 @@ for kind in qd-sweep zcav seeks commit; do
 done
 "$BLKPEAK" analyze import --json "$T/measure-zcav.json" >"$T/import-m.json" || fail "import measure"
 check analyze-import "$T/import-m.json" "import of measure results"
+"$BLKPEAK" analyze import -q "$T/measure-qd-sweep.json" || fail "import qd-sweep results"
+"$BLKPEAK" analyze compare --measurements 2 2 --json >"$T/compare-m.json" || fail "compare --measurements"
+check analyze-compare-measurements "$T/compare-m.json" "compare --measurements"
 "$BLKPEAK" analyze compare 1 2 --json >"$T/compare.json" || fail "compare"
 check analyze-compare "$T/compare.json" compare
 

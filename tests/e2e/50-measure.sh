@@ -107,4 +107,36 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["points"][0][
 	"$T/z.json" "$T/broken.json"
 "$BLKPEAK" analyze import --db "$DB" "$T/broken.json" 2> "$T/e" && fail "a broken document was imported"
 grep -q 'a point.s "ios" is missing' "$T/e" || fail "broken document message: $(cat "$T/e")"
+
+# measurements side by side: compare, plot and html
+DB2=$T/c.db
+for d in 1,2 1,2,4; do
+	M qd-sweep --target "$T/f.img" --engine null --null-latency 50us --depths $d --ios 50 \
+		--db "$DB2" > /dev/null || fail "qd-sweep --depths $d --db"
+done
+M seeks --target "$T/f.img" --engine null --spans 10,100 --ios 20 --db "$DB2" > /dev/null || fail "seeks --db"
+"$BLKPEAK" analyze compare --measurements 1 2 --db "$DB2" > "$T/cmp.txt" || fail "compare --measurements"
+grep -qE '^QD 4 +- +[0-9.]+$' "$T/cmp.txt" || fail "compare: the depth only the second has: $(cat "$T/cmp.txt")"
+grep -qE '^score \(IOPS\) +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)$' "$T/cmp.txt" || fail "compare: score row: $(cat "$T/cmp.txt")"
+"$BLKPEAK" analyze compare --measurements 1 2 --json --db "$DB2" > "$T/cmp.json" || fail "compare --json"
+python3 - "$T/cmp.json" <<'PY' || fail "compare --measurements --json figures"
+import json, sys
+m = json.load(open(sys.argv[1]))["measurements"]
+a, b = m[0], m[1]
+assert [p["depth"] for p in b["points"]] == [1, 2, 4]
+for i, p in enumerate(b["points"]):
+    want = (p["ios_per_s"] / a["points"][i]["ios_per_s"] - 1) * 100 if i < 2 else None
+    assert (want is None and p["ios_per_s_vs_first_pct"] is None) or abs(p["ios_per_s_vs_first_pct"] - want) < 1e-2, (p, want)
+assert abs(b["score_vs_first_pct"] - (b["score_ios_per_s"] / a["score_ios_per_s"] - 1) * 100) < 1e-2
+PY
+"$BLKPEAK" analyze compare --measurements 1 3 --db "$DB2" 2> "$T/e" && fail "compared a qd-sweep with seeks"
+grep -q "compare one kind" "$T/e" || fail "kinds message: $(cat "$T/e")"
+"$BLKPEAK" analyze plot --kind qd-iops 1 2 --db "$DB2" -o "$T/q.svg" || fail "plot qd-iops"
+[ "$(grep -o 'data-points="[0-9]*"' "$T/q.svg" | tr '\n' ' ')" = 'data-points="2" data-points="3" ' ] ||
+	fail "plot qd-iops series: $(grep -o 'class="series"[^>]*' "$T/q.svg")"
+"$BLKPEAK" analyze plot --kind zcav 1 --db "$DB2" -o "$T/z.svg" 2> "$T/e" && fail "drew a qd-sweep as zcav"
+"$BLKPEAK" analyze html --measurements all --db "$DB2" -o "$T/m.html" || fail "html --measurements"
+for id in measure-qd-sweep chart-qd-iops chart-qd-p99 measure-seeks chart-seeks; do
+	grep -q "id=\"$id\"" "$T/m.html" || fail "html: no $id"
+done
 exit 0
