@@ -70,6 +70,8 @@ static const struct key_type top_keys[] = {
 	{ "$.engine", "'text','null'" },
 	{ "$.ios_per_step", "'integer'" },
 	{ "$.warmup_ios", "'integer'" },
+	{ "$.warmup_ns", "'integer','null'" },
+	{ "$.time_limit_ns", "'integer','null'" },
 	{ "$.write_cache", "'text','null'" },
 	{ "$.weights", "'text','null'" },
 	{ "$.weights_from", "'text','null'" },
@@ -170,12 +172,13 @@ int measure_results_check(const char *path, struct bpt_error *err)
 
 static const char insert_measurement[] =
 	"INSERT INTO measurements (kind, target, capacity_bytes, started_wall_ns, access,"
-	" engine, ios_per_step, warmup_ios, write_cache, weights, weights_from,"
+	" engine, ios_per_step, warmup_ios, warmup_ns, time_limit_ns, write_cache, weights, weights_from,"
 	" score_ios_per_s, tool_version, path, imported_at)"
 	" SELECT json_extract(?1, '$.kind'), json_extract(?1, '$.target'),"
 	" json_extract(?1, '$.capacity_bytes'), json_extract(?1, '$.started_wall_ns'),"
 	" json_extract(?1, '$.access'), json_extract(?1, '$.engine'),"
 	" json_extract(?1, '$.ios_per_step'), json_extract(?1, '$.warmup_ios'),"
+	" json_extract(?1, '$.warmup_ns'), json_extract(?1, '$.time_limit_ns'),"
 	" json_extract(?1, '$.write_cache'), json_extract(?1, '$.weights'),"
 	" json_extract(?1, '$.weights_from'), json_extract(?1, '$.score_ios_per_s'),"
 	" json_extract(?1, '$.tool_version'), ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";

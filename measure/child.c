@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cliutil.h"
+
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -33,8 +35,10 @@ int child_interrupted(void)
 	return interrupted;
 }
 
-int child_run(char *const argv[], const char *log_path)
+int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
+	      const char *start_path, int *timed_out)
 {
+	uint64_t deadline = 0;
 	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), status;
 	pid_t pid;
 
@@ -60,9 +64,32 @@ int child_run(char *const argv[], const char *log_path)
 		_exit(127);
 	}
 	close(log);
+	if (timed_out)
+		*timed_out = 0;
+	/* With a time limit: poll every 5 ms until the child ends or the
+	 * limit passes (counted from when start_path appears), then one
+	 * SIGINT and wait. */
+	while (timeout_ns) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			goto done;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (!deadline && access(start_path, F_OK) == 0)
+			deadline = now_mono_ns() + timeout_ns;
+		if (deadline && now_mono_ns() >= deadline) {
+			kill(pid, SIGINT);
+			if (timed_out)
+				*timed_out = 1;
+			break;
+		}
+		sleep_until_mono_ns(now_mono_ns() + 5000000);
+	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
+done:
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

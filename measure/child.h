@@ -15,15 +15,24 @@
 #ifndef BLKPEAK_MEASURE_CHILD_H
 #define BLKPEAK_MEASURE_CHILD_H
 
+#include <stdint.h>
+
 /* Catch SIGINT and SIGTERM for child_interrupted() (call once). */
 void child_catch_signals(void);
 /* Nonzero once SIGINT or SIGTERM came. */
 int child_interrupted(void);
 
 /* Run blkpeak with argv (argv[0] is "blkpeak", NULL-terminated), output to
- * log_path. Returns its exit status (0..255), 128 + the signal that ended
- * it, or a negative errno when it could not be started. */
-int child_run(char *const argv[], const char *log_path);
+ * log_path. With timeout_ns > 0, the child gets SIGINT once that long
+ * after the file start_path appears (replay's run file: replay puts it in
+ * place once the trace is read and the target open, just before its first
+ * I/O, so reading a long trace does not use up the time); replay then
+ * stops issuing, completes what is in flight and writes its run marked
+ * partial, and *timed_out is set. Returns the exit status (0..255), 128 +
+ * the signal that ended it, or a negative errno when it could not be
+ * started. */
+int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
+	      const char *start_path, int *timed_out);
 
 /* Copy the log to standard error. */
 void child_show_log(const char *log_path);

@@ -40,7 +40,11 @@ static void usage(FILE *f)
 "  --ios N                I/Os measured per step (commits for commit; default\n"
 "                         qd-sweep 10000, zcav 64, seeks 2000, commit 1000)\n"
 "  --warmup N             I/Os done before them in each step and left out\n"
-"                         (default a tenth of --ios)\n"
+"                         (default a tenth of --ios; with --time, the I/Os\n"
+"                         issued in its first tenth)\n"
+"  --time T               stop each step after T (10s, 500ms; warm-up\n"
+"                         included) or --ios, whichever comes first; --ios\n"
+"                         then defaults to 1000000 (zcav: 64)\n"
 "  --seed N               random seed of the access spec (default 1)\n"
 "  --engine NAME          libaio (default) or null (no I/O, for tests);\n"
 "  --null-latency T       the null engine's service time\n"
@@ -79,7 +83,7 @@ static void usage(FILE *f)
 enum {
 	OPT_ALLOW_WRITE = 256, OPT_IOS, OPT_WARMUP, OPT_SEED, OPT_ENGINE, OPT_NULL_LAT,
 	OPT_PATTERN, OPT_LIKE, OPT_DEPTHS, OPT_WEIGHTS, OPT_WEIGHTS_FROM, OPT_ZONES, OPT_BS,
-	OPT_DEPTH, OPT_SPANS, OPT_REGION, OPT_FUA, OPT_JSON, OPT_DB,
+	OPT_DEPTH, OPT_SPANS, OPT_REGION, OPT_FUA, OPT_JSON, OPT_DB, OPT_TIME,
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +92,7 @@ static const struct option long_opts[] = {
 	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
 	{ "ios", required_argument, NULL, OPT_IOS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "null-latency", required_argument, NULL, OPT_NULL_LAT },
@@ -208,6 +213,11 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 	case OPT_WARMUP:
 		*warmup_set = 1;
 		return parse_count("warmup", arg, 0, 1ull << 30, &o->warmup);
+	case OPT_TIME:
+		if (parse_duration_ns(arg, &o->time_ns) == 0 && o->time_ns > 0)
+			return 0;
+		pr_err("measure: --time: '%s': not a duration above 0", arg);
+		return EXIT_USAGE;
 	case OPT_SEED:
 		return parse_count("seed", arg, 0, UINT64_MAX, &o->seed);
 	case OPT_ENGINE: o->engine = arg; return 0;
@@ -272,9 +282,13 @@ static int finish_opts(struct measure_opts *o, int ios_set, int warmup_set,
 		return EXIT_USAGE;
 	}
 	if (!ios_set)
-		o->ios = default_ios[o->kind];
-	if (!warmup_set)
+		o->ios = o->time_ns && o->kind != MEASURE_ZCAV ? 1000000 : default_ios[o->kind];
+	if (!warmup_set && o->time_ns) {
+		o->warmup = 0;
+		o->warmup_ns = o->time_ns / 10;
+	} else if (!warmup_set) {
 		o->warmup = o->ios / 10;
+	}
 	if (!o->bs)
 		o->bs = o->kind == MEASURE_ZCAV ? 1u << 20 : 4096;
 	if (!o->zones)

@@ -41,6 +41,8 @@ struct measure_opts {
 	const char *weights_from;  /* the trace the weights came from */
 	int weights_given;         /* --weights */
 	uint64_t ios, warmup;      /* units per step, measured and before */
+	uint64_t time_ns;          /* --time: a step stops after this (0: no limit) */
+	uint64_t warmup_ns;        /* --time without --warmup: the first tenth */
 	uint64_t bs;               /* zcav, seeks, commit: I/O size */
 	unsigned zones;            /* zcav */
 	unsigned depth;            /* zcav: queue depth */

@@ -46,8 +46,20 @@ void measure_print_text(FILE *f, const struct measure_opts *o, const struct meas
 
 	fprintf(f, "%s on ", measure_kind_name(r->kind));
 	text_str(f, r->target);
-	fprintf(f, " (%s): %s; %" PRIu64 " per step after %" PRIu64 " warm-up\n",
-		fmt_bytes(r->capacity, cap, sizeof(cap)), r->access, o->ios, o->warmup);
+	fprintf(f, " (%s): %s; ", fmt_bytes(r->capacity, cap, sizeof(cap)), r->access);
+	if (o->time_ns) {
+		char t[32], w[32];
+
+		fprintf(f, "%s or %" PRIu64 " I/Os per step, ", fmt_ns((double)o->time_ns, t, sizeof(t)),
+			o->ios);
+		if (o->warmup_ns)
+			fprintf(f, "the first %s a warm-up\n", fmt_ns((double)o->warmup_ns, w, sizeof(w)));
+		else
+			fprintf(f, "the first %" PRIu64 " a warm-up\n", o->warmup);
+	} else {
+		fprintf(f, "%" PRIu64 " I/Os per step after %" PRIu64 " warm-up\n", o->ios,
+			o->warmup);
+	}
 	switch (r->kind) {
 	case MEASURE_QD_SWEEP:
 		fprintf(f, "%6s %10s %9s %9s %9s %9s %9s %7s\n", "depth", "IOPS", "MB/s", "p50",
@@ -130,6 +142,16 @@ void measure_print_json(FILE *f, const struct measure_opts *o, const struct meas
 	jw_str_or_null(&w, o->engine);
 	jw_ku64(&w, "ios_per_step", o->ios);
 	jw_ku64(&w, "warmup_ios", o->warmup);
+	jw_key(&w, "warmup_ns");
+	if (o->warmup_ns)
+		jw_u64(&w, o->warmup_ns);
+	else
+		jw_null(&w);
+	jw_key(&w, "time_limit_ns");
+	if (o->time_ns)
+		jw_u64(&w, o->time_ns);
+	else
+		jw_null(&w);
 	jw_key(&w, "write_cache");
 	jw_str_or_null(&w, r->write_cache);
 	jw_key(&w, "weights");

@@ -50,16 +50,24 @@ static void remove_dir(struct ctx *c)
 	rmdir(c->dir);
 }
 
-/* Run a child command; on failure show its log and say what failed. */
-static int run_child(struct ctx *c, char **argv, const char *what)
+/* Run a child command; on failure show its log and say what failed. With
+ * timeout_ns, a child stopped by it (exit status 1: replay's partial run)
+ * is a success and *timed_out says so. */
+static int run_child(struct ctx *c, char **argv, const char *what, uint64_t timeout_ns,
+		     int *timed_out)
 {
-	int rc = child_run(argv, c->log);
+	int stopped = 0, rc;
+
+	unlink(c->run); /* its appearance starts the time limit */
+	rc = child_run(argv, c->log, timeout_ns, c->run, &stopped);
 
 	if (child_interrupted()) {
 		pr_err("measure: interrupted");
 		return -EINTR;
 	}
-	if (rc == 0)
+	if (timed_out)
+		*timed_out = stopped;
+	if (rc == 0 || (stopped && rc == 1))
 		return 0;
 	child_show_log(c->log);
 	if (rc < 0)
@@ -111,8 +119,9 @@ static int trace_close(struct bpt_writer *w, int rc)
 	return crc;
 }
 
-/* Replay the step's trace at `depth` into the run file. */
-static int replay_step(struct ctx *c, unsigned depth)
+/* Replay the step's trace at `depth` into the run file; with --time, for
+ * that long at most (*timed_out then says whether it was cut). */
+static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 {
 	const struct measure_opts *o = c->o;
 	char qd[16], lat[32];
@@ -143,31 +152,42 @@ static int replay_step(struct ctx *c, unsigned depth)
 		argv[n++] = lat;
 	}
 	argv[n] = NULL;
-	return run_child(c, argv, "a step's replay");
+	return run_child(c, argv, "a step's replay", timed_out ? o->time_ns : 0, timed_out);
 }
 
 /*
  * Read the run file into units: record source_index / per is its unit.
- * Every one of the `n` units must be there, complete (run.done == the
- * trace's I/Os: a run cut short is refused).
+ * *done is the number of complete units (all `per` records there) in
+ * front. Every one of the `n` units must be there unless the step was
+ * cut by --time (`timed`): replay issues in trace order, so the units done
+ * then are the first ones, and a unit cut in its middle (a write whose
+ * flush was not issued) is left out.
  */
-static int load_units(struct ctx *c, unsigned per, uint64_t n, struct unit *u)
+static int load_units(struct ctx *c, unsigned per, uint64_t n, int timed, struct unit *u,
+		      uint64_t *done)
 {
 	struct bpt_reader *rd;
 	struct bpt_record rec;
 	struct bpt_error err = { 0 };
 	uint64_t seen = 0;
+	uint32_t *cnt = calloc(n, sizeof(*cnt));
 	int rc;
 
+	if (!cnt) {
+		pr_err("measure: out of memory for %" PRIu64 " I/Os", n);
+		return -ENOMEM;
+	}
 	for (uint64_t i = 0; i < n; i++)
 		u[i] = (struct unit){ .issue_ns = UINT64_MAX };
 	if ((rc = bpt_reader_open(&rd, c->run, &err))) {
 		pr_err("measure: %s", err.msg);
+		free(cnt);
 		return rc;
 	}
 	if (!(bpt_reader_header(rd)->columns & BPT_COL_SOURCE)) {
 		pr_err("measure: %s: a run file without source indexes", c->run);
 		bpt_reader_close(rd);
+		free(cnt);
 		return -EINVAL;
 	}
 	while ((rc = bpt_reader_next(rd, &rec, &err)) == 1) {
@@ -180,6 +200,7 @@ static int load_units(struct ctx *c, unsigned per, uint64_t n, struct unit *u)
 			break;
 		}
 		x = &u[rec.source_index / per];
+		cnt[rec.source_index / per]++;
 		if (rec.issue_ns < x->issue_ns)
 			x->issue_ns = rec.issue_ns;
 		if (rec.complete_ns > x->complete_ns)
@@ -193,9 +214,12 @@ static int load_units(struct ctx *c, unsigned per, uint64_t n, struct unit *u)
 	if (rc < 0 && err.msg[0])
 		pr_err("measure: %s", err.msg);
 	bpt_reader_close(rd);
+	for (*done = 0; *done < n && cnt[*done] == per; (*done)++)
+		;
+	free(cnt);
 	if (rc < 0)
 		return rc;
-	if (seen != n * per) {
+	if (!timed && seen != n * per) {
 		pr_err("measure: the replay did %" PRIu64 " of %" PRIu64 " I/Os", seen, n * per);
 		return -EIO;
 	}
@@ -208,16 +232,29 @@ static int run_step(struct ctx *c, unsigned depth, unsigned per, uint64_t n,
 		    struct measure_point *p)
 {
 	struct unit *u = malloc(n * sizeof(*u));
-	int rc;
+	uint64_t done = 0, warmup = c->o->warmup;
+	int rc, timed = 0;
 
 	if (!u) {
 		pr_err("measure: out of memory for %" PRIu64 " I/Os", n);
 		return -ENOMEM;
 	}
-	rc = replay_step(c, depth);
+	rc = replay_step(c, depth, &timed);
 	if (!rc)
-		rc = load_units(c, per, n, u);
-	if (!rc && (rc = figures_compute(u, n, c->o->warmup, &p->fig)))
+		rc = load_units(c, per, n, timed, u, &done);
+	if (!rc && c->o->warmup_ns) {
+		/* a warm-up in time: the units issued in its first warmup_ns */
+		uint64_t w = 0;
+
+		while (w < done && u[w].issue_ns < u[0].issue_ns + c->o->warmup_ns)
+			w++;
+		warmup = w;
+	}
+	if (!rc && warmup >= done) {
+		pr_err("measure: the step did %" PRIu64 " I/Os, all within the warm-up", done);
+		rc = -EIO;
+	}
+	if (!rc && (rc = figures_compute(u, done, warmup, &p->fig)))
 		pr_err("measure: a step's run has a completion before its issue");
 	if (!rc && p->fig.errors)
 		pr_err("warning: %" PRIu64 " I/O errors at step %u", p->fig.errors,
@@ -242,7 +279,7 @@ static int probe_capacity(struct ctx *c)
 	if ((rc = trace_open(c, &w, 4096)))
 		return rc;
 	rc = trace_close(w, trace_add(w, 0, BPT_OP_READ, 0, 0, 4096));
-	if (rc || (rc = replay_step(c, 1)))
+	if (rc || (rc = replay_step(c, 1, NULL)))
 		return rc;
 	if ((rc = bpt_reader_open(&rd, c->run, &err))) {
 		pr_err("measure: %s", err.msg);
@@ -307,7 +344,7 @@ static int generate(struct ctx *c, uint64_t span, uint64_t n, const char *bs)
 		argv[a++] = (char *)bs;
 	}
 	argv[a] = NULL;
-	return run_child(c, argv, "making a step's trace");
+	return run_child(c, argv, "making a step's trace", 0, NULL);
 }
 
 static int qd_sweep(struct ctx *c)

@@ -196,6 +196,8 @@ CREATE TABLE IF NOT EXISTS measurements (
 	engine          TEXT,                  -- NULL: replay's default (libaio)
 	ios_per_step    INTEGER NOT NULL,      -- measured I/Os (commits) per step
 	warmup_ios      INTEGER NOT NULL,      -- done before them and left out
+	warmup_ns       INTEGER,               -- a warm-up in time (the first part of each step), NULL: warmup_ios
+	time_limit_ns   INTEGER,               -- --time: a step's limit, NULL: none
 	write_cache     TEXT,                  -- commit: sysfs write_cache state
 	weights         TEXT,                  -- qd-sweep: equal, given or trace
 	weights_from    TEXT,                  -- qd-sweep: the trace of the weights

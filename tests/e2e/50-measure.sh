@@ -63,6 +63,21 @@ for p in json.load(open(sys.argv[1]))["points"]:
     assert abs(p["window_ns"] * iops / 1e9 - 100) < 1e-3, p
 PY
 
+# --time: the null engine at 1 ms and depth 2 does at most 2 I/Os per ms,
+# so a 300 ms step ends by time, far below its --ios cap; the first tenth
+# is the warm-up
+M qd-sweep --target "$T/f.img" --engine null --null-latency 1ms --depths 2 --ios 5000 \
+	--time 300ms --json > "$T/t.json" || fail "qd-sweep --time"
+python3 - "$T/t.json" <<'PY' || fail "--time figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["points"][0]
+assert d["time_limit_ns"] == 300_000_000 and d["warmup_ns"] == 30_000_000 and d["warmup_ios"] == 0, d
+assert 20 <= p["ios"] <= 540, p["ios"]
+assert p["window_ns"] <= 300_000_000, p["window_ns"]
+assert p["ios_per_s"] <= 2000 * 1.0001, p["ios_per_s"]
+PY
+
 # seeks: each span reported with its bytes; text output "N @ SIZE"
 M seeks --target "$T/f.img" --spans 1,50,100 --ios 100 > "$T/s.txt" || fail "seeks"
 grep -q "seeks/s: .* @ 652.0 KiB, .* @ 32.0 MiB, .* @ 64.0 MiB" "$T/s.txt" || fail "seeks output: $(cat "$T/s.txt")"
