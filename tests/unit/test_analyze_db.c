@@ -592,7 +592,31 @@ Test(analyze_db, migrates_version_2)
 	sqlite3_close(db);
 	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
 	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
-	cr_assert_eq(at_int(db, "PRAGMA user_version"), 3);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios WHERE completion = 0"), 100);
+	sqlite3_close(db);
+}
+
+/* Version 3 -> 4 adds the measurements tables (blkpeak measure) and
+ * keeps what was there. */
+Test(analyze_db, migrates_version_3)
+{
+	const char *trace = at_tmp("mig3.bpt"), *dbp = at_tmp("mig3.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db;
+
+	write_simple(trace, 50, 3, 0);
+	db = at_open(dbp);
+	at_import(db, trace);
+	cr_assert_eq(sqlite3_exec(db, "DROP TABLE measurement_points; DROP TABLE measurements;"
+				  " PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK, "%s",
+		     sqlite3_errmsg(db));
+	sqlite3_close(db);
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
+	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
+	cr_assert_geq(at_int(db, "PRAGMA user_version"), 4);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios"), 50);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+			    " ('measurements', 'measurement_points')"), 2);
 	sqlite3_close(db);
 }
