@@ -328,6 +328,28 @@ static int finish_opts(struct measure_opts *o, int ios_set, int warmup_set,
 	return 0;
 }
 
+/* A size mix "4096:779,524288:68,..." (most frequent first) in words:
+ * "4.0 KiB 77.9%, 512.0 KiB 6.8%, ... (13 sizes)", the first four. */
+static void mix_words(const char *mix, char *buf, size_t len)
+{
+	double total = 0;
+	size_t o = 0, n = 0;
+	const char *p;
+
+	for (p = mix; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		total += strtod(strchr(p, ':') ? strchr(p, ':') + 1 : "0", NULL);
+	for (p = mix; p && *p && o < len; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL, n++) {
+		char sz[32];
+
+		if (n < 4 && total > 0)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %.1f%%", n ? ", " : "",
+					      fmt_bytes(strtoull(p, NULL, 10), sz, sizeof(sz)),
+					      100 * strtod(strchr(p, ':') + 1, NULL) / total);
+	}
+	if (n > 4 && o < len)
+		snprintf(buf + o, len - o, ", ... (%zu sizes)", n);
+}
+
 /* What the steps run, in words, from the options (and --like's trace). */
 static int describe(const struct measure_opts *o, struct measure_result *r)
 {
@@ -352,9 +374,10 @@ static int describe(const struct measure_opts *o, struct measure_result *r)
 				if (b > r->max_bs)
 					r->max_bs = b;
 			}
-			snprintf(r->access, sizeof(r->access),
-				 "like the trace: %.1f%% read, %.1f%% random, %s", r->read_pct,
-				 r->random_pct, r->bs);
+			snprintf(r->access, sizeof(r->access), "like the trace: %.1f%% read, %.1f%% random, ",
+				 r->read_pct, r->random_pct);
+			mix_words(r->bs, r->access + strlen(r->access),
+				  sizeof(r->access) - strlen(r->access));
 		} else {
 			snprintf(r->access, sizeof(r->access), "pattern %s, random offsets",
 				 o->pattern ? o->pattern : "random");
