@@ -406,7 +406,7 @@ static int describe(const struct measure_opts *o, struct measure_result *r)
 static int write_results(const struct measure_opts *o, const struct measure_result *r,
 			 const char *path)
 {
-	const char *inputs[3] = { 0 };
+	const char *inputs[4] = { 0 };
 	struct outfile out;
 	int rc, n = 0;
 
@@ -414,6 +414,8 @@ static int write_results(const struct measure_opts *o, const struct measure_resu
 		inputs[n++] = o->like;
 	if (o->weights_from)
 		inputs[n++] = o->weights_from;
+	if (o->db)
+		inputs[n++] = o->db;
 	rc = outfile_open(&out, path, &(struct outfile_opts){ .what = "measurement results",
 							      .inputs = inputs });
 	if (rc) {
@@ -499,8 +501,15 @@ int cmd_measure(int argc, char **argv)
 		return rc;
 	if (o.output) {
 		struct bpt_error err = { 0 };
-		const char *inputs[] = { o.like ? o.like : o.weights_from,
-					 o.like ? o.weights_from : NULL, NULL };
+		const char *inputs[4] = { 0 };
+		int ni = 0;
+
+		if (o.like)
+			inputs[ni++] = o.like;
+		if (o.weights_from)
+			inputs[ni++] = o.weights_from;
+		if (o.db)
+			inputs[ni++] = o.db;
 
 		if (outfile_check(o.output, "measurement results", inputs, &err)) {
 			pr_err("measure: %s", err.msg);
