@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "dbpath.h"
 #include "filekind.h"
 
 extern const char analyze_schema_sql[]; /* build/gen/schema_sql.c */
@@ -40,13 +41,7 @@ int adb_exec(sqlite3 *db, const char *sql, struct bpt_error *err)
 
 const char *adb_default_path(const char *opt)
 {
-	const char *env = getenv("BLKPEAK_DB");
-
-	if (opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return "blkpeak.db";
+	return db_default_path(opt);
 }
 
 char *adb_utc_now(char *buf, size_t len)

@@ -30,7 +30,7 @@ for d in $DEPTHS; do
 	: > "$W/f.$d"
 	for ((r = 0; r < ROUNDS; r++)); do
 		/usr/bin/time -o "$W/t" -f '%U %S' "$BLKPEAK" measure qd-sweep --target "$L" \
-			--pattern random --depths "$d" --ios "$N" --warmup $((N / 10)) --json \
+			--pattern random --depths "$d" --ios "$N" --warmup $((N / 10)) --no-store --json \
 			> "$W/b.json" || fail "blkpeak measure at depth $d"
 		python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["points"][0]; u,s=open(sys.argv[2]).read().split()[-2:]; print(p["ios_per_s"], (float(u)+float(s))/(p["ios"]*1.1))' \
 			"$W/b.json" "$W/t" >> "$W/b.$d"

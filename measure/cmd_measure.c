@@ -13,6 +13,7 @@
 
 #include "cliutil.h"
 #include "commands.h"
+#include "dbpath.h"
 #include "measure.h"
 #include "outfile.h"
 
@@ -72,8 +73,10 @@ static void usage(FILE *f)
 "output:\n"
 "  -o, --output FILE      write the results document (JSON)\n"
 "  --json                 print the results document instead of the table\n"
-"  --db PATH              store the results in the analysis database\n"
-"                         (blkpeak analyze import)\n"
+"  --db PATH              the analysis database the results are stored in\n"
+"                         (as by blkpeak analyze import; default $BLKPEAK_DB,\n"
+"                         else ./blkpeak.db)\n"
+"  --no-store             do not store the results\n"
 "  -h, --help             this text\n"
 "\n"
 "Exit status: 0 when every step ran without an I/O error, 1 when a step\n"
@@ -83,7 +86,7 @@ static void usage(FILE *f)
 enum {
 	OPT_ALLOW_WRITE = 256, OPT_IOS, OPT_WARMUP, OPT_SEED, OPT_ENGINE, OPT_NULL_LAT,
 	OPT_PATTERN, OPT_LIKE, OPT_DEPTHS, OPT_WEIGHTS, OPT_WEIGHTS_FROM, OPT_ZONES, OPT_BS,
-	OPT_DEPTH, OPT_SPANS, OPT_REGION, OPT_FUA, OPT_JSON, OPT_DB, OPT_TIME,
+	OPT_DEPTH, OPT_SPANS, OPT_REGION, OPT_FUA, OPT_JSON, OPT_DB, OPT_TIME, OPT_NO_STORE,
 };
 
 static const struct option long_opts[] = {
@@ -109,6 +112,7 @@ static const struct option long_opts[] = {
 	{ "fua", no_argument, NULL, OPT_FUA },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "db", required_argument, NULL, OPT_DB },
+	{ "no-store", no_argument, NULL, OPT_NO_STORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -265,6 +269,7 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 	case OPT_FUA: o->fua = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_DB: o->db = arg; return 0;
+	case OPT_NO_STORE: o->no_store = 1; return 0;
 	}
 	(void)err;
 	return EXIT_USAGE;
@@ -309,6 +314,10 @@ static int finish_opts(struct measure_opts *o, int ios_set, int warmup_set,
 	}
 	if (o->pattern && o->like) {
 		pr_err("measure: --pattern and --like: give one");
+		return EXIT_USAGE;
+	}
+	if (o->db && o->no_store) {
+		pr_err("measure: --db and --no-store: give one");
 		return EXIT_USAGE;
 	}
 	if (weights && o->weights_from) {
@@ -414,8 +423,8 @@ static int write_results(const struct measure_opts *o, const struct measure_resu
 		inputs[n++] = o->like;
 	if (o->weights_from)
 		inputs[n++] = o->weights_from;
-	if (o->db)
-		inputs[n++] = o->db;
+	if (!o->no_store)
+		inputs[n++] = db_default_path(o->db);
 	rc = outfile_open(&out, path, &(struct outfile_opts){ .what = "measurement results",
 							      .inputs = inputs });
 	if (rc) {
@@ -430,7 +439,8 @@ static int write_results(const struct measure_opts *o, const struct measure_resu
 	return 0;
 }
 
-/* --db: `blkpeak analyze import --db DB -q RESULTS` in this process. */
+/* Store: `blkpeak analyze import [--db DB] -q RESULTS` in this process
+ * (without --db, analyze's default database). */
 static int store(const struct measure_opts *o, const struct measure_result *r)
 {
 	char tmp[300];
@@ -452,9 +462,9 @@ static int store(const struct measure_opts *o, const struct measure_result *r)
 		}
 	}
 	{
-		char *argv[] = { "analyze", "import", "-q", "--db", (char *)o->db, (char *)path, NULL };
+		char *argv[] = { "analyze", "import", "-q", (char *)path, "--db", (char *)o->db, NULL };
 
-		rc = cmd_analyze(6, argv);
+		rc = cmd_analyze(o->db ? 6 : 4, argv);
 	}
 	if (fd >= 0)
 		unlink(tmp);
@@ -508,8 +518,8 @@ int cmd_measure(int argc, char **argv)
 			inputs[ni++] = o.like;
 		if (o.weights_from)
 			inputs[ni++] = o.weights_from;
-		if (o.db)
-			inputs[ni++] = o.db;
+		if (!o.no_store)
+			inputs[ni++] = db_default_path(o.db);
 
 		if (outfile_check(o.output, "measurement results", inputs, &err)) {
 			pr_err("measure: %s", err.msg);
@@ -544,7 +554,7 @@ int cmd_measure(int argc, char **argv)
 
 		rc = rc ? rc : wrc;
 	}
-	if (!rc && o.db)
+	if (!rc && !o.no_store)
 		rc = store(&o, r);
 out:
 	free(r);

@@ -54,8 +54,8 @@ struct measure_opts {
 	const char *engine;        /* NULL: replay's default */
 	uint64_t null_latency_ns;
 	uint64_t seed;
-	const char *output, *db;
-	int json, quiet;
+	const char *output, *db;   /* db NULL: analyze's default database */
+	int json, no_store;
 };
 
 /* One step's result. */

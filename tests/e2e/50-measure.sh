@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_cmd python3 sqlite3
 T=$E2E_TMP
+export BLKPEAK_DB=$T/default.db # where measure stores without --db
 truncate -s 64M "$T/f.img"
 M() { "$BLKPEAK" measure "$@"; }
 
@@ -98,10 +99,18 @@ expect 2 "not qd-sweep, zcav, seeks or commit" bogus --target "$T/f.img"
 expect 2 "give one" qd-sweep --target "$T/f.img" --pattern database --like "$T/rec.bpt"
 expect 2 "not in --depths" qd-sweep --target "$T/f.img" --depths 1,2 --weights 8:1
 expect 2 "required" zcav
+expect 2 "give one" seeks --target "$T/f.img" --db "$T/x.db" --no-store
+expect 1 "an input of this command" seeks --target "$T/f.img" --engine null -o "$BLKPEAK_DB"
 truncate -s 512K "$T/small.img"
 expect 1 "too small" qd-sweep --target "$T/small.img" --depths 1 --ios 10
 expect 1 "too small for one zone" zcav --target "$T/small.img" --ios 4 --bs 1m
 expect 1 "no such file" seeks --target "$T/absent.img"
+
+# without --db the results went to $BLKPEAK_DB; --no-store keeps them out
+n=$(sqlite3 "$BLKPEAK_DB" "SELECT count(*) FROM measurements")
+[ "$n" -ge 4 ] || fail "measurements stored by default: $n"
+M seeks --target "$T/f.img" --engine null --ios 10 --no-store > /dev/null || fail "seeks --no-store"
+[ "$(sqlite3 "$BLKPEAK_DB" "SELECT count(*) FROM measurements")" = "$n" ] || fail "--no-store stored"
 
 # the database: --db imports, analyze query reaches the tables
 DB=$T/m.db

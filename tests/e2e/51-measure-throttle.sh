@@ -13,6 +13,7 @@ need_cmd python3 lsblk
 thr_detect || skip "no block throttling (cgroup v2 io.max or v1 blkio)"
 with_kernel_lock
 T=$E2E_TMP
+export BLKPEAK_DB=$T/m.db
 
 a=$(make_loop 64M)
 b=$(make_loop 64M)
