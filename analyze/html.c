@@ -93,8 +93,11 @@ static void write_header(FILE *f, const struct html_options *o, size_t n)
 	html_escape(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
 	html_escape(f, title);
-	fprintf(f, "</h1>\n<p class=\"meta\">%zu trace%s and run%s from <code>", n,
-		n == 1 ? "" : "s", n == 1 ? "" : "s");
+	if (n)
+		fprintf(f, "</h1>\n<p class=\"meta\">%zu trace%s and run%s from <code>", n,
+			n == 1 ? "" : "s", n == 1 ? "" : "s");
+	else
+		fputs("</h1>\n<p class=\"meta\">Measurements from <code>", f);
 	html_escape(f, o->db_path ? o->db_path : "?");
 	fprintf(f, "</code>, written %s by blkpeak %s.</p>\n", when, BLKPEAK_VERSION);
 	if (o->note) {

@@ -163,4 +163,7 @@ grep -q "compare one kind" "$T/e" || fail "kinds message: $(cat "$T/e")"
 for id in measure-qd-sweep chart-qd-iops chart-qd-p99 measure-seeks chart-seeks; do
 	grep -q "id=\"$id\"" "$T/m.html" || fail "html: no $id"
 done
+C="python3 $(dirname "$0")/chartcheck.py"
+$C svg "$T/q.svg" 2 > /dev/null || fail "plot qd-iops: $($C svg "$T/q.svg" 2 2>&1)"
+[ "$($C html-svgs "$T/m.html")" = 3 ] || fail "html --measurements: not 3 charts: $($C html-svgs "$T/m.html" 2>&1)"
 exit 0
