@@ -204,7 +204,6 @@ static const char *const patterns[] = {
 static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_set,
 		     int *warmup_set, const char **depths, const char **weights)
 {
-	struct bpt_error err = { 0 };
 	uint64_t v;
 
 	switch (c) {
@@ -271,7 +270,6 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 	case OPT_DB: o->db = arg; return 0;
 	case OPT_NO_STORE: o->no_store = 1; return 0;
 	}
-	(void)err;
 	return EXIT_USAGE;
 }
 
