@@ -7,6 +7,9 @@
  * The members are found in the target spec the way a person reads it:
  * every piece between ':' and ',' that names an existing block device.
  * A member that is a regular file has no state of its own ("none (file)").
+ * An emulated disk (hdd:MODEL:PATH) has its model's cache, which the
+ * state names: "emulated: hdd:7200,wcache=off" (replay's disk model
+ * decides; schemas/disk-model.md).
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +48,13 @@ void measure_write_cache(const char *target, char *buf, size_t len)
 	int devices = 0, files = 0, mixed = 0;
 
 	snprintf(buf, len, "unknown");
+	if (strstr(target, "hdd:")) {
+		const char *m = strstr(target, "hdd:"), *end = strchr(m + 4, ':');
+		int l = end ? (int)(end - m) : (int)strlen(m);
+
+		snprintf(buf, len, "emulated: %.*s%s", l, m, strstr(m + 4, "hdd:") ? ", ..." : "");
+		return;
+	}
 	snprintf(spec, sizeof(spec), "%s", target);
 	for (tok = strtok_r(spec, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
 		struct stat st;
