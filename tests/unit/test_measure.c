@@ -12,6 +12,9 @@
 
 #include "../../measure/depths.h"
 #include "../../measure/figures.h"
+#include "../../measure/measure.h"
+#include "bpt.h"
+#include "bpt_testutil.h"
 
 /* Depth-2 service of n units of 4 KiB, each 100 us, issued in pairs:
  * pair k is issued at k * 100 us and completes 100 us later. */
@@ -132,4 +135,47 @@ Test(measure, weights_from_time_at_depth)
 
 		cr_assert_eq(depths_weights_of(z, 2, &d, &e), -EINVAL);
 	}
+}
+
+/* --like: on a trace of 6 reads and writes (and a flush, left out) the
+ * read share, the random share (an I/O not starting where the previous
+ * one on its device ended; the first counts as random) and the sizes,
+ * most frequent first, in parts per million. */
+Test(measure, like_takes_the_mix)
+{
+	const char *path = tu_tmpname("like.bpt");
+	/* op, sector, bytes */
+	const struct { uint8_t op; uint64_t sector; uint32_t bytes; } io[] = {
+		{ BPT_OP_READ, 0, 4096 },     /* random (first) */
+		{ BPT_OP_READ, 8, 4096 },     /* sequential */
+		{ BPT_OP_FLUSH, 0, 0 },       /* left out */
+		{ BPT_OP_WRITE, 16, 65536 },  /* sequential */
+		{ BPT_OP_READ, 1000, 4096 },  /* random */
+		{ BPT_OP_WRITE, 1008, 4096 }, /* sequential */
+		{ BPT_OP_READ, 5, 1000 },     /* random, rounded up to 1024 */
+	};
+	struct bpt_header h;
+	struct bpt_device d = { .name = "d", .size_bytes = 1 << 20, .logical_block_size = 512,
+				.physical_block_size = 512 };
+	struct bpt_writer *w;
+	struct bpt_error e = { 0 };
+	double rp, xp;
+	char mix[256];
+
+	bpt_header_init(&h, "generate");
+	bpt_header_add_device(&h, &d);
+	cr_assert_eq(bpt_writer_create(&w, path, &h, NULL, &e), 0, "%s", e.msg);
+	for (unsigned i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+		struct bpt_record r = { .issue_ns = i * 10, .complete_ns = i * 10 + 5,
+					.queue_ns = i * 10, .sector = io[i].sector,
+					.bytes = io[i].bytes, .op = io[i].op };
+
+		cr_assert_eq(bpt_writer_add(w, &r), 0);
+	}
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	cr_assert_eq(measure_like(path, &rp, &xp, mix, sizeof(mix), &e), 0, "%s", e.msg);
+	cr_assert_float_eq(rp, 400.0 / 6, 1e-9);
+	cr_assert_float_eq(xp, 300.0 / 6, 1e-9);
+	/* 4096 x4, then 1024 and 65536 once each (equal counts: smaller first) */
+	cr_assert_str_eq(mix, "4096:666667,1024:166667,65536:166667");
 }
