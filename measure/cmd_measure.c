@@ -212,10 +212,10 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 	case OPT_ALLOW_WRITE: o->allow_write = 1; return 0;
 	case OPT_IOS:
 		*ios_set = 1;
-		return parse_count("ios", arg, 1, 1ull << 30, &o->ios);
+		return parse_count("ios", arg, 1, 100000000, &o->ios);
 	case OPT_WARMUP:
 		*warmup_set = 1;
-		return parse_count("warmup", arg, 0, 1ull << 30, &o->warmup);
+		return parse_count("warmup", arg, 0, 100000000, &o->warmup);
 	case OPT_TIME:
 		if (parse_duration_ns(arg, &o->time_ns) == 0 && o->time_ns > 0)
 			return 0;
