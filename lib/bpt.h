@@ -62,7 +62,8 @@ enum bpt_column {
 	BPT_COL_SOURCE = 1u << 1, /* source_index: record index in the source trace */
 	BPT_COL_MEMBER = 1u << 2, /* member: target member (virtual arrays) */
 	BPT_COL_COMPLETION = 1u << 3, /* completion: was the completion seen (1.2) */
-	BPT_COL__KNOWN = (1u << 4) - 1
+	BPT_COL_INTERNAL = 1u << 4, /* internal: an array-internal member I/O */
+	BPT_COL__KNOWN = (1u << 5) - 1
 };
 
 /*
@@ -106,6 +107,10 @@ struct bpt_record {
 	uint64_t sched_ns;    /* BPT_COL_SCHED */
 	uint64_t source_index; /* BPT_COL_SOURCE */
 	uint8_t completion;   /* BPT_COL_COMPLETION: enum bpt_completion */
+	uint8_t internal;     /* BPT_COL_INTERNAL: 1 for an I/O a virtual
+			       * raid5/raid6 array made on its own (parity,
+			       * old data), sector on the member `member`
+			       * names; 0 for a request of the trace */
 };
 
 /*

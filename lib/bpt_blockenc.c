@@ -60,7 +60,8 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 	e->columns = columns;
 	for (int id = 0; id < COL_KNOWN; id++) {
 		if (((id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
-		     id == COL_COMPLETION) && !bpt_col_wanted(columns, 0, id))
+		     id == COL_COMPLETION || id == COL_INTERNAL) &&
+		    !bpt_col_wanted(columns, 0, id))
 			continue;
 		e->col[id] = malloc(sizeof(uint64_t) * first);
 		if (!e->col[id])
@@ -128,6 +129,8 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 		e->col[COL_MEMBER][i] = r->member;
 	if (e->col[COL_COMPLETION])
 		e->col[COL_COMPLETION][i] = r->completion;
+	if (e->col[COL_INTERNAL])
+		e->col[COL_INTERNAL][i] = r->internal;
 	e->n++;
 	return 0;
 }

@@ -115,7 +115,8 @@ enum bpt_col_id {
 				(time mode AFTER) */
 	COL_COMPLETION = 17, /* raw enum bpt_completion; header bit 3
 				(format 1.2) */
-	COL_KNOWN = 18
+	COL_INTERNAL = 18,   /* raw 0/1; header bit 4 */
+	COL_KNOWN = 19
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -134,6 +135,8 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !(coding & BPT_CODING_SECTOR_ABS);
 	if (id == COL_COMPLETION)
 		return !!(columns & BPT_COL_COMPLETION);
+	if (id == COL_INTERNAL)
+		return !!(columns & BPT_COL_INTERNAL);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }
 

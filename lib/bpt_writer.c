@@ -203,6 +203,7 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 		return w->error;
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
 	    (r->flags & ~BPT_F__ALL) || r->completion >= BPT_COMPLETION__COUNT ||
+	    r->internal > 1 ||
 	    r->comm_id >= w->strs.count || !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {

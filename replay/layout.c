@@ -15,6 +15,8 @@ const char *layout_kind_name(enum layout_kind k)
 	case LAYOUT_RAID1: return "raid1";
 	case LAYOUT_RAID10: return "raid10";
 	case LAYOUT_LINEAR: return "linear";
+	case LAYOUT_RAID5: return "raid5";
+	case LAYOUT_RAID6: return "raid6";
 	}
 	return "?";
 }
@@ -71,6 +73,22 @@ int layout_init(struct layout *l)
 		if (l->kind == LAYOUT_RAID10)
 			l->capacity = rows * n / 2 * l->chunk;
 		return l->capacity ? 0 : -ENOSPC;
+	case LAYOUT_RAID5:
+	case LAYOUT_RAID6: {
+		unsigned p = l->kind == LAYOUT_RAID6 ? 2 : 1;
+
+		/* md: a power of two, at least a page */
+		if (l->chunk < 4096 || (l->chunk & (l->chunk - 1)) || n < p + 2 ||
+		    l->algo >= RAID_ALGO__COUNT ||
+		    (n < 32 && (l->missing >> n)) ||
+		    (unsigned)__builtin_popcount(l->missing) > p)
+			return -EINVAL;
+		rows = min_member(l) / l->chunk;
+		if (!rows)
+			return -ENOSPC;
+		l->capacity = rows * (n - p) * l->chunk;
+		return 0;
+	}
 	}
 	return -EINVAL;
 }
@@ -91,6 +109,13 @@ unsigned layout_max_parts(const struct layout *l, uint64_t len)
 		if (chunks < l->nmembers)
 			chunks = l->nmembers; /* flushes */
 		return (unsigned)(l->kind == LAYOUT_RAID10 ? 2 * chunks : chunks);
+	case LAYOUT_RAID5:
+	case LAYOUT_RAID6: {
+		/* per row at most 3 column ranges, each n reads and n writes */
+		uint64_t rows = len / ((l->nmembers - (l->kind == LAYOUT_RAID6 ? 2 : 1)) * l->chunk) + 2;
+
+		return (unsigned)(rows * 3 * 2 * l->nmembers);
+	}
 	}
 	return 1;
 }
@@ -103,9 +128,10 @@ int layout_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 	if (op == BPT_OP_FLUSH) {
 		if (max < l->nmembers)
 			return -E2BIG;
+		n = 0;
 		for (unsigned i = 0; i < l->nmembers; i++)
-			parts[i] = (struct layout_part){ .member = i };
-		n = (int)l->nmembers;
+			if (!(l->missing & (1u << i)))
+				parts[n++] = (struct layout_part){ .member = i };
 	} else {
 		if (off > l->capacity || len > l->capacity - off)
 			return -ERANGE;
@@ -131,6 +157,10 @@ int layout_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 			break;
 		case LAYOUT_LINEAR:
 			n = layout_linear_map(l, off, len, parts, max);
+			break;
+		case LAYOUT_RAID5:
+		case LAYOUT_RAID6:
+			n = layout_raid5_map(l, op, off, len, parts, max);
 			break;
 		default:
 			return -EINVAL;

@@ -47,6 +47,7 @@ struct replay {
 	struct loaded_trace lt;
 	const char *spec[LOAD_MAX_TARGETS];     /* distinct target specs */
 	unsigned ntargets;
+	int raid;                                /* a target is raid5/raid6 */
 	struct target tgt[LOAD_MAX_TARGETS];
 	int opened[LOAD_MAX_TARGETS];
 	struct sched_target st[LOAD_MAX_TARGETS];
@@ -219,6 +220,8 @@ static int open_targets(struct replay *rp)
 			return -1;
 		}
 		rp->opened[t] = 1;
+		if (rp->tgt[t].spec.kind == LAYOUT_RAID5 || rp->tgt[t].spec.kind == LAYOUT_RAID6)
+			rp->raid = 1;
 		if (!stat(o->trace, &tst))
 			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
 				if (same_file(rp->tgt[t].fd[m], &tst)) {
@@ -323,7 +326,9 @@ static int open_run_file(struct replay *rp)
 
 		short_name(tg, names[t], sizeof(names[t]));
 		devs[t] = (struct run_device){ .name = names[t], .size_bytes = tg->layout.capacity,
-					       .lbs = tg->align };
+					       .lbs = tg->align,
+					       .internal_ios = tg->spec.kind == LAYOUT_RAID5 ||
+							       tg->spec.kind == LAYOUT_RAID6 };
 		if (tg->spec.kind == LAYOUT_SINGLE && !fstat(tg->fd[0], &st) && S_ISBLK(st.st_mode)) {
 			devs[t].major = major(st.st_rdev);
 			devs[t].minor = minor(st.st_rdev);
@@ -396,6 +401,7 @@ static void emit_result(void *ctx, const struct rp_result *r)
 	summary_add(&rp->sum, r);
 	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
 		rp->write_failed = 1;
+	free(r->internal);
 }
 
 /* On the results' thread: put them back in issue order. */
@@ -420,6 +426,20 @@ static int on_result(void *ctx, const struct rp_result *r)
 			rp->first_err = r->error;
 			rp->first_err_src = r->io->src;
 		}
+	}
+	if (r->nparts && rp->raid) {
+		struct rp_result c = *r;
+
+		/* the parts are the scheduler's: a copy goes to the thread */
+		if (sched_internal_copy(&c) < 0) {
+			pr_err("replay: out of memory");
+			return 1;
+		}
+		c.parts = NULL;
+		c.part_done_ns = NULL;
+		c.nparts = 0;
+		result_thread_push(rp->rthread, &c);
+		return 0;
 	}
 	result_thread_push(rp->rthread, r);
 	return 0;

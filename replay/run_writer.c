@@ -27,6 +27,9 @@ int run_writer_open(struct run_writer **out, int fd, const char *path,
 	}
 	bpt_header_init(hdr, "replay");
 	hdr->columns = BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER;
+	for (unsigned i = 0; i < ndev; i++)
+		if (devs[i].internal_ios)
+			hdr->columns |= BPT_COL_INTERNAL;
 	for (unsigned i = 0; i < ndev; i++) {
 		struct bpt_device d = {
 			.major = devs[i].major, .minor = devs[i].minor,
@@ -89,8 +92,23 @@ int run_writer_add(struct run_writer *w, const struct rp_result *r)
 		.sched_ns = r->sched_ns,
 		.source_index = r->io->src,
 	};
+	int rc = bpt_writer_add(w->w, &rec);
 
-	return bpt_writer_add(w->w, &rec);
+	for (unsigned i = 0; !rc && i < r->ninternal; i++) {
+		const struct rp_internal *p = &r->internal[i];
+
+		rec.issue_ns = rec.queue_ns = rec.sched_ns = p->issue_ns;
+		rec.complete_ns = p->complete_ns;
+		rec.sector = p->offset / 512;
+		rec.bytes = p->len;
+		rec.op = p->op;
+		rec.flags = 0;
+		rec.member = 1u << p->member;
+		rec.error = 0;
+		rec.internal = 1;
+		rc = bpt_writer_add(w->w, &rec);
+	}
+	return rc;
 }
 
 int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o)

@@ -18,6 +18,14 @@
  *   error                  0 or the first negative errno of its parts
  *                          (-EIO for a short transfer)
  *   pid, comm              this blkpeak process
+ *   internal               0 (column present when a target is raid5 or
+ *                          raid6, whose own I/Os follow as records)
+ * and, after the record of a raid5/raid6 request, one record per
+ * array-internal part (old data or parity read, parity write, a read to
+ * rebuild a missing member): internal 1, member the one bit of its member,
+ * sector and bytes on that member, op read or write, issue_ns when its
+ * phase was queued, complete_ns when it completed, the request's dev,
+ * source_index, pid and comm, flags 0.
  * Header meta: source, source.digest, target, timing, speed, queue_depth,
  * engine, run.ios, and writes, fit, offset, no_idle when they were given;
  * end meta (footer): run.status, run.done, run.errors and, for a partial
@@ -37,6 +45,7 @@ struct run_device {
 	uint64_t size_bytes;
 	unsigned lbs;
 	unsigned major, minor;  /* 0:0 for files and arrays */
+	int internal_ios;       /* raid5/raid6: the array makes I/Os of its own */
 };
 
 /*

@@ -53,6 +53,16 @@ struct rp_io {
 	uint8_t flags;      /* enum bpt_flag */
 };
 
+/* An array-internal I/O of a raid5/raid6 request (layout_part.internal):
+ * an old data or parity read, a parity write, a read to rebuild a missing
+ * member. Times relative to the replay's start. */
+struct rp_internal {
+	uint64_t offset;       /* on the member, bytes */
+	uint64_t issue_ns, complete_ns;
+	uint32_t len;
+	uint8_t member, op;    /* op: BPT_OP_READ or BPT_OP_WRITE */
+};
+
 /* What happened to one I/O; times relative to the replay's start. */
 struct rp_result {
 	const struct rp_io *io; /* valid during the on_result call */
@@ -61,9 +71,26 @@ struct rp_result {
 	uint64_t issue_ns;    /* handed to the kernel */
 	uint64_t complete_ns; /* last part completed */
 	int32_t error;        /* 0 or first negative errno of a part */
-	uint32_t member_mask; /* bit m: member m served a part */
+	uint32_t member_mask; /* bit m: member m served a part (not counting
+			       * array-internal parts) */
+	uint32_t member_ios;  /* parts on members, array-internal ones included */
 	uint8_t short_io;     /* a part did fewer bytes than asked (error -EIO) */
+	/* the parts, valid during the on_result call: raid5/raid6 have
+	 * array-internal ones (layout_part.internal), issued at phase0_ns
+	 * (phase 0) or phase1_ns (phase 1), each done at part_done_ns[i] */
+	const struct layout_part *parts;
+	const uint64_t *part_done_ns;
+	unsigned nparts;
+	uint64_t phase0_ns, phase1_ns;
+	/* the same internal parts as a list the caller may keep (NULL, 0 from
+	 * the scheduler; sched_internal_copy makes one) */
+	struct rp_internal *internal;
+	unsigned ninternal;
 };
+
+/* The internal parts of r (rp_result.parts) as a malloc'ed list into
+ * r->internal, r->ninternal (none: NULL, 0). -ENOMEM. */
+int sched_internal_copy(struct rp_result *r);
 
 /* The warm-up read: the first request on a device takes a cold path in
  * the kernel (request allocation, AIO and block-layer state: ~30-45 µs

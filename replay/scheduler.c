@@ -31,6 +31,13 @@ struct req {
 	uint32_t cslot;          /* causal: its dependency slot */
 	uint64_t sched_ns, issue_ns; /* absolute CLOCK_MONOTONIC */
 	unsigned nparts, parts_left;
+	unsigned phase0_left;    /* raid5/6: parts to complete before compute */
+	uint8_t busy;            /* in flight */
+	uint8_t two_phase;       /* raid5/6: compute, then queue the phase-1 parts */
+	uint64_t phase1_ns;      /* when the phase-1 parts were queued */
+	uint8_t *scratch;        /* raid5/6: layout_scratch_size bytes */
+	uint64_t scratch_cap;
+	uint64_t *part_done_ns;  /* maxparts entries: each part's completion */
 	int32_t error;
 	uint32_t member_mask;
 	uint64_t last_done;      /* latest completion time of its parts */
@@ -49,6 +56,7 @@ struct sched {
 	struct req *reqs;
 	unsigned *free_ids, nfree;
 	unsigned *batch, nbatch;   /* started, not yet committed */
+	unsigned *ready, nready;   /* raid5/6: phase 0 done, phase 1 to queue */
 	unsigned maxparts, outstanding;
 	uint64_t t0, next_progress;
 	struct causal c;
@@ -122,7 +130,13 @@ static int finish_req(struct sched *s, struct req *r, uint64_t now)
 		.complete_ns = now - s->t0,
 		.error = r->error,
 		.member_mask = r->member_mask,
+		.member_ios = r->nparts,
 		.short_io = r->short_io,
+		.parts = r->lp,
+		.nparts = r->nparts,
+		.part_done_ns = r->part_done_ns,
+		.phase0_ns = r->issue_ns - s->t0,
+		.phase1_ns = r->phase1_ns > s->t0 ? r->phase1_ns - s->t0 : 0,
 	};
 	int rc = 0;
 
@@ -141,8 +155,20 @@ static int finish_req(struct sched *s, struct req *r, uint64_t now)
 	if (rc)
 		s->stopping = 1;
 	s->outstanding--;
+	r->busy = 0;
 	s->free_ids[s->nfree++] = (unsigned)(r - s->reqs);
 	return 0;
+}
+
+/* raid5/6: the parity of r's writes, or the bytes its reads rebuild
+ * (layout_raid_compute; CPU only). */
+static void raid_compute(struct sched *s, struct req *r)
+{
+	const struct rp_io *io = &r->io;
+	void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+
+	layout_raid_compute(s->cfg->targets[r->target].layout, io->op, io->offset, io->len,
+			    buf, r->scratch);
 }
 
 /* Account one finished part of r (result in eio->result). */
@@ -162,6 +188,15 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 	}
 	if (now > r->last_done)
 		r->last_done = now;
+	r->part_done_ns[p] = now > s->t0 ? now - s->t0 : 0;
+	/* the reads of a raid5/6 request are done: compute its parity (or
+	 * rebuild what it read); its writes are queued from the main loop,
+	 * which may commit and reap */
+	if (r->two_phase && !r->lp[p].phase && --r->phase0_left == 0) {
+		raid_compute(s, r);
+		if (r->parts_left > 1)
+			s->ready[s->nready++] = (unsigned)(r - s->reqs);
+	}
 	if (--r->parts_left == 0)
 		finish_req(s, r, r->last_done);
 }
@@ -245,6 +280,8 @@ static int commit(struct sched *s)
 	return 0;
 }
 
+static int queue_parts(struct sched *s, struct req *r, unsigned phase);
+
 /* Map the next I/O onto its target and queue its parts. */
 static int start_req(struct sched *s, uint64_t due)
 {
@@ -269,6 +306,23 @@ static int start_req(struct sched *s, uint64_t due)
 	r->last_done = 0;
 	r->short_io = 0;
 	r->target = io->target;
+	r->busy = 1;
+	r->phase1_ns = 0;
+	r->two_phase = 0;
+	if (t->layout->kind == LAYOUT_RAID5 || t->layout->kind == LAYOUT_RAID6) {
+		uint64_t need = layout_scratch_size(t->layout, io->op, io->offset, io->len);
+
+		if (need > r->scratch_cap) {
+			void *p = NULL;
+
+			if (posix_memalign(&p, 4096, need))
+				return -ENOMEM;
+			free(r->scratch);
+			r->scratch = p;
+			r->scratch_cap = need;
+		}
+		r->two_phase = need > 0;
+	}
 	s->outstanding++;
 	s->st->issued++;
 	if (s->outstanding > s->st->max_outstanding)
@@ -285,18 +339,43 @@ static int start_req(struct sched *s, uint64_t due)
 		return finish_req(s, r, r->issue_ns);
 	}
 	r->nparts = r->parts_left = (unsigned)n;
+	r->phase0_left = 0;
 	for (int p = 0; p < n; p++) {
+		if (!r->lp[p].internal)
+			r->member_mask |= 1u << r->lp[p].member;
+		if (!r->lp[p].phase)
+			r->phase0_left++;
+		r->part_done_ns[p] = 0;
+	}
+	if (r->two_phase && !r->phase0_left) { /* full rows: nothing to read */
+		raid_compute(s, r);
+		r->phase1_ns = due ? due : now_mono_ns();
+		return queue_parts(s, r, 1);
+	}
+	return queue_parts(s, r, 0);
+}
+
+/* Queue the parts of r of phase `phase` (0 for every other layout). */
+static int queue_parts(struct sched *s, struct req *r, unsigned phase)
+{
+	const struct sched_target *t = &s->cfg->targets[r->target];
+	const struct rp_io *io = &r->io;
+
+	for (unsigned p = 0; p < r->nparts; p++) {
 		struct eng_io *e = &r->eio[p];
+		const struct layout_part *lp = &r->lp[p];
 		void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
 
-		r->member_mask |= 1u << r->lp[p].member;
-		e->fd = t->fd[r->lp[p].member];
-		e->is_blkdev = (uint8_t)t->is_blkdev[r->lp[p].member];
-		e->op = io->op;
+		if (lp->phase != phase)
+			continue;
+		e->fd = t->fd[lp->member];
+		e->is_blkdev = (uint8_t)t->is_blkdev[lp->member];
+		e->op = lp->read ? BPT_OP_READ : io->op;
 		e->flags = io->flags;
-		e->offset = r->lp[p].offset;
-		e->len = r->lp[p].len;
-		e->buf = (char *)buf + r->lp[p].buf_off;
+		e->offset = lp->offset;
+		e->len = lp->len;
+		e->buf = lp->scratch ? (void *)(r->scratch + lp->buf_off)
+				     : (void *)((char *)buf + lp->buf_off);
 		e->priv = r;
 		for (;;) {
 			enum eng_status st = s->cfg->ops->queue(s->eng, e);
@@ -308,7 +387,8 @@ static int start_req(struct sched *s, uint64_t due)
 
 				if (!r->sched_ns)
 					r->sched_ns = now;
-				r->issue_ns = now;
+				if (!phase)
+					r->issue_ns = now;
 				part_done(s, r, e, now);
 				break;
 			}
@@ -323,6 +403,43 @@ static int start_req(struct sched *s, uint64_t due)
 	return 0;
 }
 
+/* Queue the phase-1 parts of the requests whose reads completed. */
+static int drain_ready(struct sched *s)
+{
+	while (s->nready) {
+		struct req *r = &s->reqs[s->ready[--s->nready]];
+		int rc;
+
+		r->phase1_ns = now_mono_ns();
+		rc = queue_parts(s, r, 1);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* raid5/6: 1 when the next I/O shares a row with a request in flight
+ * that it may not overlap (layout_conflict): it waits, and with it every
+ * I/O after it, as issue order is kept. */
+static int blocked(const struct sched *s)
+{
+	const struct rp_io *io = &s->ahead;
+	const struct layout *l = s->cfg->targets[io->target].layout;
+
+	if (l->kind != LAYOUT_RAID5 && l->kind != LAYOUT_RAID6)
+		return 0;
+	for (unsigned i = 0; i < s->cfg->depth; i++) {
+		const struct req *r = &s->reqs[i];
+
+		if (r->busy && r->target == io->target &&
+		    layout_conflict(l, io->op, io->offset, io->len, r->io.op, r->io.offset,
+				    r->io.len))
+			return 1;
+	}
+	return 0;
+}
+
 static void sched_free(struct sched *s)
 {
 	if (s->eng)
@@ -331,10 +448,13 @@ static void sched_free(struct sched *s)
 		for (unsigned i = 0; i < s->cfg->depth; i++) {
 			free(s->reqs[i].lp);
 			free(s->reqs[i].eio);
+			free(s->reqs[i].scratch);
+			free(s->reqs[i].part_done_ns);
 		}
 	free(s->reqs);
 	free(s->free_ids);
 	free(s->batch);
+	free(s->ready);
 	causal_free(&s->c);
 }
 
@@ -356,12 +476,14 @@ static int sched_setup(struct sched *s)
 	s->reqs = calloc(cfg->depth, sizeof(*s->reqs));
 	s->free_ids = calloc(cfg->depth, sizeof(*s->free_ids));
 	s->batch = calloc(cfg->depth, sizeof(*s->batch));
-	if (!s->reqs || !s->free_ids || !s->batch)
+	s->ready = calloc(cfg->depth, sizeof(*s->ready));
+	if (!s->reqs || !s->free_ids || !s->batch || !s->ready)
 		return -ENOMEM;
 	for (unsigned i = 0; i < cfg->depth; i++) {
 		s->reqs[i].lp = calloc(s->maxparts, sizeof(*s->reqs[i].lp));
 		s->reqs[i].eio = calloc(s->maxparts, sizeof(*s->reqs[i].eio));
-		if (!s->reqs[i].lp || !s->reqs[i].eio)
+		s->reqs[i].part_done_ns = calloc(s->maxparts, sizeof(*s->reqs[i].part_done_ns));
+		if (!s->reqs[i].lp || !s->reqs[i].eio || !s->reqs[i].part_done_ns)
 			return -ENOMEM;
 		/* touch the pages now rather than while issuing */
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
@@ -386,6 +508,8 @@ static int warm_up(struct sched *s)
 		const struct sched_target *tg = &s->cfg->targets[t];
 
 		for (unsigned m = 0; m < tg->layout->nmembers; m++) {
+			if (tg->layout->missing & (1u << m))
+				continue; /* a missing member is never touched */
 			struct eng_io e = {
 				.fd = tg->fd[m], .is_blkdev = (uint8_t)tg->is_blkdev[m],
 				.op = BPT_OP_READ, .offset = 0, .len = WARMUP_LEN,
@@ -453,6 +577,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 		int stop = stop_requested(&s) || src_rc < 0;
 		int more;
 
+		if (s.nready && (rc = drain_ready(&s)))
+			goto out;
 		more = !stop && (src_rc = fetch(&s)) > 0;
 		if (src_rc < 0) {
 			stop = 1;
@@ -460,6 +586,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 		}
 		if (more && s.nfree) {
 			due = due_time(&s);
+			if (due != NEVER && blocked(&s))
+				due = NEVER; /* wait for the request it conflicts with */
 			if (due == 0 || (due != NEVER && due <= now_mono_ns())) {
 				rc = start_req(&s, due);
 				if (rc)
@@ -512,6 +640,36 @@ out:
 	if (!rc && src_rc < 0)
 		rc = src_rc;
 	return rc < 0 ? rc : 0;
+}
+
+int sched_internal_copy(struct rp_result *r)
+{
+	unsigned n = 0;
+
+	r->internal = NULL;
+	r->ninternal = 0;
+	for (unsigned i = 0; i < r->nparts; i++)
+		n += r->parts[i].internal;
+	if (!n)
+		return 0;
+	r->internal = malloc(n * sizeof(*r->internal));
+	if (!r->internal)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->nparts; i++) {
+		const struct layout_part *p = &r->parts[i];
+		uint64_t issue = p->phase ? r->phase1_ns : r->phase0_ns;
+
+		if (!p->internal)
+			continue;
+		r->internal[r->ninternal++] = (struct rp_internal){
+			.offset = p->offset, .len = (uint32_t)p->len,
+			.member = (uint8_t)p->member,
+			.op = p->read ? BPT_OP_READ : BPT_OP_WRITE,
+			.issue_ns = issue,
+			.complete_ns = r->part_done_ns[i] > issue ? r->part_done_ns[i] : issue,
+		};
+	}
+	return 0;
 }
 
 /* sched_run's source: an array. */

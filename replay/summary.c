@@ -133,6 +133,9 @@ void summary_add(struct summary *s, const struct rp_result *r)
 		start(s);
 	s->ios++;
 	s->op_ios[op]++;
+	s->member_ios += r->member_ios;
+	for (unsigned i = 0; i < r->ninternal; i++)
+		s->internal_ios[r->internal[i].op == BPT_OP_READ ? 0 : 1]++;
 	if (r->error) {
 		unsigned i;
 
@@ -295,7 +298,15 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 		fprintf(f, " (recorded %.3f s, %+.2f%%)", secs(c->recorded_ns),
 			100.0 * ((double)c->elapsed_ns - (double)c->recorded_ns) /
 				(double)c->recorded_ns);
-	fprintf(f, "\n  rate        %.0f IOPS, %.1f MB/s\n", el > 0 ? (double)s->ios / el : 0,
+	fputc('\n', f);
+	if (s->internal_ios[0] || s->internal_ios[1])
+		fprintf(f, "  members     %llu I/Os on the members, %.2f per I/O; "
+			   "array-internal: %llu reads, %llu writes\n",
+			(unsigned long long)s->member_ios,
+			s->ios ? (double)s->member_ios / (double)s->ios : 0.0,
+			(unsigned long long)s->internal_ios[0],
+			(unsigned long long)s->internal_ios[1]);
+	fprintf(f, "  rate        %.0f IOPS, %.1f MB/s\n", el > 0 ? (double)s->ios / el : 0,
 		el > 0 ? (double)s->bytes / el / 1e6 : 0);
 	if (s->failed[0]) {
 		fprintf(f, "  latency     not computed: %s\n", s->failed);
@@ -351,6 +362,9 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_ku64(&w, "skipped", c->skipped);
 	jw_ku64(&w, "errors", s->errors);
 	jw_ku64(&w, "short_ios", s->short_ios);
+	jw_ku64(&w, "member_ios", s->member_ios);
+	jw_ku64(&w, "internal_reads", s->internal_ios[0]);
+	jw_ku64(&w, "internal_writes", s->internal_ios[1]);
 	jw_kbool(&w, "stopped_early", c->interrupted);
 	jw_key(&w, "partial");
 	if (c->stopped)

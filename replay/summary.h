@@ -32,6 +32,8 @@ struct summary {
 	uint64_t ios, bytes;
 	uint64_t op_ios[BPT_OP__COUNT], op_bytes[BPT_OP__COUNT];
 	uint64_t errors, short_ios;
+	uint64_t member_ios;             /* parts on members, internal included */
+	uint64_t internal_ios[2];        /* raid5/raid6 internal reads, writes */
 	struct { int code; uint64_t count; } errnos[SUMMARY_MAX_ERRNOS];
 	unsigned nerrnos;
 	/* complete - issue, per op and for all; issue - sched */

@@ -27,12 +27,16 @@ static const struct {
 	{ "raid1", LAYOUT_RAID1, 0, 2 },
 	{ "raid10", LAYOUT_RAID10, 1, 2 },
 	{ "linear", LAYOUT_LINEAR, 0, 2 },
+	{ "raid5", LAYOUT_RAID5, 1, 3 },
+	{ "raid6", LAYOUT_RAID6, 1, 4 },
 };
+typedef __typeof__(kinds[0]) kind_info;
 
 /* 1 when `p` starts with a layout's word and ':' (or "hdd:"). */
 static int starts_with_layout(const char *p)
 {
-	static const char *const words[] = { "raid0:", "raid1:", "raid10:", "linear:", "hdd:" };
+	static const char *const words[] = { "raid0:", "raid1:", "raid10:", "linear:",
+					     "raid5:", "raid6:", "hdd:" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strncmp(p, words[i], strlen(words[i])))
@@ -124,6 +128,112 @@ static int split_members(const char *list, struct target_spec *spec,
 	}
 }
 
+/* The value of "key=VALUE:" at *p into buf; *p moves past the ':'. */
+static int option_value(const char *text, const char *key, const char **p, char *buf,
+			size_t size, struct bpt_error *error)
+{
+	const char *v = *p + strlen(key), *end = strchr(v, ':');
+
+	if (!end || (size_t)(end - v) >= size || end == v) {
+		bpt_error_set(error, -EINVAL, "'%s': expected %sVALUE: before the members", text, key);
+		return -EINVAL;
+	}
+	memcpy(buf, v, (size_t)(end - v));
+	buf[end - v] = 0;
+	*p = end + 1;
+	return 0;
+}
+
+/* missing=N[,M]: member indexes from 0, at most `most` of them. */
+static int parse_missing(const char *text, const char *list, unsigned most,
+			 uint32_t *mask, struct bpt_error *error)
+{
+	const char *p = list;
+
+	*mask = 0;
+	for (;;) {
+		char *end;
+		unsigned long m = strtoul(p, &end, 10);
+
+		if (end == p || !isdigit((unsigned char)*p) || m >= LAYOUT_MAX_MEMBERS ||
+		    (*end && *end != ',') || (*mask & (1u << m))) {
+			bpt_error_set(error, -EINVAL, "'%s': missing='%s': expected member "
+					   "indexes from 0, separated by ','", text, list);
+			return -EINVAL;
+		}
+		*mask |= 1u << m;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if ((unsigned)__builtin_popcount(*mask) > most) {
+		bpt_error_set(error, -EINVAL, "'%s': missing=%s: at most %u missing member%s",
+			 text, list, most, most > 1 ? "s" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The "key=value:" items after the layout's word: chunk= (raid0, raid10,
+ * raid5, raid6), layout= and missing= (raid5, raid6). */
+static int parse_options(const char *text, const kind_info *k, const char **rest,
+			 struct target_spec *spec, struct bpt_error *error)
+{
+	int is_raid = k->kind == LAYOUT_RAID5 || k->kind == LAYOUT_RAID6;
+	int have_chunk = 0, rc;
+	char val[64];
+
+	spec->algo = RAID_LEFT_SYMMETRIC;
+	for (;;) {
+		const char *p = *rest;
+
+		if (!strncmp(p, "chunk=", 6)) {
+			if (!k->needs_chunk) {
+				bpt_error_set(error, -EINVAL, "'%s': %s takes no chunk size", text,
+					 k->name);
+				return -EINVAL;
+			}
+			if ((rc = option_value(text, "chunk=", rest, val, sizeof(val), error)))
+				return rc;
+			if (parse_size(val, &spec->chunk) < 0 || !spec->chunk ||
+			    spec->chunk % 512) {
+				bpt_error_set(error, -EINVAL, "'%s': chunk '%s' is not a multiple of 512 bytes",
+					 text, val);
+				return -EINVAL;
+			}
+			if (is_raid && (spec->chunk < 4096 || (spec->chunk & (spec->chunk - 1)))) {
+				bpt_error_set(error, -EINVAL, "'%s': chunk '%s': %s needs a power of two "
+						   "of at least 4k, as md does", text, val, k->name);
+				return -EINVAL;
+			}
+			have_chunk = 1;
+		} else if (is_raid && !strncmp(p, "layout=", 7)) {
+			if ((rc = option_value(text, "layout=", rest, val, sizeof(val), error)))
+				return rc;
+			if (raid_algo_parse(val, &spec->algo)) {
+				bpt_error_set(error, -EINVAL, "'%s': unknown layout '%s' (left-symmetric, "
+						   "left-asymmetric, right-symmetric, right-asymmetric, "
+						   "parity-first, parity-last)", text, val);
+				return -EINVAL;
+			}
+		} else if (is_raid && !strncmp(p, "missing=", 8)) {
+			if ((rc = option_value(text, "missing=", rest, val, sizeof(val), error)))
+				return rc;
+			if ((rc = parse_missing(text, val, k->kind == LAYOUT_RAID6 ? 2 : 1,
+						&spec->missing, error)))
+				return rc;
+		} else {
+			break;
+		}
+	}
+	if (k->needs_chunk && !have_chunk) {
+		bpt_error_set(error, -EINVAL, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",
+			 text, k->name, k->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_error *error)
 {
 	const char *colon = strchr(text, ':'), *rest;
@@ -144,7 +254,7 @@ int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_err
 		rc = split_members(text, spec, error);
 		if (!rc && spec->nmembers != 1) {
 			bpt_error_set(error, rc, "'%s': hdd:MODEL:PATH emulates one disk; for several "
-					   "use raid0:, raid1:, raid10: or linear: with hdd: members",
+					   "use raid0:, raid1:, raid10:, linear:, raid5: or raid6: with hdd: members",
 				 text);
 			rc = -EINVAL;
 		}
@@ -156,7 +266,7 @@ int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_err
 		spec->kind = LAYOUT_SINGLE;
 		if (strchr(text, ',')) {
 			bpt_error_set(error, -EINVAL, "'%s': a plain target is one path; use raid0:, "
-					   "raid1:, raid10: or linear: for several", text);
+					   "raid1:, raid10:, linear:, raid5: or raid6: for several", text);
 			return -EINVAL;
 		}
 		rc = split_members(text, spec, error);
@@ -169,38 +279,20 @@ int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_err
 			continue;
 		spec->kind = kinds[k].kind;
 		rest = colon + 1;
-		if (!strncmp(rest, "chunk=", 6)) {
-			const char *end = strchr(rest, ':');
-			char num[32];
-
-			if (!kinds[k].needs_chunk) {
-				bpt_error_set(error, -EINVAL, "'%s': %s takes no chunk size", text,
-					 kinds[k].name);
-				return -EINVAL;
-			}
-			if (!end || (size_t)(end - rest - 6) >= sizeof(num)) {
-				bpt_error_set(error, -EINVAL, "'%s': expected %s:chunk=SIZE:A,B", text,
-					 kinds[k].name);
-				return -EINVAL;
-			}
-			memcpy(num, rest + 6, (size_t)(end - rest - 6));
-			num[end - rest - 6] = 0;
-			if (parse_size(num, &spec->chunk) < 0 || !spec->chunk ||
-			    spec->chunk % 512) {
-				bpt_error_set(error, -EINVAL, "'%s': chunk '%s' is not a multiple of 512 bytes",
-					 text, num);
-				return -EINVAL;
-			}
-			rest = end + 1;
-		} else if (kinds[k].needs_chunk) {
-			bpt_error_set(error, -EINVAL, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",
-				 text, kinds[k].name, kinds[k].name);
-			return -EINVAL;
-		}
+		rc = parse_options(text, &kinds[k], &rest, spec, error);
+		if (rc)
+			return rc;
 		rc = split_members(rest, spec, error);
 		if (rc < 0) {
 			target_spec_free(spec);
 			return rc;
+		}
+		if (spec->nmembers < 32 && (spec->missing >> spec->nmembers)) {
+			bpt_error_set(error, -EINVAL, "'%s': missing=: member %u does not exist "
+					   "(members count from 0; there are %u)", text,
+				 31 - (unsigned)__builtin_clz(spec->missing), spec->nmembers);
+			target_spec_free(spec);
+			return -EINVAL;
 		}
 		if (spec->nmembers < kinds[k].min_members) {
 			bpt_error_set(error, -EINVAL, "'%s': %s needs at least %u members, got %u",
@@ -210,7 +302,8 @@ int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_err
 		}
 		return 0;
 	}
-	bpt_error_set(error, -EINVAL, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, linear, hdd)",
+	bpt_error_set(error, -EINVAL, "'%s': unknown layout '%.*s' (raid0, raid1, raid10, "
+				   "linear, raid5, raid6, hdd)",
 		 text, (int)wlen, text);
 	return -EINVAL;
 }

@@ -4,6 +4,8 @@
  * A spec is a path (block device or regular file) or a virtual array:
  *   raid0:chunk=64k:A,B[,...]   raid1:A,B[,...]
  *   raid10:chunk=64k:A,B,C,D    linear:A,B[,...]
+ *   raid5:chunk=64k[:layout=L][:missing=N]:A,B,C[,...]
+ *   raid6:chunk=64k[:layout=L][:missing=N[,M]]:A,B,C,D[,...]
  * Member paths may not contain ',' (they may contain ':'). A spec starting
  * with a word and ':' that is not a known layout is an error, not a path,
  * so that "raid5:a,b" is not taken for a file called "raid5:a,b".
@@ -26,7 +28,9 @@
 
 struct target_spec {
 	enum layout_kind kind;
-	uint64_t chunk;                         /* raid0, raid10 */
+	uint64_t chunk;                         /* raid0, raid10, raid5, raid6 */
+	enum raid_algo algo;                    /* raid5, raid6: layout= */
+	uint32_t missing;                       /* raid5, raid6: missing= */
 	unsigned nmembers;
 	char *members[LAYOUT_MAX_MEMBERS];      /* owned */
 	struct disk_params *model[LAYOUT_MAX_MEMBERS]; /* owned; NULL: real disk */

@@ -164,6 +164,8 @@ int target_open(struct target *t, const char *text,
 	t->layout.kind = t->spec.kind;
 	t->layout.nmembers = t->spec.nmembers;
 	t->layout.chunk = t->spec.chunk;
+	t->layout.algo = t->spec.algo;
+	t->layout.missing = t->spec.missing;
 	rc = layout_init(&t->layout);
 	if (rc) {
 		bpt_error_set(error, rc, "%s: %s", text,
