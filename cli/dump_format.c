@@ -41,6 +41,7 @@ static const struct {
 	{ BPT_COL_SOURCE, "source" },
 	{ BPT_COL_MEMBER, "member" },
 	{ BPT_COL_COMPLETION, "completion" },
+	{ BPT_COL_INTERNAL, "internal" },
 };
 #define NBASE (sizeof(base_cols) / sizeof(base_cols[0]))
 #define NOPT (sizeof(opt_cols) / sizeof(opt_cols[0]))
@@ -127,6 +128,8 @@ static unsigned optional_values(uint32_t cols, const struct bpt_record *r,
 			snprintf(val[n], 32, "%" PRIu64, r->source_index);
 		else if (opt_cols[i].bit == BPT_COL_COMPLETION)
 			snprintf(val[n], 32, "%s", bpt_completion_name(r->completion));
+		else if (opt_cols[i].bit == BPT_COL_INTERNAL)
+			snprintf(val[n], 32, "%u", r->internal);
 		else
 			snprintf(val[n], 32, "%u", r->member);
 		n++;

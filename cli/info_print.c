@@ -15,7 +15,8 @@
 /* A buffer for an escaped string field (fmt_text): 4 bytes per byte at worst. */
 #define ESC_LEN(field) (sizeof(field) * 4 + 4)
 
-static const char *const col_names[] = { "sched", "source", "member", "completion" };
+static const char *const col_names[] = { "sched", "source", "member", "completion",
+					 "internal" };
 #define NCOL_NAMES (sizeof(col_names) / sizeof(col_names[0]))
 
 static uint64_t span_ns(const struct bpt_stats *st)

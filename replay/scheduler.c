@@ -366,8 +366,8 @@ static int queue_parts(struct sched *s, struct req *r, unsigned phase)
 		const struct layout_part *lp = &r->lp[p];
 		void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
 
-		if (lp->phase != phase)
-			continue;
+		if (r->two_phase && lp->phase != phase)
+			continue; /* without compute, phases are one */
 		e->fd = t->fd[lp->member];
 		e->is_blkdev = (uint8_t)t->is_blkdev[lp->member];
 		e->op = lp->read ? BPT_OP_READ : io->op;
