@@ -129,13 +129,14 @@ static int split_members(const char *list, struct target_spec *spec,
 }
 
 /* The value of "key=VALUE:" at *p into buf; *p moves past the ':'. */
-static int option_value(const char *text, const char *key, const char **p, char *buf,
-			size_t size, struct bpt_error *error)
+static int option_value(const char *text, const char *kind, const char *key, const char **p,
+			char *buf, size_t size, struct bpt_error *error)
 {
 	const char *v = *p + strlen(key), *end = strchr(v, ':');
 
 	if (!end || (size_t)(end - v) >= size || end == v) {
-		bpt_error_set(error, -EINVAL, "'%s': expected %sVALUE: before the members", text, key);
+		bpt_error_set(error, -EINVAL, "'%s': expected %s:%s%s:A,B", text, kind, key,
+			 !strcmp(key, "chunk=") ? "SIZE" : "VALUE");
 		return -EINVAL;
 	}
 	memcpy(buf, v, (size_t)(end - v));
@@ -193,7 +194,7 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 					 k->name);
 				return -EINVAL;
 			}
-			if ((rc = option_value(text, "chunk=", rest, val, sizeof(val), error)))
+			if ((rc = option_value(text, k->name, "chunk=", rest, val, sizeof(val), error)))
 				return rc;
 			if (parse_size(val, &spec->chunk) < 0 || !spec->chunk ||
 			    spec->chunk % 512) {
@@ -208,7 +209,7 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 			}
 			have_chunk = 1;
 		} else if (is_raid && !strncmp(p, "layout=", 7)) {
-			if ((rc = option_value(text, "layout=", rest, val, sizeof(val), error)))
+			if ((rc = option_value(text, k->name, "layout=", rest, val, sizeof(val), error)))
 				return rc;
 			if (raid_algo_parse(val, &spec->algo)) {
 				bpt_error_set(error, -EINVAL, "'%s': unknown layout '%s' (left-symmetric, "
@@ -217,7 +218,7 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 				return -EINVAL;
 			}
 		} else if (is_raid && !strncmp(p, "missing=", 8)) {
-			if ((rc = option_value(text, "missing=", rest, val, sizeof(val), error)))
+			if ((rc = option_value(text, k->name, "missing=", rest, val, sizeof(val), error)))
 				return rc;
 			if ((rc = parse_missing(text, val, k->kind == LAYOUT_RAID6 ? 2 : 1,
 						&spec->missing, error)))
