@@ -55,6 +55,14 @@ Test(target, arrays)
 	cr_assert_eq(target_spec_parse("linear:x,y", &s, &why), 0);
 	cr_expect_eq(s.kind, LAYOUT_LINEAR);
 	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid6:chunk=64k:layout=right-asymmetric:missing=3,0:a,b,c,d",
+					&s, &why), 0);
+	cr_expect(s.kind == LAYOUT_RAID6 && s.algo == RAID_RIGHT_ASYMMETRIC && s.missing == 9 &&
+		  s.nmembers == 4 && s.chunk == 65536);
+	target_spec_free(&s);
+	cr_assert_eq(target_spec_parse("raid5:chunk=4k:a:b,c,d", &s, &why), 0);
+	cr_expect(s.algo == RAID_LEFT_SYMMETRIC && !s.missing && !strcmp(s.members[0], "a:b"));
+	target_spec_free(&s);
 	cr_assert_eq(target_spec_parse("raid0:chunk=4k:only", &s, &why), 0);
 	cr_expect_eq(s.nmembers, 1);
 	target_spec_free(&s);
@@ -63,7 +71,15 @@ Test(target, arrays)
 Test(target, errors)
 {
 	parse_fails("", "empty target");
-	parse_fails("raid5:a,b", "unknown layout 'raid5'");
+	parse_fails("raid7:a,b", "unknown layout 'raid7'");
+	parse_fails("raid5:a,b", "raid5 needs a chunk size");
+	parse_fails("raid5:chunk=64k:a,b", "raid5 needs at least 3 members, got 2");
+	parse_fails("raid6:chunk=64k:a,b,c", "raid6 needs at least 4 members, got 3");
+	parse_fails("raid5:chunk=96k:a,b,c", "needs a power of two");
+	parse_fails("raid5:chunk=64k:missing=3:a,b,c", "member 3 does not exist");
+	parse_fails("raid5:chunk=64k:missing=0,1:a,b,c", "at most 1 missing member");
+	parse_fails("raid6:chunk=64k:missing=1,1:a,b,c,d", "expected member indexes");
+	parse_fails("raid6:chunk=64k:layout=diagonal:a,b,c,d", "unknown layout 'diagonal'");
 	parse_fails("raid0:a,b", "needs a chunk size");
 	parse_fails("raid0:chunk=1000:a,b", "not a multiple of 512");
 	parse_fails("raid0:chunk=xyz:a,b", "chunk 'xyz'");
