@@ -24,6 +24,8 @@ static void usage(FILE *f)
 "  -t, --target SPEC      /dev/sdX, a regular file, or a virtual array:\n"
 "                         raid0:chunk=64k:A,B[,...]  raid1:A,B[,...]\n"
 "                         raid10:chunk=64k:A,B,C,D   linear:A,B[,...]\n"
+"                         raid5:chunk=64k[:layout=L][:missing=N]:A,B,C[,...]\n"
+"                         raid6:chunk=64k[:layout=L][:missing=N[,M]]:A,B,C,D[,...]\n"
 "                         any path may be an emulated disk, hdd:MODEL:PATH:\n"
 "                         the I/O is done on PATH, its completion held until\n"
 "                         the model's disk would finish it; MODEL: a preset\n"
