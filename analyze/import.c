@@ -334,6 +334,8 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id,
 	}
 	t->first_issue = UINT64_MAX;
 	while ((rc = bpt_reader_next(r, rec = &buf[inbuf], err)) == 1) {
+		if (rec->internal)
+			continue; /* a raid5/raid6 array's own I/O, not a request */
 		t->n++;
 		t->bytes += rec->bytes;
 		if (rec->issue_ns < t->first_issue)
