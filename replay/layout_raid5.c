@@ -280,6 +280,8 @@ int layout_raid5_map(struct layout *l, unsigned op, uint64_t off, uint64_t len,
 		layout_raid_row(l, k / d, &g);
 		parts[0] = (struct layout_part){ .member = g.member[k % d],
 						 .offset = (k / d) * cs + off % cs };
+		while (l->missing & (1u << parts[0].member)) /* never touched */
+			parts[0].member = (parts[0].member + 1) % n;
 		return 1;
 	}
 	raid_cols_init(&it, l, off, len);

@@ -192,10 +192,18 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 	/* the reads of a raid5/6 request are done: compute its parity (or
 	 * rebuild what it read); its writes are queued from the main loop,
 	 * which may commit and reap */
-	if (r->two_phase && !r->lp[p].phase && --r->phase0_left == 0) {
-		raid_compute(s, r);
-		if (r->parts_left > 1)
+	if (r->two_phase && !r->lp[p].phase && --r->phase0_left == 0 && r->parts_left > 1) {
+		if (r->error) {
+			/* a read failed: writing parity computed from it would
+			 * leave the row inconsistent; the writes are dropped
+			 * (the request fails with the read's error) */
+			r->parts_left = 1;
+		} else {
+			raid_compute(s, r);
 			s->ready[s->nready++] = (unsigned)(r - s->reqs);
+		}
+	} else if (r->two_phase && !r->lp[p].phase && !r->phase0_left && !r->error) {
+		raid_compute(s, r); /* a degraded read: rebuild what it wanted */
 	}
 	if (--r->parts_left == 0)
 		finish_req(s, r, r->last_done);
