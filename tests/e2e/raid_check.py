@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""raid_check.py — checks of replayed raid5/raid6 arrays (33-replay-raid5.sh).
+"""raid_check.py — checks of replayed raid5/raid6 arrays (38-replay-raid5.sh).
 
   raid_check.py parts [--warmup] SOURCE.csv RUN.csv BLKPARSE.txt LEVEL ALGO CHUNK MISSING DEV...
       Every I/O of the source was replayed once (run file, internal 0),
