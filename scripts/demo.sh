@@ -34,7 +34,10 @@
 # 7200; or "throttle"), DEMO_MBPS (throttle: default 50), DEMO_IOPS
 # (throttle: default 2000, high enough that the chunk-sized pieces of a
 # RAID 0 are not charged like seeks, since the throttle counts I/Os before
-# the block layer merges adjacent ones), DEMO_DIR, DEMO_TMP (where its
+# the block layer merges adjacent ones), DEMO_TARGETS (the replay
+# targets, in order, from: single raid0 raid1 raid5; default "single raid0
+# raid1"; raid5 is md's left-symmetric RAID 5 of four disks, 64 KiB
+# chunks, whose parity reads and writes are real I/Os), DEMO_DIR, DEMO_TMP (where its
 # temporary folder blkpeak-demo.XXXXXX goes, default /dev/shm; a RAM file
 # system keeps the "disks" fast), BLKPEAK (the binary).
 set -euo pipefail
@@ -46,6 +49,7 @@ SCALE=${DEMO_SCALE:-1}
 IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
 DISK=${DEMO_DISK:-7200}
+TARGETS=${DEMO_TARGETS:-single raid0 raid1}
 WL=${WORKLOAD:-photo-edit}
 # shellcheck source=scripts/throttle.sh
 . "$ROOT/scripts/throttle.sh"
@@ -64,6 +68,10 @@ say() { printf '%s\n' "$*"; }
 awk -v s="$SCALE" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
 	die "DEMO_SCALE: '$SCALE': not a positive number"
 case "$IOPS$MBPS" in *[!0-9]*) die "DEMO_IOPS and DEMO_MBPS must be whole numbers" ;; esac
+for t in $TARGETS; do
+	case "$t" in single|raid0|raid1|raid5) ;; *) die "DEMO_TARGETS: '$t': not one of single raid0 raid1 raid5" ;; esac
+done
+[ -n "${TARGETS// /}" ] || die "DEMO_TARGETS: empty"
 # a recipe is an executable workloads/NAME with the interface of
 # workloads/common.sh (--workdir, --phase, --quiet, --scale)
 case "$WL" in
@@ -156,11 +164,15 @@ step "$BLKPEAK" info --verify "$DIR/$WL.bpt"
 # on its own target (--map), as the two disks of a machine would be.
 say ""
 say "== 2. replay it, causal timing, on three targets per recorded disk (disks of $((SIZES[0] >> 20)) MiB)"
-ONE=() A=() B=()
+ONE=() A=() B=() C=() D=()
 for i in "${!SIZES[@]}"; do
 	new_disk "single$i" "${SIZES[$i]}"; ONE+=("$DEV")
 	new_disk "a$i" "${SIZES[$i]}"; A+=("$DEV")
 	new_disk "b$i" "${SIZES[$i]}"; B+=("$DEV")
+	case " $TARGETS " in *" raid5 "*)
+		new_disk "c$i" "${SIZES[$i]}"; C+=("$DEV")
+		new_disk "d$i" "${SIZES[$i]}"; D+=("$DEV") ;;
+	esac
 done
 declare -A RUN
 # spec KIND I: the target of recorded device I for a run of KIND
@@ -169,6 +181,7 @@ spec() {
 	single) emu "${ONE[$2]}" ;;
 	raid0) echo "raid0:chunk=64k:$(emu "${A[$2]}"),$(emu "${B[$2]}")" ;;
 	raid1) echo "raid1:$(emu "${A[$2]}"),$(emu "${B[$2]}")" ;;
+	raid5) echo "raid5:chunk=64k:$(emu "${A[$2]}"),$(emu "${B[$2]}"),$(emu "${C[$2]}"),$(emu "${D[$2]}")" ;;
 	esac
 }
 replay() { # KIND
@@ -192,11 +205,9 @@ replay() { # KIND
 	fi
 	RUN[$1]=$DIR/run-$1.bpt
 }
-replay single
-replay raid0
-replay raid1
+for t in $TARGETS; do replay "$t"; done
 if [ "$DISK" = throttle ]; then
-	for d in "${ONE[@]}" "${A[@]}" "${B[@]}"; do
+	for d in "${ONE[@]}" "${A[@]}" "${B[@]}" "${C[@]}" "${D[@]}"; do
 		read -r r w <<< "$(thr_ios "$d")"
 		say "throttled cgroup submitted $r reads and $w writes to $d"
 	done
@@ -223,12 +234,12 @@ import() {
 }
 printf '\n\033[1m$ %s\033[0m\n' "$BLKPEAK analyze import --db $DB FILE  (for each file)"
 import "$DIR/$WL.bpt"; CAP=$ID
-import "${RUN[single]}"; S=$ID
-import "${RUN[raid0]}"; R0=$ID
-import "${RUN[raid1]}"; R1=$ID
-step "$BLKPEAK" analyze compare --db "$DB" "$S" "$R0" "$R1"
+IDS=()
+for t in $TARGETS; do import "${RUN[$t]}"; IDS+=("$ID"); done
+step "$BLKPEAK" analyze compare --db "$DB" "${IDS[@]}"
 say ""
-say "Time saved against the single disk (same recorded I/O, causal timing):"
+FIRST=${TARGETS%% *}; [ "$FIRST" != single ] || FIRST="single disk"
+say "Time saved against the $FIRST (same recorded I/O, causal timing):"
 "$BLKPEAK" analyze query --db "$DB" --csv \
 	"WITH e AS (SELECT * FROM comparison_entries
 	           WHERE comparison_id = (SELECT max(id) FROM comparisons))
@@ -257,12 +268,12 @@ PROGRAMS=$("$BLKPEAK" analyze query --db "$DB" --csv \
 say "By program: $PROGRAMS"
 [ -n "$PROGRAMS" ] || die "analyze report named no process"
 for k in latency-cdf iops lba qd sizes; do
-	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "$S" "$R0" "$R1" "$CAP"
+	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "${IDS[@]}" "$CAP"
 done
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
 	--title "blkpeak demo: the $WL workload on one disk, RAID 0 and RAID 1" \
 	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, $DISK_NOTE. $IPEAK_NOTE" \
-	"$S" "$R0" "$R1" "$CAP"
+	"${IDS[@]}" "$CAP"
 say ""
 say "Results in $DIR: $WL.bpt (the recording), run-*.bpt (the replays),"
 say "blkpeak.db (SQLite), *.svg (charts), report.html (open it in a browser)."
