@@ -118,7 +118,7 @@ static int filter_op(unsigned char op)
 static int tv_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
 	char plan[MAX_CONS * 8 + 1];
-	int argn = 1, have_path = 0, ncons = 0, narrowed = 0;
+	int argn, have_path = 0, ncons = 0, narrowed = 0;
 	size_t len = 0;
 
 	(void)v;
@@ -134,9 +134,12 @@ static int tv_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 			have_path = 1;
 		}
 	}
+	argn = have_path; /* argv numbers are dense: no path, no argv[0] */
 	for (int i = 0; i < info->nConstraint && ncons < MAX_CONS; i++) {
 		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 
+		if (!have_path)
+			break; /* a plan without the file is refused in xFilter */
 		if (!c->usable || !filterable(c->iColumn) || !filter_op(c->op))
 			continue;
 		info->aConstraintUsage[i].argvIndex = ++argn;
