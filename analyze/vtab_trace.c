@@ -58,8 +58,7 @@ struct tcursor {
 	uint32_t cols;             /* the trace's optional columns */
 	uint64_t total;            /* its records (0: unknown) */
 	int eof;
-	struct bpt_record rec;
-	uint64_t idx;
+	struct bpt_record rec;    /* the current row; its idx: bpt_reader_record_index */
 	uint64_t since_progress;
 	int ncons;
 	struct cons cons[MAX_CONS];
@@ -205,7 +204,7 @@ static int64_t int_col(const struct tcursor *c, int col, int *null)
 
 	*null = 0;
 	switch (col) {
-	case C_IDX: return (int64_t)c->idx;
+	case C_IDX: return (int64_t)bpt_reader_record_index(c->r);
 	case C_QUEUE: return (int64_t)(r->queue_ns ? r->queue_ns : r->issue_ns);
 	case C_ISSUE: return (int64_t)r->issue_ns;
 	case C_COMPLETE: return (int64_t)r->complete_ns;
@@ -260,10 +259,9 @@ static int tv_next(sqlite3_vtab_cursor *cur)
 	int rc;
 
 	while ((rc = bpt_reader_next(c->r, &c->rec, &err)) == 1) {
-		c->idx = bpt_reader_record_index(c->r);
 		if (t->progress.fn && ++c->since_progress >= PROGRESS_EVERY) {
 			c->since_progress = 0;
-			t->progress.fn(t->progress.arg, c->idx + 1, c->total);
+			t->progress.fn(t->progress.arg, bpt_reader_record_index(c->r) + 1, c->total);
 		}
 		if (!c->ncons || passes(c))
 			return SQLITE_OK;
@@ -420,7 +418,7 @@ static int tv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 static int tv_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 {
-	*rowid = (sqlite3_int64)((struct tcursor *)cur)->idx;
+	*rowid = (sqlite3_int64)bpt_reader_record_index(((struct tcursor *)cur)->r);
 	return SQLITE_OK;
 }
 
