@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,8 @@ struct tcursor {
 	struct cons cons[MAX_CONS];
 	int64_t val[MAX_CONS];
 	int use[MAX_CONS];         /* the value is an integer: filter on it */
+	double real[MAX_CONS];     /* the value, when a REAL (issue_ns ranges) */
+	int is_real[MAX_CONS];
 };
 
 /* The plan: idxNum 1 when the path is argv[0]; the pushed-down
@@ -302,6 +305,29 @@ static void narrow(unsigned char op, int64_t v, uint64_t *lo, uint64_t *hi, int 
 	}
 }
 
+/* The same for a REAL value (issue_ns BETWEEN 60e9 AND 61e9), widened
+ * to the integers around it: the range read is then a superset of the
+ * matching rows, which SQLite alone picks (passes() uses no REAL). */
+static void narrow_real(unsigned char op, double x, uint64_t *lo, uint64_t *hi, int *empty)
+{
+	if (x != x) /* NaN: compares false with everything */
+		return;
+	if (op == SQLITE_INDEX_CONSTRAINT_EQ || op == SQLITE_INDEX_CONSTRAINT_GT ||
+	    op == SQLITE_INDEX_CONSTRAINT_GE) {
+		if (x > 9.3e18)
+			*empty = 1; /* above every int64 */
+		else if (x > 0 && x < 9.2e18) /* else: not narrowed */
+			narrow(SQLITE_INDEX_CONSTRAINT_GE, (int64_t)floor(x), lo, hi, empty);
+	}
+	if (op == SQLITE_INDEX_CONSTRAINT_EQ || op == SQLITE_INDEX_CONSTRAINT_LT ||
+	    op == SQLITE_INDEX_CONSTRAINT_LE) {
+		if (x < 0)
+			*empty = 1;
+		else if (x < 9.2e18)
+			narrow(SQLITE_INDEX_CONSTRAINT_LE, (int64_t)ceil(x), lo, hi, empty);
+	}
+}
+
 /* Open (or rewind, for the same file) the cursor's reader. */
 static int open_reader(struct tcursor *c, const char *path)
 {
@@ -353,6 +379,8 @@ static int tv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr, i
 		c->cons[c->ncons] = (struct cons){ col, (unsigned char)op };
 		c->use[c->ncons] = sqlite3_value_type(val) == SQLITE_INTEGER;
 		c->val[c->ncons] = sqlite3_value_int64(val);
+		c->is_real[c->ncons] = sqlite3_value_type(val) == SQLITE_FLOAT;
+		c->real[c->ncons] = sqlite3_value_double(val);
 		if (sqlite3_value_type(val) == SQLITE_NULL)
 			empty = 1; /* x op NULL is never true */
 		c->ncons++;
@@ -362,9 +390,14 @@ static int tv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr, i
 	 * SQL compares them. */
 	bpt_reader_stats(c->r, &st);
 	if (st.complete && st.last_issue_ns <= INT64_MAX) {
-		for (int i = 0; i < c->ncons; i++)
-			if (c->use[i] && c->cons[i].col == C_ISSUE)
+		for (int i = 0; i < c->ncons; i++) {
+			if (c->cons[i].col != C_ISSUE)
+				continue;
+			if (c->use[i])
 				narrow(c->cons[i].op, c->val[i], &lo, &hi, &empty);
+			else if (c->is_real[i])
+				narrow_real(c->cons[i].op, c->real[i], &lo, &hi, &empty);
+		}
 		if (!empty && lo > hi)
 			empty = 1;
 		if (!empty && (lo || hi != UINT64_MAX))

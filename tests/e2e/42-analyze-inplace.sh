@@ -1,4 +1,5 @@
 #!/bin/bash
+# e2e-timeout: 600
 # Traces analysed in place, without an import (issue 18):
 #  - query's trace_ios('FILE') returns exactly dump's rows and values and
 #    the imported copy's, for traces with every operation, flag, error,
@@ -79,6 +80,13 @@ issue_ns > $hi5 AND issue_ns < $lo6
 issue_ns >= $lo6 AND issue_ns <= $hi20 AND dev = 1
 issue_ns >= $lo5 + 0.5 AND issue_ns < $hi20 - 0.5
 issue_ns > '$lo5'
+issue_ns BETWEEN 6e6 AND 8.5e6
+issue_ns = $at.0
+issue_ns >= $at.5
+issue_ns > 9.25e18
+issue_ns >= 9.21e18
+issue_ns < -0.5
+issue_ns <= 1e300
 issue_ns > NULL
 issue_ns < 0
 issue_ns >= -5 AND issue_ns <= $lo5
@@ -124,6 +132,9 @@ c=$("$BLKPEAK" analyze query --csv "SELECT count(*) FROM trace_ios('bad.bpt') WH
 	fail "a range before the damage did not read"
 e=$(q "SELECT count(*) FROM ios WHERE trace_id = 1 AND issue_ns BETWEEN $lo5 AND $hi15" | sed 1d | tr -d '\r')
 [ "$c" = "$e" ] || fail "range count $c, want $e"
+c=$("$BLKPEAK" analyze query --csv "SELECT count(*) FROM trace_ios('bad.bpt') WHERE issue_ns BETWEEN $lo5 - 0.5 AND $hi15 + 0.5" | sed 1d | tr -d '\r') ||
+	fail "a range of REAL bounds before the damage did not read"
+[ "$c" = "$e" ] || fail "REAL range count $c, want $e"
 note "a time range skips the blocks outside it (a damaged one is never read)"
 
 # 4. The guard holds with the table in; no database is needed.
