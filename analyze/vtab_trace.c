@@ -258,8 +258,11 @@ static int tv_next(sqlite3_vtab_cursor *cur)
 {
 	struct tcursor *c = (struct tcursor *)cur;
 	struct tvtab *t = (struct tvtab *)cur->pVtab;
-	struct bpt_error err = { 0 };
+	struct bpt_error err; /* filled by the reader on an error; not cleared per row */
 	int rc;
+
+	err.code = 0;
+	err.msg[0] = 0;
 
 	while ((rc = bpt_reader_next(c->r, &c->rec, &err)) == 1) {
 		if (t->progress.fn && ++c->since_progress >= PROGRESS_EVERY) {

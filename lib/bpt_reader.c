@@ -277,8 +277,15 @@ int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
 		    struct bpt_error *err)
 {
 	struct bpt_bcur *c = r->cur;
-	struct bpt_error e = { 0 };
+	struct bpt_error e;
 	int rc;
+
+	/* Not "= { 0 }": clearing the 528-byte message on every record was
+	 * a sixth of a trace_ios() scan's time (perf); what reads e before
+	 * a callee fills it reads only these. */
+	e.code = 0;
+	e.offset = 0;
+	e.msg[0] = 0;
 
 	if (r->sticky.code) {
 		if (err)
