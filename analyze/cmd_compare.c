@@ -1,11 +1,13 @@
 /*
- * cmd_compare.c — `blkpeak analyze compare ID ID... [--json] [--force]`:
- * runs of the same trace side by side (compare.c); the comparison is
- * stored in the database unless --no-store.
+ * cmd_compare.c — `blkpeak analyze compare ID|FILE ID|FILE... [--json]
+ * [--force]`: runs of the same trace side by side (compare.c), from the
+ * database or from trace files read in place; a comparison of database
+ * traces only is stored in the database unless --no-store.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "analyze_commands.h"
 #include "cliutil.h"
@@ -16,14 +18,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze compare ID ID... [--json] [--force] [--allow-partial]\n"
-		"                                [--no-store] [--db PATH]\n"
+		"usage: blkpeak analyze compare ID|FILE ID|FILE... [--json] [--force]\n"
+		"                                [--allow-partial] [--no-store] [--db PATH]\n"
 		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n"
 		"       blkpeak analyze compare --measurements ID ID... [--json]\n\n"
 		"Put traces and replay runs of the same I/O side by side, against the\n"
 		"first: total time, time saved and speedup in percent, IOPS, MB/s, queue\n"
-		"depth, latency percentiles. The comparison is stored in the database\n"
-		"(tables comparisons, comparison_entries).\n\n"
+		"depth, latency percentiles. An ID is a trace of the database, a FILE a\n"
+		"trace or run file read in place (no import). A comparison of database\n"
+		"traces only is stored in the database (tables comparisons,\n"
+		"comparison_entries); one with files is not.\n\n"
 		"  --measurements  the IDs are measurements of one kind (blkpeak measure;\n"
 		"               measurements.id): each step (depth, zone, span) side by\n"
 		"               side against the first, in percent, and the qd-sweep\n"
@@ -79,6 +83,8 @@ int analyze_compare(int argc, char **argv)
 	int json = 0, flags = 0, store = 1, c, n, nids, rc = EXIT_FAIL, measurements = 0;
 	struct bpt_error err = { 0 };
 	int64_t *args, *ids = NULL;
+	struct cmp_arg *cargs = NULL;
+	int files = 0;
 	struct cmp cmp = { 0, NULL, 0, 0 };
 	sqlite3 *db = NULL;
 	struct opt_loop ol = { .cmd = "analyze compare", .usage = usage };
@@ -104,25 +110,57 @@ int analyze_compare(int argc, char **argv)
 		pr_err("analyze compare: out of memory");
 		return EXIT_FAIL;
 	}
+	if (!(cargs = calloc(n, sizeof(*cargs)))) {
+		pr_err("analyze compare: out of memory");
+		free(args);
+		return EXIT_FAIL;
+	}
 	for (int i = 0; i < n; i++) {
+		const char *a = argv[optind + i];
+		struct stat st;
 		uint64_t v;
 
-		if (parse_u64(argv[optind + i], &v) || v == 0 || v > INT64_MAX) {
-			pr_err("analyze compare: '%s': not a trace id", argv[optind + i]);
+		if (stat(a, &st) == 0) { /* a file, read in place */
+			cargs[i].path = a;
+			files++;
+			continue;
+		}
+		if (parse_u64(a, &v) || v == 0 || v > INT64_MAX) {
+			pr_err("analyze compare: '%s': neither a trace id nor a trace file", a);
 			free(args);
+			free(cargs);
 			return EXIT_USAGE;
 		}
-		args[i] = (int64_t)v;
+		args[i] = cargs[i].id = (int64_t)v;
 	}
 	if (measurements) {
+		if (files) {
+			pr_err("analyze compare: --measurements takes measurement ids, not files");
+			free(args);
+			free(cargs);
+			return EXIT_USAGE;
+		}
 		rc = compare_measurements(dbopt, args, (size_t)n, json);
 		free(args);
+		free(cargs);
 		return rc;
 	}
-	if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
-	    cmp_expand_ids(db, args, n, &ids, &nids, &err) ||
-	    cmp_compute(db, ids, nids, flags, &cmp, &err) ||
-	    (store && cmp_store(db, &cmp, &err))) {
+	if (files) {
+		/* files (and ids): no expansion, nothing stored */
+		if (n < 2) {
+			pr_err("analyze compare: give two or more traces to compare");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if ((files < n && adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) ||
+		    cmp_compute_args(db, cargs, n, flags, &cmp, &err)) {
+			pr_err("analyze compare: %s", err.msg);
+			goto out;
+		}
+	} else if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
+		   cmp_expand_ids(db, args, n, &ids, &nids, &err) ||
+		   cmp_compute(db, ids, nids, flags, &cmp, &err) ||
+		   (store && cmp_store(db, &cmp, &err))) {
 		pr_err("analyze compare: %s", err.msg);
 		goto out;
 	}
@@ -135,6 +173,7 @@ out:
 	cmp_free(&cmp);
 	free(ids);
 	free(args);
+	free(cargs);
 	sqlite3_close(db);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "import.h"
 #include "jsonout.h"
 #include "measure_import.h"
+#include "progress.h"
 
 static void usage(FILE *f)
 {
@@ -32,33 +33,6 @@ static void usage(FILE *f)
 		"               digest, truncated, duration_ns\n"
 		"  -q, --quiet  no progress and no summary lines\n"
 		"  -h, --help   this text\n");
-}
-
-/* Progress line on a terminal, at most about 5 times a second. */
-struct progress {
-	const char *path;
-	uint64_t start_ns, last_ns;
-	int shown;
-};
-
-static void show_progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct progress *p = arg;
-	uint64_t now = now_mono_ns();
-	double secs = (double)(now - p->start_ns) / 1e9, rate;
-
-	if (now - p->last_ns < 200000000ull)
-		return;
-	p->last_ns = now;
-	p->shown = 1;
-	rate = secs > 0 ? (double)done / secs : 0;
-	if (total && rate > 0)
-		fprintf(stderr, "\r\033[Kimporting %s: %.1f of %.1f M I/Os (%.0f%%), %.2f M/s, ETA %.0f s",
-			p->path, done / 1e6, total / 1e6, 100.0 * done / total, rate / 1e6,
-			(double)(total - done) / rate);
-	else
-		fprintf(stderr, "\r\033[Kimporting %s: %.1f M I/Os, %.2f M/s", p->path,
-			done / 1e6, rate / 1e6);
 }
 
 /* Check every file opens as a trace before the database is touched, so a
@@ -184,8 +158,10 @@ int analyze_import(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (int i = optind; i < argc; i++) {
-		struct progress prog = { argv[i], now_mono_ns(), now_mono_ns(), 0 };
+		uint64_t start = now_mono_ns();
+		struct progress prog;
 		struct import_result res;
+		char what[64];
 		double secs;
 
 		if (measure_results_is(argv[i])) {
@@ -193,12 +169,13 @@ int analyze_import(int argc, char **argv)
 				failed = 1;
 			continue;
 		}
-		opts.progress = !quiet && isatty(STDERR_FILENO) ? show_progress : NULL;
+		snprintf(what, sizeof(what), "importing %s", argv[i]);
+		progress_init(&prog, what, "I/Os", !quiet);
+		opts.progress = progress_cb;
 		opts.progress_arg = &prog;
 		c = import_file(db, argv[i], &opts, &res, &err);
-		secs = (double)(now_mono_ns() - prog.start_ns) / 1e9;
-		if (prog.shown)
-			fprintf(stderr, "\r\033[K");
+		secs = (double)(now_mono_ns() - start) / 1e9;
+		progress_end(&prog);
 		if (c) {
 			pr_err("analyze import: %s", err.msg);
 			failed = 1;

@@ -1,14 +1,22 @@
 /*
  * cmd_query.c — `blkpeak analyze query "SQL" [--csv|--json] [--db PATH]`:
- * run read-only SQL on the analysis database (query.c enforces it).
+ * run read-only SQL on the analysis database (query.c enforces it), with
+ * trace files as tables too (trace_ios('FILE'), vtab_trace.h). Without a
+ * database file the SQL runs on an empty in-memory one, so trace files
+ * can be queried before (or without) any import.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "db.h"
+#include "progress.h"
 #include "query.h"
+#include "vtab_trace.h"
 
 static void usage(FILE *f)
 {
@@ -18,7 +26,12 @@ static void usage(FILE *f)
 		"opened read-only: a statement that would write (INSERT, DROP, ...),\n"
 		"ATTACH and PRAGMAs that set something are refused before anything runs.\n"
 		"Tables: traces, devices, processes, ops, ios, losses, runs, comparisons,\n"
-		"comparison_entries; view io_detail (see schemas/analyze.sql).\n\n"
+		"comparison_entries; view io_detail (see schemas/analyze.sql).\n"
+		"A trace file is a table too, read in place (no import): trace_ios('FILE')\n"
+		"has the columns of io_detail but trace_id, e.g.\n"
+		"  SELECT op_name, count(*) FROM trace_ios('big.bpt') GROUP BY op\n"
+		"A range of issue_ns reads only the blocks it needs. Without a database\n"
+		"file, the SQL runs on an empty one (trace_ios only).\n\n"
 		"  --csv        CSV with a header line (RFC 4180)\n"
 		"  --json       a JSON array of objects per statement\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
@@ -37,8 +50,10 @@ int analyze_query(int argc, char **argv)
 	enum q_format fmt = Q_TABLE;
 	const char *dbopt = NULL;
 	struct bpt_error err = { 0 };
-	sqlite3 *db;
-	int c, rc;
+	struct progress prog;
+	sqlite3 *db = NULL;
+	const char *path;
+	int c, rc, no_db = 0;
 	struct opt_loop ol = { .cmd = "analyze query", .usage = usage };
 
 	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
@@ -54,19 +69,36 @@ int analyze_query(int argc, char **argv)
 		pr_err("analyze query: give the SQL as one argument; see 'blkpeak analyze query --help'");
 		return EXIT_USAGE;
 	}
-	if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) {
+	path = adb_default_path(dbopt);
+	rc = adb_open(&db, path, ADB_READONLY, &err);
+	if (rc == -ENOENT) {
+		/* no database: trace files are still tables */
+		no_db = 1;
+		rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? 0
+			: bpt_error_set(&err, -ENOMEM, "cannot open an in-memory database");
+	}
+	if (rc) {
 		pr_err("analyze query: %s", err.msg);
+		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
-	if (query_guard(db, &err)) {
+	/* on a terminal the rows themselves show progress: the line would
+	 * mix with them, so it is drawn only when the output goes elsewhere */
+	progress_init(&prog, "query: scanning a trace", "I/Os", !isatty(STDOUT_FILENO));
+	if (vtab_trace_register(db, progress_cb, &prog, &err) || query_guard(db, &err)) {
 		pr_err("analyze query: %s", err.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;
 	}
 	rc = query_run(db, argv[optind], fmt, stdout, &err);
+	progress_end(&prog);
 	sqlite3_close(db);
 	if (rc) {
-		pr_err("analyze query: %s", err.msg);
+		if (no_db && strstr(err.msg, "no such table"))
+			pr_err("analyze query: %s (there is no database %s; trace_ios('FILE')"
+			       " reads a trace file without one)", err.msg, path);
+		else
+			pr_err("analyze query: %s", err.msg);
 		return EXIT_FAIL;
 	}
 	if (fflush(stdout)) {

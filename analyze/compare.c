@@ -117,8 +117,51 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	return 0;
 }
 
+/* Label and key of an entry read from a file, from its report (the
+ * facts describe() reads from the database, taken from the same header). */
+static void describe_file(struct cmp_entry *e)
+{
+	const struct st_report *r = &e->rep;
+	const char *base = strrchr(r->path, '/');
+
+	e->is_run = r->is_run;
+	snprintf(e->key, sizeof(e->key), "%s", e->is_run && r->source_digest[0] ? r->source_digest
+										  : r->digest);
+	if (e->is_run && r->target[0])
+		snprintf(e->label, sizeof(e->label), "%s%s%s%s", r->target, r->timing[0] ? " (" : "",
+			 r->timing, r->timing[0] ? ")" : "");
+	else
+		snprintf(e->label, sizeof(e->label), "%.*s", (int)sizeof(e->label) - 1,
+			 base ? base + 1 : r->path);
+}
+
+/* An entry's name in messages: "trace 3", or the file. */
+static const char *entry_name(const struct cmp_entry *e, char *buf, size_t len)
+{
+	if (e->trace_id)
+		snprintf(buf, len, "trace %lld", (long long)e->trace_id);
+	else
+		fmt_text(e->rep.path, buf, len);
+	return buf;
+}
+
 int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c,
 		struct bpt_error *err)
+{
+	struct cmp_arg *args = calloc(n ? n : 1, sizeof(*args));
+	int rc;
+
+	if (!args)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		args[i].id = ids[i];
+	rc = cmp_compute_args(db, args, n, flags, c, err);
+	free(args);
+	return rc;
+}
+
+int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, struct cmp *c,
+		     struct bpt_error *err)
 {
 	int force = flags & CMP_FORCE;
 	int rc = 0;
@@ -128,34 +171,38 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < n && !rc; i++) {
 		struct cmp_entry *e = &c->e[i];
+		char name[ESC_LABEL], name0[ESC_LABEL];
 
-		e->trace_id = ids[i];
-		if ((rc = describe(db, e, err)))
+		e->trace_id = args[i].id;
+		if (args[i].path) {
+			if ((rc = st_report_compute_file(args[i].path, &e->rep, 0, 1, err)))
+				break;
+			describe_file(e);
+		} else if ((rc = describe(db, e, err)) ||
+			   (rc = st_report_compute(db, e->trace_id, &e->rep, err))) {
 			break;
+		}
+		c->n = i + 1; /* from here on e->rep is cmp_free's */
 		if (strcmp(e->key, c->e[0].key)) {
 			if (!force) {
 				char k[ESC_LABEL], k0[ESC_LABEL];
 
 				rc = bpt_error_set(err, -EXDEV,
-					     "trace %lld comes from trace digest %s, trace %lld from %s:"
+					     "%s comes from trace digest %s, %s from %s:"
 					     " not the same I/O (--force compares them anyway)",
-					     (long long)e->trace_id, fmt_text(e->key, k, sizeof(k)),
-					     (long long)c->e[0].trace_id,
+					     entry_name(e, name, sizeof(name)), fmt_text(e->key, k, sizeof(k)),
+					     entry_name(&c->e[0], name0, sizeof(name0)),
 					     fmt_text(c->e[0].key, k0, sizeof(k0)));
 				break;
 			}
 			c->forced = 1;
 		}
-		if ((rc = st_report_compute(db, e->trace_id, &e->rep, err)) ||
-		    (rc = run_partial_load(db, e->trace_id, &e->rep.partial, err)))
-			break;
 		if (e->rep.partial.partial) {
 			if (!(flags & CMP_ALLOW_PARTIAL)) {
 				rc = bpt_error_set(err, -EINVAL,
-					     "trace %lld is a partial run (%s): its figures cover only"
+					     "%s is a partial run (%s): its figures cover only"
 					     " part of the trace; --allow-partial compares it anyway",
-					     (long long)e->trace_id, e->rep.partial.text);
-				st_report_free(&e->rep);
+					     entry_name(e, name, sizeof(name)), e->rep.partial.text);
 				break;
 			}
 			size_t l = strlen(e->label);
@@ -163,7 +210,6 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 			snprintf(e->label + l, sizeof(e->label) - l, " %s", e->rep.partial.text);
 		}
 		st_report_free(&e->rep); /* the series is not compared */
-		c->n = i + 1;
 	}
 	if (rc) {
 		cmp_free(c);
@@ -186,6 +232,10 @@ int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err)
 	char now[32];
 	int rc;
 
+	for (int i = 0; i < c->n; i++)
+		if (!c->e[i].trace_id)
+			return bpt_error_set(err, -EINVAL, "a comparison of files read in place is"
+					     " not stored (import them to store it)");
 	if ((rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
 	if (sqlite3_prepare_v2(db, "INSERT INTO comparisons (created_at, baseline_trace_id,"
@@ -266,7 +316,13 @@ static void row(FILE *f, const struct cmp *c, const int *w, const char *name, ce
 	fputc('\n', f);
 }
 
-static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "trace %" PRId64, e->trace_id); }
+static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
+{
+	if (e->trace_id)
+		snprintf(b, l, "trace %" PRId64, e->trace_id);
+	else
+		snprintf(b, l, "file"); /* read in place */
+}
 static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
 {
 	fmt_text(e->label, b, l); /* labels are made of recorded strings */
@@ -348,7 +404,11 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 
 		jw_obj(&w);
 		jw_ki64(&w, "position", i);
-		jw_ki64(&w, "trace_id", e->trace_id);
+		jw_key(&w, "trace_id");
+		if (e->trace_id)
+			jw_i64(&w, e->trace_id);
+		else
+			jw_null(&w); /* a file read in place */
 		jw_kstr(&w, "label", e->label);
 		jw_kbool(&w, "is_run", e->is_run);
 		jw_kstr(&w, "source_digest", e->key);

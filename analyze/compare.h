@@ -46,6 +46,19 @@ enum {
 	CMP_ALLOW_PARTIAL = 2, /* partial runs are compared (and marked) */
 };
 
+/* One entry to compare: a trace of the database (id), or a trace file
+ * read in place (path, id 0). */
+struct cmp_arg {
+	int64_t id;
+	const char *path;
+};
+
+/* The comparison of args (n >= 2), as cmp_compute; db may be NULL when
+ * every entry is a file. Entries that are files have trace_id 0 and the
+ * comparison cannot be stored (cmp_store refuses it). */
+int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, struct cmp *c,
+		     struct bpt_error *err);
+
 /*
  * Compute the comparison of `ids` (n >= 2). Entries must come from the
  * same trace (a run's source digest, a trace's own digest) unless

@@ -20,6 +20,7 @@
 #include "db.h"
 #include "import.h"
 #include "jsonout.h"
+#include "run_partial.h"
 
 #define PROGRESS_EVERY 65536
 
@@ -51,9 +52,7 @@ static char *meta_json(const struct bpt_header *h)
 	return buf;
 }
 
-/* Normalise a digest written in a header meta ("source.digest") to the
- * form traces.digest uses; copies it unchanged when it is not hex. */
-static void normalise_digest(const char *in, char out[17])
+void import_normalise_digest(const char *in, char out[17])
 {
 	char *end;
 	unsigned long long v;
@@ -196,18 +195,17 @@ static int insert_run(sqlite3 *db, int64_t id, const struct bpt_header *h,
 		" ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 	const char *src = bpt_header_get_meta(h, BPT_META_SOURCE_DIGEST);
 	const char *total = bpt_header_get_meta(h, BPT_META_RUN_IOS);
-	const char *status = bpt_header_get_meta(h, BPT_META_RUN_STATUS);
-	const char *v;
+	const char *v, *why;
 	char hex[17] = "";
 	sqlite3_stmt *st;
 	int rc;
 
-	if (strcmp(h->kind, "replay") && !src)
+	if (!run_header_is_run(h))
 		return 0;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot prepare the run insert");
 	if (src)
-		normalise_digest(src, hex);
+		import_normalise_digest(src, hex);
 	sqlite3_bind_int64(st, 1, id);
 	bind_text(st, 2, hex);
 	bind_text(st, 3, bpt_header_get_meta(h, BPT_META_SOURCE));
@@ -222,12 +220,9 @@ static int insert_run(sqlite3 *db, int64_t id, const struct bpt_header *h,
 	bind_text(st, 10, h->kernel);
 	if (total && *total)
 		sqlite3_bind_int64(st, 11, strtoll(total, NULL, 10));
-	/* a run that says it is partial, or one that was to say how it ended
-	 * (run.ios) and does not: its file ends before the replay did */
-	if (status ? !strcmp(status, BPT_RUN_PARTIAL) : total != NULL) {
+	if (run_header_partial(h, &why)) {
 		sqlite3_bind_int(st, 12, 1);
-		bind_text(st, 13, status ? bpt_header_get_meta(h, BPT_META_RUN_STOPPED)
-					 : "the run file ends before the replay did (killed, or cut)");
+		bind_text(st, 13, why);
 	} else {
 		sqlite3_bind_int(st, 12, 0);
 	}

@@ -44,4 +44,8 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 /* Format a digest as 16 lowercase hex digits into buf[17]. */
 char *import_digest_hex(uint64_t digest, char buf[17]);
 
+/* A digest written in a header meta ("source.digest") in the form
+ * traces.digest uses; copied unchanged when it is not hex. */
+void import_normalise_digest(const char *in, char out[17]);
+
 #endif

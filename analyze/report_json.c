@@ -211,7 +211,11 @@ void report_print_json(FILE *f, const struct st_report *r)
 	jw_obj(&w);
 	jw_key(&w, "trace");
 	jw_obj(&w);
-	jw_ki64(&w, "id", r->trace_id);
+	jw_key(&w, "id");
+	if (r->trace_id)
+		jw_i64(&w, r->trace_id);
+	else
+		jw_null(&w); /* a file read in place */
 	jw_kstr(&w, "path", r->path);
 	jw_kstr(&w, "kind", r->kind);
 	jw_kstr(&w, "digest", r->digest); /* from the database, which anyone may have written */

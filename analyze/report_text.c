@@ -24,7 +24,11 @@ static void print_summary(FILE *f, const struct st_report *r)
 	char src[ESC_LEN(r->source_digest)], target[ESC_LEN(r->target)];
 	char timing[ESC_LEN(r->timing)], partial[ESC_LEN(r->partial.text)];
 
-	fprintf(f, "trace %" PRId64 ": %s%s%s\n", r->trace_id, fmt_text(r->path, path, sizeof(path)),
+	if (r->trace_id)
+		fprintf(f, "trace %" PRId64 ": ", r->trace_id);
+	else
+		fprintf(f, "file "); /* read in place, not from the database */
+	fprintf(f, "%s%s%s\n", fmt_text(r->path, path, sizeof(path)),
 		r->partial.partial ? "  " : "",
 		r->partial.partial ? fmt_text(r->partial.text, partial, sizeof(partial)) : "");
 	fprintf(f, "  kind %s, digest %s\n", fmt_text(r->kind, kind, sizeof(kind)),
@@ -46,7 +50,8 @@ static void print_summary(FILE *f, const struct st_report *r)
 			"left out of the latency figures (counted everywhere else)\n",
 			r->unseen_completions);
 	if (r->truncated)
-		fprintf(f, "  WARNING: imported from a truncated file: its last, incomplete block is missing\n");
+		fprintf(f, "  WARNING: %s a truncated file: its last, incomplete block is missing\n",
+			r->trace_id ? "imported from" : "read from");
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
 	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",

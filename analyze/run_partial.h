@@ -26,4 +26,18 @@ struct run_partial {
 int run_partial_load(sqlite3 *db, int64_t trace_id, struct run_partial *p,
 		     struct bpt_error *err);
 
+/* Fill *p as a partial run of `done` of `total` (0: not recorded) I/Os
+ * that stopped for `reason` (recorded text, made printable here). */
+void run_partial_set(struct run_partial *p, uint64_t done, uint64_t total, const char *reason);
+
+/*
+ * What a trace file's header says, by the rules `analyze import` stores
+ * (runs, runs.partial): run_header_is_run() is 1 for a replay run (kind
+ * replay, or a source digest); run_header_partial() is 1 for a partial
+ * run, one that says so (run.status partial) or that was to say how it
+ * ended (run.ios) and does not (its file was cut), with *reason why.
+ */
+int run_header_is_run(const struct bpt_header *h);
+int run_header_partial(const struct bpt_header *h, const char **reason);
+
 #endif

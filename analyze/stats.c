@@ -259,18 +259,23 @@ static int latency_row(void *ctx, const struct st_row *r)
 }
 
 /* Queue depth from a sorted query, when the rows were too far from time order. */
-static int depth_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+static int depth_sorted(struct st_source *src, struct scan *s, struct bpt_error *err)
 {
+	sqlite3 *db = src->db;
 	sqlite3_stmt *st;
+	char *sql;
 	int rc;
 
 	depth_reset(s);
 	s->rep->depth_resorted = 1;
-	if (sqlite3_prepare_v2(db, "SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM ios"
-			       " WHERE trace_id = ?1 UNION ALL SELECT max(complete_ns, issue_ns), 1"
-			       " FROM ios WHERE trace_id = ?1) ORDER BY t, k", -1, &st, NULL) != SQLITE_OK)
+	sql = sqlite3_mprintf("SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM %s"
+			      " UNION ALL SELECT max(complete_ns, issue_ns), 1 FROM %s) ORDER BY t, k",
+			      src->from, src->from);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
-	sqlite3_bind_int64(st, 1, id);
+	src->ops->bind_from(src, st);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0),
 				    .k2 = (uint64_t)sqlite3_column_int64(st, 1) };
@@ -283,18 +288,22 @@ static int depth_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_erro
 }
 
 /* Seek classes from a sorted query, when the rows were too far from issue order. */
-static int seeks_sorted(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+static int seeks_sorted(struct st_source *src, struct scan *s, struct bpt_error *err)
 {
+	sqlite3 *db = src->db;
 	sqlite3_stmt *st;
+	char *sql;
 	int rc;
 
 	seek_reset(s);
 	s->rep->seeks_resorted = 1;
-	if (sqlite3_prepare_v2(db, "SELECT dev, sector, bytes FROM ios WHERE trace_id = ?"
-			       " AND bytes > 0 AND dev >= 0 AND dev < ? ORDER BY issue_ns, idx",
-			       -1, &st, NULL) != SQLITE_OK)
+	sql = sqlite3_mprintf("SELECT dev, sector, bytes FROM %s WHERE bytes > 0 AND dev >= 0"
+			      " AND dev < ?2 ORDER BY issue_ns, idx", src->from);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
-	sqlite3_bind_int64(st, 1, id);
+	src->ops->bind_from(src, st);
 	sqlite3_bind_int(st, 2, ST_MAX_DEV);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rentry e = { .dev = (uint16_t)sqlite3_column_int(st, 0),
@@ -341,73 +350,61 @@ static void sequential_share(struct st_report *rep)
 	rep->sequential_share = with_prev ? (double)rep->sequential / (double)with_prev : 0;
 }
 
-static int device_names(sqlite3 *db, int64_t id, struct st_report *rep, struct bpt_error *err)
+static int oom(struct bpt_error *err, const struct st_source *src)
 {
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT idx, name FROM devices WHERE trace_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return adb_fail(db, err, "cannot read the devices");
-	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t k = sqlite3_column_int64(st, 0);
-
-		if (k >= 0 && k < ST_MAX_DEV)
-			snprintf(rep->dev[k].name, sizeof(rep->dev[k].name), "%s",
-				 (const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
 }
 
-static int oom(struct bpt_error *err, int64_t id)
+static int changed(struct bpt_error *err, const struct st_source *src, int rc)
 {
-	return bpt_error_set(err, -ENOMEM, "trace %lld: out of memory", (long long)id);
+	return rc == -ENOMEM ? oom(err, src)
+			     : bpt_error_set(err, -EIO, "%s: the rows changed while read", src->name);
 }
 
-/* The passes, inside the caller's read transaction. */
-static int compute(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *err)
+/* The passes (inside the caller's read transaction for a database). */
+static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 {
 	struct st_report *rep = s->rep;
 	uint64_t n;
 	int rc;
 
-	if ((rc = stats_trace_row(db, id, rep, &n, err)))
+	if ((rc = src->ops->trace_row(src, rep, &n, err)))
 		return rc;
 	for (int i = 0; i < NLAT; i++)
 		if (!(s->lat[i] = stats_exact_new(stats_pct_ppm, STATS_NPCT)))
-			return oom(err, id);
+			return oom(err, src);
 	if (reorder_init(&s->ro, s->window, depth_event, s))
-		return oom(err, id);
-	if ((rc = stats_scan(db, id, n, pass1_row, s, err)))
+		return oom(err, src);
+	if ((rc = stats_scan(src, n, 1, pass1_row, s, err)))
 		return rc;
 	reorder_flush(&s->ro);
-	if (reorder_broken(&s->ro) && (rc = depth_sorted(db, id, s, err)))
+	if (reorder_broken(&s->ro) && (rc = depth_sorted(src, s, err)))
 		return rc;
 	reorder_free(&s->ro);
 	if ((rc = lat_end_pass(s)))
-		return rc == -ENOMEM ? oom(err, id) : bpt_error_set(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+		return changed(err, src, rc);
 	if (after_pass1(rep, s))
-		return oom(err, id);
-	if ((rc = procs_finish(db, id, rep, &s->procs, err)) || (rc = device_names(db, id, rep, err)))
+		return oom(err, src);
+	if ((rc = procs_finish(src, rep, &s->procs, err)) ||
+	    (rc = src->ops->device_names(src, rep, err)))
 		return rc;
 	if (!n)
 		return 0;
 	if (reorder_init(&s->ro, s->window, seek_event, s))
-		return oom(err, id);
-	if ((rc = stats_scan(db, id, n, pass2_row, s, err)))
+		return oom(err, src);
+	if ((rc = stats_scan(src, n, 2, pass2_row, s, err)))
 		return rc;
 	reorder_flush(&s->ro);
-	if (reorder_broken(&s->ro) && (rc = seeks_sorted(db, id, s, err)))
+	if (reorder_broken(&s->ro) && (rc = seeks_sorted(src, s, err)))
 		return rc;
 	reorder_free(&s->ro);
 	sequential_share(rep);
-	for (;;) {
+	for (int pass = 3;; pass++) {
 		if ((rc = lat_end_pass(s)))
-			return rc == -ENOMEM ? oom(err, id) : bpt_error_set(err, -EIO, "trace %lld: the rows changed while read", (long long)id);
+			return changed(err, src, rc);
 		if (!s->lat_more)
 			break;
-		if ((rc = stats_scan(db, id, n, latency_row, s, err)))
+		if ((rc = stats_scan(src, n, pass, latency_row, s, err)))
 			return rc;
 	}
 	stats_latency_from(&rep->all_service, *lat_of(s, 0, -1));
@@ -419,26 +416,26 @@ static int compute(sqlite3 *db, int64_t id, struct scan *s, struct bpt_error *er
 	return 0;
 }
 
-int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
-			     uint64_t window, struct bpt_error *err)
+static int compute_source(struct st_source *src, struct st_report *rep, uint64_t window,
+			  struct bpt_error *err)
 {
 	struct scan *s = calloc(1, sizeof(*s));
-	int rc, own_txn = sqlite3_get_autocommit(db);
+	int rc, own_txn = !src->r && sqlite3_get_autocommit(src->db);
 
 	memset(rep, 0, sizeof(*rep));
-	rep->trace_id = trace_id;
+	rep->trace_id = src->id;
 	if (!s)
-		return oom(err, trace_id);
+		return oom(err, src);
 	s->rep = rep;
 	s->window = window;
 	/* One read transaction: every pass sees the same rows. */
-	if (own_txn && (rc = adb_exec(db, "BEGIN", err))) {
+	if (own_txn && (rc = adb_exec(src->db, "BEGIN", err))) {
 		free(s);
 		return rc;
 	}
-	rc = compute(db, trace_id, s, err);
+	rc = compute(src, s, err);
 	if (own_txn)
-		adb_exec(db, "COMMIT", NULL);
+		adb_exec(src->db, "COMMIT", NULL);
 	reorder_free(&s->ro);
 	procs_free(&s->procs);
 	for (int i = 0; i < NLAT; i++)
@@ -449,10 +446,41 @@ int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *re
 	return rc;
 }
 
+int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
+			     uint64_t window, struct bpt_error *err)
+{
+	struct st_source src;
+
+	st_source_db(&src, db, trace_id);
+	return compute_source(&src, rep, window, err);
+}
+
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 		      struct bpt_error *err)
 {
 	return st_report_compute_window(db, trace_id, rep, ST_REORDER_WINDOW, err);
+}
+
+int st_report_compute_file(const char *path, struct st_report *rep, uint64_t window,
+			   int progress, struct bpt_error *err)
+{
+	struct st_source src;
+	struct progress prog;
+	char what[128];
+	int rc;
+
+	if ((rc = st_source_file(&src, path, err))) {
+		st_source_file_close(&src);
+		memset(rep, 0, sizeof(*rep));
+		return rc;
+	}
+	snprintf(what, sizeof(what), "report %s", path);
+	progress_init(&prog, what, "I/Os", progress);
+	src.progress = &prog;
+	rc = compute_source(&src, rep, window ? window : ST_REORDER_WINDOW, err);
+	progress_end(&prog);
+	st_source_file_close(&src);
+	return rc;
 }
 
 void st_report_free(struct st_report *rep)

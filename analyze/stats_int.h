@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "progress.h"
 #include "stats_report.h"
 
 /* One I/O row. op is clamped below BPT_OP__COUNT. */
@@ -23,17 +24,62 @@ struct st_row {
 };
 
 /*
- * Read trace `id`'s row (path, kind, digest, run facts, losses, number of
- * I/Os into *n) into rep. 0, -ENOENT or -EIO with err filled.
+ * Where a report's rows come from: a trace of the database (stats_load.c)
+ * or a trace file read in place (stats_file.c). The figures are computed
+ * by the same code (stats.c) from either: only reading differs.
  */
-int stats_trace_row(sqlite3 *db, int64_t id, struct st_report *rep, uint64_t *n,
-		    struct bpt_error *err);
+struct st_source;
+struct st_source_ops {
+	/* The trace's facts into rep (path, kind, digest, run, losses,
+	 * truncated, partial) and its number of I/Os into *n. 0, -ENOENT,
+	 * -EIO with err filled. */
+	int (*trace_row)(struct st_source *s, struct st_report *rep, uint64_t *n,
+			 struct bpt_error *err);
+	/* Start a pass over the rows in file order: 0 or <0 (err). */
+	int (*scan_begin)(struct st_source *s, struct bpt_error *err);
+	/* Up to max next rows into rows: how many, fewer than max only at
+	 * the end (then no further call), or <0 (err). Runs in the reader
+	 * thread of stats_scan. */
+	long (*scan_fill)(struct st_source *s, struct st_row *rows, size_t max,
+			  struct bpt_error *err);
+	void (*scan_end)(struct st_source *s);
+	/* The name of process string `comm` into buf, "?" when unknown. */
+	void (*comm_name)(struct st_source *s, uint32_t comm, char *buf, size_t len);
+	/* Device names into rep->dev[].name: 0 or -EIO (err). */
+	int (*device_names)(struct st_source *s, struct st_report *rep, struct bpt_error *err);
+	/* Bind ?1 of a statement over `from` (below). */
+	void (*bind_from)(struct st_source *s, sqlite3_stmt *st);
+};
 
-/* Call fn for each I/O row of trace `id` in file order (idx); stops at
- * fn's first non-zero return, which is returned. Checks that there were
- * `n` rows: -EIO otherwise. 0, -EIO or fn's value, with err filled. */
-int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const struct st_row *r),
-	       void *ctx, struct bpt_error *err);
+struct st_source {
+	const struct st_source_ops *ops;
+	/* The connection the sorted queries run on, and the rows there as a
+	 * FROM term taking ?1: the database's ios of one trace, or
+	 * trace_ios(?1) over the file on a private in-memory connection. */
+	sqlite3 *db;
+	const char *from;
+	int64_t id;                 /* database: the trace id */
+	const char *path;           /* file: as given */
+	struct bpt_reader *r;       /* file */
+	void *scan;                 /* the source's pass state */
+	struct progress *progress;  /* NULL, or the terminal's progress line */
+	char name[4112];            /* "trace 3", or the file: for messages */
+};
+
+/* A source over trace `id` of db (stats_load.c). */
+void st_source_db(struct st_source *s, sqlite3 *db, int64_t id);
+
+/* A source over the trace file `path` (stats_file.c): opens it and a
+ * private in-memory connection. 0 or <0 with err filled; close with
+ * st_source_file_close (also after a failure). */
+int st_source_file(struct st_source *s, const char *path, struct bpt_error *err);
+void st_source_file_close(struct st_source *s);
+
+/* Call fn for each I/O row of the source in file order; stops at fn's
+ * first non-zero return, which is returned. Checks that there were `n`
+ * rows: -EIO otherwise. 0, -EIO or fn's value, with err filled. */
+int stats_scan(struct st_source *src, uint64_t n, int pass,
+	       int (*fn)(void *ctx, const struct st_row *r), void *ctx, struct bpt_error *err);
 
 /* I/Os and bytes per (pid, comm id), counted one row at a time. */
 struct proc_slot;
@@ -45,8 +91,8 @@ struct proc_table {
 /* 0 or -ENOMEM. */
 int procs_add(struct proc_table *t, uint32_t pid, uint32_t comm, uint32_t bytes);
 /* The process figures of rep (nproc_total, top_ios, top_bytes), names
- * from the processes table; frees t. 0 or -EIO. */
-int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_table *t,
+ * from the source; frees t. 0 or -ENOMEM. */
+int procs_finish(struct st_source *src, struct st_report *rep, struct proc_table *t,
 		 struct bpt_error *err);
 void procs_free(struct proc_table *t);
 

@@ -1,10 +1,9 @@
 /*
- * stats_load.c — reading one trace from the database for the report
- * (stats_int.h): its row in `traces`, and its I/O rows in file order,
- * batch by batch (nothing per I/O is kept).
+ * stats_load.c — a report's rows from the database (stats_int.h): the
+ * trace's row in `traces`, its I/O rows in file order (idx), its process
+ * and device names.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +19,11 @@ static const char *text_or(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
-int stats_trace_row(sqlite3 *db, int64_t id, struct st_report *rep, uint64_t *n,
-		    struct bpt_error *err)
+static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *n,
+			struct bpt_error *err)
 {
+	sqlite3 *db = src->db;
+	int64_t id = src->id;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -53,30 +54,8 @@ int stats_trace_row(sqlite3 *db, int64_t id, struct st_report *rep, uint64_t *n,
 	rep->loss_windows = (uint64_t)sqlite3_column_int64(st, 10);
 	rep->truncated = sqlite3_column_int(st, 11);
 	sqlite3_finalize(st);
-	return 0;
+	return run_partial_load(db, id, &rep->partial, err);
 }
-
-/*
- * The scan runs as two threads when the trace is large: a reader decodes
- * the rows from SQLite (about half of a report's CPU time) into one of
- * two batches while the caller's fn works on the other. Memory: two
- * batches of SCAN_BATCH rows, whatever the trace's size.
- */
-#define SCAN_BATCH 8192
-#define SCAN_THREADED_FROM 65536
-
-struct scan_pipe {
-	sqlite3_stmt *st;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	struct st_row *batch[2];
-	size_t len[2];
-	int full[2];
-	int done;    /* the reader has finished; rc holds how */
-	int stop;    /* the consumer gave up */
-	int rc;      /* SQLITE_DONE when every row was read */
-	uint64_t got;
-};
 
 static void read_row(sqlite3_stmt *st, struct st_row *r)
 {
@@ -98,119 +77,96 @@ static void read_row(sqlite3_stmt *st, struct st_row *r)
 	};
 }
 
-static void *reader(void *arg)
-{
-	struct scan_pipe *p = arg;
-	int rc = SQLITE_ROW;
 
-	for (unsigned b = 0; rc == SQLITE_ROW; b ^= 1) {
-		size_t n = 0;
-
-		pthread_mutex_lock(&p->lock);
-		while (p->full[b] && !p->stop)
-			pthread_cond_wait(&p->changed, &p->lock);
-		pthread_mutex_unlock(&p->lock);
-		if (p->stop)
-			break;
-		while (n < SCAN_BATCH && (rc = sqlite3_step(p->st)) == SQLITE_ROW)
-			read_row(p->st, &p->batch[b][n++]);
-		pthread_mutex_lock(&p->lock);
-		p->len[b] = n;
-		p->full[b] = 1;
-		p->got += n;
-		if (rc != SQLITE_ROW) {
-			p->done = 1;
-			p->rc = rc;
-		}
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
-	}
-	return NULL;
-}
-
-/* Run fn over the rows through the reader thread; fn's first non-zero
- * return, or 0. p->rc and p->got tell how reading ended. */
-static int scan_threaded(struct scan_pipe *p, int (*fn)(void *ctx, const struct st_row *r), void *ctx)
-{
-	pthread_t thread;
-	int frc = 0;
-
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->changed, NULL);
-	if (pthread_create(&thread, NULL, reader, p)) {
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->changed);
-		return -EAGAIN;
-	}
-	for (unsigned b = 0;; b ^= 1) {
-		pthread_mutex_lock(&p->lock);
-		while (!p->full[b] && !p->done)
-			pthread_cond_wait(&p->changed, &p->lock);
-		if (!p->full[b]) { /* done, and this batch was never filled */
-			pthread_mutex_unlock(&p->lock);
-			break;
-		}
-		pthread_mutex_unlock(&p->lock);
-		for (size_t i = 0; i < p->len[b] && !frc; i++)
-			frc = fn(ctx, &p->batch[b][i]);
-		pthread_mutex_lock(&p->lock);
-		p->full[b] = 0;
-		if (frc)
-			p->stop = 1;
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
-		if (frc)
-			break;
-	}
-	pthread_join(thread, NULL);
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->changed);
-	return frc;
-}
-
-int stats_scan(sqlite3 *db, int64_t id, uint64_t n, int (*fn)(void *ctx, const struct st_row *r),
-	       void *ctx, struct bpt_error *err)
+static int db_scan_begin(struct st_source *src, struct bpt_error *err)
 {
 	static const char sql[] =
 		"SELECT idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid,"
 		" comm_id, error, completion FROM ios WHERE trace_id = ? ORDER BY idx";
-	struct scan_pipe p = { 0 };
-	struct st_row *mem = NULL;
-	int frc = -EAGAIN;
+	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &p.st, NULL) != SQLITE_OK)
-		return adb_fail(db, err, "cannot read the trace");
-	sqlite3_bind_int64(p.st, 1, id);
-	if (n >= SCAN_THREADED_FROM && (mem = malloc(2 * SCAN_BATCH * sizeof(*mem)))) {
-		p.batch[0] = mem;
-		p.batch[1] = mem + SCAN_BATCH;
-		frc = scan_threaded(&p, fn, ctx);
-	}
-	if (frc == -EAGAIN) { /* small, or no thread: one row at a time here */
-		struct st_row r;
-
-		frc = 0;
-		while (!frc && (p.rc = sqlite3_step(p.st)) == SQLITE_ROW) {
-			read_row(p.st, &r);
-			p.got++;
-			frc = fn(ctx, &r);
-		}
-	}
-	free(mem);
-	if (frc) {
-		sqlite3_finalize(p.st);
-		return bpt_error_set(err, frc, "trace %lld: %s", (long long)id,
-			       frc == -ENOMEM ? "out of memory" : "the rows changed while read");
-	}
-	if (p.rc != SQLITE_DONE) {
-		int rc = adb_fail(db, err, "cannot read the trace");
-
-		sqlite3_finalize(p.st);
-		return rc;
-	}
-	sqlite3_finalize(p.st);
-	if (p.got != n)
-		return bpt_error_set(err, -EIO, "trace %lld: traces.ios says %llu I/Os, ios has %llu",
-			       (long long)id, (unsigned long long)n, (unsigned long long)p.got);
+	if (sqlite3_prepare_v2(src->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the trace");
+	sqlite3_bind_int64(st, 1, src->id);
+	src->scan = st;
 	return 0;
+}
+
+static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
+			 struct bpt_error *err)
+{
+	sqlite3_stmt *st = src->scan;
+	size_t n = 0;
+	int rc = SQLITE_ROW;
+
+	while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		read_row(st, &rows[n++]);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return adb_fail(src->db, err, "cannot read the trace");
+	return (long)n;
+}
+
+static void db_scan_end(struct st_source *src)
+{
+	sqlite3_finalize(src->scan);
+	src->scan = NULL;
+}
+
+static void db_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
+{
+	const unsigned char *s = NULL;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT comm FROM processes WHERE trace_id = ? AND comm_id = ?",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, src->id);
+		sqlite3_bind_int64(st, 2, comm);
+		s = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	}
+	snprintf(buf, len, "%s", s ? (const char *)s : "?");
+	sqlite3_finalize(st);
+}
+
+static int db_device_names(struct st_source *src, struct st_report *rep, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT idx, name FROM devices WHERE trace_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the devices");
+	sqlite3_bind_int64(st, 1, src->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t k = sqlite3_column_int64(st, 0);
+
+		if (k >= 0 && k < ST_MAX_DEV)
+			snprintf(rep->dev[k].name, sizeof(rep->dev[k].name), "%s",
+				 (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void db_bind_from(struct st_source *src, sqlite3_stmt *st)
+{
+	sqlite3_bind_int64(st, 1, src->id);
+}
+
+static const struct st_source_ops db_ops = {
+	.trace_row = db_trace_row,
+	.scan_begin = db_scan_begin,
+	.scan_fill = db_scan_fill,
+	.scan_end = db_scan_end,
+	.comm_name = db_comm_name,
+	.device_names = db_device_names,
+	.bind_from = db_bind_from,
+};
+
+void st_source_db(struct st_source *s, sqlite3 *db, int64_t id)
+{
+	memset(s, 0, sizeof(*s));
+	s->ops = &db_ops;
+	s->db = db;
+	s->id = id;
+	s->from = "(SELECT * FROM ios WHERE trace_id = ?1)";
+	snprintf(s->name, sizeof(s->name), "trace %lld", (long long)id);
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "db.h"
 #include "stats_int.h"
 
 /* An open-addressing table of (pid, comm id) -> I/Os, bytes. */
@@ -70,17 +69,6 @@ static int by_bytes(const void *a, const void *b)
 	return by_ios(a, b);
 }
 
-/* The comm string of (trace, comm id), or "?" */
-static void comm_name(sqlite3_stmt *st, uint32_t comm, char *buf, size_t len)
-{
-	const unsigned char *s;
-
-	sqlite3_bind_int64(st, 2, comm);
-	s = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
-	snprintf(buf, len, "%s", s ? (const char *)s : "?");
-	sqlite3_reset(st);
-}
-
 int procs_add(struct proc_table *t, uint32_t pid, uint32_t comm, uint32_t bytes)
 {
 	struct proc_slot *s = proc_get(t, pid, comm);
@@ -98,13 +86,13 @@ void procs_free(struct proc_table *t)
 	*t = (struct proc_table){ NULL, 0, 0 };
 }
 
-int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_table *t,
+int procs_finish(struct st_source *src, struct st_report *rep, struct proc_table *t,
 		 struct bpt_error *err)
 {
 	struct proc_slot *all;
-	sqlite3_stmt *st;
 	uint64_t m = 0, cap = t->cap;
 
+	(void)err;
 	all = t->slot;
 	t->slot = NULL;
 	t->cap = t->used = 0;
@@ -112,12 +100,6 @@ int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_tab
 		if (all[k].used)
 			all[m++] = all[k];
 	rep->nproc_total = (uint32_t)m;
-	if (sqlite3_prepare_v2(db, "SELECT comm FROM processes WHERE trace_id = ? AND comm_id = ?",
-			       -1, &st, NULL) != SQLITE_OK) {
-		free(all);
-		return adb_fail(db, err, "cannot read the process names");
-	}
-	sqlite3_bind_int64(st, 1, id);
 	for (int pass = 0; pass < 2; pass++) {
 		struct st_proc *top = pass ? rep->top_bytes : rep->top_ios;
 		uint32_t *ntop = pass ? &rep->ntop_bytes : &rep->ntop_ios;
@@ -130,10 +112,9 @@ int procs_finish(sqlite3 *db, int64_t id, struct st_report *rep, struct proc_tab
 			p->pid = all[*ntop].pid;
 			p->ios = all[*ntop].ios;
 			p->bytes = all[*ntop].bytes;
-			comm_name(st, all[*ntop].comm, p->comm, sizeof(p->comm));
+			src->ops->comm_name(src, all[*ntop].comm, p->comm, sizeof(p->comm));
 		}
 	}
-	sqlite3_finalize(st);
 	free(all);
 	return 0;
 }

@@ -89,8 +89,7 @@ struct st_report {
 	uint64_t lost_events, loss_windows; /* a capture's losses: I/Os the figures miss */
 	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
-	struct run_partial partial;         /* not filled by st_report_compute:
-					       run_partial_load() */
+	struct run_partial partial;         /* a partial replay run */
 	uint64_t ios, bytes, errors;
 	uint64_t unseen_completions;    /* I/Os whose completion was not seen: in
 					   every figure but the latencies */
@@ -134,6 +133,16 @@ int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 			     uint64_t window, struct bpt_error *err);
 void st_report_free(struct st_report *rep);
+
+/*
+ * The same figures from a trace file read in place (no database): two or
+ * more passes over the file, memory bounded as from the database. The
+ * report's trace_id is 0; everything else is what the report of the
+ * file's imported copy says (tests/e2e/42-analyze-inplace.sh). window 0
+ * is ST_REORDER_WINDOW; progress: a progress line on a terminal.
+ */
+int st_report_compute_file(const char *path, struct st_report *rep, uint64_t window,
+			   int progress, struct bpt_error *err);
 
 /* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
 const char *st_size_label(unsigned k, char *buf, size_t len);

@@ -349,6 +349,21 @@ int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
 int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
 			 struct bpt_error *err);
 
+/*
+ * From now on return only the records issued in [lo_ns, hi_ns]
+ * (inclusive). A block whose issue-time range misses it is skipped
+ * without being read when the file has its footer index; otherwise
+ * (no footer) blocks are read and their records filtered. Combines with
+ * a following bpt_reader_seek_time(); bpt_reader_rewind() clears it.
+ * -EINVAL when lo_ns > hi_ns.
+ */
+int bpt_reader_set_issue_range(struct bpt_reader *r, uint64_t lo_ns, uint64_t hi_ns);
+
+/* The position in file order (0 for the file's first record) of the
+ * record bpt_reader_next() returned last, whatever blocks a seek or an
+ * issue range skipped. Undefined before the first record. */
+uint64_t bpt_reader_record_index(const struct bpt_reader *r);
+
 /* A block's place in the file (bpt_reader_block_pos). */
 struct bpt_block_pos {
 	uint64_t offset; /* of the block header */

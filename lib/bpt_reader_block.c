@@ -34,5 +34,16 @@ int bpt_reader_seek_block(struct bpt_reader *r, const struct bpt_block_pos *pos,
 	bpt_bcur_reset(r, c);
 	c->off = pos->offset;
 	c->seq = pos->seq;
+	/* the record index: the records of the blocks before it */
+	r->next_first = 0;
+	for (uint32_t i = 0; r->complete && i < pos->seq; i++) {
+		uint64_t off, mn, mx;
+		uint32_t n;
+		int rc = bpt_footer_entry(r, i, &off, &n, &mn, &mx, err);
+
+		if (rc)
+			return rc;
+		r->next_first += n;
+	}
 	return 0;
 }

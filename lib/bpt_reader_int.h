@@ -75,6 +75,13 @@ struct bpt_reader {
 	struct bpt_bcur *cur;    /* bpt_reader_next's position */
 	int seek_filter;         /* skip records of the current block < seek_t */
 	uint64_t seek_t;
+	/* bpt_reader_set_issue_range: only records issued in [range_lo,
+	 * range_hi], blocks outside it skipped by the footer index */
+	int range_set;
+	uint64_t range_lo, range_hi;
+	/* file-order index of the loaded block's first record, and of the
+	 * block after it (bpt_reader_record_index) */
+	uint64_t blk_first, next_first;
 	struct bpt_error sticky; /* error returned by next() until repositioned */
 };
 

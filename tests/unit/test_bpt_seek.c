@@ -162,6 +162,69 @@ Test(bpt_seek, with_footer_and_without, .fini = tu_cleanup)
 	}
 }
 
+/* An issue range returns exactly the records issued in it, each with its
+ * file position, with and without the footer index (with it, blocks
+ * outside the range are skipped unread), alone and after a seek. */
+static void check_ranges(struct trace *t, size_t len)
+{
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record got;
+	uint64_t seed = 5, end = t->recs[N - 1].issue_ns + 5000;
+
+	cr_assert_eq(bpt_reader_open_mem(&r, t->data, len, "r.bpt", &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_set_issue_range(r, 5, 4), -EINVAL);
+	for (int k = 0; k < 40; k++) {
+		uint64_t lo = k == 0 ? 0 : tu_below(&seed, end);
+		uint64_t hi = k == 1 ? UINT64_MAX : k == 2 ? lo : lo + tu_below(&seed, end / 8);
+		/* boundary cases: a range ending or starting on a record's time */
+		if (k == 3)
+			lo = hi = t->recs[N / 2].issue_ns;
+		if (k == 4)
+			hi = t->recs[300 * 7 - 1].issue_ns, lo = t->recs[300 * 3].issue_ns;
+		uint64_t seek = k % 5 == 4 ? lo + (hi - lo) / 2 : 0;
+
+		cr_assert_eq(bpt_reader_rewind(r, &e), 0);
+		cr_assert_eq(bpt_reader_set_issue_range(r, lo, hi), 0);
+		if (seek)
+			cr_assert_eq(bpt_reader_seek_time(r, seek, &e), 0, "%s", e.msg);
+		int want = seek ? expect_seek(t, seek) : 0;
+
+		for (int i = want; i < N; i++) {
+			const struct bpt_record *x = &t->recs[i];
+
+			if (x->issue_ns < lo || x->issue_ns > hi)
+				continue;
+			if (seek && t->blk_of[i] == t->blk_of[want] && x->issue_ns < seek)
+				continue;
+			cr_assert_eq(bpt_reader_next(r, &got, &e), 1, "range %d: record %d: %s", k, i, e.msg);
+			cr_assert(tu_rec_eq(&got, x), "range %d: want record %d", k, i);
+			cr_assert_eq(bpt_reader_record_index(r), (uint64_t)i);
+			cr_assert_str_eq(bpt_reader_string(r, got.comm_id), t->comm[i]);
+		}
+		cr_assert_eq(bpt_reader_next(r, &got, &e), 0, "range %d: a record too many", k);
+	}
+	/* rewind clears the range and the index restarts */
+	cr_assert_eq(bpt_reader_rewind(r, &e), 0);
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(bpt_reader_next(r, &got, &e), 1);
+		cr_assert_eq(bpt_reader_record_index(r), (uint64_t)i);
+	}
+	bpt_reader_close(r);
+}
+
+Test(bpt_seek, issue_range_and_record_index, .fini = tu_cleanup)
+{
+	static struct trace t;
+
+	for (int jitter = 0; jitter < 2; jitter++) {
+		make_trace(&t, jitter);
+		check_ranges(&t, t.len);
+		check_ranges(&t, t.len - 30); /* no footer: blocks read and filtered */
+		free(t.data);
+	}
+}
+
 Test(bpt_seek, strings_losses_and_stats, .fini = tu_cleanup)
 {
 	static struct trace t;
