@@ -17,8 +17,9 @@
 #include "stats_int.h"
 #include "vtab_trace.h"
 
-/* Read a file without footer once: its records and losses, as import
- * counts them (complete blocks only). */
+/* Read a file once: its records and losses, as import counts them
+ * (complete blocks only; a raid5/raid6 run's array-internal member I/Os
+ * are not requests and are not counted, as import skips them). */
 static int count_records(struct bpt_reader *r, uint64_t *n, struct bpt_error *err)
 {
 	struct bpt_record rec;
@@ -26,7 +27,7 @@ static int count_records(struct bpt_reader *r, uint64_t *n, struct bpt_error *er
 
 	*n = 0;
 	while ((rc = bpt_reader_next(r, &rec, err)) == 1)
-		(*n)++;
+		*n += !rec.internal;
 	if (rc < 0)
 		return rc;
 	return bpt_reader_rewind(r, err);
@@ -51,7 +52,7 @@ static int file_trace_row(struct st_source *src, struct st_report *rep, uint64_t
 		return rc;
 	import_digest_hex(digest, rep->digest);
 	bpt_reader_stats(r, &st);
-	if (st.complete) {
+	if (st.complete && !(h->columns & BPT_COL_INTERNAL)) {
 		*n = st.records;
 	} else if ((rc = count_records(r, n, err))) {
 		return rc;
@@ -89,6 +90,8 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 	int rc = 1;
 
 	while (n < max && (rc = bpt_reader_next(src->r, &rec, err)) == 1) {
+		if (rec.internal)
+			continue; /* not a request: import skips it too */
 		rows[n++] = (struct st_row){
 			.idx = bpt_reader_record_index(src->r),
 			.queue = rec.queue_ns ? rec.queue_ns : rec.issue_ns,

@@ -269,6 +269,9 @@ static int tv_next(sqlite3_vtab_cursor *cur)
 			c->since_progress = 0;
 			t->progress.fn(t->progress.arg, bpt_reader_record_index(c->r) + 1, c->total);
 		}
+		if (c->rec.internal)
+			continue; /* a raid5/raid6 run's own member I/O: not a request,
+				   * not in the database's ios either */
 		if (!c->ncons || passes(c))
 			return SQLITE_OK;
 	}
