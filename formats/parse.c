@@ -1,0 +1,151 @@
+/*
+ * parse.c — the field helpers every text reader uses (foreign.h). They
+ * never allocate and never accept what they cannot represent exactly:
+ * a number with a stray character, a sign where none belongs, or a
+ * value past 64 bits is an error, so a bad line is caught, not misread.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "foreign.h"
+
+size_t ff_split(char *line, size_t len, char sep, struct ff_field *f, size_t max)
+{
+	size_t n = 0, i = 0;
+
+	if (!max)
+		return 0;
+	if (sep == ' ') {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == len)
+			return 0;
+		while (i < len) {
+			size_t s = i;
+
+			if (n == max - 1) {
+				size_t e = len;
+
+				while (e > s && (line[e - 1] == ' ' || line[e - 1] == '\t'))
+					e--;
+				f[n++] = (struct ff_field){ line + s, e - s };
+				return n;
+			}
+			while (i < len && line[i] != ' ' && line[i] != '\t')
+				i++;
+			f[n++] = (struct ff_field){ line + s, i - s };
+			while (i < len && (line[i] == ' ' || line[i] == '\t'))
+				i++;
+		}
+		return n;
+	}
+	for (;;) {
+		const char *p = n == max - 1 ? NULL : memchr(line + i, sep, len - i);
+		size_t e = p ? (size_t)(p - line) : len;
+
+		f[n++] = (struct ff_field){ line + i, e - i };
+		if (!p)
+			return n;
+		i = e + 1;
+	}
+}
+
+int ff_u64(const struct ff_field *f, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!f->len || f->len > 20)
+		return -1;
+	for (size_t i = 0; i < f->len; i++) {
+		unsigned d = (unsigned)(f->p[i] - '0');
+
+		if (d > 9)
+			return -1;
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int ff_i64(const struct ff_field *f, int64_t *out)
+{
+	struct ff_field m = *f;
+	uint64_t v;
+	int neg = 0;
+
+	if (m.len && (m.p[0] == '-' || m.p[0] == '+')) {
+		neg = m.p[0] == '-';
+		m.p++;
+		m.len--;
+	}
+	if (ff_u64(&m, &v) || v > (uint64_t)INT64_MAX + neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int ff_hex(const struct ff_field *f, uint64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+
+	if (f->len >= 2 && f->p[0] == '0' && (f->p[1] == 'x' || f->p[1] == 'X'))
+		i = 2;
+	if (i == f->len || f->len - i > 16)
+		return -1;
+	for (; i < f->len; i++) {
+		int c = (unsigned char)f->p[i];
+
+		if (!isxdigit(c))
+			return -1;
+		v = v * 16 + (unsigned)(isdigit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	*out = v;
+	return 0;
+}
+
+int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out)
+{
+	size_t dot = f->len;
+	uint64_t whole, frac = 0, scale = unit;
+
+	for (size_t i = 0; i < f->len; i++)
+		if (f->p[i] == '.') {
+			dot = i;
+			break;
+		}
+	struct ff_field w = { f->p, dot };
+
+	if (dot == 0 && f->len > 1) { /* ".5" */
+		whole = 0;
+	} else if (ff_u64(&w, &whole)) {
+		return -1;
+	}
+	if (dot < f->len) {
+		if (dot + 1 == f->len && !dot)
+			return -1; /* "." alone */
+		for (size_t i = dot + 1; i < f->len; i++) {
+			unsigned d = (unsigned)(f->p[i] - '0');
+
+			if (d > 9)
+				return -1;
+			if (scale >= 10) { /* digits finer than 1 ns are dropped */
+				scale /= 10;
+				frac += d * scale;
+			}
+		}
+	}
+	if (unit && whole > (UINT64_MAX - frac) / unit)
+		return -1;
+	*out = whole * unit + frac;
+	return 0;
+}
+
+int ff_field_is(const struct ff_field *f, const char *word)
+{
+	size_t n = strlen(word);
+
+	return f->len == n && !strncasecmp(f->p, word, n);
+}
