@@ -25,7 +25,8 @@
  *          issue time of all inputs. With FF_WALL_CLOCK they are ns since
  *          the Unix epoch and the earliest becomes the header's
  *          start_wall_ns;
- *        - queue_ns 0 when the format has no queue time;
+ *        - queue_ns 0 when the format has no queue time (so a reader
+ *          whose clock can read 0 at a real queue time adds an origin);
  *        - complete_ns and completion = BPT_COMPLETION_SEEN when the
  *          format records the completion; else leave completion at
  *          FF_NO_COMPLETION and source.c stores the record as "pending"
@@ -166,6 +167,19 @@ int ff_hex(const struct ff_field *f, uint64_t *out);
  * ns from seconds, 1000 for ns from µs...), exact to the ns (digits past
  * ns are dropped). -1 when malformed or out of range. */
 int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out);
+/* For detect(): copy line number `nth` (0-based, counting only lines
+ * that are not empty and do not start with '#') of head into buf
+ * (NUL-terminated, without "\r\n"). Returns its length, or -1 when head
+ * has no such complete line or it does not fit. */
+int ff_head_line(const char *head, size_t len, unsigned nth, char *buf, size_t size);
+/*
+ * The kernel's rwbs letters (blk_fill_rwbs: blkparse, biosnoop, the
+ * block tracepoints): [F]{W|R|D[E]|F|N}[F][A][S][M] = preflush, the op,
+ * then FUA, readahead, sync, meta. A write of 0 bytes with preflush is a
+ * flush; N (another op) is a flush when it moves no bytes. 0, or -1 when
+ * the letters are not rwbs.
+ */
+int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flags);
 /* Case-insensitive comparison of a field with a word. */
 int ff_field_is(const struct ff_field *f, const char *word);
 

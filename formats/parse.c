@@ -149,3 +149,78 @@ int ff_field_is(const struct ff_field *f, const char *word)
 
 	return f->len == n && !strncasecmp(f->p, word, n);
 }
+
+int ff_head_line(const char *head, size_t len, unsigned nth, char *buf, size_t size)
+{
+	size_t i = 0;
+
+	if (!head)
+		return -1;
+	while (i < len) {
+		const char *nl = memchr(head + i, '\n', len - i);
+		size_t l;
+
+		/* a line cut off by the detect window is unknown; a last line
+		 * without newline in a file shorter than the window is a line */
+		if (!nl && len >= FF_DETECT_BYTES)
+			return -1;
+		l = nl ? (size_t)(nl - (head + i)) : len - i;
+		if (l && head[i + l - 1] == '\r')
+			l--;
+		if (l && head[i] != '#') {
+			if (!nth--) {
+				if (l >= size)
+					return -1;
+				memcpy(buf, head + i, l);
+				buf[l] = 0;
+				return (int)l;
+			}
+		}
+		if (!nl)
+			break;
+		i = (size_t)(nl - head) + 1;
+	}
+	return -1;
+}
+
+int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flags)
+{
+	const char *p = f->p, *e = f->p + f->len;
+	uint8_t fl = 0;
+	int o;
+
+	if (p < e && *p == 'F' && p + 1 < e && strchr("WRDFN", p[1])) {
+		fl |= BPT_F_PREFLUSH;
+		p++;
+	}
+	if (p == e)
+		return -1;
+	switch (*p++) {
+	case 'W': o = bytes || !(fl & BPT_F_PREFLUSH) ? BPT_OP_WRITE : BPT_OP_FLUSH; break;
+	case 'R': o = BPT_OP_READ; break;
+	case 'D':
+		o = BPT_OP_DISCARD;
+		if (p < e && *p == 'E')
+			p++;
+		break;
+	case 'F': o = BPT_OP_FLUSH; break;
+	case 'N':
+		if (bytes)
+			return -1;
+		o = BPT_OP_FLUSH;
+		break;
+	default: return -1;
+	}
+	for (; p < e; p++) {
+		switch (*p) {
+		case 'F': fl |= BPT_F_FUA; break;
+		case 'A': fl |= BPT_F_READAHEAD; break;
+		case 'S': fl |= BPT_F_SYNC; break;
+		case 'M': fl |= BPT_F_META; break;
+		default: return -1;
+		}
+	}
+	*op = (uint8_t)o;
+	*flags = fl;
+	return 0;
+}

@@ -8,10 +8,20 @@
 
 #include "foreign.h"
 
-extern const struct ff_reader_ops ff_read_msr;
+extern const struct ff_reader_ops ff_read_fio, ff_read_biosnoop, ff_read_systor,
+	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
+	ff_read_spc;
 
 const struct ff_reader_ops *const ff_readers[] = {
+	&ff_read_fio,
+	&ff_read_biosnoop,
+	&ff_read_systor,
+	&ff_read_blkparse,
 	&ff_read_msr,
+	&ff_read_alibaba,
+	&ff_read_tencent,
+	&ff_read_fiu,
+	&ff_read_spc,
 	NULL,
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;

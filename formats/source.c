@@ -207,13 +207,16 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 {
 	struct bpt_record rec;
 	uint64_t min_t = UINT64_MAX, first_issue = 0, last_issue = 0, last_complete = 0, n = 0;
-	int rc, wall = 1;
+	int rc, wall = 1, min_is_queue = 0;
 
 	while ((rc = next_raw(s, &rec, err)) == 1) {
-		uint64_t t = rec.queue_ns && rec.queue_ns < rec.issue_ns ? rec.queue_ns : rec.issue_ns;
-
-		if (t < min_t)
-			min_t = t;
+		if (rec.queue_ns && rec.queue_ns < rec.issue_ns && rec.queue_ns <= min_t) {
+			min_t = rec.queue_ns;
+			min_is_queue = 1;
+		} else if (rec.issue_ns < min_t) {
+			min_t = rec.issue_ns;
+			min_is_queue = 0;
+		}
 		if (!n)
 			first_issue = rec.issue_ns;
 		last_issue = rec.issue_ns;
@@ -225,7 +228,9 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 	}
 	if (rc < 0)
 		return rc;
-	s->base = n ? min_t : 0;
+	/* A queue time of 0 reads as "none" (bpt.h): when the earliest time
+	 * is a queue time, time 0 is 1 ns before it. */
+	s->base = !n ? 0 : min_is_queue && min_t ? min_t - 1 : min_t;
 	s->tot.records = n;
 	s->tot.dropped = s->dropped;
 	for (size_t i = 0; i < s->n; i++) {
