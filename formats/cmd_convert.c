@@ -9,11 +9,13 @@
  * (common/outfile.h): a conversion that fails leaves no file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpt.h"
@@ -234,11 +236,14 @@ static int all_bpt(const struct convert_opts *o)
 	for (size_t i = 0; i < o->ninputs; i++) {
 		static const char magic[8] = "\x89" "BPT\r\n\x1a\n";
 		char m[8];
-		FILE *f = fopen(o->inputs[i], "rb");
-		int ok = f && fread(m, 1, 8, f) == 8 && !memcmp(m, magic, 8);
+		struct stat st;
+		/* O_NONBLOCK: a FIFO must not wait for a writer here */
+		int fd = open(o->inputs[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		int ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+			 pread(fd, m, 8, 0) == 8 && !memcmp(m, magic, 8);
 
-		if (f)
-			fclose(f);
+		if (fd >= 0)
+			close(fd);
 		if (!ok)
 			return 0;
 	}

@@ -33,7 +33,6 @@ static const char *const comp_names[] = { "none", "gzip", "bzip2", "xz", "zstd" 
 struct ff_input {
 	char *path;
 	int fd;
-	int seekable;
 	enum comp comp;
 	uint64_t file_size, file_pos;
 	uint64_t consumed;        /* decompressed bytes handed out */
@@ -293,16 +292,14 @@ int ff_input_open(struct ff_input **out, const char *path, struct bpt_error *err
 	int rc;
 
 	*out = NULL;
+	if (in)
+		in->fd = -1;
 	if (!in || !(in->path = strdup(path)) || !(in->raw = malloc(RAW_SIZE)) ||
 	    !(in->out = malloc(OUT_SIZE))) {
 		rc = bpt_error_set(err, -ENOMEM, "%s: out of memory", path);
 		goto fail;
 	}
-	if (!strcmp(path, "-")) {
-		in->fd = dup(0);
-	} else {
-		in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	}
+	in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in->fd < 0) {
 		rc = bpt_error_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
 		goto fail;
@@ -311,13 +308,16 @@ int ff_input_open(struct ff_input **out, const char *path, struct bpt_error *err
 		rc = bpt_error_set(err, -errno, "%s: cannot stat: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = bpt_error_set(err, -EISDIR, "%s: a directory, not a trace file", path);
+	/* A foreign trace is read twice (source.h: the scan, then the
+	 * records), so only a regular file will do. */
+	if (!S_ISREG(st.st_mode)) {
+		rc = bpt_error_set(err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+				   "%s: %s, not a trace file (a trace is read from a regular file)",
+				   path, file_kind(st.st_mode));
 		goto fail;
 	}
 	fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
-	in->seekable = S_ISREG(st.st_mode);
-	in->file_size = in->seekable ? (uint64_t)st.st_size : 0;
+	in->file_size = (uint64_t)st.st_size;
 	if ((rc = start(in, err)))
 		goto fail;
 	*out = in;
@@ -334,7 +334,7 @@ void ff_input_close(struct ff_input *in)
 	dec_end(in);
 	if (in->zs)
 		ZSTD_freeDStream(in->zs);
-	if (in->fd > 0 || (in->fd == 0 && in->path && strcmp(in->path, "-")))
+	if (in->fd >= 0)
 		close(in->fd);
 	free(in->path);
 	free(in->raw);
@@ -344,8 +344,6 @@ void ff_input_close(struct ff_input *in)
 
 int ff_input_rewind(struct ff_input *in, struct bpt_error *err)
 {
-	if (!in->seekable)
-		return bpt_error_set(err, -ESPIPE, "%s: cannot read a pipe twice", in->path);
 	dec_end(in);
 	if (lseek(in->fd, 0, SEEK_SET) < 0)
 		return bpt_error_set(err, -errno, "%s: cannot seek: %s", in->path, strerror(errno));

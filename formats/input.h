@@ -23,8 +23,8 @@
 
 struct ff_input;
 
-/* Open path (a regular file, or a FIFO/stdin "-" when rewinding is not
- * needed) and find its compression. */
+/* Open path (a regular file: anything else is refused, naming what it
+ * is) and find its compression. */
 int ff_input_open(struct ff_input **out, const char *path, struct bpt_error *err);
 void ff_input_close(struct ff_input *in);
 
@@ -37,7 +37,7 @@ ssize_t ff_input_read(struct ff_input *in, void *buf, size_t len, struct bpt_err
 /* Next line (see above): 1 with *line (NUL-terminated, writable until the
  * next call) and *len, 0 at the end, <0 on error. */
 int ff_input_line(struct ff_input *in, char **line, size_t *len, struct bpt_error *err);
-/* Back to the first byte (reopens the decompressor). -ESPIPE for a pipe. */
+/* Back to the first byte (restarts the decompressor). */
 int ff_input_rewind(struct ff_input *in, struct bpt_error *err);
 
 /* "gzip", "bzip2", "xz", "zstd" or "none". */
