@@ -265,7 +265,7 @@ static void print_summary(const struct convert_opts *o, const char *to,
 		jw_kstr(&j, "to", to);
 		jw_kstr(&j, "from", foreign && fmt ? fmt : "bpt");
 		jw_ku64(&j, "inputs", o->ninputs);
-		jw_ku64(&j, "records", st->records);
+		jw_ku64(&j, "ios", st->records);
 		jw_ku64(&j, "devices", hdr->ndevices);
 		jw_ku64(&j, "bad_lines", t->bad_lines);
 		jw_ku64(&j, "dropped", t->dropped);
