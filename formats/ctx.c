@@ -129,6 +129,24 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 	return m->idx[id];
 }
 
+int ff_device_num(struct ff_ctx *cx, const char *prefix, uint64_t num)
+{
+	char name[64];
+
+	struct ff_numdev *c = &cx->numdev[num % FF_NUMDEV_CACHE];
+
+	if (c->prefix == prefix && c->num == num)
+		return c->idx;
+	size_t pl = strlen(prefix);
+
+	ff_name_num(name, sizeof(name), prefix, pl < 40 ? pl : 40, num);
+	int d = ff_device(cx, name, 0, 0);
+
+	if (d >= 0)
+		*c = (struct ff_numdev){ .prefix = prefix, .num = num, .idx = d };
+	return d;
+}
+
 int ff_intern(struct ff_ctx *cx, const char *str, size_t len, uint32_t *id)
 {
 	int rc = ff_names_id(&cx->src->names, str, len, id);
@@ -239,6 +257,7 @@ int ff_ctx_rewind(struct ff_ctx *cx, struct bpt_error *err)
 	cx->done = 0;
 	cx->last_issue = 0;
 	cx->last_dev_idx = -1;
+	memset(cx->numdev, 0, sizeof(cx->numdev));
 	memset(&cx->err, 0, sizeof(cx->err));
 	if ((rc = cx->ops->open(cx, &cx->state))) {
 		*err = cx->err;

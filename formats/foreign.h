@@ -142,6 +142,10 @@ int ff_fail(struct ff_ctx *cx, int code, const char *fmt, ...)
  */
 #define FF_DEV_DROPPED 0xffff
 int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t minor);
+/* ff_device for the name PREFIX followed by the decimal `num` ("vol"
+ * 1283 -> "vol1283"), remembering the last answer: a format whose
+ * devices are numbered pays no formatting per record. */
+int ff_device_num(struct ff_ctx *cx, const char *prefix, uint64_t num);
 /* Intern a process name (len bytes, need not be NUL-terminated) into *id. */
 int ff_intern(struct ff_ctx *cx, const char *s, size_t len, uint32_t *id);
 
@@ -157,6 +161,10 @@ struct ff_field {
  * the last one taking the rest. With sep == ' ', runs of spaces and tabs
  * are one separator and leading blanks are skipped. Returns the count. */
 size_t ff_split(char *line, size_t len, char sep, struct ff_field *f, size_t max);
+/* buf = prefix[0..plen) followed by num in decimal, NUL-terminated
+ * (size >= plen + 21); returns the length. snprintf's speed without
+ * its cost per record. */
+size_t ff_name_num(char *buf, size_t size, const char *prefix, size_t plen, uint64_t num);
 /* Unsigned decimal: 0, or -1 when empty, not all digits, or > UINT64_MAX. */
 int ff_u64(const struct ff_field *f, uint64_t *out);
 /* Signed decimal. */

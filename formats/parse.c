@@ -39,15 +39,38 @@ size_t ff_split(char *line, size_t len, char sep, struct ff_field *f, size_t max
 		}
 		return n;
 	}
+	/* Fields are short: a plain loop beats a memchr call per field. */
 	for (;;) {
-		const char *p = n == max - 1 ? NULL : memchr(line + i, sep, len - i);
-		size_t e = p ? (size_t)(p - line) : len;
+		size_t e = i;
 
+		if (n < max - 1)
+			while (e < len && line[e] != sep)
+				e++;
+		else
+			e = len;
 		f[n++] = (struct ff_field){ line + i, e - i };
-		if (!p)
+		if (e >= len)
 			return n;
 		i = e + 1;
 	}
+}
+
+size_t ff_name_num(char *buf, size_t size, const char *prefix, size_t plen, uint64_t num)
+{
+	char digits[20];
+	size_t nd = 0;
+
+	do {
+		digits[nd++] = (char)('0' + num % 10);
+		num /= 10;
+	} while (num);
+	if (plen + nd + 1 > size)
+		plen = size - 1 - nd; /* callers give room; never overflow */
+	memcpy(buf, prefix, plen);
+	for (size_t i = 0; i < nd; i++)
+		buf[plen + i] = digits[nd - 1 - i];
+	buf[plen + nd] = 0;
+	return plen + nd;
 }
 
 int ff_u64(const struct ff_field *f, uint64_t *out)
@@ -56,14 +79,16 @@ int ff_u64(const struct ff_field *f, uint64_t *out)
 
 	if (!f->len || f->len > 20)
 		return -1;
+	/* 19 digits always fit 64 bits; only a 20th can overflow */
 	for (size_t i = 0; i < f->len; i++) {
 		unsigned d = (unsigned)(f->p[i] - '0');
 
 		if (d > 9)
 			return -1;
-		if (v > (UINT64_MAX - d) / 10)
+		if (i < 19)
+			v = v * 10 + d;
+		else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
 			return -1;
-		v = v * 10 + d;
 	}
 	*out = v;
 	return 0;

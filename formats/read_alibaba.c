@@ -57,7 +57,7 @@ static int open_ali(struct ff_ctx *cx, void **state)
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
-	char *line, name[32];
+	char *line;
 	size_t len;
 	int rc;
 
@@ -99,8 +99,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			why = "not microseconds";
 			goto bad;
 		}
-		snprintf(name, sizeof(name), "dev%llu", (unsigned long long)dev);
-		if ((d = ff_device(cx, name, 0, 0)) < 0)
+		if ((d = ff_device_num(cx, "dev", dev)) < 0)
 			return d;
 		rec->dev = (uint16_t)d;
 		rec->op = (uint8_t)op;

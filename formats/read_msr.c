@@ -20,6 +20,7 @@
  * skipped. An offset that is not a multiple of 512 cannot be a sector
  * and is a bad line.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +62,25 @@ static int detect(const char *path, const char *head, size_t len)
 	return 90;
 }
 
+/* The last (host, disk) seen and its device: files hold one volume,
+ * so the name is made once, not per line. */
 struct msr {
-	char dev[64];
+	char host[48];
+	size_t host_len;
+	uint64_t disk;
+	int dev_idx;
 };
 
 static int open_msr(struct ff_ctx *cx, void **state)
 {
+	struct msr *m = calloc(1, sizeof(*m));
+
 	(void)cx;
-	*state = calloc(1, sizeof(struct msr));
-	return *state ? 0 : -12;
+	if (!m)
+		return -ENOMEM;
+	m->dev_idx = -1;
+	*state = m;
+	return 0;
 }
 
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
@@ -80,7 +91,6 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 	size_t len;
 	int rc;
 
-	(void)m;
 	while ((rc = ff_line(cx, &line, &len)) == 1) {
 		uint64_t ts, disk, off, size, resp;
 		size_t n = ff_split(line, len, ',', f, F_N + 1);
@@ -139,11 +149,21 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			continue;
 		}
-		snprintf(m->dev, sizeof(m->dev), "%.*s_%llu", (int)f[F_HOST].len, f[F_HOST].p,
-			 (unsigned long long)disk);
-		d = ff_device(cx, m->dev, 0, 0);
-		if (d < 0)
-			return d;
+		if (m->dev_idx < 0 || disk != m->disk || f[F_HOST].len != m->host_len ||
+		    memcmp(f[F_HOST].p, m->host, m->host_len)) {
+			char name[64], host[48];
+
+			memcpy(host, f[F_HOST].p, f[F_HOST].len);
+			host[f[F_HOST].len] = '_';
+			ff_name_num(name, sizeof(name), host, f[F_HOST].len + 1, disk);
+			if ((d = ff_device(cx, name, 0, 0)) < 0)
+				return d;
+			memcpy(m->host, f[F_HOST].p, f[F_HOST].len);
+			m->host_len = f[F_HOST].len;
+			m->disk = disk;
+			m->dev_idx = d;
+		}
+		d = m->dev_idx;
 		rec->dev = (uint16_t)d;
 		rec->issue_ns = (ts - FILETIME_UNIX_EPOCH) * 100;
 		if (resp > (UINT64_MAX - rec->issue_ns) / 100) {

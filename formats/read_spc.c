@@ -59,7 +59,7 @@ static int open_spc(struct ff_ctx *cx, void **state)
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_MIN + 1];
-	char *line, name[32];
+	char *line;
 	size_t len;
 	int rc;
 
@@ -97,8 +97,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			why = "not seconds";
 			goto bad;
 		}
-		snprintf(name, sizeof(name), "asu%llu", (unsigned long long)asu);
-		if ((d = ff_device(cx, name, 0, 0)) < 0)
+		if ((d = ff_device_num(cx, "asu", asu)) < 0)
 			return d;
 		rec->dev = (uint16_t)d;
 		rec->op = (uint8_t)op;

@@ -54,7 +54,7 @@ static int open_sy(struct ff_ctx *cx, void **state)
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
-	char *line, name[32];
+	char *line;
 	size_t len;
 	int rc;
 
@@ -99,8 +99,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			why = "not a number of bytes below 4 GiB";
 			goto bad;
 		}
-		snprintf(name, sizeof(name), "lun%llu", (unsigned long long)lun);
-		if ((d = ff_device(cx, name, 0, 0)) < 0)
+		if ((d = ff_device_num(cx, "lun", lun)) < 0)
 			return d;
 		rec->dev = (uint16_t)d;
 		rec->op = f[F_TYPE].p[0] == 'W' ? BPT_OP_WRITE : BPT_OP_READ;

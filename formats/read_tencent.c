@@ -49,7 +49,7 @@ static int open_tc(struct ff_ctx *cx, void **state)
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
-	char *line, name[32];
+	char *line;
 	size_t len;
 	int rc;
 
@@ -86,8 +86,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			field = "VolumeID";
 			goto bad;
 		}
-		snprintf(name, sizeof(name), "vol%llu", (unsigned long long)vol);
-		if ((d = ff_device(cx, name, 0, 0)) < 0)
+		if ((d = ff_device_num(cx, "vol", vol)) < 0)
 			return d;
 		rec->dev = (uint16_t)d;
 		rec->op = type ? BPT_OP_WRITE : BPT_OP_READ;

@@ -21,8 +21,13 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-static uint64_t digest_step(uint64_t d, const struct bpt_record *r)
+/* One record's share of the digest. The digest is the sum of the shares
+ * of all records: the scan, which does not order them, and every later
+ * reading, which does, agree. */
+static uint64_t digest_of(const struct bpt_record *r)
 {
+	uint64_t d = 0x2545f4914f6cdd1dull;
+
 	d = mix(d, r->queue_ns);
 	d = mix(d, r->issue_ns);
 	d = mix(d, r->complete_ns);
@@ -41,6 +46,8 @@ static int pick_input(const struct ff_source *s)
 {
 	int best = -1;
 
+	if (s->n == 1)
+		return s->cx[0].done ? -1 : 0;
 	for (size_t i = 0; i < s->n; i++)
 		if (!s->cx[i].done &&
 		    (best < 0 || s->cx[i].last_issue < s->cx[best].last_issue))
@@ -66,25 +73,26 @@ static int accept(struct ff_source *s, struct ff_ctx *cx, struct bpt_record *rec
 
 		return rc ? rc : 0;
 	}
-	if (s->any_out && rec->issue_ns < s->last_out)
-		return ff_fail(cx, -ERANGE,
-			       "line %" PRIu64 ": out of time order by more than the reorder window "
-			       "of %u records (its I/O was issued %" PRIu64 " ns before one already "
-			       "passed on); a larger --window may do",
-			       cx->line_no, s->win.cap, s->last_out - rec->issue_ns);
 	return 1;
 }
 
-/* The next record by raw time: 1, 0 at the end, <0 (err set). */
-static int next_raw(struct ff_source *s, struct bpt_record *rec, struct bpt_error *err)
+static int too_late(struct ff_source *s, struct ff_ctx *cx, uint64_t issue_ns)
 {
-	int rc;
+	return ff_fail(cx, -ERANGE,
+		       "line %" PRIu64 ": out of time order by more than the reorder window "
+		       "of %u records (its I/O was issued %" PRIu64 " ns before one already "
+		       "passed on); a larger --window may do",
+		       cx->line_no, s->win.cap, s->last_out - issue_ns);
+}
 
-	while (ff_window_len(&s->win) < s->win.cap) {
-		int i = pick_input(s);
+/* The next accepted record of the inputs in merge order, and its input:
+ * 1, 0 at the end, <0 (err set). */
+static int pull(struct ff_source *s, struct bpt_record *rec, struct ff_ctx **from,
+		struct bpt_error *err)
+{
+	int i, rc;
 
-		if (i < 0)
-			break;
+	while ((i = pick_input(s)) >= 0) {
 		struct ff_ctx *cx = &s->cx[i];
 
 		rc = ff_ctx_next(cx, rec, err);
@@ -98,16 +106,52 @@ static int next_raw(struct ff_source *s, struct bpt_record *rec, struct bpt_erro
 			*err = cx->err;
 			return rc;
 		}
-		if (rc == 0)
-			continue;
-		if ((rc = ff_window_push(&s->win, rec)))
-			return bpt_error_set(err, rc, "%s: out of memory", cx->path);
+		if (rc) {
+			*from = cx;
+			return 1;
+		}
 	}
-	if (!ff_window_pop(&s->win, rec))
-		return 0;
+	return 0;
+}
+
+/* The next record by raw time: 1, 0 at the end, <0 (err set). An input
+ * the scan found sorted skips the window. */
+static int next_raw(struct ff_source *s, struct bpt_record *rec, struct bpt_error *err)
+{
+	struct ff_ctx *cx;
+	int rc;
+
+	if (s->sorted) {
+		rc = pull(s, rec, &cx, err);
+		if (rc != 1)
+			return rc;
+		if (s->any_out && rec->issue_ns < s->last_out) { /* not as scanned */
+			rc = ff_fail(cx, -EIO, "line %" PRIu64 ": the file changed while read",
+				     cx->line_no);
+			*err = cx->err;
+			return rc;
+		}
+	} else {
+		while (ff_window_len(&s->win) < s->win.cap) {
+			rc = pull(s, rec, &cx, err);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				break;
+			if (s->any_out && rec->issue_ns < s->last_out) {
+				rc = too_late(s, cx, rec->issue_ns);
+				*err = cx->err;
+				return rc;
+			}
+			if ((rc = ff_window_push(&s->win, rec)))
+				return bpt_error_set(err, rc, "%s: out of memory", cx->path);
+		}
+		if (!ff_window_pop(&s->win, rec))
+			return 0;
+	}
 	s->last_out = rec->issue_ns;
 	s->any_out = 1;
-	s->digest = digest_step(s->digest, rec);
+	s->digest += digest_of(rec);
 	return 1;
 }
 
@@ -202,14 +246,42 @@ static int set_meta_u64(struct ff_source *s, const char *key, uint64_t v)
 	return bpt_header_set_meta(&s->hdr, key, b);
 }
 
-/* Read everything once: totals, base, the header. */
+/* Read everything once: totals, base, the header, and whether the
+ * window suffices. Only the issue times go through a window here (a key
+ * window: 8 bytes a record, not the record), which gives the same
+ * verdict as the reading would; an input in time order is marked sorted
+ * and later read without a window. */
 static int scan(struct ff_source *s, struct bpt_error *err)
 {
 	struct bpt_record rec;
-	uint64_t min_t = UINT64_MAX, first_issue = 0, last_issue = 0, last_complete = 0, n = 0;
-	int rc, wall = 1, min_is_queue = 0;
+	struct ff_keywin kw;
+	struct ff_ctx *cx;
+	uint64_t min_t = UINT64_MAX, first_issue = UINT64_MAX, last_issue = 0, last_complete = 0;
+	uint64_t n = 0, max_seen = 0;
+	int rc, wall = 1, min_is_queue = 0, sorted = 1;
 
-	while ((rc = next_raw(s, &rec, err)) == 1) {
+	if ((rc = ff_keywin_init(&kw, s->win.cap)))
+		return bpt_error_set(err, rc, "out of memory");
+	while ((rc = pull(s, &rec, &cx, err)) == 1) {
+		uint64_t out;
+
+		if (ff_keywin_len(&kw) == kw.cap && ff_keywin_pop(&kw, &out)) {
+			s->last_out = out;
+			s->any_out = 1;
+		}
+		if (s->any_out && rec.issue_ns < s->last_out) {
+			rc = too_late(s, cx, rec.issue_ns);
+			*err = cx->err;
+			break;
+		}
+		if ((rc = ff_keywin_push(&kw, rec.issue_ns))) {
+			rc = bpt_error_set(err, rc, "out of memory");
+			break;
+		}
+		if (rec.issue_ns < max_seen)
+			sorted = 0;
+		else
+			max_seen = rec.issue_ns;
 		if (rec.queue_ns && rec.queue_ns < rec.issue_ns && rec.queue_ns <= min_t) {
 			min_t = rec.queue_ns;
 			min_is_queue = 1;
@@ -217,15 +289,18 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 			min_t = rec.issue_ns;
 			min_is_queue = 0;
 		}
-		if (!n)
+		if (rec.issue_ns < first_issue)
 			first_issue = rec.issue_ns;
-		last_issue = rec.issue_ns;
+		if (rec.issue_ns > last_issue)
+			last_issue = rec.issue_ns;
 		if (rec.completion != FF_NO_COMPLETION && rec.complete_ns > last_complete)
 			last_complete = rec.complete_ns;
+		s->digest += digest_of(&rec);
 		n++;
 		if (!(n & 0xfffff))
 			progress(s, "checking");
 	}
+	ff_keywin_free(&kw);
 	if (rc < 0)
 		return rc;
 	/* A queue time of 0 reads as "none" (bpt.h): when the earliest time
@@ -238,7 +313,6 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 		wall &= !!(s->cx[i].ops->flags & FF_WALL_CLOCK);
 	}
 	if (n) {
-		/* the first record out has the smallest issue time */
 		s->tot.first_issue_ns = first_issue - s->base;
 		s->tot.last_issue_ns = last_issue - s->base;
 		s->tot.last_complete_ns = (last_complete > last_issue ? last_complete : last_issue) - s->base;
@@ -252,6 +326,7 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 	    (rc = set_meta_u64(s, BPT_META_IMPORT_WINDOW, s->win.cap)))
 		return bpt_error_set(err, rc, "%s: header meta too long", s->cx[0].path);
 	s->scanned = 1;
+	s->sorted = sorted;
 	return ff_source_rewind(s, err);
 }
 

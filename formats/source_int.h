@@ -58,6 +58,29 @@ int ff_window_push(struct ff_window *w, const struct bpt_record *rec);
 /* Take the earliest record: 1, or 0 when empty. */
 int ff_window_pop(struct ff_window *w, struct bpt_record *rec);
 
+/*
+ * The scan's window: the same FIFO-and-heap as struct ff_window, over
+ * issue times only, to learn whether the window suffices without holding
+ * records.
+ */
+struct ff_keywin {
+	uint32_t cap;
+	uint64_t *ring;         /* FIFO, ring of ring_cap (a power of two) */
+	uint32_t ring_cap, ring_head, ring_len;
+	uint64_t *heap;
+	uint32_t heap_cap, heap_len;
+};
+int ff_keywin_init(struct ff_keywin *w, uint32_t cap);
+void ff_keywin_free(struct ff_keywin *w);
+static inline uint32_t ff_keywin_len(const struct ff_keywin *w)
+{
+	return w->ring_len + w->heap_len;
+}
+int ff_keywin_push(struct ff_keywin *w, uint64_t key);
+int ff_keywin_pop(struct ff_keywin *w, uint64_t *key);
+
+#define FF_NUMDEV_CACHE 256
+
 struct ff_ctx {
 	struct ff_source *src;
 	const struct ff_reader_ops *ops;
@@ -74,6 +97,13 @@ struct ff_ctx {
 	/* ff_device's cache of the last name asked */
 	char last_dev[64];
 	int last_dev_idx;
+	/* ff_device_num's cache, by number: interleaved volumes (Tencent,
+	 * Alibaba) hit it too */
+	struct ff_numdev {
+		const char *prefix; /* NULL: empty */
+		uint64_t num;
+		int idx;
+	} numdev[FF_NUMDEV_CACHE];
 };
 
 /* Device lookup state of a source: every name seen, kept or not. */
@@ -94,6 +124,7 @@ struct ff_source {
 	struct ff_window win;
 	uint64_t base;             /* raw time that becomes 0 */
 	int scanned;               /* the scan is done: base and totals known */
+	int sorted;                /* the scan found the inputs in time order */
 	uint64_t last_out;         /* raw issue time of the last record out */
 	int any_out;
 	uint64_t digest;           /* running, over the records out so far */
