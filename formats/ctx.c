@@ -183,6 +183,8 @@ static int choose(struct ff_ctx *cx, const struct ff_reader_ops *forced,
 	}
 	if (*pick)
 		return 0;
+	if (cx->in && !len)
+		return bpt_error_set(err, -ENOMSG, "empty: no format to detect");
 	char tried[400];
 	size_t off = 0;
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "source_int.h"
 
@@ -365,6 +366,16 @@ int ff_source_open(struct ff_source **out, const char *const *paths, size_t n,
 	}
 	ff_window_init(&s->win, opts->window ? opts->window : FF_WINDOW_DEFAULT);
 	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+
+		/* the same file twice would double every I/O */
+		for (size_t j = 0; j < i; j++)
+			if (!stat(paths[i], &a) && !stat(paths[j], &b) && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				rc = bpt_error_set(err, -EINVAL, "%s: the same file as %s, given twice",
+						   paths[i], paths[j]);
+				goto fail;
+			}
 		s->n = i + 1;
 		if ((rc = ff_ctx_open(s, &s->cx[i], paths[i], forced, err)))
 			goto fail;
