@@ -78,6 +78,8 @@ echo "hello" >"$T/hello.txt"
 "$BLKPEAK" info "$T/hello.txt" 2>"$T/err" && fail "info read hello.txt"
 grep -q "not a .bpt trace (bad magic), nor a foreign trace (tried fio, biosnoop" "$T/err" ||
 	fail "no-format message: $(cat "$T/err")"
+"$BLKPEAK" convert "$FX/spc.csv" "$FX/spc.csv" -o "$T/twice.bpt" 2>"$T/err" && fail "one input given twice converted"
+grep -q "given twice" "$T/err" || fail "twice message: $(cat "$T/err")"
 cp "$FX/spc.csv" "$T/in.csv"
 "$BLKPEAK" convert "$T/in.csv" -o "$T/in.csv" 2>"$T/err" && fail "converted over its input"
 cmp -s "$T/in.csv" "$FX/spc.csv" || fail "the input was changed"
