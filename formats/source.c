@@ -210,7 +210,7 @@ int ff_source_next(struct ff_source *s, struct bpt_record *rec, struct bpt_error
 
 	if (rc == 1) {
 		to_relative(s, rec);
-		if (!(++s->nread & 0xfffff))
+		if (!(++s->nread & 0xffff))
 			progress(s, "converting");
 	}
 	return rc;
@@ -298,7 +298,7 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 			last_complete = rec.complete_ns;
 		s->digest += digest_of(&rec);
 		n++;
-		if (!(n & 0xfffff))
+		if (!(n & 0xffff))
 			progress(s, "checking");
 	}
 	ff_keywin_free(&kw);
