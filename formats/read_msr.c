@@ -32,6 +32,13 @@
 
 enum { F_TS, F_HOST, F_DISK, F_TYPE, F_OFF, F_SIZE, F_RESP, F_N };
 
+/* The Type field: the files write "Read" and "Write" exactly; other
+ * cases are accepted too (ff_field_is) at the price of a call. */
+static int is_word(const struct ff_field *f, const char *w, size_t n)
+{
+	return f->len == n && (!memcmp(f->p, w, n) || ff_field_is(f, w));
+}
+
 static int detect(const char *path, const char *head, size_t len)
 {
 	struct ff_field f[F_N + 1];
@@ -115,9 +122,9 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			continue;
 		}
-		if (ff_field_is(&f[F_TYPE], "Read")) {
+		if (is_word(&f[F_TYPE], "Read", 4)) {
 			rec->op = BPT_OP_READ;
-		} else if (ff_field_is(&f[F_TYPE], "Write")) {
+		} else if (is_word(&f[F_TYPE], "Write", 5)) {
 			rec->op = BPT_OP_WRITE;
 		} else {
 			if ((rc = ff_bad(cx, "Type", "not Read or Write")))

@@ -64,6 +64,23 @@ Test(formats, split_fields)
 	cr_assert_eq(f[1].len, 0);
 	cr_assert_eq(f[3].len, 0);
 	cr_assert_eq(ff_split(b, 0, ' ', f, 8), 0);
+
+	/* separators at every place of an 8-byte word, fields of 0..20 bytes */
+	for (size_t a = 0; a < 20; a++)
+		for (size_t c = 0; c < 12; c++) {
+			char l[64];
+			size_t n;
+
+			memset(l, 'x', a);
+			l[a] = ',';
+			memset(l + a + 1, 'y', c);
+			l[a + 1 + c] = 0;
+			n = ff_split(l, a + 1 + c, ',', f, 8);
+			cr_assert_eq(n, 2);
+			cr_assert_eq(f[0].len, a);
+			cr_assert_eq(f[1].len, c);
+			cr_assert_eq(f[1].p, l + a + 1);
+		}
 }
 
 Test(formats, numbers_are_exact_or_refused)
