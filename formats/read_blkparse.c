@@ -284,8 +284,15 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			rec->dev = FF_DEV_DROPPED; /* counted by the source */
 			return 1;
 		}
-		/* the bracketed rest: [COMM] (may hold spaces) or [ERROR] */
+		/* the bracketed rest: [COMM] (may hold spaces) or [ERROR], after
+		 * any "(...)" fields (blkparse -t: elapsed times) */
 		const char *br0 = NULL, *br1 = NULL;
+
+		while (k < n && f[k].p[0] == '(') { /* "(  4100)" may be two fields */
+			while (k < n && f[k].p[f[k].len - 1] != ')')
+				k++;
+			k++;
+		}
 
 		if (k < n && f[k].p[0] == '[') {
 			br0 = f[k].p + 1;

@@ -32,7 +32,7 @@ while read -r l; do note "$l"; done <"$T/expect.out"
 "$BLKPEAK" dump --format csv "$FX/msr.csv" >"$T/direct.csv" || fail "dump msr.csv directly"
 cmp -s "$T/direct.csv" "$T/msr.csv.csv" || fail "dump of msr.csv differs from dump of its conversion"
 "$BLKPEAK" info --verify "$FX/blkparse.txt" >"$T/info.txt" || fail "info --verify blkparse.txt"
-grep -q "^records: *5 in" "$T/info.txt" || fail "info: $(grep records "$T/info.txt")"
+grep -q "^records: *6 in" "$T/info.txt" || fail "info: $(grep records "$T/info.txt")"
 grep -q "import.format=blkparse" "$T/info.txt" || fail "info meta: $(cat "$T/info.txt")"
 truncate -s 8G "$T/target.img"
 "$BLKPEAK" replay "$FX/msr.csv" --target "$T/target.img" --engine null --timing afap \
