@@ -32,10 +32,10 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
 CPPFLAGS += -D_GNU_SOURCE
-LDLIBS   += -lbpf -lelf -lz -laio -lzstd -lsqlite3 -lpthread -lm
+LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -lzstd -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := common lib cli generate capture replay analyze measure
+SRC_DIRS  := common lib cli generate capture replay analyze measure formats
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
@@ -105,11 +105,12 @@ INC_generate := -Ilib -Icommon
 INC_replay   := -Ilib -Icommon
 INC_analyze  := -Ilib -Icommon
 INC_measure  := -Ilib -Icommon
+INC_formats  := -Ilib -Icommon
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

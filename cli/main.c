@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "show a trace file's header, devices and totals" },
 	{ "dump", cmd_dump, "print a trace's I/Os as text, CSV or JSON" },
 	{ "generate", cmd_generate, "write a synthetic trace" },
+	{ "convert", cmd_convert, "convert blktrace, fio, MSR and other traces to .bpt and back" },
 };
 
 static const struct command_table table = {
@@ -40,5 +41,6 @@ int main(int argc, char **argv)
 		       BPT_FORMAT_MAJOR, BPT_FORMAT_MINOR);
 		return EXIT_OK;
 	}
+	bpt_reader_set_foreign_opener(formats_reader_open);
 	return command_dispatch(&table, argc, argv);
 }

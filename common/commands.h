@@ -22,5 +22,16 @@ int cmd_capture(int argc, char **argv);  /* capture/cmd_capture.c */
 int cmd_replay(int argc, char **argv);   /* replay/cmd_replay.c */
 int cmd_analyze(int argc, char **argv);  /* analyze/cmd_analyze.c */
 int cmd_measure(int argc, char **argv);  /* measure/cmd_measure.c */
+int cmd_convert(int argc, char **argv);  /* formats/cmd_convert.c */
+
+/*
+ * Foreign trace files (MSR CSV, blktrace, fio iologs...) as .bpt readers
+ * (formats/open_foreign.c): main() registers this with
+ * bpt_reader_set_foreign_opener() (lib/bpt.h), so every command that
+ * opens a trace reads them too. Same contract as that opener.
+ */
+struct bpt_reader;
+struct bpt_error;
+int formats_reader_open(struct bpt_reader **out, const char *path, struct bpt_error *err);
 
 #endif

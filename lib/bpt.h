@@ -169,6 +169,13 @@ struct bpt_meta {
 #define BPT_META_OFFSET "offset"
 #define BPT_META_CREATE "create"
 #define BPT_META_NO_IDLE "no_idle"
+/* An imported (converted) trace: the foreign format(s), the input
+ * path(s), lines skipped by --skip-bad, records --device left out. */
+#define BPT_META_IMPORT_FORMAT "import.format"
+#define BPT_META_IMPORT_SOURCE "import.source"
+#define BPT_META_IMPORT_BAD "import.bad_lines"
+#define BPT_META_IMPORT_DROPPED "import.dropped"
+#define BPT_META_IMPORT_WINDOW "import.window"
 /* A replay's outcome. RUN_IOS is in the header (known at the start); the
  * others are end meta (bpt_writer_set_end_meta), so a run file cut before
  * the replay ended has RUN_IOS without RUN_STATUS. */
@@ -411,5 +418,63 @@ int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
  * (truncated). The reader's position is kept.
  */
 int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err);
+
+/* ------------------------------------------------- records from elsewhere */
+
+/*
+ * A reader backed by records that come from elsewhere than a .bpt file: a
+ * foreign trace format (blktrace, an MSR CSV...) read by formats/. Every
+ * reader function works on it, so every command reads foreign files
+ * unchanged (schemas/trace-format.md, "Readers over other sources"):
+ *   - header, string and stats come from the source at open (it has read
+ *     its input once: stats say complete, with the totals);
+ *   - next/rewind call the source; seek_time rewinds and skips records
+ *     issued before the time; block_pos numbers records in groups of
+ *     BPT_SOURCE_GROUP ("blocks" at offset = the group's first record
+ *     index) and seek_block goes there (forward by skipping, backward by
+ *     rewinding first);
+ *   - digest is the source's; verify reads every record again and checks
+ *     count and digest, keeping the position; losses are none.
+ */
+#define BPT_SOURCE_GROUP 65536u
+
+struct bpt_source_ops {
+	/* 1 with *rec filled, 0 at the end, <0 with err set */
+	int (*next)(void *ctx, struct bpt_record *rec, struct bpt_error *err);
+	int (*rewind)(void *ctx, struct bpt_error *err);
+	/* a process name by comm_id, NULL when unknown */
+	const char *(*string)(void *ctx, uint32_t id);
+	/* the digest of the records as read so far from the start (after a
+	 * full read: of all of them), for verify */
+	uint64_t (*running_digest)(void *ctx);
+	void (*close)(void *ctx); /* frees ctx */
+};
+
+struct bpt_source_totals {
+	uint64_t records;
+	uint64_t first_issue_ns, last_issue_ns, last_complete_ns;
+	uint64_t digest;
+	uint64_t file_bytes; /* of the input(s) */
+};
+
+/* A reader over ops/ctx, which it owns from the call on (ops->close is
+ * called also when this fails). hdr and tot are copied. */
+int bpt_reader_open_source(struct bpt_reader **out, const char *name,
+			   const struct bpt_header *hdr,
+			   const struct bpt_source_totals *tot,
+			   const struct bpt_source_ops *ops, void *ctx,
+			   struct bpt_error *err);
+
+/*
+ * The opener bpt_reader_open() tries when a path is not a .bpt file (bad
+ * magic, or a name that is no file, such as a blktrace prefix). It
+ * returns 0 with *out set, -ENOMSG when the path is in no format it
+ * knows (err->msg then lists what was tried: "tried blkparse, msr, ..."),
+ * or another error with err set. Set once by the program's main
+ * (blkpeak registers formats/' opener); NULL (the default) = .bpt only.
+ */
+typedef int (*bpt_foreign_opener)(struct bpt_reader **out, const char *path,
+				  struct bpt_error *err);
+void bpt_reader_set_foreign_opener(bpt_foreign_opener fn);
 
 #endif /* BPT_H */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -151,6 +152,50 @@ static struct bpt_reader *reader_new(const char *name)
 	return r;
 }
 
+static bpt_foreign_opener foreign_opener;
+
+void bpt_reader_set_foreign_opener(bpt_foreign_opener fn)
+{
+	foreign_opener = fn;
+}
+
+/* A .bpt file starts with the magic: 1, else 0 (also when unreadable). */
+static int has_bpt_magic(int fd)
+{
+	uint8_t m[BPT_MAGIC_LEN];
+	ssize_t n = pread(fd, m, sizeof(m), 0);
+
+	return n > 0 && !memcmp(m, BPT_MAGIC, (size_t)n);
+}
+
+/*
+ * path is no .bpt file (err holds why): let the foreign opener try. Its
+ * -ENOMSG (no format knows the file) keeps our error, with what was tried
+ * added when the file is there but not a trace.
+ */
+static int try_foreign(struct bpt_reader **out, const char *path, int rc,
+		       struct bpt_error *err)
+{
+	struct bpt_error fe = { 0 };
+	int frc;
+
+	if (!foreign_opener)
+		return rc;
+	frc = foreign_opener(out, path, &fe);
+	if (frc == -ENOMSG) {
+		if (err && rc == -EBADMSG && fe.msg[0]) {
+			size_t l = strlen(err->msg);
+
+			snprintf(err->msg + l, sizeof(err->msg) - l,
+				 ", nor a foreign trace (%s)", fe.msg);
+		}
+		return rc;
+	}
+	if (err)
+		*err = fe;
+	return frc;
+}
+
 int bpt_reader_open(struct bpt_reader **out, const char *path,
 		    struct bpt_error *err)
 {
@@ -167,6 +212,10 @@ int bpt_reader_open(struct bpt_reader **out, const char *path,
 	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		rc = bpt_err(err, -errno, path, 0, 0, "cannot open: %s", strerror(errno));
+		if (rc == -ENOENT) { /* a blktrace prefix names no file */
+			bpt_reader_close(r);
+			return try_foreign(out, path, rc, err);
+		}
 		goto fail;
 	}
 	if (fstat(r->fd, &st)) {
@@ -181,6 +230,11 @@ int bpt_reader_open(struct bpt_reader **out, const char *path,
 	}
 	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) & ~O_NONBLOCK);
 	r->size = (uint64_t)st.st_size;
+	if (foreign_opener && !has_bpt_magic(r->fd)) {
+		rc = open_common(r, err); /* the .bpt error, for the message */
+		bpt_reader_close(r);
+		return try_foreign(out, path, rc, err);
+	}
 	if ((rc = open_common(r, err)))
 		goto fail;
 	*out = r;
@@ -213,6 +267,8 @@ void bpt_reader_close(struct bpt_reader *r)
 {
 	if (!r)
 		return;
+	if (r->src)
+		r->src->close(r->src_ctx);
 	if (r->fd >= 0)
 		close(r->fd);
 	for (uint32_t i = 0; i < r->nstrs; i++)
@@ -280,6 +336,8 @@ int bpt_reader_next(struct bpt_reader *r, struct bpt_record *rec,
 	struct bpt_error e;
 	int rc;
 
+	if (r->src)
+		return bpt_source_next(r, rec, err);
 	/* Not "= { 0 }": clearing the 528-byte message on every record was
 	 * a sixth of a trace_ios() scan's time (perf); what reads e before
 	 * a callee fills it reads only these. */
@@ -333,12 +391,15 @@ int bpt_reader_set_issue_range(struct bpt_reader *r, uint64_t lo_ns, uint64_t hi
 
 uint64_t bpt_reader_record_index(const struct bpt_reader *r)
 {
+	if (r->src) /* a foreign source: records returned so far, this one last */
+		return r->src_pos ? r->src_pos - 1 : 0;
 	return r->blk_first + (r->cur->i ? r->cur->i - 1 : 0);
 }
 
 int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err)
 {
-	(void)err;
+	if (r->src)
+		return bpt_source_rewind(r, err);
 	memset(&r->sticky, 0, sizeof(r->sticky));
 	r->seek_filter = 0;
 	r->range_set = 0;
@@ -355,6 +416,8 @@ int bpt_reader_seek_time(struct bpt_reader *r, uint64_t t_ns,
 	int range_set = r->range_set;
 	int rc;
 
+	if (r->src)
+		return bpt_source_seek_time(r, t_ns, err);
 	bpt_reader_rewind(r, err);
 	r->range_set = range_set; /* an issue range set before stays */
 	if (r->complete) {
@@ -395,6 +458,8 @@ fail:
 
 const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id)
 {
+	if (r->src)
+		return r->src->string(r->src_ctx, id);
 	return id < r->nstrs ? r->strs[id] : NULL;
 }
 
@@ -405,6 +470,15 @@ void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st)
 	st->complete = r->complete;
 	st->truncated = !r->complete;
 	st->loss_windows = r->nloss;
+	if (r->src) {
+		st->records = r->src_tot.records;
+		st->blocks = (r->src_tot.records + BPT_SOURCE_GROUP - 1) / BPT_SOURCE_GROUP;
+		st->first_issue_ns = r->src_tot.first_issue_ns;
+		st->last_issue_ns = r->src_tot.last_issue_ns;
+		st->last_complete_ns = r->src_tot.last_complete_ns;
+		st->file_bytes = st->valid_bytes = r->src_tot.file_bytes;
+		return;
+	}
 	if (r->complete) {
 		st->records = r->ft.nrecords;
 		st->blocks = r->ft.nblocks;

@@ -12,6 +12,8 @@ int bpt_reader_block_pos(const struct bpt_reader *r, struct bpt_block_pos *pos)
 {
 	const struct bpt_bcur *c = r->cur;
 
+	if (r->src)
+		return bpt_source_block_pos(r, pos);
 	if (!c->loaded || !c->i)
 		return -ENOENT;
 	pos->offset = c->blk_off;
@@ -25,6 +27,8 @@ int bpt_reader_seek_block(struct bpt_reader *r, const struct bpt_block_pos *pos,
 {
 	struct bpt_bcur *c = r->cur;
 
+	if (r->src)
+		return bpt_source_seek_block(r, pos, err);
 	if (pos->seq >= r->seen_blocks || pos->offset < r->hdr_size ||
 	    pos->offset >= r->size)
 		return bpt_err(err, -EINVAL, r->name, 0, 0,

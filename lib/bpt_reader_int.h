@@ -83,7 +83,24 @@ struct bpt_reader {
 	 * block after it (bpt_reader_record_index) */
 	uint64_t blk_first, next_first;
 	struct bpt_error sticky; /* error returned by next() until repositioned */
+
+	/* A reader over another source (bpt_reader_open_source): then the
+	 * fields above the header are unused and every function below
+	 * goes to bpt_reader_source.c. */
+	const struct bpt_source_ops *src;
+	void *src_ctx;
+	struct bpt_source_totals src_tot;
+	uint64_t src_pos;        /* records returned since the start */
 };
+
+/* The source-backed versions (bpt_reader_source.c). */
+int bpt_source_next(struct bpt_reader *r, struct bpt_record *rec, struct bpt_error *err);
+int bpt_source_rewind(struct bpt_reader *r, struct bpt_error *err);
+int bpt_source_seek_time(struct bpt_reader *r, uint64_t t_ns, struct bpt_error *err);
+int bpt_source_block_pos(const struct bpt_reader *r, struct bpt_block_pos *pos);
+int bpt_source_seek_block(struct bpt_reader *r, const struct bpt_block_pos *pos,
+			  struct bpt_error *err);
+int bpt_source_verify(struct bpt_reader *r, struct bpt_error *err);
 
 /* Read len bytes at off into dst: 0, or -EIO (short) / -errno. */
 int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len);

@@ -42,8 +42,11 @@ out:
 int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err)
 {
 	struct scan_totals t;
-	int rc = scan(r, 1, &t, err);
+	int rc;
 
+	if (r->src)
+		return bpt_source_verify(r, err);
+	rc = scan(r, 1, &t, err);
 	if (rc)
 		return rc;
 	if (!r->complete)
@@ -69,6 +72,10 @@ int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
 	struct scan_totals t;
 	int rc;
 
+	if (r->src) {
+		*digest = r->src_tot.digest;
+		return 0;
+	}
 	if (r->complete) {
 		*digest = r->ft.digest;
 		return 0;

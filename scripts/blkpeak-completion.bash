@@ -93,6 +93,7 @@ _blkpeak()
 			--arrival) w="fixed poisson" ;;
 			--engine) w="libaio null" ;;
 			--format|-f) w="text csv json" ;;
+			--from|--to) w=$("$bin" convert --list 2>/dev/null | awk '/^  / { print $1 }' | sort -u) ;;
 			*) w="" ;;
 			esac
 			if [[ -z $w && $arg == *"|"* ]]; then

@@ -5,9 +5,9 @@
 set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libaio-dev libzstd-dev libsqlite3-dev sqlite3 libcriterion-dev
+libaio-dev libzstd-dev libbz2-dev liblzma-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux fdisk kmod
-python3 time tar scdoc"
+python3 time tar scdoc gzip bzip2 xz-utils zstd"
 # workloads/boot: mmdebstrap builds the Debian root it boots (once, from the
 # Debian mirror, into /var/cache/blkpeak); systemd-container has
 # systemd-nspawn, which boots it, and pulls in systemd (systemd-analyze

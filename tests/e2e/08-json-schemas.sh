@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every --json output matches its schema in schemas/ (checked with
 # json_schema_check.py; the schemas allow no key they do not list):
-# info, dump, replay, analyze import/report/compare, and capture (root
+# info, dump, convert, replay, analyze import/report/compare, and capture (root
 # and BPF: last, so that the rest runs everywhere).
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
@@ -22,6 +22,9 @@ check info "$T/info.json" info
 check info "$T/info-v.json" "info --verify"
 "$BLKPEAK" dump --format json "$T/g.bpt" >"$T/dump.json" || fail "dump --format json"
 check dump "$T/dump.json" dump
+"$BLKPEAK" convert --json "$(dirname "$0")/../fixtures/formats/msr.csv" -o "$T/msr.bpt" \
+	>"$T/convert.json" || fail "convert --json"
+check convert "$T/convert.json" convert
 
 # replay: a full run and one stopped early (its partial object)
 "$BLKPEAK" replay "$T/g.bpt" --target "$T/t.img" --create 32m --timing afap -o "$T/run.bpt" \

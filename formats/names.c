@@ -1,0 +1,101 @@
+/*
+ * names.c — interned strings (source_int.h, struct ff_names): process
+ * names and device names, each stored once, found again by an open
+ * addressing hash so that a trace of thousands of volumes or processes
+ * costs one lookup per record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source_int.h"
+
+static uint64_t hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int add_slot(struct ff_names *t, uint32_t id)
+{
+	const char *s = t->str[id];
+	uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, strlen(s)) & m;
+
+	while (t->slot[i])
+		i = (i + 1) & m;
+	t->slot[i] = id + 1;
+	return 0;
+}
+
+static int grow_slots(struct ff_names *t)
+{
+	uint32_t n = t->nslot ? t->nslot * 2 : 64;
+	uint32_t *p = calloc(n, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	free(t->slot);
+	t->slot = p;
+	t->nslot = n;
+	for (uint32_t id = 0; id < t->n; id++)
+		add_slot(t, id);
+	return 0;
+}
+
+int ff_names_init(struct ff_names *t)
+{
+	uint32_t id;
+
+	memset(t, 0, sizeof(*t));
+	return ff_names_id(t, "", 0, &id);
+}
+
+void ff_names_free(struct ff_names *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		free(t->str[i]);
+	free(t->str);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id)
+{
+	if (t->nslot) {
+		uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, len) & m;
+
+		for (; t->slot[i]; i = (i + 1) & m) {
+			const char *c = t->str[t->slot[i] - 1];
+
+			if (!strncmp(c, s, len) && !c[len]) {
+				*id = t->slot[i] - 1;
+				return 0;
+			}
+		}
+	}
+	if (t->n == UINT32_MAX - 1)
+		return -E2BIG;
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 64;
+		char **p = realloc(t->str, sizeof(*p) * cap);
+
+		if (!p)
+			return -ENOMEM;
+		t->str = p;
+		t->cap = cap;
+	}
+	char *c = malloc(len + 1);
+
+	if (!c)
+		return -ENOMEM;
+	memcpy(c, s, len);
+	c[len] = 0;
+	t->str[t->n] = c;
+	*id = t->n++;
+	if (t->n * 2 >= t->nslot)
+		return grow_slots(t);
+	return add_slot(t, *id);
+}

@@ -1,0 +1,62 @@
+/*
+ * registry.c — the tables of readers and writers (foreign.h). A new
+ * format adds its row here and nothing else changes. Readers are asked
+ * in this order; a tie in detect() scores goes to the earlier row, so a
+ * format with a magic number comes before the text formats.
+ */
+#include <string.h>
+
+#include "foreign.h"
+
+extern const struct ff_reader_ops ff_read_fio, ff_read_biosnoop, ff_read_systor,
+	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
+	ff_read_spc;
+
+const struct ff_reader_ops *const ff_readers[] = {
+	&ff_read_fio,
+	&ff_read_biosnoop,
+	&ff_read_systor,
+	&ff_read_blkparse,
+	&ff_read_msr,
+	&ff_read_alibaba,
+	&ff_read_tencent,
+	&ff_read_fiu,
+	&ff_read_spc,
+	NULL,
+};
+const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
+
+const struct ff_writer_ops *const ff_writers[] = {
+	NULL,
+};
+const size_t ff_nwriters = sizeof(ff_writers) / sizeof(ff_writers[0]) - 1;
+
+const struct ff_reader_ops *ff_reader_find(const char *name)
+{
+	for (size_t i = 0; i < ff_nreaders; i++)
+		if (!strcmp(ff_readers[i]->name, name))
+			return ff_readers[i];
+	return NULL;
+}
+
+const struct ff_writer_ops *ff_writer_find(const char *name)
+{
+	for (size_t i = 0; i < ff_nwriters; i++)
+		if (!strcmp(ff_writers[i]->name, name))
+			return ff_writers[i];
+	return NULL;
+}
+
+const struct ff_writer_ops *ff_writer_for_path(const char *out)
+{
+	size_t lo = strlen(out);
+
+	for (size_t i = 0; i < ff_nwriters; i++)
+		for (const char *const *s = ff_writers[i]->suffixes; s && *s; s++) {
+			size_t ls = strlen(*s);
+
+			if (lo >= ls && !strcmp(out + lo - ls, *s))
+				return ff_writers[i];
+		}
+	return NULL;
+}

@@ -1,0 +1,147 @@
+/*
+ * source_int.h — the private state of a foreign source (source.c) and of
+ * one input's reader context (ctx.c), and the two tables they share.
+ *
+ * A source owns its inputs (one struct ff_ctx each), the trace's header
+ * (the device table lives there), the process names (struct ff_names)
+ * and the reorder window (struct ff_window, window.c). The device table
+ * and the names outlive a rewind, so the second reading of the inputs
+ * gives every record the same device index and comm id as the scan did.
+ */
+#ifndef FORMATS_SOURCE_INT_H
+#define FORMATS_SOURCE_INT_H
+
+#include "foreign.h"
+#include "source.h"
+
+/* Strings by id and ids by string (open addressing on a hash). */
+struct ff_names {
+	char **str;           /* by id; id 0 is "" */
+	uint32_t n, cap;
+	uint32_t *slot;       /* id + 1, 0 = empty */
+	uint32_t nslot;       /* a power of two, > 2 n */
+};
+int ff_names_init(struct ff_names *t);
+void ff_names_free(struct ff_names *t);
+/* The id of s[0..len), added if new; <0 on ENOMEM. */
+int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id);
+
+/* One record held by the reorder window, with its arrival number (ties
+ * keep the input's order). */
+struct ff_held {
+	struct bpt_record rec;
+	uint64_t seq;
+};
+
+/*
+ * The reorder window: a FIFO for records that arrive in order (the usual
+ * case costs two copies) and a heap for those that arrive early; the
+ * smallest of the two heads leaves first. At most `cap` records are held.
+ */
+struct ff_window {
+	uint32_t cap;
+	struct ff_held *ring;   /* FIFO, ring of ring_cap */
+	uint32_t ring_cap, ring_head, ring_len;
+	struct ff_held *heap;   /* min-heap by (issue_ns, seq) */
+	uint32_t heap_cap, heap_len;
+	uint64_t seq;
+};
+int ff_window_init(struct ff_window *w, uint32_t cap);
+void ff_window_free(struct ff_window *w);
+void ff_window_clear(struct ff_window *w);
+static inline uint32_t ff_window_len(const struct ff_window *w)
+{
+	return w->ring_len + w->heap_len;
+}
+/* Hold rec (the caller checks there is room): 0 or -ENOMEM. */
+int ff_window_push(struct ff_window *w, const struct bpt_record *rec);
+/* Take the earliest record: 1, or 0 when empty. */
+int ff_window_pop(struct ff_window *w, struct bpt_record *rec);
+
+/*
+ * The scan's window: the same FIFO-and-heap as struct ff_window, over
+ * issue times only, to learn whether the window suffices without holding
+ * records.
+ */
+struct ff_keywin {
+	uint32_t cap;
+	uint64_t *ring;         /* FIFO, ring of ring_cap (a power of two) */
+	uint32_t ring_cap, ring_head, ring_len;
+	uint64_t *heap;
+	uint32_t heap_cap, heap_len;
+};
+int ff_keywin_init(struct ff_keywin *w, uint32_t cap);
+void ff_keywin_free(struct ff_keywin *w);
+static inline uint32_t ff_keywin_len(const struct ff_keywin *w)
+{
+	return w->ring_len + w->heap_len;
+}
+int ff_keywin_push(struct ff_keywin *w, uint64_t key);
+int ff_keywin_pop(struct ff_keywin *w, uint64_t *key);
+
+#define FF_NUMDEV_CACHE 256
+
+struct ff_ctx {
+	struct ff_source *src;
+	const struct ff_reader_ops *ops;
+	void *state;
+	char *path;
+	struct ff_input *in;     /* NULL for FF_OWN_FILES readers */
+	uint64_t line_no;
+	const char *line;        /* the current line, for messages */
+	size_t line_len;
+	uint64_t bad;            /* lines skipped in this reading */
+	struct bpt_error err;
+	int done;                /* next() returned 0 */
+	uint64_t last_issue;     /* of the last record read (merge order) */
+	/* ff_device's cache of the last name asked */
+	char last_dev[64];
+	int last_dev_idx;
+	/* ff_device_num's cache, by number: interleaved volumes (Tencent,
+	 * Alibaba) hit it too */
+	struct ff_numdev {
+		const char *prefix; /* NULL: empty */
+		uint64_t num;
+		int idx;
+	} numdev[FF_NUMDEV_CACHE];
+};
+
+/* Device lookup state of a source: every name seen, kept or not. */
+struct ff_devmap {
+	struct ff_names names;  /* device names by their own id */
+	int *idx;               /* per name id: device index or FF_DEV_DROPPED */
+	uint32_t cap;
+};
+
+struct ff_source {
+	struct ff_source_opts opts;
+	const char *const *keep;   /* opts.devices */
+	size_t n;
+	struct ff_ctx *cx;         /* n of them */
+	struct bpt_header hdr;
+	struct ff_names names;     /* process names */
+	struct ff_devmap devs;
+	struct ff_window win;
+	uint64_t base;             /* raw time that becomes 0 */
+	int scanned;               /* the scan is done: base and totals known */
+	int sorted;                /* the scan found the inputs in time order */
+	uint64_t last_out;         /* raw issue time of the last record out */
+	int any_out;
+	uint64_t digest;           /* running, over the records out so far */
+	uint64_t dropped;
+	struct ff_totals tot;
+	uint64_t file_bytes;
+	uint64_t nread;            /* records out in this reading (progress) */
+};
+
+/* Open input i's reader (and its ff_input) for a new reading. */
+int ff_ctx_open(struct ff_source *s, struct ff_ctx *cx, const char *path,
+		const struct ff_reader_ops *forced, struct bpt_error *err);
+/* Close the reader and input. */
+void ff_ctx_close(struct ff_ctx *cx);
+/* Back to the first record (reopens the reader on a rewound input). */
+int ff_ctx_rewind(struct ff_ctx *cx, struct bpt_error *err);
+/* The reader's next record, dev already checked: 1, 0, <0 (err set). */
+int ff_ctx_next(struct ff_ctx *cx, struct bpt_record *rec, struct bpt_error *err);
+
+#endif

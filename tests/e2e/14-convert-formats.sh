@@ -1,0 +1,92 @@
+#!/bin/bash
+# 14-convert-formats.sh — foreign traces (tests/fixtures/formats, written
+# by hand from each format's definition): `blkpeak convert` of every
+# format gives, per operation, the I/O count and bytes, the time span and
+# the offsets an independent Python reading of the fixture gives
+# (formats_expect.py); info/dump/replay/analyze import read the files
+# directly; compressed copies read the same; bad lines name file:line:field
+# and --skip-bad counts them into the meta; the reorder window, --device,
+# the 64-device limit, and the refusals.
+. "$(dirname "$0")/lib.sh"
+need_cmd python3 gzip bzip2 xz zstd
+T=$E2E_TMP
+HERE=$(cd "$(dirname "$0")" && pwd)
+FX=$HERE/../fixtures/formats
+
+# One Python run checks them all (Python starts slowly on a busy machine).
+set -- msr msr.csv spc spc.csv alibaba alibaba.csv tencent tencent.csv systor17 systor.csv \
+	fiu fiu.txt fio fio2.iolog fio fio3.iolog biosnoop biosnoop.txt biosnoop biosnoop-q.txt \
+	blkparse blkparse.txt
+args=()
+while [ $# -gt 0 ]; do
+	"$BLKPEAK" convert "$FX/$2" -o "$T/$2.bpt" >"$T/conv.out" 2>&1 || fail "convert $2: $(cat "$T/conv.out")"
+	grep -q "from $1" "$T/conv.out" || fail "convert $2 summary: $(cat "$T/conv.out")"
+	"$BLKPEAK" dump --format csv "$T/$2.bpt" >"$T/$2.csv" || fail "dump $2"
+	args+=("$1" "$FX/$2" "$T/$2.csv")
+	shift 2
+done
+python3 "$HERE/formats_expect.py" "${args[@]}" >"$T/expect.out" || fail "$(cat "$T/expect.out")"
+while read -r l; do note "$l"; done <"$T/expect.out"
+
+# Every command reads the foreign file itself, with the same records.
+"$BLKPEAK" dump --format csv "$FX/msr.csv" >"$T/direct.csv" || fail "dump msr.csv directly"
+cmp -s "$T/direct.csv" "$T/msr.csv.csv" || fail "dump of msr.csv differs from dump of its conversion"
+"$BLKPEAK" info --verify "$FX/blkparse.txt" >"$T/info.txt" || fail "info --verify blkparse.txt"
+grep -q "^records: *6 in" "$T/info.txt" || fail "info: $(grep records "$T/info.txt")"
+grep -q "import.format=blkparse" "$T/info.txt" || fail "info meta: $(cat "$T/info.txt")"
+truncate -s 8G "$T/target.img"
+"$BLKPEAK" replay "$FX/msr.csv" --target "$T/target.img" --engine null --timing afap \
+	--allow-write -o "$T/run.bpt" >"$T/replay.out" 2>&1 || fail "replay msr.csv: $(cat "$T/replay.out")"
+"$BLKPEAK" info "$T/run.bpt" | grep -q "run.done=5" || fail "replay of msr.csv did not do 5 I/Os"
+"$BLKPEAK" analyze import --db "$T/a.db" "$FX/systor.csv" "$T/run.bpt" >"$T/imp.out" 2>&1 ||
+	fail "analyze import: $(cat "$T/imp.out")"
+grep -q "systor.csv: imported as trace 1: 5 I/Os" "$T/imp.out" || fail "import: $(cat "$T/imp.out")"
+
+# Compressed copies: the same records (the digest is the content's).
+want=$("$BLKPEAK" info "$FX/fiu.txt" | grep '^digest:')
+for z in "gzip .gz" "bzip2 .bz2" "xz .xz" "zstd .zst"; do
+	set -- $z
+	$1 -c "$FX/fiu.txt" >"$T/fiu$2"
+	got=$("$BLKPEAK" info "$T/fiu$2" | grep '^digest:')
+	[ -n "$want" ] && [ "$got" = "$want" ] || fail "$2: $got, plain $want"
+done
+
+# Bad lines: the error names file, line and field; --skip-bad counts.
+{ head -2 "$FX/msr.csv"; echo "128166372003090000,hm,0,Read,12x4,4096,10"; tail -n +3 "$FX/msr.csv"; } >"$T/bad.csv"
+"$BLKPEAK" convert "$T/bad.csv" -o "$T/bad.bpt" 2>"$T/err" && fail "a bad line converted"
+grep -q "^blkpeak: convert: $T/bad.csv:3: Offset: not a number" "$T/err" || fail "bad line message: $(cat "$T/err")"
+[ ! -e "$T/bad.bpt" ] || fail "a failed conversion left its output"
+"$BLKPEAK" convert --skip-bad "$T/bad.csv" -o "$T/bad.bpt" >"$T/out" || fail "--skip-bad"
+grep -q "1 bad line skipped" "$T/out" || fail "--skip-bad summary: $(cat "$T/out")"
+"$BLKPEAK" info "$T/bad.bpt" | grep -q "import.bad_lines=1" || fail "bad line count not in the meta"
+
+# The reorder window: SYSTOR's rows are unsorted; a window of 1 is too small.
+"$BLKPEAK" convert --window 1 "$FX/systor.csv" -o "$T/w.bpt" 2>"$T/err" && fail "window 1 sorted systor.csv"
+grep -q "line 4: out of time order by more than the reorder window of 1 records" "$T/err" ||
+	fail "window message: $(cat "$T/err")"
+
+# Devices: --device keeps some; more than 64 need it.
+"$BLKPEAK" convert --device vol77 "$FX/tencent.csv" -o "$T/v.bpt" >"$T/out" || fail "--device"
+grep -q "2 I/Os on 1 device" "$T/out" || fail "--device summary: $(cat "$T/out")"
+grep -q "3 I/Os of other devices left out" "$T/out" || fail "--device dropped: $(cat "$T/out")"
+seq 0 69 | awk '{ printf "1538323200,%d,8,0,%d\n", $1 * 8, $1 }' >"$T/vols.csv"
+"$BLKPEAK" info "$T/vols.csv" 2>"$T/err" && fail "70 volumes read without --device"
+grep -q "more than 64 devices.*--device" "$T/err" || fail "device limit message: $(cat "$T/err")"
+
+# Refusals: no format; an input as the output; a FIFO; unknown --to.
+echo "hello" >"$T/hello.txt"
+"$BLKPEAK" info "$T/hello.txt" 2>"$T/err" && fail "info read hello.txt"
+grep -q "not a .bpt trace (bad magic), nor a foreign trace (tried .*fio, biosnoop, .*msr" "$T/err" ||
+	fail "no-format message: $(cat "$T/err")"
+"$BLKPEAK" convert "$FX/spc.csv" "$FX/spc.csv" -o "$T/twice.bpt" 2>"$T/err" && fail "one input given twice converted"
+grep -q "given twice" "$T/err" || fail "twice message: $(cat "$T/err")"
+cp "$FX/spc.csv" "$T/in.csv"
+"$BLKPEAK" convert "$T/in.csv" -o "$T/in.csv" 2>"$T/err" && fail "converted over its input"
+cmp -s "$T/in.csv" "$FX/spc.csv" || fail "the input was changed"
+mkfifo "$T/fifo"
+"$BLKPEAK" convert "$T/fifo" -o "$T/f.bpt" 2>"$T/err" </dev/null && fail "converted a FIFO"
+grep -q "fifo" "$T/err" || fail "FIFO message: $(cat "$T/err")"
+"$BLKPEAK" convert "$FX/spc.csv" --to nosuch -o "$T/x" 2>/dev/null; [ $? -eq 2 ] || fail "--to nosuch: not a usage error"
+"$BLKPEAK" convert --list | grep -q "^  tencent " || fail "--list"
+"$BLKPEAK" convert --json -q "$FX/msr.csv" -o "$T/j.bpt" >"$T/j.json" || fail "--json -q"
+exit 0

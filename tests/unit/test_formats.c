@@ -1,0 +1,489 @@
+/*
+ * Unit tests of formats/: the field parsers, the decompressing line
+ * input, bad lines (file:line:field, --skip-bad counting into the meta),
+ * the reorder window and its limit, devices (the 64-device limit and
+ * --device), merging inputs, and the .bpt reader API over a foreign
+ * source (the opener hook, seek, block positions, verify, digest).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpt.h"
+#include "commands.h"
+#include "foreign.h"
+#include "input.h"
+#include "source.h"
+
+static char paths[16][96];
+static int npaths;
+
+/* A temporary file holding text; removed by cleanup(). */
+static const char *text_file(const char *tag, const char *text)
+{
+	char *p = paths[npaths++ % 16];
+	FILE *f;
+
+	snprintf(p, 96, "/dev/shm/ff-unit-%d-%s", (int)getpid(), tag);
+	f = fopen(p, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+static void cleanup(void)
+{
+	for (int i = 0; i < npaths && i < 16; i++)
+		unlink(paths[i]);
+	npaths = 0;
+}
+
+TestSuite(formats, .fini = cleanup);
+
+static struct ff_field fld(const char *s)
+{
+	return (struct ff_field){ s, strlen(s) };
+}
+
+Test(formats, split_fields)
+{
+	char a[] = "  8,0   3  11  0.5 [my app]  ";
+	char b[] = "a,,b,";
+	struct ff_field f[8];
+
+	cr_assert_eq(ff_split(a, strlen(a), ' ', f, 8), 6);
+	cr_assert_eq(f[0].len, 3);
+	cr_assert(!strncmp(f[4].p, "[my", 3));
+	cr_assert_eq(ff_split(a, strlen(a), ' ', f, 5), 5);
+	cr_assert_eq(f[4].len, strlen("[my app]"), "the last field takes the rest, trimmed");
+	cr_assert_eq(ff_split(b, strlen(b), ',', f, 8), 4);
+	cr_assert_eq(f[1].len, 0);
+	cr_assert_eq(f[3].len, 0);
+	cr_assert_eq(ff_split(b, 0, ' ', f, 8), 0);
+
+	/* separators at every place of an 8-byte word, fields of 0..20 bytes */
+	for (size_t a = 0; a < 20; a++)
+		for (size_t c = 0; c < 12; c++) {
+			char l[64];
+			size_t n;
+
+			memset(l, 'x', a);
+			l[a] = ',';
+			memset(l + a + 1, 'y', c);
+			l[a + 1 + c] = 0;
+			n = ff_split(l, a + 1 + c, ',', f, 8);
+			cr_assert_eq(n, 2);
+			cr_assert_eq(f[0].len, a);
+			cr_assert_eq(f[1].len, c);
+			cr_assert_eq(f[1].p, l + a + 1);
+		}
+}
+
+Test(formats, numbers_are_exact_or_refused)
+{
+	struct ff_field f;
+	uint64_t v;
+	int64_t i;
+
+	f = fld("18446744073709551615");
+	cr_assert_eq(ff_u64(&f, &v), 0);
+	cr_assert_eq(v, UINT64_MAX);
+	f = fld("18446744073709551616");
+	cr_assert_eq(ff_u64(&f, &v), -1, "past 64 bits");
+	f = fld("12a");
+	cr_assert_eq(ff_u64(&f, &v), -1);
+	f = fld("");
+	cr_assert_eq(ff_u64(&f, &v), -1);
+	f = fld("-5");
+	cr_assert_eq(ff_i64(&f, &i), 0);
+	cr_assert_eq(i, -5);
+	f = fld("0x1F");
+	cr_assert_eq(ff_hex(&f, &v), 0);
+	cr_assert_eq(v, 31);
+
+	f = fld("1.5");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000000000ull, &v), 0);
+	cr_assert_eq(v, 1500000000ull);
+	f = fld("0.0000000019");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000000000ull, &v), 0);
+	cr_assert_eq(v, 1, "digits past the ns are dropped");
+	f = fld(".25");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), 0);
+	cr_assert_eq(v, 250);
+	f = fld("12");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000000ull, &v), 0);
+	cr_assert_eq(v, 12000000);
+	f = fld("1e3");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
+	f = fld("1.2.3");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
+	f = fld("99999999999999999999");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000000000ull, &v), -1, "overflow");
+	f = fld(".");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
+}
+
+Test(formats, rwbs_letters)
+{
+	struct ff_field f;
+	uint8_t op, fl;
+
+	f = fld("WS");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_WRITE);
+	cr_assert_eq(fl, BPT_F_SYNC);
+	f = fld("FWFSM");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_WRITE);
+	cr_assert_eq(fl, BPT_F_PREFLUSH | BPT_F_FUA | BPT_F_SYNC | BPT_F_META);
+	f = fld("FWS");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH, "a preflush write without data is a flush");
+	f = fld("RA");
+	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_READ);
+	cr_assert_eq(fl, BPT_F_READAHEAD);
+	f = fld("DE");
+	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_DISCARD);
+	f = fld("N");
+	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1, "another op with data is not known");
+	f = fld("WX");
+	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1);
+}
+
+/* Every line of path read through ff_input, joined with '|'. */
+static void read_lines(const char *path, char *out, size_t size)
+{
+	struct ff_input *in;
+	struct bpt_error e = { 0 };
+	char *line;
+	size_t len, off = 0;
+	int rc;
+
+	cr_assert_eq(ff_input_open(&in, path, &e), 0, "%s", e.msg);
+	out[0] = 0;
+	while ((rc = ff_input_line(in, &line, &len, &e)) == 1) {
+		cr_assert_eq(strlen(line), len);
+		off += (size_t)snprintf(out + off, size - off, "%s|", line);
+	}
+	cr_assert_eq(rc, 0, "%s", e.msg);
+	ff_input_close(in);
+}
+
+Test(formats, lines_crlf_and_last_line_without_newline)
+{
+	char got[256];
+
+	read_lines(text_file("crlf", "a,b\r\n\r\nc\nlast"), got, sizeof(got));
+	cr_assert_str_eq(got, "a,b||c|last|");
+}
+
+Test(formats, every_compression_reads_the_same_lines)
+{
+	static const char *const tools[][2] = {
+		{ "gzip", ".gz" }, { "bzip2", ".bz2" }, { "xz", ".xz" }, { "zstd -q", ".zst" },
+	};
+	static char text[32 * 1024], want[40 * 1024], got[80 * 1024];
+	char cmd[512];
+	size_t off = 0;
+	const char *plain;
+
+	for (int i = 0; off < sizeof(text) - 32; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "line %d,%d\n", i, i * 7);
+	plain = text_file("comp", text);
+	read_lines(plain, want, sizeof(want));
+	for (size_t t = 0; t < 4; t++) {
+		char z[128];
+
+		snprintf(z, sizeof(z), "%s%s", plain, tools[t][1]);
+		snprintf(cmd, sizeof(cmd), "%s -c %s > %s && %s -c %s >> %s", tools[t][0], plain, z,
+			 tools[t][0], plain, z); /* two streams, one after the other */
+		cr_assert_eq(system(cmd), 0, "%s", cmd);
+		read_lines(z, got, sizeof(got));
+		cr_assert_eq(strlen(got), 2 * strlen(want), "%s: concatenated streams read whole",
+			     tools[t][1]);
+		cr_assert(!strncmp(got, want, strlen(want)), "%s", tools[t][1]);
+		unlink(z);
+	}
+}
+
+Test(formats, cut_compressed_input_is_an_error)
+{
+	char cmd[512], z[128];
+	const char *plain = text_file("cut", "1,2,3\n4,5,6\n7,8,9\n");
+	struct ff_input *in;
+	struct bpt_error e = { 0 };
+	char *line;
+	size_t len;
+	int rc;
+
+	snprintf(z, sizeof(z), "%s.gz", plain);
+	snprintf(cmd, sizeof(cmd), "gzip -c %s | head -c 20 > %s", plain, z);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(ff_input_open(&in, z, &e), 0);
+	while ((rc = ff_input_line(in, &line, &len, &e)) == 1)
+		;
+	cr_assert_lt(rc, 0);
+	cr_assert(strstr(e.msg, "ends early"), "%s", e.msg);
+	ff_input_close(in);
+	unlink(z);
+}
+
+Test(formats, a_line_too_long_is_refused)
+{
+	size_t n = FF_LINE_MAX + 100;
+	char *big = malloc(n + 1);
+	char got[64];
+	struct ff_input *in;
+	struct bpt_error e = { 0 };
+	char *line;
+	size_t len;
+
+	memset(big, 'x', n);
+	big[n] = 0;
+	const char *p = text_file("long", big);
+
+	free(big);
+	cr_assert_eq(ff_input_open(&in, p, &e), 0);
+	cr_assert_eq(ff_input_line(in, &line, &len, &e), -EBADMSG);
+	cr_assert(strstr(e.msg, "longer than"), "%s", e.msg);
+	ff_input_close(in);
+	(void)got;
+}
+
+static const char msr_text[] =
+	"128166372003061629,hm,0,Read,3111317504,4096,1290\n"
+	"128166372003080017,hm,0,Write,2902736896,8192,2549\n"
+	"128166372003100000,hm,1,Write,512,512,100\n";
+
+static int open_src(struct ff_source **s, const char *path, const struct ff_source_opts *o,
+		    struct bpt_error *e)
+{
+	return ff_source_open(s, &path, 1, o, e);
+}
+
+Test(formats, bad_line_names_file_line_and_field)
+{
+	const char *p = text_file("bad.csv",
+				  "128166372003061629,hm,0,Read,3111317504,4096,1290\n"
+				  "128166372003080017,hm,0,Write,29x2736896,8192,2549\n"
+				  "128166372003100000,hm,1,Write,512,512,100\n");
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	char want[256];
+
+	cr_assert_eq(open_src(&s, p, NULL, &e), -EBADMSG);
+	snprintf(want, sizeof(want), "%s:2: Offset: not a number", p);
+	cr_assert(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);
+	cr_assert(strstr(e.msg, "--skip-bad"), "%s", e.msg);
+}
+
+Test(formats, skip_bad_counts_into_the_meta)
+{
+	const char *p = text_file("skip.csv",
+				  "128166372003061629,hm,0,Read,3111317504,4096,1290\n"
+				  "garbage\n"
+				  "128166372003080017,hm,0,Wrote,2902736896,8192,2549\n"
+				  "128166372003100000,hm,1,Write,512,512,100\n");
+	struct ff_source_opts o = { .skip_bad = 1 };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct ff_totals t;
+
+	cr_assert_eq(open_src(&s, p, &o, &e), 0, "%s", e.msg);
+	ff_source_totals(s, &t);
+	cr_assert_eq(t.records, 2);
+	cr_assert_eq(t.bad_lines, 2);
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_BAD), "2");
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_FORMAT), "msr");
+	ff_source_close(s);
+}
+
+/* An SPC trace whose times go 0, 1, ..., n-1 s with each group of `g`
+ * lines reversed: out of order by g - 1 records. */
+static const char *spc_shuffled(const char *tag, int n, int g)
+{
+	static char text[1 << 16];
+	size_t off = 0;
+
+	for (int i = 0; i < n; i++) {
+		int t = (i / g) * g + (g - 1 - i % g);
+
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "0,%d,512,r,%d.0\n", t, t);
+	}
+	return text_file(tag, text);
+}
+
+Test(formats, reorder_window_sorts_within_and_fails_beyond)
+{
+	const char *p = spc_shuffled("win.spc", 400, 8);
+	struct ff_source_opts o = { .window = 8 };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct bpt_record r;
+	uint64_t n = 0;
+	int rc;
+
+	cr_assert_eq(open_src(&s, p, &o, &e), 0, "%s", e.msg);
+	while ((rc = ff_source_next(s, &r, &e)) == 1) {
+		cr_assert_eq(r.issue_ns, n * 1000000000ull);
+		cr_assert_eq(r.sector, n);
+		n++;
+	}
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(n, 400);
+	ff_source_close(s);
+
+	o.window = 7;
+	cr_assert_eq(open_src(&s, p, &o, &e), -ERANGE);
+	cr_assert(strstr(e.msg, "line 8: out of time order by more than the reorder window of 7"),
+		  "%s", e.msg);
+}
+
+Test(formats, devices_limit_and_filter)
+{
+	static char text[1 << 14];
+	size_t off = 0;
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct ff_totals t;
+	const char *keep[] = { "vol3", "vol60", NULL };
+	struct ff_source_opts o = { .devices = keep };
+
+	for (int v = 0; v < 70; v++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "1538323200,%d,8,0,%d\n", v, v);
+	const char *p = text_file("vols.csv", text);
+
+	cr_assert_eq(open_src(&s, p, NULL, &e), -E2BIG);
+	cr_assert(strstr(e.msg, "more than 64 devices"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "--device"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "'vol64' at line 65"), "%s", e.msg);
+
+	cr_assert_eq(open_src(&s, p, &o, &e), 0, "%s", e.msg);
+	ff_source_totals(s, &t);
+	cr_assert_eq(ff_source_header(s)->ndevices, 2);
+	cr_assert_str_eq(ff_source_header(s)->devices[1].name, "vol60");
+	cr_assert_eq(t.records, 2);
+	cr_assert_eq(t.dropped, 68);
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_DROPPED), "68");
+	ff_source_close(s);
+}
+
+Test(formats, inputs_merge_by_time)
+{
+	const char *a = text_file("a.spc", "0,1,512,r,0.5\n0,3,512,r,2.0\n0,5,512,r,4.0\n");
+	const char *b = text_file("b.spc", "1,2,512,w,1.0\n1,4,512,w,3.0\n");
+	const char *in[] = { a, b };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct bpt_record r;
+	uint64_t want = 1;
+
+	cr_assert_eq(ff_source_open(&s, in, 2, NULL, &e), 0, "%s", e.msg);
+	while (ff_source_next(s, &r, &e) == 1)
+		cr_assert_eq(r.sector, want++);
+	cr_assert_eq(want, 6);
+	cr_assert_eq(ff_source_header(s)->ndevices, 2);
+	ff_source_close(s);
+}
+
+Test(formats, detection_picks_each_format)
+{
+	static const struct { const char *text, *fmt; } cases[] = {
+		{ "fio version 3 iolog\n0 /dev/sda add\n", "fio" },
+		{ "128166372003061629,hm,0,Read,3111317504,4096,1290\n", "msr" },
+		{ "0,303567,3584,w,0.000000\n", "spc" },
+		{ "3,R,126703644672,4096,1577808144360767\n", "alibaba" },
+		{ "1538323200,4840,8,0,1283\n", "tencent" },
+		{ "Timestamp,Response,IOType,LUN,Offset,Size\n1.0,0.1,R,4,0,512\n", "systor17" },
+		{ "89966527128905 4484 syslogd 58087128 8 W 6 0 8f3a7bd5e2e1ac0ed0bc21ef7d6c2b2d\n", "fiu" },
+		{ "TIME(s) COMM PID DISK T SECTOR BYTES LAT(ms)\n", "biosnoop" },
+		{ "  8,0    0        1     0.000000000   697  Q  WS 3417048 + 8 [kw]\n", "blkparse" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int best = 0;
+		const char *pick = NULL;
+
+		for (size_t k = 0; k < ff_nreaders; k++) {
+			int sc = ff_readers[k]->detect("x", cases[i].text, strlen(cases[i].text));
+
+			if (sc > best) {
+				best = sc;
+				pick = ff_readers[k]->name;
+			}
+		}
+		cr_assert(pick, "%s: nothing", cases[i].fmt);
+		cr_assert_str_eq(pick, cases[i].fmt);
+	}
+}
+
+Test(formats, bpt_reader_api_over_a_foreign_file)
+{
+	const char *p = spc_shuffled("api.spc", 200, 1);
+	const char *txt = text_file("none.txt", "hello, no trace here\n");
+	struct bpt_reader *r;
+	struct bpt_error e = { 0 };
+	struct bpt_record rec;
+	struct bpt_block_pos pos;
+	struct bpt_stats st;
+	uint64_t d1, d2;
+
+	bpt_reader_set_foreign_opener(formats_reader_open);
+	cr_assert_eq(bpt_reader_open(&r, txt, &e), -EBADMSG);
+	cr_assert(strstr(e.msg, "not a .bpt trace (bad magic), nor a foreign trace (tried fio, "),
+		  "%s", e.msg);
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
+	bpt_reader_stats(r, &st);
+	cr_assert_eq(st.records, 200);
+	cr_assert_eq(st.complete, 1);
+	cr_assert_eq(st.last_issue_ns, 199000000000ull);
+	cr_assert_str_eq(bpt_reader_header(r)->kind, "import");
+	cr_assert_eq(bpt_reader_block_pos(r, &pos), -ENOENT);
+
+	cr_assert_eq(bpt_reader_seek_time(r, 150000000000ull, &e), 0);
+	cr_assert_eq(bpt_reader_next(r, &rec, &e), 1);
+	cr_assert_eq(rec.sector, 150);
+	cr_assert_eq(bpt_reader_block_pos(r, &pos), 0);
+	cr_assert_eq(pos.index, 150);
+
+	cr_assert_eq(bpt_reader_digest(r, &d1, &e), 0);
+	cr_assert_eq(bpt_reader_verify(r, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_reader_next(r, &rec, &e), 1, "verify keeps the position");
+	cr_assert_eq(rec.sector, 151);
+	cr_assert_eq(bpt_reader_seek_block(r, &pos, &e), 0);
+	cr_assert_eq(bpt_reader_next(r, &rec, &e), 1);
+	cr_assert_eq(rec.sector, 0, "group 0 starts at record 0");
+	bpt_reader_close(r);
+
+	cr_assert_eq(bpt_reader_open(&r, p, &e), 0);
+	cr_assert_eq(bpt_reader_digest(r, &d2, &e), 0);
+	cr_assert_eq(d1, d2, "the digest is the content's");
+	bpt_reader_close(r);
+	bpt_reader_set_foreign_opener(NULL);
+}
+
+Test(formats, msr_times_units_and_devices)
+{
+	const char *p = text_file("hm.csv", msr_text);
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct bpt_record r;
+
+	cr_assert_eq(open_src(&s, p, NULL, &e), 0, "%s", e.msg);
+	/* FILETIME 128166372003061629 is 2007-02-22 17:00:00.3061629 UTC */
+	cr_assert_eq(ff_source_header(s)->start_wall_ns, 1172163600306162900ll);
+	cr_assert_eq(ff_source_next(s, &r, &e), 1);
+	cr_assert_eq(r.sector, 3111317504ull / 512);
+	cr_assert_eq(r.complete_ns - r.issue_ns, 129000);
+	cr_assert_eq(r.completion, BPT_COMPLETION_SEEN);
+	cr_assert_eq(ff_source_next(s, &r, &e), 1);
+	cr_assert_eq(r.issue_ns, (128166372003080017ull - 128166372003061629ull) * 100);
+	cr_assert_eq(ff_source_next(s, &r, &e), 1);
+	cr_assert_str_eq(ff_source_header(s)->devices[r.dev].name, "hm_1");
+	ff_source_close(s);
+}
