@@ -284,6 +284,14 @@ static void print_summary(const struct convert_opts *o, const char *to,
 	if (o->ndevices)
 		printf("%s: %" PRIu64 " I/O%s of other devices left out (--device)\n", o->out,
 		       t->dropped, t->dropped == 1 ? "" : "s");
+	/* what a reader counted besides records (ff_note) */
+	for (uint32_t i = 0; i < hdr->nmeta; i++)
+		if (!strncmp(hdr->meta[i].key, "note.", 5)) {
+			printf("%s: %s ", o->out, hdr->meta[i].value);
+			for (const char *c = hdr->meta[i].key + 5; *c; c++)
+				putchar(*c == '_' ? ' ' : *c);
+			putchar('\n');
+		}
 }
 
 static int convert(const struct convert_opts *o)

@@ -35,6 +35,35 @@ int ff_line(struct ff_ctx *cx, char **line, size_t *len)
 	return rc;
 }
 
+size_t ff_ctx_index(const struct ff_ctx *cx)
+{
+	return (size_t)(cx - cx->src->cx);
+}
+
+const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i)
+{
+	return i < cx->src->n ? cx->src->cx[i].path : NULL;
+}
+
+int ff_note(struct ff_ctx *cx, const char *what, uint64_t n)
+{
+	struct ff_source *s = cx->src;
+	const char *old;
+	char key[sizeof(((struct bpt_meta *)0)->key)], val[24];
+	int rc;
+
+	if (!n || s->scanned)
+		return 0;
+	if ((size_t)snprintf(key, sizeof(key), "note.%s", what) >= sizeof(key))
+		return ff_fail(cx, -E2BIG, "note '%s': name too long", what);
+	if ((old = bpt_header_get_meta(&s->hdr, key)))
+		n += strtoull(old, NULL, 10);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)n);
+	if ((rc = bpt_header_set_meta(&s->hdr, key, val)))
+		return ff_fail(cx, rc, "note '%s': the trace's meta is full", what);
+	return 0;
+}
+
 uint64_t ff_line_no(const struct ff_ctx *cx)
 {
 	return cx->line_no;

@@ -113,6 +113,19 @@ struct ff_writer_ops {
 const char *ff_ctx_path(const struct ff_ctx *cx);
 /* The decompressed input (NULL for an FF_OWN_FILES reader). */
 struct ff_input *ff_ctx_input(struct ff_ctx *cx);
+/* Every input of the conversion, for a format spread over several files
+ * (blktrace's per-CPU files): this input's index, and the path of input
+ * i (NULL past the last). Valid from the first next() on. */
+size_t ff_ctx_index(const struct ff_ctx *cx);
+const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i);
+/*
+ * Count n events of the input that are no records and no bad lines (for
+ * blktrace: completions of requests not issued in the trace): added up
+ * over the inputs into the trace's meta "note.WHAT" (WHAT at most 26
+ * characters), which convert prints and info shows. Counted in the first
+ * reading only; n == 0 adds nothing. 0 or -E2BIG (the meta is full).
+ */
+int ff_note(struct ff_ctx *cx, const char *what, uint64_t n);
 
 /* The next line (without its "\n" or "\r\n"), NUL-terminated and
  * writable until the next call; *len its length. 1, 0 at the end, or

@@ -8,11 +8,12 @@
 
 #include "foreign.h"
 
-extern const struct ff_reader_ops ff_read_fio, ff_read_biosnoop, ff_read_systor,
+extern const struct ff_reader_ops ff_read_blktrace, ff_read_fio, ff_read_biosnoop, ff_read_systor,
 	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
 	ff_read_spc;
 
 const struct ff_reader_ops *const ff_readers[] = {
+	&ff_read_blktrace,
 	&ff_read_fio,
 	&ff_read_biosnoop,
 	&ff_read_systor,
@@ -26,7 +27,11 @@ const struct ff_reader_ops *const ff_readers[] = {
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
 
+extern const struct ff_writer_ops ff_write_blktrace, ff_write_fio;
+
 const struct ff_writer_ops *const ff_writers[] = {
+	&ff_write_blktrace,
+	&ff_write_fio,
 	NULL,
 };
 const size_t ff_nwriters = sizeof(ff_writers) / sizeof(ff_writers[0]) - 1;

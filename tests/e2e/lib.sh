@@ -89,16 +89,17 @@ with_kernel_lock() {
 	flock 9
 }
 
-# blktrace_start DEV OUTFILE: record DEV with the kernel's ftrace blk
-# tracer in blktrace binary format. Takes the kernel-state lock: the
-# tracer is one per machine, shared by every checkout running tests.
+# blktrace_start DEV OUTFILE: record DEV (a disk or a partition) with the
+# kernel's ftrace blk tracer in blktrace binary format. Takes the
+# kernel-state lock: the tracer is one per machine, shared by every
+# checkout running tests.
 blktrace_start() {
 	with_kernel_lock
 	T=/sys/kernel/tracing
 	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null || skip "cannot mount tracefs"
 	_bt_dev=$(basename "$1")
 	echo 16384 > $T/buffer_size_kb
-	echo 1 > /sys/block/$_bt_dev/trace/enable
+	echo 1 > /sys/class/block/$_bt_dev/trace/enable
 	echo blk > $T/current_tracer
 	echo bin > $T/trace_options
 	echo nocontext-info > $T/trace_options
@@ -114,7 +115,7 @@ blktrace_start() {
 blktrace_stop() {
 	[ -n "$_BLKTRACE_ON" ] || return 0
 	T=/sys/kernel/tracing
-	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable
+	echo 0 > /sys/class/block/$_BLKTRACE_ON/trace/enable
 	python3 -c '
 import errno, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
@@ -138,7 +139,7 @@ with open(sys.argv[2], "wb") as out:
 
 _blktrace_reset() {
 	T=/sys/kernel/tracing
-	echo 0 > /sys/block/$_BLKTRACE_ON/trace/enable 2>/dev/null
+	echo 0 > /sys/class/block/$_BLKTRACE_ON/trace/enable 2>/dev/null
 	echo nobin > $T/trace_options 2>/dev/null
 	echo context-info > $T/trace_options 2>/dev/null
 	echo nop > $T/current_tracer 2>/dev/null

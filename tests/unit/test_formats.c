@@ -435,7 +435,7 @@ Test(formats, bpt_reader_api_over_a_foreign_file)
 
 	bpt_reader_set_foreign_opener(formats_reader_open);
 	cr_assert_eq(bpt_reader_open(&r, txt, &e), -EBADMSG);
-	cr_assert(strstr(e.msg, "not a .bpt trace (bad magic), nor a foreign trace (tried fio, "),
+	cr_assert(strstr(e.msg, "not a .bpt trace (bad magic), nor a foreign trace (tried blktrace, fio, "),
 		  "%s", e.msg);
 	cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%s", e.msg);
 	bpt_reader_stats(r, &st);

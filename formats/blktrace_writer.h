@@ -1,0 +1,56 @@
+/*
+ * blktrace_writer.h — .bpt records as blktrace files that blkparse, btt,
+ * btrecord/btreplay, iowatcher and fio read.
+ *
+ * The output is a directory (created when absent) holding one file per
+ * device of the trace, DIR/NAME.blktrace.0, NAME the device's name (what
+ * `blkparse -D DIR -i NAME` and `btrecord -D DIR NAME` take): a .bpt
+ * trace does not know CPUs, so every device has the one "CPU 0" file.
+ * Each I/O becomes three v0x07 events, little-endian whatever the host
+ * (blkparse reads either order), in time order:
+ *   Q  at queue_ns (issue_ns when the trace has no queue time), the
+ *      submitter's pid, preceded by a PROCESS note naming its process the
+ *      first time a (pid, name) appears;
+ *   D  at issue_ns;
+ *   C  at complete_ns with the error, only when the completion was seen.
+ * Times are the record times plus the trace's start_mono_ns (so a
+ * capture's events keep the machine's monotonic clock, as blktrace's
+ * do; 1 s when it is 0, since readers take time 0 for "no time"); a
+ * TIMESTAMP note at the start carries start_wall_ns. The device is
+ * major:minor from the device table (0,0 when unknown). write-zeroes is
+ * written as a write (v0x07 has no category for it); the cgroup id is
+ * written as the kernel does (BT_TA_CGROUP and 8 bytes of payload) when
+ * it is not 0.
+ *
+ * Records come in issue-time order; queue and completion times are not
+ * in order, so events are held in a heap until no later record can come
+ * before them: up to BTW_SLACK_NS behind the latest issue time, and at
+ * most BTW_MAX_HELD records. A record queued before events already
+ * written (queued more than that before its issue) is an error naming it.
+ */
+#ifndef FORMATS_BLKTRACE_WRITER_H
+#define FORMATS_BLKTRACE_WRITER_H
+
+#include "bpt.h"
+
+#define BTW_SLACK_NS 1000000000ull /* 1 s */
+#define BTW_MAX_HELD (1u << 18)
+
+struct btw;
+
+/* Create DIR (or use it) and one new file per device of hdr; inputs (may
+ * be NULL) are never overwritten. */
+int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
+	     const char *const *inputs, struct bpt_error *err);
+/* One record (issue-time order); comm is its process name, "" if none. */
+int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
+	    struct bpt_error *err);
+/* Write what is held and place the files (failed == 0), or remove them
+ * (failed != 0). Frees w. */
+int btw_close(struct btw *w, int failed, struct bpt_error *err);
+
+/* The file name for device name `dev` (no '/', not "." or ".."; "" becomes
+ * "dev"), into buf of len bytes. */
+void btw_file_name(const char *dev, char *buf, size_t len);
+
+#endif
