@@ -206,6 +206,7 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 		bpt_reader_block_pos(r, &pos);
 		if (b && b->pos.seq == pos.seq)
 			b->nrec = pos.index + 1;
+		rc = 0;
 		np = convert(&rec, idx, opts, io, &miss);
 		if (np == -ENODEV) {
 			lt->unmapped_dev = rec.dev;
@@ -218,9 +219,8 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 			lt->skipped++;
 			continue;
 		}
-		rc = 0;
-		if (np > 1)
-			lt->split++;
+		if (np > 1 && io[0].op != BPT_OP_FLUSH)
+			lt->split++; /* (a flush to several targets is no cut) */
 		if (!b || b->pos.seq != pos.seq) {
 			b = new_block(lt, &cap, &pos, idx);
 			if (!b) {

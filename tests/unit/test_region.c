@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bpt.h"
+#include "../../replay/load.h"
 #include "../../replay/region.h"
 
 Test(region, sizes)
@@ -280,4 +282,83 @@ Test(partitions, malformed)
 		cr_assert_eq(bpt_header_set_meta(&h, "partitions.0", bad[i]), 0);
 		cr_assert_eq(bpt_partitions_get(&h, 0, out, 8), -EBADMSG, "'%s'", bad[i]);
 	}
+}
+
+/* A trace through load_scan and the stream with a region map: a record
+ * crossing the region's start becomes two pieces in byte order, a flush
+ * one per target, in issue order with everything else. */
+Test(region, stream_gives_pieces)
+{
+	char path[] = "/tmp/blkpeak-region-XXXXXX";
+	int fd = mkstemp(path);
+	struct bpt_header *h = calloc(1, sizeof(*h));
+	struct bpt_device d = { .name = "sdb", .major = 8, .minor = 16, .size_bytes = 8 << 20 };
+	/* issue, complete, sector, bytes, op; in completion order */
+	static const uint64_t recs[][5] = {
+		{ 100, 300, 2040, 8192, BPT_OP_WRITE },  /* 1 MiB - 4 KiB .. 1 MiB + 4 KiB */
+		{ 50, 400, 4096, 4096, BPT_OP_READ },    /* 2 MiB: after the region */
+		{ 200, 500, 0, 0, BPT_OP_FLUSH },
+	};
+	struct load_opts lo = { .writes = WRITES_REPLAY, .nregion = 1 };
+	struct bpt_error err = { 0 };
+	struct loaded_trace lt;
+	struct load_stream *ls;
+	struct bpt_writer *w;
+	struct bpt_reader *r;
+	struct rp_io io[8];
+	unsigned n = 0;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	bpt_header_init(h, "capture");
+	cr_assert_geq(bpt_header_add_device(h, &d), 0);
+	cr_assert_eq(bpt_writer_create(&w, path, h, NULL, &err), 0, "%s", err.msg);
+	for (unsigned i = 0; i < 3; i++) {
+		struct bpt_record rec = { .issue_ns = recs[i][0], .queue_ns = recs[i][0],
+					  .complete_ns = recs[i][1], .sector = recs[i][2],
+					  .bytes = (uint32_t)recs[i][3], .op = (uint8_t)recs[i][4] };
+
+		cr_assert_eq(bpt_writer_add(w, &rec), 0);
+	}
+	cr_assert_eq(bpt_writer_close(w, &err), 0, "%s", err.msg);
+	memset(lo.dev_target, LOAD_UNMAPPED, sizeof(lo.dev_target));
+	lo.dev_target[0] = 0;
+	lo.region[0] = (struct region){ .dev = 0, .start = 1 << 20, .end = 2 << 20, .at = 4096,
+					.target = 1 };
+	lo.has_region[0] = 1;
+	cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
+	cr_assert_eq(lt.n, 5);
+	cr_assert_eq(lt.split, 1);
+	cr_assert_eq(lt.tgt[1].extent, 4096 + 4096);
+	cr_assert_eq(load_stream_open(&ls, r, &lt, NULL, 2), 0); /* tiny windows */
+	while (n < 8 && load_stream_next(ls, &io[n], &err) == 1)
+		n++;
+	load_stream_close(ls);
+	cr_assert_eq(n, 5, "%s", err.msg);
+	cr_assert_eq(io[0].src, 1);
+	cr_assert_eq(io[1].src, 0);
+	cr_assert_eq(io[1].piece, 0);
+	cr_assert_eq(io[1].target, 0);
+	cr_assert_eq(io[1].offset, (1 << 20) - 4096);
+	cr_assert_eq(io[1].len, 4096);
+	cr_assert_eq(io[2].src, 0);
+	cr_assert_eq(io[2].piece, 1);
+	cr_assert_eq(io[2].target, 1);
+	cr_assert_eq(io[2].offset, 4096);
+	cr_assert_eq(io[2].len, 4096);
+	cr_assert_eq(io[2].t_ns, io[1].t_ns, "pieces issue together");
+	cr_assert_eq(io[3].op, BPT_OP_FLUSH);
+	cr_assert_eq(io[3].target, 0);
+	cr_assert_eq(io[4].op, BPT_OP_FLUSH);
+	cr_assert_eq(io[4].target, 1);
+	loaded_trace_free(&lt);
+	/* without a target for the rest, the first I/O outside the region fails */
+	lo.dev_target[0] = LOAD_UNMAPPED;
+	cr_assert_eq(load_scan(r, &lo, &lt, &err), -ENODEV);
+	cr_assert_eq(lt.unmapped_region, 1);
+	cr_assert_eq(lt.unmapped_byte, (1 << 20) - 4096);
+	bpt_reader_close(r);
+	unlink(path);
+	free(h);
 }
