@@ -93,6 +93,12 @@ d = json.load(sys.stdin)["devices"][0]
 p = {x["name"]: x for x in d["partitions"]}
 assert p[sys.argv[1] + "p1"]["start_sector"] == 2048 and p[sys.argv[1] + "p1"]["sectors"] == 12288, p
 assert p[sys.argv[1] + "p2"]["number"] == 2, p' "$PN" || fail "info --json: partitions"
+# bash completion offers the trace's partitions after --map
+. "$(dirname "$0")/../../scripts/blkpeak-completion.bash"
+COMP_WORDS=("$BLKPEAK" replay "$E2E_TMP/cap.bpt" --map "${PN}p"); COMP_CWORD=4; COMPREPLY=()
+_blkpeak
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "${PN}p2=" ||
+	fail "completion: --map ${PN}p<TAB> offers '${COMPREPLY[*]}', not ${PN}p2="
 replay_traced part "$E2E_TMP/cap.bpt" --map "${PN}p2=$B" --target "$A"
 $CHECK regions --warmup "$E2E_TMP/part.src.csv" "$E2E_TMP/part.csv" "$E2E_TMP/part.txt" \
 	"$(devid "$A")" "$((14336 * 512)):$((30720 * 512)):0:$(devid "$B")" > "$E2E_TMP/part.check" ||
