@@ -180,9 +180,17 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 	} else {
 		d = find_partition(h, m->dev, &part);
 		if (d < 0) {
+			int tables = 0;
+
+			for (unsigned k = 0; k < h->ndevices; k++)
+				tables |= bpt_partitions_get(h, k, &part, 1) != 0;
 			device_list(h, names, sizeof(names));
-			pr_err("replay: --map %s: the trace has no device or partition '%s' "
-			       "(it has: %s)", m->dev, m->dev, names);
+			if (tables)
+				pr_err("replay: --map %s: the trace has no device or partition '%s' "
+				       "(it has: %s)", m->dev, m->dev, names);
+			else
+				pr_err("replay: --map %s: the trace has no device '%s' (it has: %s); "
+				       "it stores no partition table", m->dev, m->dev, names);
 			return -1;
 		}
 		start = part.start * 512;
