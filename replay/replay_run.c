@@ -395,6 +395,33 @@ static int open_targets(struct replay *rp)
 	return 0;
 }
 
+/* -1 (after saying why) when a region's bound or @OFFSET is not a
+ * multiple of the logical block size of a target it cuts I/Os for: the
+ * pieces cut there could not be done with O_DIRECT. */
+static int check_region_alignment(const struct replay *rp, const struct bpt_header *h)
+{
+	const struct load_opts *lo = &rp->lt.opts;
+
+	for (unsigned i = 0; i < lo->nregion; i++) {
+		const struct region *g = &lo->region[i];
+		unsigned rest = lo->dev_target[g->dev];
+		unsigned a = rp->tgt[g->target].align;
+		uint64_t size = h->devices[g->dev].size_bytes;
+
+		if (rest != LOAD_UNMAPPED && rp->tgt[rest].align > a)
+			a = rp->tgt[rest].align;
+		if (g->start % a || g->at % a || (g->end % a && g->end != size)) {
+			pr_err("replay: --map region %" PRIu64 "-%" PRIu64 " (bytes) of %s: its bounds "
+			       "and @OFFSET must be multiples of %u bytes, the logical block size of "
+			       "its targets (%s%s%s)", g->start, g->end, h->devices[g->dev].name, a,
+			       rp->spec[g->target], rest != LOAD_UNMAPPED ? ", " : "",
+			       rest != LOAD_UNMAPPED ? rp->spec[rest] : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int alloc_buffers(struct replay *rp)
 {
 	uint64_t len = 4096;
@@ -711,7 +738,8 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 		       (double)rp->lt.recorded_ns / 1e9, (double)rp->lt.recorded_ns / 1e9 / o->speed);
 		return EXIT_USAGE;
 	}
-	if (open_targets(rp) || alloc_buffers(rp))
+	if (open_targets(rp) || check_region_alignment(rp, bpt_reader_header(rp->reader)) ||
+	    alloc_buffers(rp))
 		return EXIT_FAIL;
 	if (!o->depth) {
 		if (count_outstanding(rp))

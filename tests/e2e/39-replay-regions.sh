@@ -126,4 +126,11 @@ bad 1 "@OFFSET places a region or a partition" "$G" --map gen0="$B@1M"
 bad 2 "not a whole number of 512-byte sectors" "$G" --map gen0:0-1M="$B@100" --target "$A"
 bad 2 "region end '1x' is not a size" "$G" --map gen0:0-1x="$B" --target "$A"
 bad 1 "outside its --map regions, and no target for the rest" "$G" --map gen0:0-1M="$B"
+truncate -s 16M "$E2E_TMP/q4k.img"
+Q4=$(losetup -f --show --direct-io=on --sector-size 4096 "$E2E_TMP/q4k.img") ||
+	fail "cannot attach a loop device with 4 KiB sectors"
+own_loop "$Q4" "$E2E_TMP/q4k.img"
+bad 1 "must be multiples of 4096 bytes, the logical block size of its targets ($Q4" "$G" \
+	--map gen0:8201s-="$Q4" --target "$A" --allow-write
+bad 1 "must be multiples of 4096 bytes" "$G" --map gen0:8M-="$Q4@1k" --target "$A" --allow-write
 exit 0
