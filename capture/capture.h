@@ -54,6 +54,13 @@ int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
  * model). -ENOENT when there is no such disk. */
 int devices_read(const char *sysfs, const char *name, struct bpt_device *out);
 
+/* The partition table of disk NAME from SYSFS/block/NAME/PART/{partition,
+ * start,size} (whole-disk 512-byte sectors), sorted by number, at most
+ * `max`: how many there are (0 for none; may exceed max) or a negative
+ * errno when the disk's directory cannot be read. */
+int devices_partitions(const char *sysfs, const char *name, struct bpt_partition *out,
+		       int max);
+
 /* The names of all disks (SYSFS/block/ *), sorted, at most `max`; returns
  * how many there are (may exceed max) or a negative errno. */
 int devices_list(const char *sysfs, char (*names)[32], int max);

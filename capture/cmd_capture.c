@@ -336,6 +336,24 @@ static void set_meta(struct bpt_header *hdr, const char *key, const char *value)
 	bpt_header_set_meta(hdr, key, v);
 }
 
+/* Each traced disk's partition table (bpt_partitions_set), so replay can
+ * map a partition by name; a table that does not fit is left out with a
+ * warning (the trace is still whole). */
+static void add_partition_tables(struct bpt_header *hdr)
+{
+	struct bpt_partition parts[BPT_MAX_PARTITIONS]; /* 7 KiB */
+
+	for (unsigned d = 0; d < hdr->ndevices; d++) {
+		int n = devices_partitions(SYSFS, hdr->devices[d].name, parts, BPT_MAX_PARTITIONS);
+
+		if (n <= 0)
+			continue;
+		if (n > BPT_MAX_PARTITIONS || bpt_partitions_set(hdr, d, parts, (unsigned)n))
+			pr_warn("capture: %s: its %d partitions do not fit in the trace's header; "
+				"not storing its partition table", hdr->devices[d].name, n);
+	}
+}
+
 static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
 		     int argc, char **argv, const struct dev_table *t,
 		     const struct capture_bpf_handle *h)
@@ -360,6 +378,7 @@ static void add_meta(struct bpt_header *hdr, const struct capture_opts *o,
 	snprintf(num, sizeof(num), "%lu", (unsigned long)h->ringbuf_bytes);
 	set_meta(hdr, BPT_META_CAPTURE_BUFFER, num);
 	set_meta(hdr, BPT_META_CAPTURE_OWN_IO, "excluded");
+	add_partition_tables(hdr);
 }
 
 static int intern_comm(void *ctx, const char *s, uint32_t *id)

@@ -96,6 +96,54 @@ int devices_read(const char *sysfs, const char *name, struct bpt_device *out)
 	return 0;
 }
 
+static int cmp_part_number(const void *a, const void *b)
+{
+	const struct bpt_partition *x = a, *y = b;
+
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+int devices_partitions(const char *sysfs, const char *name, struct bpt_partition *out,
+		       int max)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	if (strchr(name, '/'))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/block/%s", sysfs, name);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		struct bpt_partition p = { 0 };
+		uint64_t num;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(p.name))
+			continue;
+		snprintf(rel, sizeof(rel), "block/%s/%s/partition", name, de->d_name);
+		num = read_u64(sysfs, rel, 0);
+		if (!num || num > UINT32_MAX)
+			continue; /* not a partition (queue/, holders/, ...) */
+		p.number = (uint32_t)num;
+		snprintf(rel, sizeof(rel), "block/%s/%s/start", name, de->d_name);
+		p.start = read_u64(sysfs, rel, UINT64_MAX);
+		snprintf(rel, sizeof(rel), "block/%s/%s/size", name, de->d_name);
+		p.sectors = read_u64(sysfs, rel, 0);
+		if (p.start == UINT64_MAX || !p.sectors)
+			continue; /* an extended partition's stub has size 2; 0 is none */
+		strcpy(p.name, de->d_name);
+		if (n < max)
+			out[n] = p;
+		n++;
+	}
+	closedir(d);
+	qsort(out, n < max ? n : max, sizeof(*out), cmp_part_number);
+	return n;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(a, b);

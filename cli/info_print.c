@@ -39,6 +39,27 @@ uint64_t cut_bytes(const struct bpt_stats *st)
 	return st->file_bytes - st->valid_bytes;
 }
 
+/* Device i's stored partition table, when there is one. */
+static void text_partitions(FILE *f, const struct bpt_header *h, unsigned i)
+{
+	struct bpt_partition p[BPT_MAX_PARTITIONS];
+	char name[ESC_LEN(p[0].name)], size[32];
+	int n = bpt_partitions_get(h, i, p, BPT_MAX_PARTITIONS);
+
+	if (n < 0)
+		fprintf(f, "partitions of device %u: (malformed meta, not shown)\n", i);
+	if (n <= 0)
+		return;
+	fputs("partitions of ", f);
+	text_str(f, h->devices[i].name);
+	fprintf(f, " (512-byte sectors of the whole disk):\n  %3s %-14s %14s %14s %10s\n",
+		"#", "name", "start", "sectors", "size");
+	for (int k = 0; k < n; k++)
+		fprintf(f, "  %3" PRIu32 " %-14s %14" PRIu64 " %14" PRIu64 " %10s\n", p[k].number,
+			fmt_text(p[k].name, name, sizeof(name)), p[k].start, p[k].sectors,
+			fmt_bytes(p[k].sectors * 512, size, sizeof(size)));
+}
+
 static void text_devices(FILE *f, const struct info_data *d)
 {
 	const struct bpt_header *h = d->hdr;
@@ -62,6 +83,8 @@ static void text_devices(FILE *f, const struct info_data *d)
 	}
 	if (d->sum.other_dev)
 		fprintf(f, "  (%" PRIu64 " I/Os name a device not in the table)\n", d->sum.other_dev);
+	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++)
+		text_partitions(f, h, i);
 }
 
 static void text_mix(FILE *f, const struct info_data *d)
@@ -160,6 +183,27 @@ void info_print_text(FILE *f, const struct info_data *d)
 		fprintf(f, "verified:     FAILED (see the error)\n");
 }
 
+/* "partitions": [...] of device i, when one was stored. */
+static void json_partitions(struct jw *w, const struct bpt_header *h, unsigned i)
+{
+	struct bpt_partition p[BPT_MAX_PARTITIONS];
+	int n = bpt_partitions_get(h, i, p, BPT_MAX_PARTITIONS);
+
+	if (n <= 0)
+		return;
+	jw_key(w, "partitions");
+	jw_arr(w);
+	for (int k = 0; k < n; k++) {
+		jw_obj(w);
+		jw_ku64(w, "number", p[k].number);
+		jw_kstr(w, "name", p[k].name);
+		jw_ku64(w, "start_sector", p[k].start);
+		jw_ku64(w, "sectors", p[k].sectors);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 void info_print_json(FILE *f, const struct info_data *d)
 {
 	const struct bpt_header *h = d->hdr;
@@ -207,6 +251,7 @@ void info_print_json(FILE *f, const struct info_data *d)
 		jw_ku64(&w, "rotational", v->rotational);
 		jw_kstr(&w, "model", v->model);
 		jw_ku64(&w, "ios", s->per_dev[i]);
+		json_partitions(&w, h, i);
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);

@@ -184,6 +184,10 @@ struct bpt_meta {
 #define BPT_META_RUN_DONE "run.done"       /* I/Os done (records in the file) */
 #define BPT_META_RUN_ERRORS "run.errors"   /* of those, I/Os that failed */
 #define BPT_META_RUN_STOPPED "run.stopped" /* partial: why, e.g. "interrupted by SIGINT" */
+/* capture: a traced disk's partition table, "partitions.D" for device
+ * index D (continued in "partitions.D.1", ".2"... when long); see
+ * bpt_partitions_get. */
+#define BPT_META_PARTITIONS "partitions"
 #define BPT_RUN_COMPLETE "complete"
 #define BPT_RUN_PARTIAL "partial"
 
@@ -215,6 +219,33 @@ int bpt_header_set_meta(struct bpt_header *hdr, const char *key, const char *val
 const char *bpt_header_get_meta(const struct bpt_header *hdr, const char *key);
 /* Append a device; returns its index (>= 0) or -E2BIG. */
 int bpt_header_add_device(struct bpt_header *hdr, const struct bpt_device *dev);
+
+/* One partition of a recorded disk, in the disk's 512-byte sectors. */
+struct bpt_partition {
+	uint32_t number;   /* the kernel's partition number (sysfs "partition") */
+	uint64_t start;    /* first sector on the whole disk */
+	uint64_t sectors;  /* length */
+	char name[32];     /* device name: "sda2", "nvme0n1p2", "loop0p2" */
+};
+#define BPT_MAX_PARTITIONS 128
+
+/*
+ * Store device `dev`'s partition table in the header's meta
+ * (BPT_META_PARTITIONS; format in schemas/trace-format.md). Returns 0,
+ * -EINVAL for a bad device index or entry, -E2BIG when the meta is full.
+ */
+int bpt_partitions_set(struct bpt_header *hdr, unsigned dev,
+		       const struct bpt_partition *p, unsigned n);
+/*
+ * Read device `dev`'s partition table into p[0..max): the number of
+ * partitions (0: none stored, as in traces written before it was), or
+ * -EBADMSG when the stored value is malformed.
+ */
+int bpt_partitions_get(const struct bpt_header *hdr, unsigned dev,
+		       struct bpt_partition *p, unsigned max);
+/* The kernel's name for partition `number` of `disk`: "sda2", "loop0p2"
+ * ('p' when the disk's name ends in a digit). */
+void bpt_partition_name(const char *disk, unsigned number, char *buf, size_t len);
 
 /* Names: "read", "write", "flush", "discard", "write-zeroes"; "?" if bad. */
 const char *bpt_op_name(unsigned op);

@@ -9,6 +9,7 @@
 
 #include "cliutil.h"
 #include "commands.h"
+#include "region.h"
 #include "replay_run.h"
 #include "target.h"
 
@@ -35,6 +36,15 @@ static void usage(FILE *f)
 "  --map DEV=SPEC         send the I/Os of recorded device DEV (name, /dev/name\n"
 "                         or major:minor) to SPEC; repeatable; --target takes\n"
 "                         the devices no --map names\n"
+"  --map DEV:START-END=SPEC[@OFFSET]\n"
+"                         send the bytes START to END of DEV (END left out:\n"
+"                         to its end) to SPEC, START landing at 0 there (or\n"
+"                         at OFFSET); I/Os crossing a bound are cut there;\n"
+"                         sizes: 1G, 512M, 4k, or 2048s (sectors); the rest\n"
+"                         of DEV goes to --map DEV=SPEC or --target\n"
+"  --map PART=SPEC[@OFFSET]\n"
+"                         the same for partition PART (sda2, loop0p2) of a\n"
+"                         recorded disk, when the capture stored its table\n"
 "  --offset BYTES         shift every I/O by BYTES on the target\n"
 "  --fit wrap|scale       place a trace larger than the target: offsets modulo\n"
 "                         its size, or scaled to it (default: refuse)\n"
@@ -123,6 +133,36 @@ static const struct option long_opts[] = {
 	{ 0 },
 };
 
+/* --map KEY=SPEC[@OFFSET] (eq: the '=') into *m, cutting arg (argv is
+ * ours to cut); what names no recorded device is checked against the
+ * trace later (replay_run.c). 0, or EXIT_USAGE after printing why. */
+static int parse_map(const char *arg, char *eq, struct replay_map *m)
+{
+	struct bpt_error error;
+	uint64_t start, end;
+	size_t len;
+	int to_end, rc;
+
+	*eq = 0;
+	m->dev = arg;
+	m->spec = eq + 1;
+	rc = region_parse_key(arg, &len, &start, &end, &to_end, &error);
+	if (rc < 0) {
+		pr_err("replay: --map: %s", error.msg);
+		return EXIT_USAGE;
+	}
+	rc = region_parse_at(eq + 1, &len, &m->at, &error);
+	if (rc < 0) {
+		pr_err("replay: --map %s=%s: %s", arg, eq + 1, error.msg);
+		return EXIT_USAGE;
+	}
+	if (rc == 1) {
+		eq[1 + len] = 0;
+		m->at_text = eq + 2 + len;
+	}
+	return 0;
+}
+
 /* Parse one option into o; 0, or EXIT_USAGE after printing why. */
 static int parse_opt(int c, const char *arg, struct replay_opts *o)
 {
@@ -186,10 +226,7 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 			pr_err("replay: --map: more than %d maps", LOAD_MAX_TARGETS);
 			return EXIT_USAGE;
 		}
-		*eq = 0; /* argv is ours to cut */
-		o->map[o->nmap].dev = arg;
-		o->map[o->nmap++].spec = eq + 1;
-		return 0;
+		return parse_map(arg, eq, &o->map[o->nmap++]);
 	case OPT_STOP: o->stop_on_error = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_REALTIME: o->realtime = 1; return 0;

@@ -34,14 +34,18 @@ typedef unsigned __int128 key128;
 
 #define KEY_MAX (~(key128)0)
 
-static key128 key_of(uint64_t t_ns, uint64_t src)
+/* (issue time, record index, piece): the pieces of a record cut at
+ * region bounds (region.h) share its time and index. */
+#define KEY_TIME_SHIFT 40
+
+static key128 key_of(uint64_t t_ns, uint64_t src, unsigned piece)
 {
-	return (key128)t_ns << 32 | src;
+	return (key128)t_ns << KEY_TIME_SHIFT | (key128)src << 8 | piece;
 }
 
 static key128 io_key(const struct rp_io *io)
 {
-	return key_of(io->t_ns, io->src);
+	return key_of(io->t_ns, io->src, io->piece);
 }
 
 struct load_block {
@@ -57,14 +61,19 @@ static int is_write_op(unsigned op)
 	return op == BPT_OP_WRITE || op == BPT_OP_DISCARD || op == BPT_OP_WRITE_ZEROES;
 }
 
-/* Record `idx` as an I/O to replay (times as recorded): 1, 0 when the
- * --writes policy leaves it out, -ENODEV on an unmapped device. */
+/* Record `idx` as I/Os to replay (times as recorded) in io[0..
+ * REGION_MAX_PIECES): how many (1, or the pieces of a record cut at region
+ * bounds), 0 when the --writes policy leaves it out, -ENODEV on a device
+ * or a byte with no target (*miss: that byte, -1 for the whole device). */
 static int convert(const struct bpt_record *rec, uint64_t idx, const struct load_opts *o,
-		   struct rp_io *io)
+		   struct rp_io *io, uint64_t *miss)
 {
 	unsigned op = rec->op, flags = rec->flags;
+	struct region_piece pc[REGION_MAX_PIECES];
+	int np;
 
-	if (o->dev_target[rec->dev] == LOAD_UNMAPPED)
+	*miss = UINT64_MAX;
+	if (o->dev_target[rec->dev] == LOAD_UNMAPPED && !o->has_region[rec->dev])
 		return -ENODEV;
 	if (is_write_op(op) && o->writes != WRITES_REPLAY) {
 		if (o->writes == WRITES_SKIP || op != BPT_OP_WRITE)
@@ -72,7 +81,7 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 		op = BPT_OP_READ;
 		flags &= ~(unsigned)BPT_F_FUA;
 	}
-	*io = (struct rp_io){
+	io[0] = (struct rp_io){
 		.t_ns = rec->issue_ns,
 		.done_ns = rec->complete_ns < rec->issue_ns ? rec->issue_ns : rec->complete_ns,
 		.offset = rec->sector * 512,
@@ -82,7 +91,21 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 		.op = (uint8_t)op,
 		.flags = (uint8_t)flags,
 	};
-	return 1;
+	if (!o->has_region[rec->dev])
+		return 1;
+	np = region_split(o->region, o->nregion, rec->dev, o->dev_target[rec->dev],
+			  op == BPT_OP_FLUSH ? 0 : io[0].offset, op == BPT_OP_FLUSH ? 0 : io[0].len,
+			  pc, miss);
+	if (np < 0)
+		return np;
+	for (int k = np - 1; k >= 0; k--) {
+		io[k] = io[0];
+		io[k].target = pc[k].target;
+		io[k].offset = pc[k].offset;
+		io[k].len = (uint32_t)pc[k].len;
+		io[k].piece = (uint8_t)k;
+	}
+	return np;
 }
 
 int inflight_add(struct inflight_count *c, uint64_t t_ns, uint64_t done_ns)
@@ -171,7 +194,9 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 	rc = bpt_reader_rewind(r, err);
 	while (!rc && (rc = bpt_reader_next(r, &rec, err)) == 1) {
 		struct bpt_block_pos pos;
-		struct rp_io io;
+		struct rp_io io[REGION_MAX_PIECES];
+		uint64_t miss;
+		int np;
 
 		idx = lt->source_records++;
 		if (idx > UINT32_MAX) {
@@ -181,16 +206,21 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 		bpt_reader_block_pos(r, &pos);
 		if (b && b->pos.seq == pos.seq)
 			b->nrec = pos.index + 1;
-		rc = convert(&rec, idx, opts, &io);
-		if (rc == -ENODEV) {
+		rc = 0;
+		np = convert(&rec, idx, opts, io, &miss);
+		if (np == -ENODEV) {
 			lt->unmapped_dev = rec.dev;
+			lt->unmapped_byte = miss;
+			lt->unmapped_region = miss != UINT64_MAX;
+			rc = np;
 			break;
 		}
-		if (rc == 0) {
+		if (np == 0) {
 			lt->skipped++;
 			continue;
 		}
-		rc = 0;
+		if (np > 1 && io[0].op != BPT_OP_FLUSH)
+			lt->split++; /* (a flush to several targets is no cut) */
 		if (!b || b->pos.seq != pos.seq) {
 			b = new_block(lt, &cap, &pos, idx);
 			if (!b) {
@@ -199,34 +229,40 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 			}
 			b->nrec = pos.index + 1;
 		}
-		b->n++;
-		if (key_of(io.t_ns, idx) < b->kmin)
-			b->kmin = key_of(io.t_ns, idx);
-		if (key_of(io.t_ns, idx) > b->kmax)
-			b->kmax = key_of(io.t_ns, idx);
-		if (lt->n && io.t_ns < last_t)
+		b->n += (uint32_t)np;
+		if (io_key(&io[0]) < b->kmin)
+			b->kmin = io_key(&io[0]);
+		if (io_key(&io[np - 1]) > b->kmax)
+			b->kmax = io_key(&io[np - 1]);
+		/* a record's pieces are requests of their own, in flight together */
+		if (lt->n && io[0].t_ns < last_t)
 			lt->issue_ordered = 0;
-		else if (lt->issue_ordered && inflight_add(&inflight, io.t_ns, io.done_ns))
-			lt->issue_ordered = 0; /* out of memory: count it in a second pass */
-		last_t = io.t_ns;
-		lt->n++;
-		if (io.t_ns < first)
-			first = io.t_ns;
-		if (io.done_ns > last_done)
-			last_done = io.done_ns;
-		add_target_stats(&lt->tgt[io.target], &io);
+		for (int k = 0; k < np && lt->issue_ordered; k++)
+			if (inflight_add(&inflight, io[k].t_ns, io[k].done_ns))
+				lt->issue_ordered = 0; /* out of memory: count it in a second pass */
+		last_t = io[0].t_ns;
+		lt->n += (uint64_t)np;
+		if (io[0].t_ns < first)
+			first = io[0].t_ns;
+		if (io[0].done_ns > last_done)
+			last_done = io[0].done_ns;
+		for (int k = 0; k < np; k++)
+			add_target_stats(&lt->tgt[io[k].target], &io[k]);
 	}
 	if (rc < 0) {
-		int dev = lt->unmapped_dev;
+		int dev = lt->unmapped_dev, in_region = lt->unmapped_region;
+		uint64_t byte = lt->unmapped_byte;
 
 		inflight_free(&inflight);
 		loaded_trace_free(lt);
 		lt->unmapped_dev = dev;
+		lt->unmapped_byte = byte;
+		lt->unmapped_region = in_region;
 		return rc;
 	}
 	for (uint64_t i = 0; i < lt->nblk; i++) { /* keys from the first issue */
-		lt->blk[i].kmin -= (key128)first << 32;
-		lt->blk[i].kmax -= (key128)first << 32;
+		lt->blk[i].kmin -= (key128)first << KEY_TIME_SHIFT;
+		lt->blk[i].kmax -= (key128)first << KEY_TIME_SHIFT;
 	}
 	lt->first_ns = lt->n ? first : 0;
 	lt->recorded_ns = lt->n ? last_done - first : 0;
@@ -442,33 +478,36 @@ static int collect(struct load_stream *s, uint64_t b, key128 *x, struct bpt_erro
 
 	s->decodes++;
 	for (uint32_t k = 0; !rc && k < blk->nrec; k++) {
-		struct rp_io io;
-		key128 key;
+		struct rp_io io[REGION_MAX_PIECES];
+		uint64_t miss;
+		int np;
 
 		rc = bpt_reader_next(s->r, &rec, err);
 		if (rc <= 0)
 			return rc < 0 ? rc : changed(err);
-		rc = convert(&rec, blk->first_src + k, &s->lt->opts, &io);
-		if (rc < 0)
-			return changed(err);
-		if (!rc)
-			continue;
 		rc = 0;
-		io.t_ns -= s->lt->first_ns;
-		io.done_ns -= s->lt->first_ns;
-		key = io_key(&io);
-		if (key < blk->kmin || key > blk->kmax)
+		np = convert(&rec, blk->first_src + k, &s->lt->opts, io, &miss);
+		if (np < 0)
 			return changed(err);
-		if ((s->began && key <= s->e) || key > *x)
-			continue;
-		if (s->cnt == s->cap) { /* full: keep the smaller half */
-			qsort(s->buf, s->cnt, sizeof(*s->buf), cmp_io);
-			s->cnt = s->cap / 2;
-			*x = io_key(&s->buf[s->cnt - 1]);
-			if (key > *x)
+		for (int p = 0; p < np; p++) {
+			key128 key;
+
+			io[p].t_ns -= s->lt->first_ns;
+			io[p].done_ns -= s->lt->first_ns;
+			key = io_key(&io[p]);
+			if (key < blk->kmin || key > blk->kmax)
+				return changed(err);
+			if ((s->began && key <= s->e) || key > *x)
 				continue;
+			if (s->cnt == s->cap) { /* full: keep the smaller half */
+				qsort(s->buf, s->cnt, sizeof(*s->buf), cmp_io);
+				s->cnt = s->cap / 2;
+				*x = io_key(&s->buf[s->cnt - 1]);
+				if (key > *x)
+					continue;
+			}
+			s->buf[s->cnt++] = io[p];
 		}
-		s->buf[s->cnt++] = io;
 	}
 	return rc;
 }

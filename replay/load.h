@@ -23,6 +23,7 @@
 #include "bpt.h"
 #include "fit.h"
 #include "minheap.h"
+#include "region.h"
 #include "sched.h"
 
 #define LOAD_MAX_TARGETS 16
@@ -44,6 +45,12 @@ struct load_opts {
 	/* target index of each device of the trace's header (by device
 	 * index); LOAD_UNMAPPED: a record on it makes the load fail */
 	uint8_t dev_target[BPT_MAX_DEVICES];
+	/* regions sent to targets of their own (region.h), sorted by
+	 * (dev, start); a device with regions has its I/Os cut at their
+	 * bounds, each piece an rp_io of its own (same src, piece 0, 1, ...) */
+	struct region region[REGION_MAX];
+	unsigned nregion;
+	uint8_t has_region[BPT_MAX_DEVICES];
 	enum writes_mode writes;
 };
 
@@ -69,6 +76,9 @@ struct loaded_trace {
 	int have_max_outstanding;
 	int issue_ordered;       /* the file's records are in issue order */
 	int unmapped_dev;        /* after -ENODEV: the device without a target */
+	uint64_t unmapped_byte;  /* ... and the first byte of the I/O there */
+	int unmapped_region;     /* the byte lies outside the device's regions */
+	uint64_t split;          /* records cut into pieces at region bounds */
 	struct load_target_stats tgt[LOAD_MAX_TARGETS];
 	/* what the stream needs */
 	struct load_opts opts;

@@ -95,11 +95,149 @@ static int dev_matches(const struct bpt_device *d, const char *key)
 	return !strcmp(key, buf);
 }
 
-/* Fill lo->dev_target from --map and --target; prints and returns -1 on
- * a --map naming no device of the trace. */
+/* "sda (8:0), sdb (8:16)" and their stored partitions, for errors. */
+static void device_list(const struct bpt_header *h, char *names, size_t len)
+{
+	char name[sizeof(h->devices[0].name) * 4 + 4];
+	struct bpt_partition parts[BPT_MAX_PARTITIONS];
+
+	names[0] = 0;
+	for (unsigned d = 0; d < h->ndevices && strlen(names) < len - 56; d++) {
+		int np = bpt_partitions_get(h, d, parts, BPT_MAX_PARTITIONS);
+
+		snprintf(names + strlen(names), len - strlen(names), "%s%s (%u:%u)", d ? ", " : "",
+			 fmt_text(h->devices[d].name, name, sizeof(name)), h->devices[d].major,
+			 h->devices[d].minor);
+		for (int k = 0; k < np && strlen(names) < len - 56; k++)
+			snprintf(names + strlen(names), len - strlen(names), "%s%s", k ? " " : " [",
+				 fmt_text(parts[k].name, name, sizeof(name)));
+		if (np > 0)
+			snprintf(names + strlen(names), len - strlen(names), "]");
+	}
+	if (!names[0])
+		snprintf(names, len, "none");
+}
+
+/* The device a --map key names, or -1. */
+static int find_device(const struct bpt_header *h, const char *key)
+{
+	for (unsigned d = 0; d < h->ndevices; d++)
+		if (dev_matches(&h->devices[d], key))
+			return (int)d;
+	return -1;
+}
+
+/* The partition named `key` (NAME or /dev/NAME) of a recorded disk:
+ * its device index (*p filled), or -1. */
+static int find_partition(const struct bpt_header *h, const char *key, struct bpt_partition *p)
+{
+	struct bpt_partition parts[BPT_MAX_PARTITIONS];
+	const char *name = strncmp(key, "/dev/", 5) ? key : key + 5;
+
+	for (unsigned d = 0; d < h->ndevices; d++) {
+		int np = bpt_partitions_get(h, d, parts, BPT_MAX_PARTITIONS);
+
+		for (int k = 0; k < np; k++)
+			if (!strcmp(parts[k].name, name)) {
+				*p = parts[k];
+				return (int)d;
+			}
+	}
+	return -1;
+}
+
+/* --map m as a region (DEV:START-END or a partition's name) into
+ * lo->region; prints and returns -1 when it names nothing of the trace
+ * or a region past the device's end. */
+static int map_region(struct replay *rp, const struct bpt_header *h, const struct replay_map *m,
+		      struct load_opts *lo)
+{
+	char names[512], devname[sizeof(h->devices[0].name) * 4 + 4];
+	struct bpt_partition part;
+	struct bpt_error error;
+	uint64_t start, end, size;
+	size_t dl;
+	int to_end, d, t, rc = region_parse_key(m->dev, &dl, &start, &end, &to_end, &error);
+
+	if (rc < 0) {
+		pr_err("replay: --map: %s", error.msg);
+		return -1;
+	}
+	if (rc == 1) {
+		char *dev = strndup(m->dev, dl);
+
+		if (!dev)
+			return -1;
+		d = find_device(h, dev);
+		if (d < 0) {
+			device_list(h, names, sizeof(names));
+			pr_err("replay: --map %s: the trace has no device '%s' (it has: %s)",
+			       m->dev, dev, names);
+			free(dev);
+			return -1;
+		}
+		free(dev);
+	} else {
+		d = find_partition(h, m->dev, &part);
+		if (d < 0) {
+			int tables = 0;
+
+			for (unsigned k = 0; k < h->ndevices; k++)
+				tables |= bpt_partitions_get(h, k, &part, 1) != 0;
+			device_list(h, names, sizeof(names));
+			if (tables)
+				pr_err("replay: --map %s: the trace has no device or partition '%s' "
+				       "(it has: %s)", m->dev, m->dev, names);
+			else
+				pr_err("replay: --map %s: the trace has no device '%s' (it has: %s); "
+				       "it stores no partition table", m->dev, m->dev, names);
+			return -1;
+		}
+		start = part.start * 512;
+		end = (part.start + part.sectors) * 512;
+		to_end = 0;
+	}
+	fmt_text(h->devices[d].name, devname, sizeof(devname));
+	size = h->devices[d].size_bytes;
+	if (to_end && !size) {
+		pr_err("replay: --map %s: the size of %s was not recorded; give the region's end",
+		       m->dev, devname);
+		return -1;
+	}
+	if (to_end)
+		end = size;
+	if (size && end > size) {
+		pr_err("replay: --map %s: the region ends at byte %" PRIu64 ", past the end of %s "
+		       "(%" PRIu64 " bytes)", m->dev, end, devname, size);
+		return -1;
+	}
+	if (end <= start) {
+		pr_err("replay: --map %s: empty region (it starts at or after the end of %s)",
+		       m->dev, devname);
+		return -1;
+	}
+	if (lo->nregion == REGION_MAX) {
+		pr_err("replay: --map %s: more than %d regions", m->dev, REGION_MAX);
+		return -1;
+	}
+	t = target_index(rp, m->spec);
+	if (t < 0) {
+		pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
+		return -1;
+	}
+	lo->region[lo->nregion++] = (struct region){ .start = start, .end = end, .at = m->at,
+						     .dev = (uint8_t)d, .target = (uint8_t)t };
+	lo->has_region[d] = 1;
+	return 0;
+}
+
+/* Fill lo->dev_target and lo->region from --map and --target; prints and
+ * returns -1 on a --map naming nothing of the trace or a bad region. */
 static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
 {
 	const struct replay_opts *o = rp->o;
+	const char *dev_names[BPT_MAX_DEVICES];
+	struct bpt_error error;
 
 	for (unsigned d = 0; d < BPT_MAX_DEVICES; d++)
 		lo->dev_target[d] = LOAD_UNMAPPED;
@@ -109,6 +247,12 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 		for (unsigned d = 0; d < h->ndevices; d++) {
 			if (!dev_matches(&h->devices[d], o->map[m].dev))
 				continue;
+			if (o->map[m].at_text) {
+				pr_err("replay: --map %s=%s@%s: @OFFSET places a region or a "
+				       "partition; for a whole device use --offset",
+				       o->map[m].dev, o->map[m].spec, o->map[m].at_text);
+				return -1;
+			}
 			int t = target_index(rp, o->map[m].spec);
 			if (t < 0) {
 				pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
@@ -117,18 +261,8 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 			lo->dev_target[d] = (uint8_t)t;
 			hit = 1;
 		}
-		if (!hit) {
-			char names[256] = "", name[sizeof(h->devices[0].name) * 4 + 4];
-
-			for (unsigned d = 0; d < h->ndevices && strlen(names) < 200; d++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s (%u:%u)", d ? ", " : "",
-					 fmt_text(h->devices[d].name, name, sizeof(name)),
-					 h->devices[d].major, h->devices[d].minor);
-			pr_err("replay: --map %s: the trace has no device '%s' (it has: %s)",
-			       o->map[m].dev, o->map[m].dev, names[0] ? names : "none");
+		if (!hit && map_region(rp, h, &o->map[m], lo))
 			return -1;
-		}
 	}
 	if (o->target) {
 		int t = -1;
@@ -140,6 +274,12 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 					return -1;
 				lo->dev_target[d] = (uint8_t)t;
 			}
+	}
+	for (unsigned d = 0; d < h->ndevices && d < BPT_MAX_DEVICES; d++)
+		dev_names[d] = h->devices[d].name;
+	if (region_check(lo->region, lo->nregion, dev_names, &error)) {
+		pr_err("replay: --map: %s", error.msg);
+		return -1;
 	}
 	return 0;
 }
@@ -172,10 +312,21 @@ static int load(struct replay *rp)
 		char name[sizeof(d->name) * 4 + 4];
 
 		fmt_text(d->name, name, sizeof(name)); /* recorded: escaped */
-		pr_err("replay: %s: recorded device %s (%u:%u) has no target; give --target "
-		       "SPEC or --map %s=SPEC", o->trace, name, d->major, d->minor, name);
+		if (rp->lt.unmapped_region)
+			pr_err("replay: %s: recorded device %s (%u:%u) has an I/O at byte %" PRIu64
+			       ", outside its --map regions, and no target for the rest of the "
+			       "disk; give --target SPEC or --map %s=SPEC", o->trace, name,
+			       d->major, d->minor, rp->lt.unmapped_byte, name);
+		else
+			pr_err("replay: %s: recorded device %s (%u:%u) has no target; give "
+			       "--target SPEC or --map %s=SPEC", o->trace, name, d->major,
+			       d->minor, name);
 		return -1;
 	}
+	if (rp->lt.split)
+		fprintf(stderr, "replay: %" PRIu64 " I/Os cross a --map region's bound and are "
+			"cut there (one request and one run-file record per piece)\n",
+			rp->lt.split);
 	if (rc < 0) {
 		pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace"
 				     : rc == -EFBIG ? "more than 4294967296 records in the trace"
@@ -240,6 +391,33 @@ static int open_targets(struct replay *rp)
 			.fd = rp->tgt[t].fd,
 			.is_blkdev = rp->tgt[t].is_blkdev,
 		};
+	}
+	return 0;
+}
+
+/* -1 (after saying why) when a region's bound or @OFFSET is not a
+ * multiple of the logical block size of a target it cuts I/Os for: the
+ * pieces cut there could not be done with O_DIRECT. */
+static int check_region_alignment(const struct replay *rp, const struct bpt_header *h)
+{
+	const struct load_opts *lo = &rp->lt.opts;
+
+	for (unsigned i = 0; i < lo->nregion; i++) {
+		const struct region *g = &lo->region[i];
+		unsigned rest = lo->dev_target[g->dev];
+		unsigned a = rp->tgt[g->target].align;
+		uint64_t size = h->devices[g->dev].size_bytes;
+
+		if (rest != LOAD_UNMAPPED && rp->tgt[rest].align > a)
+			a = rp->tgt[rest].align;
+		if (g->start % a || g->at % a || (g->end % a && g->end != size)) {
+			pr_err("replay: --map region %" PRIu64 "-%" PRIu64 " (bytes) of %s: its bounds "
+			       "and @OFFSET must be multiples of %u bytes, the logical block size of "
+			       "its targets (%s%s%s)", g->start, g->end, h->devices[g->dev].name, a,
+			       rp->spec[g->target], rest != LOAD_UNMAPPED ? ", " : "",
+			       rest != LOAD_UNMAPPED ? rp->spec[rest] : "");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -342,8 +520,9 @@ static int open_run_file(struct replay *rp)
 			for (unsigned m = 0; m < o->nmap; m++)
 				if (!strcmp(o->map[m].spec, rp->spec[t]))
 					snprintf(target + strlen(target), sizeof(target) - strlen(target),
-						 "%s%s=%s", target[0] ? ";" : "", o->map[m].dev,
-						 rp->spec[t]);
+						 "%s%s=%s%s%s", target[0] ? ";" : "", o->map[m].dev,
+						 rp->spec[t], o->map[m].at_text ? "@" : "",
+						 o->map[m].at_text ? o->map[m].at_text : "");
 		if (o->target)
 			snprintf(target + strlen(target), sizeof(target) - strlen(target),
 				 "%s*=%s", target[0] ? ";" : "", o->target);
@@ -559,7 +738,8 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 		       (double)rp->lt.recorded_ns / 1e9, (double)rp->lt.recorded_ns / 1e9 / o->speed);
 		return EXIT_USAGE;
 	}
-	if (open_targets(rp) || alloc_buffers(rp))
+	if (open_targets(rp) || check_region_alignment(rp, bpt_reader_header(rp->reader)) ||
+	    alloc_buffers(rp))
 		return EXIT_FAIL;
 	if (!o->depth) {
 		if (count_outstanding(rp))

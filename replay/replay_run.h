@@ -14,8 +14,12 @@
 #include "sched.h"
 
 struct replay_map {
-	const char *dev;   /* recorded device: name, /dev/name or major:minor */
+	/* recorded device: name, /dev/name or major:minor; or a region of
+	 * one, DEV:START-END (region.h); or a partition's name */
+	const char *dev;
 	const char *spec;  /* target spec */
+	const char *at_text; /* SPEC@OFFSET: OFFSET as typed, else NULL */
+	uint64_t at;       /* ... in bytes: where the region starts on SPEC */
 };
 
 struct replay_opts {

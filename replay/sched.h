@@ -51,6 +51,8 @@ struct rp_io {
 	uint8_t target;     /* index into sched_config.targets */
 	uint8_t op;         /* enum bpt_op */
 	uint8_t flags;      /* enum bpt_flag */
+	uint8_t piece;      /* a record cut at region bounds: which piece, in the
+			       order of its bytes (load.h); else 0 */
 };
 
 /* An array-internal I/O of a raid5/raid6 request (layout_part.internal):

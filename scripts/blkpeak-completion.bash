@@ -49,6 +49,24 @@ _blkpeak_argument()
 		}'
 }
 
+# _blkpeak_map_keys BIN WORDS...: for replay --map, "NAME=" for each device
+# of the trace among WORDS (the first existing *.bpt) and each partition
+# its capture stored, as `blkpeak info` lists them.
+_blkpeak_map_keys()
+{
+	local bin=$1 w
+	shift
+	for w in "$@"; do
+		[[ $w == *.bpt && -f $w ]] || continue
+		"$bin" info "$w" 2>/dev/null | awk '
+			/^devices:/ { dev = 1; next }
+			/^partitions of / { part = 1; dev = 0; next }
+			/^[a-z]/ { dev = 0; part = 0 }
+			(dev || part) && $1 ~ /^[0-9]+$/ { print $2 "=" }'
+		return 0
+	done
+}
+
 _blkpeak()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
@@ -92,6 +110,14 @@ _blkpeak()
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
 			--engine) w="libaio null" ;;
+			--map)
+				w=$(_blkpeak_map_keys "$bin" "${COMP_WORDS[@]:1}")
+				if [[ -n $w ]]; then
+					compopt -o nospace 2>/dev/null
+					mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
+				fi
+				return 0
+				;;
 			--format|-f) w="text csv json" ;;
 			--from|--to) w=$("$bin" convert --list 2>/dev/null | awk '/^  / { print $1 }' | sort -u) ;;
 			*) w="" ;;

@@ -29,6 +29,15 @@
       Prints the lateness p50/p99/max (not checked: another process can
       make it anything).
 
+  replay_check.py regions SOURCE.csv RUN.csv BLKPARSE.txt REST MAP...
+      A replay with --map regions of one recorded disk: every sector of
+      every source I/O reached the device its region names (REST:
+      MAJ,MIN:NAME of the target of the rest of the disk, or '-'), at the
+      region's offset there (MAP: START:END:AT:MAJ,MIN:NAME, bytes), as
+      one piece per run of contiguous sectors on one device; the run file
+      holds exactly those pieces under the I/O's source index, and the
+      kernel saw exactly those parts (Q events), nothing more.
+
 Option --warmup (first argument after the command): the replay did its
 warm-up (docs/replay.md, "Timing"): each device's first event must be a 4 KiB
 read at sector 0; it is checked and left out of the comparison.
@@ -197,6 +206,72 @@ def check_parts(argv):
     return 1 if errors else 0
 
 
+def region_pieces(rest, maps, off, length):
+    """[(dev, name, offset, length)] of one I/O, found sector by sector
+    (not by walking the region bounds, as replay/region.c does)."""
+    pieces = []
+    for sect in range(off // 512, (off + length) // 512):
+        b = sect * 512
+        hit = [m for m in maps if m[0] <= b < m[1]]
+        if hit:
+            dev, name, where = hit[0][3], hit[0][4], b - hit[0][0] + hit[0][2]
+        elif rest:
+            dev, name, where = rest[0], rest[1], b
+        else:
+            sys.exit('byte %d has no target' % b)
+        if pieces and pieces[-1][0] == dev and pieces[-1][2] + pieces[-1][3] == where:
+            pieces[-1][3] += 512
+        else:
+            pieces.append([dev, name, where, 512])
+    return [tuple(p) for p in pieces]
+
+
+def check_regions(argv):
+    src = read_csv(argv[0])
+    run = read_csv(argv[1])
+    rest = None if argv[3] == '-' else tuple(argv[3].split(':'))
+    maps = []
+    for m in argv[4:]:
+        start, end, at, dev, name = m.split(':')
+        maps.append((int(start), int(end), int(at), dev, name))
+    devs = sorted({m[3] for m in maps} | ({rest[0]} if rest else set()))
+    errors = []
+    by_src = collections.defaultdict(list)
+    for r in run:
+        by_src[int(r['source'])].append(r)
+        if r['error'] != '0':
+            errors.append('I/O %s failed: %s' % (r['source'], r['error']))
+    expected = collections.Counter()
+    cut = 0
+    for i, s in enumerate(src):
+        if s['op'] not in ('read', 'write'):
+            continue
+        want = region_pieces(rest, maps, int(s['sector']) * 512, int(s['bytes']))
+        cut += len(want) > 1
+        got = sorted((r['dev'], int(r['sector']) * 512, int(r['bytes']), r['op'])
+                     for r in by_src.pop(i, []))
+        if got != sorted((p[1], p[2], p[3], s['op']) for p in want):
+            errors.append('I/O %d (%s %s+%s): run file has %s, expected %s' % (
+                i, s['op'], s['sector'], s['bytes'], got, want))
+        for p in want:
+            expected[(p[0], s['op'], p[2], p[3])] += 1
+    for i in list(by_src)[:5]:
+        errors.append('run file has records of source I/O %d, which is not in the source' % i)
+    actual = collections.Counter()
+    for dev, rwbs, sector, nsect, _ in blk_events_replay(argv[2], 'Q', devs):
+        if nsect:
+            actual[(dev, 'read' if 'R' in rwbs else 'write', sector * 512, nsect * 512)] += 1
+    for k in list((expected - actual).elements())[:10]:
+        errors.append('no part on %s: %s %d+%d' % k)
+    for k in list((actual - expected).elements())[:10]:
+        errors.append('unexpected I/O on %s: %s %d+%d' % k)
+    for e in errors[:20]:
+        print(e)
+    print('%d I/Os, %d cut at region bounds, %d parts checked, %d problems' % (
+        len(src), cut, sum(expected.values()), len(errors)))
+    return 1 if errors else 0
+
+
 def pct(v, p):
     """The nearest-rank percentile of common/stats.h: the value of rank
     ceil(p/100 * n), 1-based, in ascending order (p in parts per million
@@ -358,6 +433,8 @@ if __name__ == '__main__':
         sys.exit(check_causal(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'depth':
         sys.exit(check_depth(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == 'regions':
+        sys.exit(check_regions(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'parts':
         sys.exit(check_parts(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'ontime':

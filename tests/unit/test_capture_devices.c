@@ -54,6 +54,14 @@ static void make_sysfs(void)
 	put("block/loop0/queue/rotational", "0\n");
 	put("block/loop0/loop0p1/dev", "259:0\n");
 	put("block/loop0/loop0p1/partition", "1\n");
+	put("block/loop0/loop0p1/start", "2048\n");
+	put("block/loop0/loop0p1/size", "4096\n");
+	put("block/loop0/loop0p10/partition", "10\n");
+	put("block/loop0/loop0p10/start", "10240\n");
+	put("block/loop0/loop0p10/size", "2048\n");
+	put("block/loop0/loop0p2/partition", "2\n");
+	put("block/loop0/loop0p2/start", "6144\n");
+	put("block/loop0/loop0p2/size", "4096\n");
 	put("block/vda/dev", "253:0\n");
 	put("block/vda/size", "41943040\n");
 	put("block/vda/queue/logical_block_size", "512\n");
@@ -99,6 +107,23 @@ Test(capture_devices, partition_gives_its_disk)
 	cr_assert_str_eq(s.part, "loop0p1");
 	cr_assert_eq(s.major, 7, "the whole disk's numbers");
 	cr_assert_eq(s.minor, 0);
+}
+
+Test(capture_devices, partition_table)
+{
+	struct bpt_partition p[4];
+
+	cr_assert_eq(devices_partitions(root, "loop0", p, 4), 3);
+	cr_assert_str_eq(p[0].name, "loop0p1");
+	cr_assert_eq(p[0].number, 1);
+	cr_assert_eq(p[0].start, 2048);
+	cr_assert_eq(p[0].sectors, 4096);
+	cr_assert_str_eq(p[1].name, "loop0p2", "by number, not by name");
+	cr_assert_eq(p[2].number, 10);
+	cr_assert_eq(p[2].start, 10240);
+	cr_assert_eq(devices_partitions(root, "loop0", p, 1), 3, "counts past max");
+	cr_assert_eq(devices_partitions(root, "vda", p, 4), 0);
+	cr_assert_eq(devices_partitions(root, "nosuch", p, 4), -ENOENT);
 }
 
 Test(capture_devices, bad_specs)
