@@ -223,7 +223,7 @@ static int bad_spec(const char *spec)
 
 int cmd_replay(int argc, char **argv)
 {
-	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = "libaio",
+	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = NULL,
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };

@@ -54,6 +54,7 @@ struct replay {
 	struct fit fit[LOAD_MAX_TARGETS];
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
+	size_t buf_len;             /* bytes in each */
 	struct outfile out;                      /* -o: the run file */
 	struct load_stream *stream;              /* the trace in issue order */
 	struct bpt_error stream_err;
@@ -256,6 +257,7 @@ static int alloc_buffers(struct replay *rp)
 		pr_err("replay: cannot allocate %llu-byte I/O buffers", (unsigned long long)len);
 		return -1;
 	}
+	rp->buf_len = len;
 	memset(rp->rbuf, 0, len);
 	for (uint64_t i = 0; i < len; i++)
 		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
@@ -600,7 +602,7 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 		.stop_on_error = o->stop_on_error, .stop = &stop_flag, .ops = ops,
 		.eopts = { .null_latency_ns = o->null_latency_ns },
 		.targets = rp->st, .ntargets = rp->ntargets,
-		.read_buf = rp->rbuf, .write_buf = rp->wbuf,
+		.read_buf = rp->rbuf, .write_buf = rp->wbuf, .buf_len = rp->buf_len,
 		.on_result = on_result, .on_progress = on_progress, .ctx = rp,
 	};
 	for (unsigned t = 0; t < rp->ntargets; t++) {
@@ -648,7 +650,14 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 	else if (rc == -EAGAIN)
 		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
 		       "is used up; try a smaller --queue-depth", o->engine);
-	else if (rc < 0)
+	else if (cfg->eopts.inner == &engine_uring_ops || cfg->ops == &engine_uring_ops) {
+		if (rc == -EPERM || rc == -ENOSYS)
+			pr_err("replay: io_uring engine: %s (disabled by kernel.io_uring_disabled or "
+			       "a seccomp filter, or not built in); try --engine libaio",
+			       strerror(-rc));
+		else if (rc < 0)
+			pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
+	} else if (rc < 0)
 		pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
 	if (o->realtime) {
 		struct sched_param sp = { 0 };
@@ -711,16 +720,27 @@ int replay_run(const struct replay_opts *opts)
 {
 	struct replay rp = { .o = opts };
 	struct replay_opts o = *opts;
-	const struct engine_ops *ops = engine_find(o.engine);
+	const struct engine_ops *ops;
 	struct sched_stats stats;
 	struct sched_config cfg;
 	char why[200];
 	const char *stopped;
 	int rc, ret;
 
-	if (!ops) {
-		pr_err("replay: --engine %s: unknown engine (libaio, null)", o.engine);
-		return EXIT_USAGE;
+	if (o.engine) {
+		ops = engine_find(o.engine);
+		if (!ops) {
+			pr_err("replay: --engine %s: unknown engine (io_uring, libaio, null)",
+			       o.engine);
+			return EXIT_USAGE;
+		}
+	} else {
+		char why[160];
+
+		ops = engine_default(why, sizeof(why));
+		if (why[0])
+			pr_warn("replay: using the libaio engine: %s", why);
+		o.engine = ops->name; /* the run file names the engine used */
 	}
 	rp.o = &o;
 	ret = prepare(&rp, &o);

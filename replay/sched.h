@@ -125,6 +125,7 @@ struct sched_config {
 	struct sched_target *targets;
 	unsigned ntargets;
 	void *read_buf, *write_buf; /* aligned, at least max_len bytes each */
+	size_t buf_len;             /* bytes in each (0: not said; not registered) */
 	/* each completed request; return nonzero to stop the replay */
 	int (*on_result)(void *ctx, const struct rp_result *r);
 	/* about every 250 ms: progress so far */

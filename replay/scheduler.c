@@ -62,6 +62,8 @@ struct sched {
 	struct causal c;
 	struct sched_stats *st;
 	int stopping;
+	int *fds;                  /* every member's descriptor, for the engine */
+	struct iovec bufs[2];      /* read_buf, write_buf */
 };
 
 int timing_parse(const char *s, enum timing *t)
@@ -452,6 +454,7 @@ static void sched_free(struct sched *s)
 {
 	if (s->eng)
 		s->cfg->ops->close(s->eng);
+	free(s->fds);
 	if (s->reqs)
 		for (unsigned i = 0; i < s->cfg->depth; i++) {
 			free(s->reqs[i].lp);
@@ -497,6 +500,25 @@ static int sched_setup(struct sched *s)
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
 		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
 		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
+	}
+	/* the descriptors and buffers, which an engine may register */
+	unsigned nfds = 0;
+	for (unsigned t = 0; t < cfg->ntargets; t++)
+		nfds += cfg->targets[t].layout->nmembers;
+	s->fds = calloc(nfds ? nfds : 1, sizeof(*s->fds));
+	if (!s->fds)
+		return -ENOMEM;
+	nfds = 0;
+	for (unsigned t = 0; t < cfg->ntargets; t++)
+		for (unsigned m = 0; m < cfg->targets[t].layout->nmembers; m++)
+			s->fds[nfds++] = cfg->targets[t].fd[m];
+	eo.fds = s->fds;
+	eo.nfds = nfds;
+	if (cfg->buf_len && cfg->read_buf && cfg->write_buf) {
+		s->bufs[0] = (struct iovec){ cfg->read_buf, cfg->buf_len };
+		s->bufs[1] = (struct iovec){ cfg->write_buf, cfg->buf_len };
+		eo.bufs = s->bufs;
+		eo.nbufs = 2;
 	}
 	eo.depth = cfg->depth * s->maxparts;
 	if (eo.depth > 8192)
