@@ -100,10 +100,14 @@ extern const struct engine_ops engine_hdd_ops;
 /* The engine called `name` ("io_uring", "libaio", "null"), or NULL. */
 const struct engine_ops *engine_find(const char *name);
 
-/* Whether io_uring can replay here: a ring can be made (not ENOSYS: not
- * built in or a seccomp filter; not EPERM: kernel.io_uring_disabled or a
- * seccomp filter) and the kernel has discard as an io_uring command
- * (6.12). 1, or 0 with the reason in why. */
+/* Whether an io_uring can be made here: 0, or the negative errno of
+ * io_uring_setup (-ENOSYS: not built in, or a seccomp filter's answer;
+ * -EPERM: kernel.io_uring_disabled, 2, or 1 outside io_uring_group, or a
+ * seccomp filter). */
+int engine_uring_probe(void);
+/* Whether io_uring should replay here: engine_uring_probe succeeds and
+ * the kernel has discard as an io_uring command (Linux 6.12). 1, or 0
+ * with the reason in why. */
 int engine_uring_usable(char *why, size_t len);
 
 /* The engine `replay` uses without --engine: io_uring when usable, else

@@ -337,19 +337,25 @@ static int kernel_at_least(int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
-int engine_uring_usable(char *why, size_t len)
+int engine_uring_probe(void)
 {
 	struct io_uring ring;
 	int rc = ring_init(&ring, 1);
 
+	if (rc < 0)
+		return rc;
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+int engine_uring_usable(char *why, size_t len)
+{
+	int rc = engine_uring_probe();
+
 	if (rc < 0) {
-		/* ENOSYS: not built in (or a seccomp filter's answer); EPERM:
-		 * kernel.io_uring_disabled (2, or 1 outside io_uring_group) or
-		 * a seccomp filter */
 		snprintf(why, len, "io_uring cannot be used here: %s", strerror(-rc));
 		return 0;
 	}
-	io_uring_queue_exit(&ring);
 	if (!kernel_at_least(6, 12)) {
 		snprintf(why, len, "io_uring has no discard on block devices before Linux 6.12");
 		return 0;

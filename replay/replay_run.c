@@ -650,14 +650,7 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 	else if (rc == -EAGAIN)
 		pr_err("replay: %s engine: the system's AIO limit (/proc/sys/fs/aio-max-nr) "
 		       "is used up; try a smaller --queue-depth", o->engine);
-	else if (cfg->eopts.inner == &engine_uring_ops || cfg->ops == &engine_uring_ops) {
-		if (rc == -EPERM || rc == -ENOSYS)
-			pr_err("replay: io_uring engine: %s (disabled by kernel.io_uring_disabled or "
-			       "a seccomp filter, or not built in); try --engine libaio",
-			       strerror(-rc));
-		else if (rc < 0)
-			pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
-	} else if (rc < 0)
+	else if (rc < 0)
 		pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
 	if (o->realtime) {
 		struct sched_param sp = { 0 };
@@ -733,6 +726,12 @@ int replay_run(const struct replay_opts *opts)
 			pr_err("replay: --engine %s: unknown engine (io_uring, libaio, null)",
 			       o.engine);
 			return EXIT_USAGE;
+		}
+		if (ops == &engine_uring_ops && (rc = engine_uring_probe()) < 0) {
+			pr_err("replay: --engine io_uring: %s (io_uring is disabled by "
+			       "kernel.io_uring_disabled or a seccomp filter, or not built in); "
+			       "try --engine libaio", strerror(-rc));
+			return EXIT_FAIL;
 		}
 	} else {
 		char why[160];

@@ -91,7 +91,7 @@ _blkpeak()
 			--kind|-k) w="latency-cdf iops lba qd sizes qd-iops qd-p99 zcav seeks commit" ;;
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
-			--engine) w="libaio null" ;;
+			--engine) w="io_uring libaio null" ;;
 			--format|-f) w="text csv json" ;;
 			*) w="" ;;
 			esac
