@@ -8,8 +8,9 @@
  * memory does not grow with the trace. Three timing modes:
  *
  *   original  I/O i is due at start + t_ns[i] / speed. Completions are
- *             reaped while waiting; the wait sleeps until SPIN_NS before
- *             the due time and spins the rest. Each due time is absolute,
+ *             reaped while waiting; the wait sleeps until spin_ns before
+ *             the due time and spins the rest, reaping from the engine's
+ *             ring until REAP_GUARD_NS before it. Each due time is absolute,
  *             so an I/O issued late does not delay the ones after it:
  *             lateness is measured per I/O (issue - due) and carried
  *             forward instead of piling up (fio's iolog_delay idea).
