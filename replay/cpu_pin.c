@@ -3,8 +3,6 @@
 
 void cpu_pin_plan(struct cpu_pin *p)
 {
-	cpu_set_t rest;
-
 	p->cpu = -1;
 	if (sched_getaffinity(0, sizeof(p->orig), &p->orig) || CPU_COUNT(&p->orig) < 2)
 		return;
@@ -13,9 +11,9 @@ void cpu_pin_plan(struct cpu_pin *p)
 			p->cpu = c;
 			break;
 		}
-	rest = p->orig;
-	CPU_CLR(p->cpu, &rest);
-	if (sched_setaffinity(0, sizeof(rest), &rest))
+	p->rest = p->orig;
+	CPU_CLR(p->cpu, &p->rest);
+	if (sched_setaffinity(0, sizeof(p->rest), &p->rest))
 		p->cpu = -1;
 }
 

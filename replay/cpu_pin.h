@@ -17,6 +17,7 @@
 
 struct cpu_pin {
 	cpu_set_t orig;  /* the thread's mask before cpu_pin_plan */
+	cpu_set_t rest;  /* orig without the issuer's CPU */
 	int cpu;         /* the issuer's CPU, -1: none */
 };
 

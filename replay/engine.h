@@ -16,6 +16,7 @@
 #ifndef BLKPEAK_ENGINE_H
 #define BLKPEAK_ENGINE_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -65,6 +66,10 @@ struct engine_opts {
 	unsigned nfds;
 	const struct iovec *bufs;
 	unsigned nbufs;
+	/* the CPUs the engine's kernel workers (io_uring's io-wq) may use,
+	 * NULL: any; the issuer's own CPU is kept out of it, where a worker
+	 * would wait behind the spinning SCHED_FIFO issuer */
+	const cpu_set_t *worker_cpus;
 };
 
 struct engine_ops {

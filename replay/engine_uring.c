@@ -14,7 +14,8 @@
  *                   it as BLKZEROOUT does: zero-out without unmapping)
  *
  * The members' descriptors are registered (IOSQE_FIXED_FILE: no file
- * reference taken per I/O). queue() fills a submission entry, commit()
+ * reference taken per I/O); the kernel's workers for the requests it
+ * cannot issue inline (io-wq) are kept off the issuer's CPU. queue() fills a submission entry, commit()
  * submits the batch with one io_uring_enter, and completions are taken
  * from the shared completion ring without a system call; the engine only
  * enters the kernel to sleep for one. The ring is made without
@@ -136,6 +137,10 @@ static int ur_open(struct engine **out, const struct engine_opts *opts)
 	}
 	e->ring_ok = 1;
 	register_files(e, opts);
+	/* best effort: without it a punted I/O may wait for the issuer */
+	if (opts->worker_cpus)
+		(void)io_uring_register_iowq_aff(&e->ring, sizeof(*opts->worker_cpus),
+						 opts->worker_cpus);
 	/* Pinning the buffers can fail (RLIMIT_MEMLOCK): plain I/O then. */
 	if (opts->nbufs && io_uring_register_buffers(&e->ring, opts->bufs, opts->nbufs) == 0) {
 		e->bufs = opts->bufs; /* the caller keeps them alive */

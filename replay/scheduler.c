@@ -540,6 +540,8 @@ static int sched_setup(struct sched *s)
 	for (unsigned t = 0; t < cfg->ntargets; t++)
 		for (unsigned m = 0; m < cfg->targets[t].layout->nmembers; m++)
 			s->fds[nfds++] = cfg->targets[t].fd[m];
+	if (cfg->timing != TIMING_AFAP && cfg->pin && cfg->pin->cpu >= 0)
+		eo.worker_cpus = &cfg->pin->rest;
 	eo.fds = s->fds;
 	eo.nfds = nfds;
 	if (cfg->buf_len && cfg->read_buf && cfg->write_buf) {

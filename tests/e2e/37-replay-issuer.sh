@@ -2,9 +2,10 @@
 # The issuing thread of a timed replay (issue 17): with default options it
 # runs SCHED_FIFO (as root) on a CPU of its own, the highest the process
 # may use, and replay's other threads (result writer, trace reader) are
-# kept off that CPU; afap pins nothing and stays SCHED_OTHER. Read from
-# /proc while a 3 s replay runs (the kernel's io_uring workers, iou-*,
-# are the kernel's and not looked at).
+# kept off that CPU, and so are io_uring's kernel workers (iou-*, which
+# take the issuer's scheduling class: one on its CPU would wait behind
+# it); afap pins nothing and stays SCHED_OTHER. Read from /proc while a
+# 3 s replay runs.
 . "$(dirname "$0")/lib.sh"
 need_root
 "$BLKPEAK" generate -o "$E2E_TMP/t.bpt" --duration 3s --iops 2000 --read-pct 70 --bs 4k \
@@ -38,8 +39,8 @@ for t in /proc/$pid/task/*; do
 	tid=${t##*/}
 	[ "$tid" = "$pid" ] && continue
 	comm=$(cat "$t/comm" 2>/dev/null) || continue # ended meanwhile
-	case $comm in iou-*) continue ;; esac
 	c=$(cpus "$tid" 2>/dev/null) && p=$(policy "$tid" 2>/dev/null) || continue
+	case $comm in iou-*) p=0 ;; esac # its class is the issuer's
 	others=$((others + 1))
 	python3 -c 'import sys
 def cpus(s):
