@@ -142,9 +142,10 @@ struct sched_config {
 	 * SPIN_NS_DEFAULT */
 	uint64_t spin_ns;
 	/* after one spin is interrupted for STALL_NS or more, spin only
-	 * this long (sleeping until then): a SCHED_FIFO issuer on a loaded
-	 * machine keeps its CPU only while it sleeps now and then; 0: keep
-	 * spin_ns */
+	 * this long (sleeping until then) and leave the pinned CPU: a
+	 * SCHED_FIFO issuer on a loaded machine keeps a CPU only while it
+	 * sleeps now and then, and must be free to move off one lent to
+	 * normal tasks; 0: keep spin_ns and the CPU */
 	uint64_t spin_after_stall_ns;
 	/* original and causal: the issuing thread's own CPU (cpu_pin.h),
 	 * taken after the engine is open and the warm-up done, left at the

@@ -273,8 +273,13 @@ static int spin_until(struct sched *s, uint64_t due)
 
 		if (now - prev >= STALL_NS) {
 			s->st->spin_stalls++;
-			if (s->cfg->spin_after_stall_ns)
+			if (s->cfg->spin_after_stall_ns && s->spin_ns != s->cfg->spin_after_stall_ns) {
 				s->spin_ns = s->cfg->spin_after_stall_ns;
+				/* and free to move: a SCHED_FIFO thread leaves a
+				 * CPU lent to normal tasks for another one */
+				if (s->cfg->pin)
+					cpu_pin_restore(s->cfg->pin);
+			}
 		}
 		prev = now;
 		if (now >= due)
