@@ -32,7 +32,7 @@ ARCH     := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
 CPPFLAGS += -D_GNU_SOURCE
-LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -lzstd -lsqlite3 -lpthread -lm
+LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
 SRC_DIRS  := common lib cli generate capture replay analyze measure formats

@@ -1,19 +1,25 @@
 #!/bin/bash
-# bench-replay.sh — blkpeak replay against fio and btreplay (issue 4), on a
-# RAM-backed loop device, all tools in one run:
+# bench-replay.sh — blkpeak replay against fio and btreplay (issues 4 and
+# 17), on a RAM-backed loop device, all tools in one run:
 #
-#  1. as fast as possible: a 1M-I/O 4 KiB 70/30 random trace replayed by
-#     blkpeak (--timing afap at depth 32, without and with --poll, and
-#     at 512), fio (--read_iolog of the same I/Os as an iolog v2,
-#     --replay_no_stall=1 --iodepth=32) and btreplay -N -W (btrecord of
-#     the same I/Os as blktrace Q events); and, as the device's own pace
-#     at depth 32, fio's randrw of as many I/Os (no replay); wall and CPU
-#     (user+sys) time per I/O, median of ROUNDS rounds.
+#  1. as fast as possible: a 1M-I/O 4 KiB 70/30 random trace (recorded at
+#     depth 32) replayed by blkpeak (--timing afap on io_uring and on
+#     libaio, at --queue-depth 32 and at the trace's own depth, i.e.
+#     without --queue-depth), fio (--read_iolog of the same I/Os as an
+#     iolog v2, --replay_no_stall=1 --iodepth=32, with libaio and with
+#     io_uring) and btreplay -N -W (btrecord of the same I/Os as blktrace
+#     Q events); and, as the device's own pace at depth 32, fio's randrw
+#     of as many I/Os (no replay) with libaio and with io_uring (fixed
+#     buffers, registered files, batched submission); wall and CPU
+#     (user+sys) time per I/O, median of ROUNDS rounds, and the ratios the
+#     issue's targets are about.
 #  2. timing fidelity: a 5000 IOPS trace (Poisson arrivals, 4 s) replayed
-#     with its timing by blkpeak (default, --realtime, and --realtime
-#     --no-warmup), fio (--read_iolog of the blktrace file) and btreplay
-#     (btrecord default and -M 1); each replay recorded with the kernel's
-#     blk tracer, D events read after the run, matched to the trace by
+#     with its timing by blkpeak (default options: io_uring; with
+#     --engine libaio; --realtime), optionally an older blkpeak
+#     (BLKPEAK_OLD, e.g. main's build, default options), and with PEERS=1
+#     fio (--read_iolog of the blktrace file) and btreplay (btrecord
+#     default and -M 1); each replay recorded with the kernel's blk
+#     tracer, D events read after the run, matched to the trace by
 #     (sector, nth occurrence), aligned at the first (blkpeak's warm-up
 #     read, its first D event, is checked and left out): p50/p99/max
 #     absolute issue error and total drift (tests/e2e/replay_check.py
@@ -23,12 +29,18 @@
 #     same rate, doing nothing else): each tool's p99 and max are also
 #     printed as a ratio to the floor's p99 and max, the mean of the two
 #     floors of the same round, and the load average beside them (the
-#     machine is shared: compare ratios, not absolute figures).
+#     machine is shared: compare ratios, not absolute figures). The last
+#     lines say in how many rounds each blkpeak met issue 17's target
+#     (p99 <= 1.5x the floor's, max <= 2x the floor's max, |drift| <=
+#     0.01%).
 #
 # Needs root. N_AFAP (default 1000000), ROUNDS (default 3), PARTS (default
 # "afap timing": which parts to run) and T_ROUNDS (default 1: rounds of
 # the timing part, the tools interleaved) and PEERS (default 1; 0: the
-# timing part runs blkpeak only) can be set.
+# timing part runs blkpeak only) can be set. The idle-machine table of
+# issue 17 (five rounds, default options against the floor):
+#   flock /tmp/blkpeak-bench.lock env BLKPEAK=$PWD/build/blkpeak PARTS=timing \
+#       T_ROUNDS=5 PEERS=0 bash bench/bench-replay.sh
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio btrecord btreplay blkparse python3 /usr/bin/time
@@ -72,31 +84,46 @@ measure() {
 	else echo "  $_name: exit $_rc (124 or 137: hung, killed after 120 s), left out"; fi
 }
 : > "$W/afap.times"
+AFAP_TOOLS="blkpeak-uring-qd32 blkpeak-libaio-qd32 blkpeak-uring-qdT blkpeak-libaio-qdT fio-libaio-qd32
+fio-uring-qd32 fio-randrw-libaio-qd32 fio-randrw-uring-qd32 btreplay-N"
 for r in $(seq "$ROUNDS"); do
-	echo "afap round $r of $ROUNDS"
-	measure blkpeak-qd32 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
-		--timing afap --queue-depth 32
-	measure blkpeak-qd32-poll "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
-		--timing afap --queue-depth 32 --poll
-	measure blkpeak-qd512 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
-		--timing afap --queue-depth 512
-	measure fio-qd32 fio --name=rp --read_iolog="$W/afap.iolog" --ioengine=libaio --direct=1 \
-		--iodepth=32 --replay_no_stall=1 --output-format=terse
+	echo "afap round $r of $ROUNDS (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	for e in uring libaio; do
+		eng=$e; [ $e = uring ] && eng=io_uring
+		measure blkpeak-$e-qd32 "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
+			--timing afap --queue-depth 32 --engine $eng
+		measure blkpeak-$e-qdT "$BLKPEAK" replay "$W/afap.bpt" --target "$L" --allow-write \
+			--timing afap --engine $eng
+	done
+	for e in libaio io_uring; do
+		t=${e/io_/}
+		measure fio-$t-qd32 fio --name=rp --read_iolog="$W/afap.iolog" --ioengine=$e --direct=1 \
+			--iodepth=32 --replay_no_stall=1 --output-format=terse
+	done
 	# not a replay: the device's own pace at depth 32 with fio's batching
-	measure fio-randrw-qd32 fio --name=rr --filename="$L" --rw=randrw --rwmixread=70 --bs=4k \
+	measure fio-randrw-libaio-qd32 fio --name=rr --filename="$L" --rw=randrw --rwmixread=70 --bs=4k \
 		--size=1g --io_size=$((N * 4096)) --ioengine=libaio --direct=1 --iodepth=32 \
 		--iodepth_batch_submit=16 --userspace_reap=1 --output-format=terse
+	measure fio-randrw-uring-qd32 fio --name=rr --filename="$L" --rw=randrw --rwmixread=70 --bs=4k \
+		--size=1g --io_size=$((N * 4096)) --ioengine=io_uring --fixedbufs --registerfiles \
+		--direct=1 --iodepth=32 --iodepth_batch_submit=16 --output-format=terse
 	measure btreplay-N btreplay -N -W -d "$W/bt-afap" "$LN"
 done
 echo
-echo "as fast as possible, $N I/Os, median of $ROUNDS rounds:"
-printf '%-20s %12s %14s\n' tool "us per I/O" "CPU us per I/O"
-for t in blkpeak-qd32 blkpeak-qd32-poll blkpeak-qd512 fio-qd32 fio-randrw-qd32 btreplay-N; do
-	grep -q "^$t " "$W/afap.times" || { printf '%-20s %12s\n' "$t" "no run"; continue; }
-	wall=$(awk -v t="$t" '$1 == t { print $2 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	cpu=$(awk -v t="$t" '$1 == t { print $3 + $4 }' "$W/afap.times" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	awk -v t="$t" -v n="$N" -v w="$wall" -v c="$cpu" \
-		'BEGIN { printf "%-20s %12.2f %14.2f\n", t, w * 1e6 / n, c * 1e6 / n }'
+echo "as fast as possible, $N I/Os, median of $ROUNDS rounds (qdT: the trace's depth, $(sed -n 's/.*queue depth \([0-9]*\)).*/\1/p' "$W/blkpeak-uring-qdT.out" | head -1));"
+echo "ratios: to fio's replay on the same engine (CPU) and to fio's own randrw job on io_uring (wall):"
+printf '%-24s %12s %14s %12s %12s\n' tool "us per I/O" "CPU us per I/O" "CPU/fio-rp" "wall/fio-rr"
+median() { awk -v t="$1" -v c="$2" '$1 == t { print (c == 2 ? $2 : $3 + $4) }' "$W/afap.times" |
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+rr_wall=$(median fio-randrw-uring-qd32 2)
+for t in $AFAP_TOOLS; do
+	grep -q "^$t " "$W/afap.times" || { printf '%-24s %12s\n' "$t" "no run"; continue; }
+	wall=$(median "$t" 2); cpu=$(median "$t" 3)
+	case $t in *libaio*) ref=fio-libaio-qd32 ;; *) ref=fio-uring-qd32 ;; esac
+	ref_cpu=$(median $ref 3)
+	awk -v t="$t" -v n="$N" -v w="$wall" -v c="$cpu" -v rc="${ref_cpu:-0}" -v rw="${rr_wall:-0}" \
+		'BEGIN { printf "%-24s %12.2f %14.2f %12s %12s\n", t, w * 1e6 / n, c * 1e6 / n,
+			 (rc > 0 ? sprintf("%.2f", c / rc) : "-"), (rw > 0 ? sprintf("%.2f", w / rw) : "-") }'
 done
 fi
 [[ " $PARTS " == *" timing "* ]] || exit 0
@@ -136,16 +163,18 @@ floor() {
 	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+);.*/$r $1 \1 \2/p" >> "$W/t.floors"
 }
 NIO=$(($(wc -l < "$W/t.csv") - 1))
-TOOLS="blkpeak blkpeak-realtime blkpeak-rt-nowarmup"
+TOOLS="blkpeak blkpeak-libaio blkpeak-realtime"
+[ -n "${BLKPEAK_OLD:-}" ] && TOOLS="$TOOLS blkpeak-old"
 [ "$PEERS" = 1 ] && TOOLS="$TOOLS btreplay-M1 btreplay fio"
 : > "$W/t.results"; : > "$W/t.floors"
 for r in $(seq "$T_ROUNDS"); do
 [ "$T_ROUNDS" -gt 1 ] && echo " round $r of $T_ROUNDS"
 floor before
 timed blkpeak --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
+timed blkpeak-libaio --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --engine libaio
 timed blkpeak-realtime --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
-timed blkpeak-rt-nowarmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime \
-	--no-warmup
+[ -n "${BLKPEAK_OLD:-}" ] && timed blkpeak-old --warmup "$BLKPEAK_OLD" replay "$W/t.bpt" --target "$L" \
+	--allow-write
 if [ "$PEERS" = 1 ]; then
 timed fio fio --name=rp --read_iolog="$W/t.bin" --ioengine=libaio --direct=1 --iodepth=32 \
 	--output-format=terse
@@ -172,5 +201,18 @@ for r in $(seq "$T_ROUNDS"); do
 			found = 1 }
 			END { if (!found) printf "%-6s %-20s %10s\n", r, t, "no result" }' "$W/t.results"
 	done
+done
+# issue 17's target, per round: p99 <= 1.5x the floor's p99, max <= 2x the
+# floor's max, |drift| <= 0.01%
+echo
+for t in $TOOLS; do
+	case $t in blkpeak*) ;; *) continue ;; esac
+	for r in $(seq "$T_ROUNDS"); do
+		read -r fp fm <<< "$(awk -v r="$r" '$1 == r { p += $3; m += $4; n++ } END { if (n) printf "%.3f %.3f", p / n, m / n }' "$W/t.floors")"
+		awk -v r="$r" -v t="$t" -v fp="$fp" -v fm="$fm" '$1 == r && $2 == t {
+			d = $5 < 0 ? -$5 : $5
+			print (fp > 0 && $3 <= 1.5 * fp && $4 <= 2 * fm && d <= 0.01) ? "met" : "missed" }' "$W/t.results"
+	done | awk -v t="$t" -v n="$T_ROUNDS" '$1 == "met" { k++ } END {
+		printf "%-20s met the target (p99 <= 1.5x floor, max <= 2x floor max, |drift| <= 0.01%%) in %d of %d rounds\n", t, k, n }'
 done
 exit 0

@@ -74,9 +74,10 @@ static void usage(FILE *f)
 "  --queue-depth N        most I/Os outstanding (default: afap the trace's\n"
 "                         maximum; original and causal 1024 or that maximum)\n"
 "  --no-idle              causal: leave out think time\n"
-"  --realtime             run the issuing thread SCHED_FIFO with locked memory\n"
-"                         (root): keeps other busy tasks from delaying issues\n"
-"                         by a time slice (ms) in original and causal timing\n"
+"  --realtime             lock memory and warn when SCHED_FIFO is refused\n"
+"                         (original and causal timing already run the issuer\n"
+"                         SCHED_FIFO when allowed, on its own CPU, spinning\n"
+"                         the last 5 ms before each I/O); afap: SCHED_FIFO\n"
 "  --poll                 afap: while the queue is full, poll for completions\n"
 "                         for up to 50 us before sleeping (more CPU; faster\n"
 "                         on a fast device when a CPU is free)\n"
@@ -90,8 +91,10 @@ static void usage(FILE *f)
 "  --json                 print the summary as JSON\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
-"  --engine NAME          libaio (default) or null (no I/O: measures the\n"
-"                         scheduler); --null-latency T for the null engine\n"
+"  --engine NAME          io_uring, libaio or null (no I/O: measures the\n"
+"                         scheduler); default io_uring, libaio where\n"
+"                         io_uring is disabled or missing (a warning says\n"
+"                         why); --null-latency T for the null engine\n"
 "  -h, --help             this text\n"
 "\n"
 "A replay that stops before its last I/O (SIGINT, SIGTERM, SIGHUP,\n"
@@ -260,7 +263,7 @@ static int bad_spec(const char *spec)
 
 int cmd_replay(int argc, char **argv)
 {
-	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = "libaio",
+	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = NULL,
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };

@@ -4,6 +4,7 @@
 #include "engine.h"
 
 static const struct engine_ops *const engines[] = {
+	&engine_uring_ops,
 	&engine_libaio_ops,
 	&engine_null_ops,
 };
@@ -14,4 +15,16 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
+}
+
+const struct engine_ops *engine_default(char *why, size_t len)
+{
+	char none[160];
+
+	if (!why) {
+		why = none;
+		len = sizeof(none);
+	}
+	why[0] = 0;
+	return engine_uring_usable(why, len) ? &engine_uring_ops : &engine_libaio_ops;
 }

@@ -16,7 +16,10 @@
 #ifndef BLKPEAK_ENGINE_H
 #define BLKPEAK_ENGINE_H
 
+#include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 /* Result of queue(): the I/O either finished at once (its result is set,
  * it will not come back through event()), was queued for the next commit,
@@ -56,6 +59,17 @@ struct engine_opts {
 	 * the emulated disks whose completions it holds back */
 	const struct engine_ops *inner;
 	struct hdd_set *hdd;
+	/* every descriptor an I/O may name, and the buffers every read and
+	 * write lies in (the caller keeps both alive until close): an engine
+	 * may register them with the kernel (io_uring) or ignore them */
+	const int *fds;
+	unsigned nfds;
+	const struct iovec *bufs;
+	unsigned nbufs;
+	/* the CPUs the engine's kernel workers (io_uring's io-wq) may use,
+	 * NULL: any; the issuer's own CPU is kept out of it, where a worker
+	 * would wait behind the spinning SCHED_FIFO issuer */
+	const cpu_set_t *worker_cpus;
 };
 
 struct engine_ops {
@@ -83,11 +97,26 @@ struct engine_ops {
 	unsigned (*pending)(const struct engine *e);
 };
 
+extern const struct engine_ops engine_uring_ops;
 extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_null_ops;
 extern const struct engine_ops engine_hdd_ops;
 
-/* The engine called `name` ("libaio", "null"), or NULL. */
+/* The engine called `name` ("io_uring", "libaio", "null"), or NULL. */
 const struct engine_ops *engine_find(const char *name);
+
+/* Whether an io_uring can be made here: 0, or the negative errno of
+ * io_uring_setup (-ENOSYS: not built in, or a seccomp filter's answer;
+ * -EPERM: kernel.io_uring_disabled, 2, or 1 outside io_uring_group, or a
+ * seccomp filter). */
+int engine_uring_probe(void);
+/* Whether io_uring should replay here: engine_uring_probe succeeds and
+ * the kernel has discard as an io_uring command (Linux 6.12). 1, or 0
+ * with the reason in why. */
+int engine_uring_usable(char *why, size_t len);
+
+/* The engine `replay` uses without --engine: io_uring when usable, else
+ * libaio (why says why, when non-NULL). */
+const struct engine_ops *engine_default(char *why, size_t len);
 
 #endif

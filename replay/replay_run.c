@@ -54,6 +54,9 @@ struct replay {
 	struct fit fit[LOAD_MAX_TARGETS];
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
+	size_t buf_len;             /* bytes in each */
+	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
+	int fifo;                   /* the issuer runs SCHED_FIFO */
 	struct outfile out;                      /* -o: the run file */
 	struct load_stream *stream;              /* the trace in issue order */
 	struct bpt_error stream_err;
@@ -434,6 +437,7 @@ static int alloc_buffers(struct replay *rp)
 		pr_err("replay: cannot allocate %llu-byte I/O buffers", (unsigned long long)len);
 		return -1;
 	}
+	rp->buf_len = len;
 	memset(rp->rbuf, 0, len);
 	for (uint64_t i = 0; i < len; i++)
 		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
@@ -678,17 +682,26 @@ static const char *stop_reason(const struct replay *rp, int sched_rc,
 	return why;
 }
 
-/* --realtime: SCHED_FIFO and locked memory, so other tasks on a busy
- * machine do not delay issues by a time slice. */
-static void go_realtime(void)
+/* The issuing thread SCHED_FIFO, so other tasks do not delay issues by
+ * a time slice: for the timed modes by default when allowed (quietly
+ * not, when refused), always with --realtime, which also locks memory
+ * and warns about what it could not do. Returns whether it is FIFO. */
+static int go_realtime(const struct replay_opts *o)
 {
 	struct sched_param sp = { .sched_priority = 1 };
+	int fifo = 1;
 
-	if (sched_setscheduler(0, SCHED_FIFO, &sp))
-		pr_warn("replay: --realtime: cannot use SCHED_FIFO: %s; timing may suffer",
-			strerror(errno));
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+	if (!o->realtime && o->timing == TIMING_AFAP)
+		return 0;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		fifo = 0;
+		if (o->realtime)
+			pr_warn("replay: --realtime: cannot use SCHED_FIFO: %s; timing may suffer",
+				strerror(errno));
+	}
+	if (o->realtime && mlockall(MCL_CURRENT | MCL_FUTURE))
 		pr_warn("replay: --realtime: cannot lock memory: %s", strerror(errno));
+	return fifo;
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elapsed_ns)
@@ -750,6 +763,9 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 		if (o->timing != TIMING_AFAP && o->depth < DEFAULT_TIMED_DEPTH)
 			o->depth = DEFAULT_TIMED_DEPTH;
 	}
+	/* the issuer's CPU, kept free of the threads started from here on */
+	if (o->timing != TIMING_AFAP)
+		cpu_pin_plan(&rp->pin);
 	/* room for every request in flight several times over, so only a
 	 * request outstanding for that many later ones comes out of order */
 	if (result_order_init(&rp->order, o->depth * 4u > 65536 ? o->depth * 4u : 65536,
@@ -770,17 +786,21 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 {
 	const struct replay_opts *o = rp->o;
 
-	if (o->realtime)
-		go_realtime();
+	rp->fifo = go_realtime(o);
 	rp->progress = isatty(STDERR_FILENO);
 	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
 	*cfg = (struct sched_config){
 		.timing = o->timing, .speed = o->speed, .depth = o->depth, .no_idle = o->no_idle,
 		.warmup = !o->no_warmup, .poll = o->poll,
 		.stop_on_error = o->stop_on_error, .stop = &stop_flag, .ops = ops,
+		.spin_ns = SPIN_NS_DEFAULT,
+		/* a FIFO issuer that spins all the time is stalled for the
+		 * normal tasks of a loaded machine: then it sleeps more */
+		.spin_after_stall_ns = rp->fifo ? SPIN_NS_SHORT : 0,
+		.pin = o->timing != TIMING_AFAP ? &rp->pin : NULL,
 		.eopts = { .null_latency_ns = o->null_latency_ns },
 		.targets = rp->st, .ntargets = rp->ntargets,
-		.read_buf = rp->rbuf, .write_buf = rp->wbuf,
+		.read_buf = rp->rbuf, .write_buf = rp->wbuf, .buf_len = rp->buf_len,
 		.on_result = on_result, .on_progress = on_progress, .ctx = rp,
 	};
 	for (unsigned t = 0; t < rp->ntargets; t++) {
@@ -830,12 +850,13 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 		       "is used up; try a smaller --queue-depth", o->engine);
 	else if (rc < 0)
 		pr_err("replay: %s engine: %s", o->engine, strerror(-rc));
-	if (o->realtime) {
+	if (rp->fifo) {
 		struct sched_param sp = { 0 };
 
 		sched_setscheduler(0, SCHED_OTHER, &sp);
-		munlockall();
 	}
+	if (o->realtime)
+		munlockall();
 	return rc;
 }
 
@@ -891,18 +912,36 @@ int replay_run(const struct replay_opts *opts)
 {
 	struct replay rp = { .o = opts };
 	struct replay_opts o = *opts;
-	const struct engine_ops *ops = engine_find(o.engine);
+	const struct engine_ops *ops;
 	struct sched_stats stats;
 	struct sched_config cfg;
 	char why[200];
 	const char *stopped;
 	int rc, ret;
 
-	if (!ops) {
-		pr_err("replay: --engine %s: unknown engine (libaio, null)", o.engine);
-		return EXIT_USAGE;
+	if (o.engine) {
+		ops = engine_find(o.engine);
+		if (!ops) {
+			pr_err("replay: --engine %s: unknown engine (io_uring, libaio, null)",
+			       o.engine);
+			return EXIT_USAGE;
+		}
+		if (ops == &engine_uring_ops && (rc = engine_uring_probe()) < 0) {
+			pr_err("replay: --engine io_uring: %s (io_uring is disabled by "
+			       "kernel.io_uring_disabled or a seccomp filter, or not built in); "
+			       "try --engine libaio", strerror(-rc));
+			return EXIT_FAIL;
+		}
+	} else {
+		char why[160];
+
+		ops = engine_default(why, sizeof(why));
+		if (why[0])
+			pr_warn("replay: using the libaio engine: %s", why);
+		o.engine = ops->name; /* the run file names the engine used */
 	}
 	rp.o = &o;
+	rp.pin.cpu = -1;
 	ret = prepare(&rp, &o);
 	if (ret)
 		goto out;

@@ -8,8 +8,9 @@
  * memory does not grow with the trace. Three timing modes:
  *
  *   original  I/O i is due at start + t_ns[i] / speed. Completions are
- *             reaped while waiting; the wait sleeps until SPIN_NS before
- *             the due time and spins the rest. Each due time is absolute,
+ *             reaped while waiting; the wait sleeps until spin_ns before
+ *             the due time and spins the rest, reaping from the engine's
+ *             ring until REAP_GUARD_NS before it. Each due time is absolute,
  *             so an I/O issued late does not delay the ones after it:
  *             lateness is measured per I/O (issue - due) and carried
  *             forward instead of piling up (fio's iolog_delay idea).
@@ -38,6 +39,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "cpu_pin.h"
 #include "engine.h"
 #include "layout.h"
 
@@ -102,6 +104,21 @@ int sched_internal_copy(struct rp_result *r);
 
 enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
 
+/* The spun stretch before a due time (sched_config.spin_ns): longer than
+ * the longest wake-up from a sleep seen on an idle VM (4.2 ms), so with
+ * I/Os closer than this the issuer never sleeps and never waits to be
+ * woken. SPIN_NS_SHORT is the stretch after a stall (spin_after_stall_ns). */
+#define SPIN_NS_DEFAULT 5000000ull
+#define SPIN_NS_SHORT 80000ull
+/* A spin interrupted this long was not the VM's noise (gaps up to ~2-4
+ * ms on an idle machine) but the kernel taking the CPU from a SCHED_FIFO
+ * issuer for starved normal tasks (up to 50 ms per second; the RT
+ * throttle, or the fair server of Linux 6.12+): the machine is loaded. */
+#define STALL_NS 10000000ull
+/* No completion is reaped closer than this to a due time: the issue is
+ * never held up by completion handling. */
+#define REAP_GUARD_NS 30000ull
+
 /* One replay target as the scheduler sees it. */
 struct sched_target {
 	struct layout *layout;
@@ -121,12 +138,28 @@ struct sched_config {
 	 * POLL_NS (scheduler.c) before sleeping in the engine */
 	int poll;
 	int stop_on_error;
+	/* original and causal: the stretch before a due time that is spun
+	 * (completions polled from the engine's ring until REAP_GUARD_NS
+	 * before it, then only the clock read) rather than slept; 0:
+	 * SPIN_NS_DEFAULT */
+	uint64_t spin_ns;
+	/* after one spin is interrupted for STALL_NS or more, spin only
+	 * this long (sleeping until then) and leave the pinned CPU: a
+	 * SCHED_FIFO issuer on a loaded machine keeps a CPU only while it
+	 * sleeps now and then, and must be free to move off one lent to
+	 * normal tasks; 0: keep spin_ns and the CPU */
+	uint64_t spin_after_stall_ns;
+	/* original and causal: the issuing thread's own CPU (cpu_pin.h),
+	 * taken after the engine is open and the warm-up done, left at the
+	 * end; NULL: stay where it is */
+	const struct cpu_pin *pin;
 	volatile sig_atomic_t *stop; /* set asynchronously (Ctrl-C); may be NULL */
 	const struct engine_ops *ops;
 	struct engine_opts eopts; /* depth is filled in by the scheduler */
 	struct sched_target *targets;
 	unsigned ntargets;
 	void *read_buf, *write_buf; /* aligned, at least max_len bytes each */
+	size_t buf_len;             /* bytes in each (0: not said; not registered) */
 	/* each completed request; return nonzero to stop the replay */
 	int (*on_result)(void *ctx, const struct rp_result *r);
 	/* about every 250 ms: progress so far */
@@ -139,6 +172,7 @@ struct sched_stats {
 	uint64_t start_mono_ns;   /* CLOCK_MONOTONIC of time 0 */
 	uint64_t elapsed_ns;      /* first issue to last completion */
 	unsigned max_outstanding; /* requests, as the scheduler counted them */
+	unsigned spin_stalls;     /* spins interrupted for STALL_NS or more */
 	int stopped;              /* ended early: signal, error or callback */
 };
 

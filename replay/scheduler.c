@@ -14,9 +14,6 @@
 #include "cliutil.h"
 #include "sched.h"
 
-/* The last stretch before a due time is spun, not slept: timer wake-ups
- * are late by tens of microseconds. */
-#define SPIN_NS 80000ull
 #define PROGRESS_NS 250000000ull
 /* Time 0 is this far after setup, so the first I/O is not late already. */
 #define START_LEAD_NS 1000000ull
@@ -62,6 +59,9 @@ struct sched {
 	struct causal c;
 	struct sched_stats *st;
 	int stopping;
+	int *fds;                  /* every member's descriptor, for the engine */
+	uint64_t spin_ns;          /* the stretch spun now (sched_config.spin_ns) */
+	struct iovec bufs[2];      /* read_buf, write_buf */
 };
 
 int timing_parse(const char *s, enum timing *t)
@@ -261,6 +261,41 @@ static int reap_polling(struct sched *s)
 	}
 }
 
+/* Spin until `due`, reaping completions from the engine's ring (no
+ * system call) while more than REAP_GUARD_NS remain, then only reading
+ * the clock, so that completion handling never delays the issue. */
+static int spin_until(struct sched *s, uint64_t due)
+{
+	uint64_t prev = now_mono_ns();
+
+	for (;;) {
+		uint64_t now = now_mono_ns();
+
+		if (now - prev >= STALL_NS) {
+			s->st->spin_stalls++;
+			if (s->cfg->spin_after_stall_ns && s->spin_ns != s->cfg->spin_after_stall_ns) {
+				s->spin_ns = s->cfg->spin_after_stall_ns;
+				/* and free to move: a SCHED_FIFO thread leaves a
+				 * CPU lent to normal tasks for another one */
+				if (s->cfg->pin)
+					cpu_pin_restore(s->cfg->pin);
+			}
+		}
+		prev = now;
+		if (now >= due)
+			return 0;
+		if (s->outstanding && due - now > REAP_GUARD_NS) {
+			int rc = reap(s, 0, 0);
+
+			if (rc < 0)
+				return rc;
+			if (rc > 0)
+				continue;
+		}
+		cpu_relax();
+	}
+}
+
 /* Submit the batch; when the kernel is full, reap and submit the rest. */
 static int commit(struct sched *s)
 {
@@ -452,6 +487,7 @@ static void sched_free(struct sched *s)
 {
 	if (s->eng)
 		s->cfg->ops->close(s->eng);
+	free(s->fds);
 	if (s->reqs)
 		for (unsigned i = 0; i < s->cfg->depth; i++) {
 			free(s->reqs[i].lp);
@@ -497,6 +533,27 @@ static int sched_setup(struct sched *s)
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
 		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
 		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
+	}
+	/* the descriptors and buffers, which an engine may register */
+	unsigned nfds = 0;
+	for (unsigned t = 0; t < cfg->ntargets; t++)
+		nfds += cfg->targets[t].layout->nmembers;
+	s->fds = calloc(nfds ? nfds : 1, sizeof(*s->fds));
+	if (!s->fds)
+		return -ENOMEM;
+	nfds = 0;
+	for (unsigned t = 0; t < cfg->ntargets; t++)
+		for (unsigned m = 0; m < cfg->targets[t].layout->nmembers; m++)
+			s->fds[nfds++] = cfg->targets[t].fd[m];
+	if (cfg->timing != TIMING_AFAP && cfg->pin && cfg->pin->cpu >= 0)
+		eo.worker_cpus = &cfg->pin->rest;
+	eo.fds = s->fds;
+	eo.nfds = nfds;
+	if (cfg->buf_len && cfg->read_buf && cfg->write_buf) {
+		s->bufs[0] = (struct iovec){ cfg->read_buf, cfg->buf_len };
+		s->bufs[1] = (struct iovec){ cfg->write_buf, cfg->buf_len };
+		eo.bufs = s->bufs;
+		eo.nbufs = 2;
 	}
 	eo.depth = cfg->depth * s->maxparts;
 	if (eo.depth > 8192)
@@ -577,6 +634,9 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 		rc = 0;
 	if (rc)
 		goto out;
+	if (cfg->timing != TIMING_AFAP && cfg->pin)
+		cpu_pin_issuer(cfg->pin);
+	s.spin_ns = cfg->spin_ns ? cfg->spin_ns : SPIN_NS_DEFAULT;
 	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
 	stats->start_mono_ns = s.t0;
 	s.next_progress = s.t0 + PROGRESS_NS;
@@ -620,19 +680,17 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 				rc = reap_polling(&s); /* afap, the queue full */
 			else
 				rc = reap(&s, 1, stop || !more ? PROGRESS_NS : NEVER);
-		} else if (due > now + SPIN_NS) {
-			uint64_t wait = due - now - SPIN_NS;
+		} else if (due > now + s.spin_ns) {
+			uint64_t wait = due - now - s.spin_ns;
 
 			if (s.outstanding) {
 				rc = reap(&s, 1, wait);
 			} else {
-				sleep_until_mono_ns(due - SPIN_NS);
+				sleep_until_mono_ns(due - s.spin_ns);
 				rc = 0;
 			}
 		} else {
-			while (now_mono_ns() < due)
-				;
-			rc = 0;
+			rc = spin_until(&s, due);
 		}
 		if (rc < 0)
 			goto out;
@@ -644,6 +702,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	if (s.have_ahead || !s.src_end)
 		stats->stopped = 1;
 out:
+	if (cfg->timing != TIMING_AFAP && cfg->pin)
+		cpu_pin_restore(cfg->pin);
 	sched_free(&s);
 	if (!rc && src_rc < 0)
 		rc = src_rc;

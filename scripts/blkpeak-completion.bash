@@ -109,7 +109,7 @@ _blkpeak()
 			--kind|-k) w="latency-cdf iops lba qd sizes qd-iops qd-p99 zcav seeks commit" ;;
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
-			--engine) w="libaio null" ;;
+			--engine) w="io_uring libaio null" ;;
 			--map)
 				w=$(_blkpeak_map_keys "$bin" "${COMP_WORDS[@]:1}")
 				if [[ -n $w ]]; then

@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libaio-dev libzstd-dev libbz2-dev liblzma-dev libsqlite3-dev sqlite3 libcriterion-dev
+libaio-dev liburing-dev libzstd-dev libbz2-dev liblzma-dev libsqlite3-dev sqlite3 libcriterion-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux fdisk kmod
 python3 time tar scdoc gzip bzip2 xz-utils zstd"
 # workloads/boot: mmdebstrap builds the Debian root it boots (once, from the

@@ -6,6 +6,7 @@
 # of the replay (ftrace blk tracer, Q events) and the run file; a random
 # trace on every layout, a sequential one across linear and raid0 members.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd blkparse python3 losetup
 CHECK="python3 $(dirname "$0")/replay_check.py"

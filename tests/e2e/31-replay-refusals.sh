@@ -7,6 +7,7 @@
 # does not fit; a target smaller than the trace (both sizes named)
 # unless --fit; a missing file without --create; usage errors exit 2.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd mkfs.ext4 mount umount losetup
 

@@ -17,6 +17,7 @@
 # its recorded dependencies completed, and that afap never has more than
 # --queue-depth I/Os outstanding (from the run files).
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd blkparse python3
 CHECK="python3 $(dirname "$0")/replay_check.py"

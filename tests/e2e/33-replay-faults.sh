@@ -6,6 +6,7 @@
 # cleanly and still writes a valid run file. --stop-on-error stops at the
 # first failure.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd losetup python3
 

@@ -3,11 +3,12 @@
 # with reads, writes, a FUA write, a flush, a discard and a write-zeroes
 # is replayed with sda on a loop device and sdb on a raid1 of two; the
 # blk tracer shows each I/O on the right device with the right operation
-# (discard through BLKDISCARD as DS, write-zeroes through BLKZEROOUT as
-# WS, the flush (IOCB_CMD_FDSYNC) as FWS, FUA as WFS), mirrored writes on
-# both members. A recorded device
+# (discard: libaio through BLKDISCARD as DS, io_uring through its
+# asynchronous discard command as D; write-zeroes as WS, the flush as
+# FWS, FUA as WFS), mirrored writes on both members. A recorded device
 # with no target is refused by name.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd blkparse cc
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,7 +49,8 @@ mm() { printf '%d,%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 	echo "$(mm "$B") R 0+8"        # the warm-up read of each member
 	echo "$(mm "$C") R 0+8"
 	echo "$(mm "$A") WFS 4096+8"
-	echo "$(mm "$A") DS 8192+128"
+	if [ "$E2E_ENGINE" = io_uring ]; then echo "$(mm "$A") D 8192+128"
+	else echo "$(mm "$A") DS 8192+128"; fi
 	echo "$(mm "$B") WS 2048+16"
 	echo "$(mm "$C") WS 2048+16"
 	echo "$(mm "$B") WS 16384+128"
@@ -64,5 +66,7 @@ grep -v " R 4096+8$" "$E2E_TMP/got" | sort -u > "$E2E_TMP/got2"
 diff "$E2E_TMP/want" "$E2E_TMP/got2" > "$E2E_TMP/diff" || { cat "$E2E_TMP/diff"; fail "the devices saw other I/Os"; }
 "$BLKPEAK" info "$E2E_TMP/run.bpt" | grep -q "target=sda=$A;8:16=raid1:$B,$C" ||
 	fail "run file header lacks the map: $("$BLKPEAK" info "$E2E_TMP/run.bpt" | grep target)"
+"$BLKPEAK" info "$E2E_TMP/run.bpt" | grep -q "engine=$E2E_ENGINE" ||
+	fail "run file header names another engine: $("$BLKPEAK" info "$E2E_TMP/run.bpt" | grep engine)"
 note "$(wc -l < "$E2E_TMP/got") block-layer I/Os, each on its device with its operation"
 exit 0

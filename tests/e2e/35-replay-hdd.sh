@@ -14,6 +14,7 @@
 # Also: a bad model is a usage error, hdd: over an array is refused, and
 # the replay says which disk is emulated as what.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd python3
 

@@ -8,6 +8,7 @@
 # replay) is partial too. A database of schema 1 is refused read-only
 # with a clear message and migrated by import.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_cmd python3 sqlite3
 T=$E2E_TMP
 export BLKPEAK_DB=$T/p.db

@@ -9,6 +9,7 @@
 # the members is what they hold (raid_check.py parity). Bad specs fail
 # with a reason.
 . "$(dirname "$0")/lib.sh"
+each_engine
 need_root
 need_cmd blkparse python3 losetup
 CHECK="python3 $(dirname "$0")/raid_check.py"

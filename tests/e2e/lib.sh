@@ -78,6 +78,26 @@ wait_dev_ios() {
 	done
 }
 
+# each_engine: run this test once per replay engine of E2E_ENGINES
+# (default "io_uring libaio"), each time with BLKPEAK pointing at a
+# wrapper that puts --engine NAME first in every `blkpeak replay` (an
+# --engine of the test's own comes later on the line and wins). Called
+# right after sourcing lib.sh; the first engine that fails ends the test.
+each_engine() {
+	if [ -z "${E2E_ENGINE:-}" ]; then
+		for _e in ${E2E_ENGINES:-io_uring libaio}; do
+			echo "engine $_e:"
+			E2E_ENGINE=$_e bash "$0" "$@" || exit $?
+		done
+		exit 0
+	fi
+	_w="$E2E_TMP/blkpeak-$E2E_ENGINE"
+	printf '#!/bin/bash\nif [ "${1:-}" = replay ]; then shift; exec %q replay --engine %q "$@"; fi\nexec %q "$@"\n' \
+		"$BLKPEAK" "$E2E_ENGINE" "$BLKPEAK" > "$_w"
+	chmod +x "$_w"
+	BLKPEAK=$_w
+}
+
 # bg_start CMD...: start in the background, remember its pid in $BG_PID.
 bg_start() { "$@" & BG_PID=$!; _PIDS="$BG_PID $_PIDS"; }
 

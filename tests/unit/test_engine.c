@@ -1,7 +1,9 @@
-/* Unit tests of the I/O engines (replay/engine_*.c) on a temporary file:
- * reads and writes land where asked, flushes and FUA writes complete,
- * discards and write-zeroes run on the helper thread, an I/O the kernel
- * refuses comes back with its error, the depth is enforced. No root. */
+/* Unit tests of the I/O engines (replay/engine_*.c) on a temporary file,
+ * each run on libaio and io_uring: reads and writes land where asked (on
+ * io_uring through the registered file and buffer, and without them),
+ * flushes and FUA writes complete, discards and write-zeroes too (libaio:
+ * on the helper thread; io_uring: native), an I/O the kernel refuses
+ * comes back with its error, the depth is enforced. No root. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,12 +38,23 @@ static void teardown(void)
 TestSuite(engine, .init = setup, .fini = teardown);
 
 /* Queue, commit and wait for the given I/Os; results in io[i].result. */
-static void run(const struct engine_ops *ops, struct eng_io *io, unsigned n)
+static const struct engine_ops *const real[] = { &engine_libaio_ops, &engine_uring_ops };
+#define NREAL (sizeof(real) / sizeof(real[0]))
+
+/* `registered`: the file and the buffer are offered for registration. */
+static void run_reg(const struct engine_ops *ops, struct eng_io *io, unsigned n, int registered)
 {
 	struct engine *e;
+	struct iovec iov = { buf, 65536 };
 	struct engine_opts eo = { .depth = 8 };
 	unsigned done = 0;
 
+	if (registered) {
+		eo.fds = &fd;
+		eo.nfds = 1;
+		eo.bufs = &iov;
+		eo.nbufs = 1;
+	}
 	cr_assert_eq(ops->open(&e, &eo), 0);
 	for (unsigned i = 0; i < n; i++) {
 		enum eng_status st = ops->queue(e, &io[i]);
@@ -62,80 +75,95 @@ static void run(const struct engine_ops *ops, struct eng_io *io, unsigned n)
 	ops->close(e);
 }
 
+static void run(const struct engine_ops *ops, struct eng_io *io, unsigned n)
+{
+	run_reg(ops, io, n, 1);
+}
+
 static struct eng_io mk(int f, unsigned op, uint64_t off, uint64_t len, void *b)
 {
 	return (struct eng_io){ .fd = f, .op = (uint8_t)op, .offset = off, .len = len, .buf = b };
 }
 
-Test(engine, libaio_reads_writes_flushes)
+Test(engine, reads_writes_flushes)
 {
 	char *w = buf, *r = (char *)buf + 32768;
 	struct eng_io io[3];
 
-	memset(w, 0x5a, 8192);
-	io[0] = mk(fd, BPT_OP_WRITE, 65536, 8192, w);
-	io[1] = mk(fd, BPT_OP_WRITE, 131072, 4096, w);
-	io[1].flags = BPT_F_FUA;
-	io[2] = mk(fd, BPT_OP_FLUSH, 0, 0, NULL);
-	run(&engine_libaio_ops, io, 3);
-	cr_expect_eq(io[0].result, 8192);
-	cr_expect_eq(io[1].result, 4096);
-	cr_expect_eq(io[2].result, 0);
-	cr_assert_eq(pread(fd, r, 8192, 65536), 8192);
-	cr_expect_eq(memcmp(r, w, 8192), 0, "the write landed at its offset");
+	for (unsigned k = 0; k < NREAL * 2; k++) {
+		const struct engine_ops *ops = real[k % NREAL];
+		int reg = k < NREAL; /* then again with nothing registered */
 
-	memset(r, 0, 8192);
-	io[0] = mk(fd, BPT_OP_READ, 65536, 4096, r);
-	run(&engine_libaio_ops, io, 1);
-	cr_expect_eq(io[0].result, 4096);
-	cr_expect_eq(r[0], 0x5a);
-	cr_expect_eq(r[4095], 0x5a);
+		memset(w, 0x5a + (int)k, 8192);
+		io[0] = mk(fd, BPT_OP_WRITE, 65536, 8192, w);
+		io[1] = mk(fd, BPT_OP_WRITE, 131072, 4096, w);
+		io[1].flags = BPT_F_FUA;
+		io[2] = mk(fd, BPT_OP_FLUSH, 0, 0, NULL);
+		run_reg(ops, io, 3, reg);
+		cr_expect_eq(io[0].result, 8192, "%s", ops->name);
+		cr_expect_eq(io[1].result, 4096, "%s", ops->name);
+		cr_expect_eq(io[2].result, 0, "%s", ops->name);
+		cr_assert_eq(pread(fd, r, 8192, 65536), 8192);
+		cr_expect_eq(memcmp(r, w, 8192), 0, "%s: the write landed at its offset", ops->name);
+
+		memset(r, 0, 8192);
+		io[0] = mk(fd, BPT_OP_READ, 65536, 4096, r);
+		run_reg(ops, io, 1, reg);
+		cr_expect_eq(io[0].result, 4096, "%s", ops->name);
+		cr_expect_eq(r[0], 0x5a + (int)k, "%s", ops->name);
+		cr_expect_eq(r[4095], 0x5a + (int)k, "%s", ops->name);
+	}
 }
 
-Test(engine, libaio_discard_and_zeroes_on_the_helper)
+Test(engine, discard_and_zeroes)
 {
 	char *w = buf, *r = (char *)buf + 32768;
 	struct eng_io io[2];
 
-	memset(w, 0x77, 16384);
-	cr_assert_eq(pwrite(fd, w, 16384, 0), 16384);
-	cr_assert_eq(pwrite(fd, w, 16384, 262144), 16384);
-	io[0] = mk(fd, BPT_OP_DISCARD, 0, 8192, NULL);
-	io[1] = mk(fd, BPT_OP_WRITE_ZEROES, 262144, 4096, NULL);
-	run(&engine_libaio_ops, io, 2);
-	if (io[0].result == -EOPNOTSUPP || io[1].result == -EOPNOTSUPP)
-		cr_skip_test("this file system cannot punch holes or zero ranges");
-	cr_expect_eq(io[0].result, 8192);
-	cr_expect_eq(io[1].result, 4096);
-	cr_assert_eq(pread(fd, r, 16384, 0), 16384);
-	cr_expect_eq(r[0], 0);
-	cr_expect_eq(r[8191], 0);
-	cr_expect_eq(r[8192], 0x77, "only the discarded range");
-	cr_assert_eq(pread(fd, r, 8192, 262144), 8192);
-	cr_expect_eq(r[4095], 0);
-	cr_expect_eq(r[4096], 0x77);
+	for (unsigned k = 0; k < NREAL; k++) {
+		memset(w, 0x77, 16384);
+		cr_assert_eq(pwrite(fd, w, 16384, 0), 16384);
+		cr_assert_eq(pwrite(fd, w, 16384, 262144), 16384);
+		io[0] = mk(fd, BPT_OP_DISCARD, 0, 8192, NULL);
+		io[1] = mk(fd, BPT_OP_WRITE_ZEROES, 262144, 4096, NULL);
+		run(real[k], io, 2);
+		if (io[0].result == -EOPNOTSUPP || io[1].result == -EOPNOTSUPP)
+			cr_skip_test("this file system cannot punch holes or zero ranges");
+		cr_expect_eq(io[0].result, 8192, "%s", real[k]->name);
+		cr_expect_eq(io[1].result, 4096, "%s", real[k]->name);
+		cr_assert_eq(pread(fd, r, 16384, 0), 16384);
+		cr_expect_eq(r[0], 0, "%s", real[k]->name);
+		cr_expect_eq(r[8191], 0, "%s", real[k]->name);
+		cr_expect_eq(r[8192], 0x77, "%s: only the discarded range", real[k]->name);
+		cr_assert_eq(pread(fd, r, 8192, 262144), 8192);
+		cr_expect_eq(r[4095], 0, "%s", real[k]->name);
+		cr_expect_eq(r[4096], 0x77, "%s", real[k]->name);
+	}
 }
 
-Test(engine, libaio_refused_io_comes_back_with_its_error)
+Test(engine, refused_io_comes_back_with_its_error)
 {
 	struct eng_io io[2];
 
-	io[0] = mk(-1, BPT_OP_READ, 0, 4096, buf);
-	io[1] = mk(fd, BPT_OP_READ, 0, 4096, buf);
-	run(&engine_libaio_ops, io, 2);
-	cr_expect_eq(io[0].result, -EBADF);
-	cr_expect_eq(io[1].result, 4096, "the next I/O of the batch still runs");
-	/* reading past the end of the file: 0 bytes, a short I/O */
-	io[0] = mk(fd, BPT_OP_READ, 2 << 20, 4096, buf);
-	run(&engine_libaio_ops, io, 1);
-	cr_expect_eq(io[0].result, 0);
+	for (unsigned k = 0; k < NREAL; k++) {
+		io[0] = mk(-1, BPT_OP_READ, 0, 4096, buf);
+		io[1] = mk(fd, BPT_OP_READ, 0, 4096, buf);
+		run(real[k], io, 2);
+		cr_expect_eq(io[0].result, -EBADF, "%s", real[k]->name);
+		cr_expect_eq(io[1].result, 4096, "%s: the next I/O of the batch still runs",
+			     real[k]->name);
+		/* reading past the end of the file: 0 bytes, a short I/O */
+		io[0] = mk(fd, BPT_OP_READ, 2 << 20, 4096, buf);
+		run(real[k], io, 1);
+		cr_expect_eq(io[0].result, 0, "%s", real[k]->name);
+	}
 }
 
 Test(engine, depth_is_enforced)
 {
-	const struct engine_ops *ops[] = { &engine_libaio_ops, &engine_null_ops };
+	const struct engine_ops *ops[] = { &engine_libaio_ops, &engine_uring_ops, &engine_null_ops };
 
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 3; k++) {
 		struct engine *e;
 		struct engine_opts eo = { .depth = 2, .null_latency_ns = 1000 };
 		struct eng_io io[3] = { mk(fd, BPT_OP_READ, 0, 4096, buf),
@@ -153,5 +181,6 @@ Test(engine, depth_is_enforced)
 		ops[k]->close(e); /* with one queued, never committed */
 	}
 	cr_expect_eq(engine_find("libaio"), &engine_libaio_ops);
-	cr_expect_null(engine_find("io_uring"));
+	cr_expect_eq(engine_find("io_uring"), &engine_uring_ops);
+	cr_expect_null(engine_find("uring"));
 }
