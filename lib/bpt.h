@@ -177,6 +177,17 @@ struct bpt_meta {
 #define BPT_META_RUN_DONE "run.done"       /* I/Os done (records in the file) */
 #define BPT_META_RUN_ERRORS "run.errors"   /* of those, I/Os that failed */
 #define BPT_META_RUN_STOPPED "run.stopped" /* partial: why, e.g. "interrupted by SIGINT" */
+/* replay --verify: the kernel's view of the run (end meta) */
+#define BPT_META_VERIFY_IOS "verify.ios"             /* I/Os compared */
+#define BPT_META_VERIFY_PRESENT "verify.present"     /* seen as asked */
+#define BPT_META_VERIFY_MISSING "verify.missing"     /* never seen */
+#define BPT_META_VERIFY_MISPLACED "verify.misplaced" /* seen elsewhere */
+#define BPT_META_VERIFY_EXTRA "verify.extra"         /* others' requests */
+#define BPT_META_VERIFY_LOST "verify.lost"           /* events the capture lost */
+#define BPT_META_VERIFY_ERR_P50 "verify.issue_err_p50_ns" /* kernel issue - due */
+#define BPT_META_VERIFY_ERR_P99 "verify.issue_err_p99_ns"
+#define BPT_META_VERIFY_ERR_MAX "verify.issue_err_max_ns"
+#define BPT_META_VERIFY_DRIFT "verify.drift"         /* error growth per s of schedule */
 #define BPT_RUN_COMPLETE "complete"
 #define BPT_RUN_PARTIAL "partial"
 
