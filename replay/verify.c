@@ -378,6 +378,7 @@ int verify_finish(struct verify *v, uint64_t start_mono_ns, struct verify_result
 		return -1;
 	}
 	res->lost = lost;
+	res->start_mono_ns = start_mono_ns;
 	return 0;
 }
 

@@ -97,6 +97,7 @@ struct verify_result {
 	/* kernel issue time - the replay's submission (the engine's path) */
 	uint64_t sub_p50, sub_p99, sub_max;
 	double drift;           /* error growth per unit of schedule time */
+	uint64_t start_mono_ns; /* the replay's time 0 (CLOCK_MONOTONIC), for cross-checks */
 };
 
 /* Match ios[0..nio) (issue order) against ev[0..nev) (any order; sorted

@@ -65,6 +65,7 @@ void verify_json(struct jw *w, const struct verify_result *r)
 	jw_ku64(w, "max_ns", r->sub_max);
 	jw_obj_end(w);
 	jw_knum(w, "drift", r->drift, 9);
+	jw_ku64(w, "start_mono_ns", r->start_mono_ns);
 	jw_obj_end(w);
 }
 
