@@ -40,6 +40,8 @@ echo mono > /sys/kernel/tracing/trace_clock || skip "no mono trace clock"
 blktrace_stop
 echo "${OLDCLOCK:-local}" > /sys/kernel/tracing/trace_clock
 all_present plain
+python3 "$(dirname "$0")/json_schema_check.py" "$(dirname "$0")/../../schemas/replay.schema.json" \
+	"$E2E_TMP/plain.json" || fail "plain: --json does not match schemas/replay.schema.json"
 "$BLKPEAK" info "$E2E_TMP/plain.bpt" > "$E2E_TMP/plain.info"
 grep -q "verify.present=400" "$E2E_TMP/plain.info" && grep -q "verify.missing=0" "$E2E_TMP/plain.info" ||
 	fail "plain: the run file does not hold --verify's results"
