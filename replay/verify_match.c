@@ -241,7 +241,10 @@ static int check_io(struct matcher *m, const struct verify_io *io, uint64_t *kis
 
 			if (mirror_read && !(io->member_mask & (1u << lp->member)))
 				continue;
-			rc = cover(m, base + lp->member, op, lp->offset, lp->len, w0, w1, &t);
+			/* raid5/raid6: old data and parity are read whatever
+			 * the request's operation (array-internal parts) */
+			rc = cover(m, base + lp->member, lp->read ? BPT_OP_READ : op, lp->offset,
+				   lp->len, w0, w1, &t);
 			if (rc < 0)
 				return rc;
 			ok = (unsigned)rc;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # replay --verify: the kernel's view of the replay (a child eBPF capture on
 # the members) finds every I/O on the right member at the right member
-# offset, on a plain loop device, raid0 and raid1, and with a device that
+# offset, on a plain loop device, raid0, raid1 and raid5 (its array-internal
+# reads and parity writes included), and with a device that
 # splits requests (max_sectors_kb); its issue error agrees with the ftrace
 # blk tracer's (trace_clock mono, so both are CLOCK_MONOTONIC) within 2 µs
 # at p50 on the same run; the results are in the JSON and the run file;
@@ -57,7 +58,7 @@ note "plain: 400/400 present; issue error p50: --verify $VP ns, blk tracer $BT n
 [ "$D" -le 2000 ] || fail "p50 issue error: --verify $VP ns, blk tracer $BT ns: more than 2 us apart"
 
 # arrays: every part on its member at its member offset
-for L in "raid0:chunk=16k:$A,$B" "raid1:$A,$B"; do
+for L in "raid0:chunk=16k:$A,$B" "raid1:$A,$B" "raid5:chunk=16k:$A,$B,$P"; do
 	N=${L%%:*}
 	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$L" --allow-write --timing afap --queue-depth 8 \
 		--verify --json > "$E2E_TMP/$N.json" 2> "$E2E_TMP/$N.err" ||
