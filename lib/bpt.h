@@ -188,6 +188,17 @@ struct bpt_meta {
  * index D (continued in "partitions.D.1", ".2"... when long); see
  * bpt_partitions_get. */
 #define BPT_META_PARTITIONS "partitions"
+/* replay --verify: the kernel's view of the run (end meta) */
+#define BPT_META_VERIFY_IOS "verify.ios"             /* I/Os compared */
+#define BPT_META_VERIFY_PRESENT "verify.present"     /* seen as asked */
+#define BPT_META_VERIFY_MISSING "verify.missing"     /* never seen */
+#define BPT_META_VERIFY_MISPLACED "verify.misplaced" /* seen elsewhere */
+#define BPT_META_VERIFY_EXTRA "verify.extra"         /* others' requests */
+#define BPT_META_VERIFY_LOST "verify.lost"           /* events the capture lost */
+#define BPT_META_VERIFY_ERR_P50 "verify.issue_err_p50_ns" /* kernel issue - due */
+#define BPT_META_VERIFY_ERR_P99 "verify.issue_err_p99_ns"
+#define BPT_META_VERIFY_ERR_MAX "verify.issue_err_max_ns"
+#define BPT_META_VERIFY_DRIFT "verify.drift"         /* error growth per s of schedule */
 #define BPT_RUN_COMPLETE "complete"
 #define BPT_RUN_PARTIAL "partial"
 

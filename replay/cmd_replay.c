@@ -88,6 +88,10 @@ static void usage(FILE *f)
 "output:\n"
 "  -o, --output RUN.bpt   write the run: per I/O scheduled, issue and\n"
 "                         completion time, member and result\n"
+"  --verify               record the replay on the members with the eBPF\n"
+"                         capture and compare: every I/O seen by the kernel\n"
+"                         with its member, offset, size and operation, and\n"
+"                         the issue error from the kernel's view (root, BPF)\n"
 "  --json                 print the summary as JSON\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
@@ -109,7 +113,7 @@ static void usage(FILE *f)
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
-	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL,
+	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "realtime", no_argument, NULL, OPT_REALTIME },
 	{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
 	{ "poll", no_argument, NULL, OPT_POLL },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -235,6 +240,7 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 	case OPT_REALTIME: o->realtime = 1; return 0;
 	case OPT_NO_WARMUP: o->no_warmup = 1; return 0;
 	case OPT_POLL: o->poll = 1; return 0;
+	case OPT_VERIFY: o->verify = 1; return 0;
 	case OPT_ENGINE: o->engine = arg; return 0;
 	case OPT_NULL_LAT:
 		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)

@@ -28,6 +28,7 @@
 #include "summary.h"
 #include "target.h"
 #include "target_hdd.h"
+#include "verify.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -72,6 +73,9 @@ struct replay {
 	uint64_t ndone_err;                      /* of those, failed */
 	uint32_t first_err_src;                  /* source index of the first failure */
 	int first_err;                           /* its negative errno, 0: none yet */
+	struct verify *verify;                   /* --verify: the kernel's view */
+	struct verify_result vres;
+	int verified;                            /* vres holds the comparison */
 };
 
 static int target_index(struct replay *rp, const char *spec)
@@ -582,6 +586,8 @@ static void emit_result(void *ctx, const struct rp_result *r)
 	struct replay *rp = ctx;
 
 	summary_add(&rp->sum, r);
+	if (rp->verify)
+		verify_add(rp->verify, r);
 	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
 		rp->write_failed = 1;
 	free(r->internal);
@@ -728,6 +734,7 @@ static void replay_free(struct replay *rp)
 	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream); /* its thread reads the reader */
 	hdd_set_free(rp->hdd);
+	verify_free(rp->verify);
 	bpt_reader_close(rp->reader);
 	loaded_trace_free(&rp->lt);
 	summary_free(&rp->sum);
@@ -898,6 +905,7 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.recorded_ns = rp->lt.recorded_ns, .interrupted = stats->stopped,
 		.done_ios = rp->ndone, .stopped = stopped,
 		.run_file = rp->write_failed ? NULL : o->output,
+		.verify = rp->verified ? &rp->vres : NULL,
 	};
 
 	if (rp->ntargets == 1)
@@ -906,6 +914,61 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		summary_print_json(&rp->sum, &sc, stdout);
 	else
 		summary_print_text(&rp->sum, &sc, stdout);
+	if (!o->json && rp->verified)
+		verify_print_text(&rp->vres, stdout);
+}
+
+/* --verify: start recording the members before the first I/O. */
+static int start_verify(struct replay *rp)
+{
+	struct verify_target vt[LOAD_MAX_TARGETS];
+	struct bpt_error err = { 0 };
+
+	if (!strcmp(rp->o->engine, "null")) {
+		pr_err("replay: --verify: the null engine does no I/O; there is nothing to verify");
+		return -1;
+	}
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		vt[t] = (struct verify_target){ .layout = &rp->tgt[t].layout, .fd = rp->tgt[t].fd,
+						.spec = rp->spec[t] };
+	if (verify_start(&rp->verify, vt, rp->ntargets, &err)) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --verify: compare, and store the findings with the run file's end meta.
+ * -1 (after saying why) when the comparison failed or found I/Os the
+ * kernel did not see as asked. */
+static int finish_verify(struct replay *rp, uint64_t start_mono_ns)
+{
+	struct bpt_error err = { 0 };
+	const char *kv[2 * VERIFY_NMETA];
+	char buf[VERIFY_NMETA][32];
+	unsigned n;
+
+	if (verify_finish(rp->verify, start_mono_ns, &rp->vres, &err)) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	rp->verified = 1;
+	n = verify_meta(&rp->vres, kv, buf);
+	for (unsigned i = 0; rp->rw && !rp->write_failed && i < n; i++)
+		if (run_writer_set_meta(rp->rw, kv[2 * i], kv[2 * i + 1]) < 0) {
+			pr_err("replay: %s: cannot record --verify's results in the run file",
+			       rp->o->output);
+			rp->write_failed = 1;
+		}
+	if (rp->vres.missing || rp->vres.misplaced) {
+		pr_err("replay: --verify: %llu of %llu I/Os not seen by the kernel as asked "
+		       "(%llu missing, %llu misplaced)",
+		       (unsigned long long)(rp->vres.missing + rp->vres.misplaced),
+		       (unsigned long long)rp->vres.ios, (unsigned long long)rp->vres.missing,
+		       (unsigned long long)rp->vres.misplaced);
+		return -1;
+	}
+	return 0;
 }
 
 int replay_run(const struct replay_opts *opts)
@@ -946,16 +1009,18 @@ int replay_run(const struct replay_opts *opts)
 	if (ret)
 		goto out;
 	ret = EXIT_FAIL;
-	if (configure(&rp, ops, &cfg))
+	if (configure(&rp, ops, &cfg) || (o.verify && start_verify(&rp)))
 		goto out;
 	rc = run_schedule(&rp, &cfg, &stats);
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;
 	result_order_flush(&rp.order);
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
+	int vfail = o.verify && finish_verify(&rp, stats.start_mono_ns);
+
 	finish_run_file(&rp, stopped);
 	print_summary(&rp, &stats, stopped);
-	ret = rc < 0 || stopped || stats.errors || rp.write_failed ? EXIT_FAIL : EXIT_OK;
+	ret = rc < 0 || stopped || stats.errors || rp.write_failed || vfail ? EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)
 		run_writer_close(rp.rw, NULL);

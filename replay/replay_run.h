@@ -35,6 +35,7 @@ struct replay_opts {
 	int realtime;                /* SCHED_FIFO + mlockall while replaying */
 	int no_warmup;               /* no warm-up read before time 0 */
 	int poll;                    /* afap: poll before sleeping when full */
+	int verify;                  /* --verify: compare with the kernel's view */
 	enum writes_mode writes;
 	enum fit_mode fit;
 	uint64_t offset, create_size;

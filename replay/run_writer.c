@@ -129,6 +129,11 @@ int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o)
 	return rc;
 }
 
+int run_writer_set_meta(struct run_writer *w, const char *key, const char *value)
+{
+	return bpt_writer_set_end_meta(w->w, key, value);
+}
+
 int run_writer_close(struct run_writer *w, struct bpt_error *err)
 {
 	int rc;

@@ -72,6 +72,9 @@ struct run_outcome {
 /* Record the outcome; written with the footer by run_writer_close. */
 int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o);
 
+/* One more end meta pair (replay --verify's results). */
+int run_writer_set_meta(struct run_writer *w, const char *key, const char *value);
+
 /* Finish the file (footer) and free the writer; NULL is accepted. */
 int run_writer_close(struct run_writer *w, struct bpt_error *err);
 

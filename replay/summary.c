@@ -10,6 +10,7 @@
 #include "jsonout.h"
 #include "partial.h"
 #include "summary.h"
+#include "verify.h"
 
 #define OP_BITS 3 /* a spilled latency is ns << OP_BITS | op */
 _Static_assert(BPT_OP__COUNT <= (1u << OP_BITS), "an op fits in OP_BITS");
@@ -406,6 +407,10 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_obj_end(&w);
 	if (c->run_file)
 		jw_kstr(&w, "run_file", c->run_file);
+	if (c->verify) {
+		jw_key(&w, "verify");
+		verify_json(&w, c->verify);
+	}
 	jw_obj_end(&w);
 	jw_finish(&w);
 }

@@ -57,6 +57,8 @@ void summary_finish(struct summary *s);
 void summary_free(struct summary *s);
 
 /* What the printers need besides the results. */
+struct verify_result;
+
 struct summary_ctx {
 	const char *source, *target, *timing;
 	double speed;
@@ -69,6 +71,7 @@ struct summary_ctx {
 	uint64_t done_ios;       /* I/Os with a result */
 	const char *stopped;     /* why the run is partial; NULL: it is not */
 	const char *run_file;    /* -o, or NULL */
+	const struct verify_result *verify; /* --verify's findings, or NULL */
 };
 
 /* Print (summary_finish() first, or it is called here). */
