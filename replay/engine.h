@@ -115,8 +115,9 @@ int engine_uring_probe(void);
  * with the reason in why. */
 int engine_uring_usable(char *why, size_t len);
 
-/* The engine `replay` uses without --engine: io_uring when usable, else
- * libaio (why says why, when non-NULL). */
+/* The engine `replay` uses without --engine: libaio, the faster one in
+ * bench/RESULTS.md here (why, when non-NULL, is left empty: nothing to
+ * warn about). */
 const struct engine_ops *engine_default(char *why, size_t len);
 
 #endif

@@ -995,9 +995,11 @@ int replay_run(const struct replay_opts *opts)
 			       "try --engine libaio", strerror(-rc));
 			return EXIT_FAIL;
 		}
+		if (ops == &engine_uring_ops && !engine_uring_usable(why, sizeof(why))) {
+			pr_err("replay: --engine io_uring: %s; try --engine libaio", why);
+			return EXIT_FAIL;
+		}
 	} else {
-		char why[160];
-
 		ops = engine_default(why, sizeof(why));
 		if (why[0])
 			pr_warn("replay: using the libaio engine: %s", why);

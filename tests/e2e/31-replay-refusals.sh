@@ -161,8 +161,8 @@ expect_refusal "the trace as target" 1 "the trace is also a member of the target
 cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
 
 # usage
-expect_refusal "bad layout" 2 "unknown layout 'raid5'" \
-	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid5:$F,$F"
+expect_refusal "bad layout" 2 "unknown layout 'raid3'" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid3:$F,$F"
 expect_refusal "no target" 2 "no target" "$BLKPEAK" replay "$E2E_TMP/ro.bpt"
 expect_refusal "bad timing" 2 "--timing: 'fast'" "$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$F" --timing fast
 expect_refusal "--poll without afap" 2 "--poll only applies to --timing afap" \
