@@ -491,7 +491,7 @@ int cmd_measure(int argc, char **argv)
 		return ol.ret;
 	if (optind != argc - 1) {
 		pr_err("measure: %s; see 'blkpeak measure --help'",
-		       optind == argc ? "KIND is missing (qd-sweep, zcav, seeks or commit)"
+		       optind == argc ? "missing KIND (qd-sweep, zcav, seeks or commit)"
 				      : "one KIND only");
 		return EXIT_USAGE;
 	}
