@@ -6,23 +6,38 @@
 #include "measure_import.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db.h"
 
 int measure_results_is(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	int c;
+	/* O_NONBLOCK and a regular file only: a FIFO or a device given as a
+	 * trace must not block here before the trace reader refuses it. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char buf[256];
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return 0;
-	while ((c = getc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-		;
-	fclose(f);
-	return c == '{';
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			if (!strchr(" \t\n\r", buf[i]) || !buf[i]) {
+				close(fd);
+				return buf[i] == '{';
+			}
+	close(fd);
+	return 0;
 }
 
 /* The whole file as a string (malloc'ed), at most MEASURE_RESULTS_MAX. */
