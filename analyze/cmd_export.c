@@ -48,7 +48,7 @@ static int trace_columns(sqlite3 *db, int64_t id, struct bpt_error *err)
 static int export_rows(sqlite3 *db, int64_t id, enum q_format fmt, FILE *out,
 		       struct bpt_error *err)
 {
-	char sql[512];
+	char sql[2048];
 	sqlite3_stmt *st;
 	long long n;
 	int cols = trace_columns(db, id, err);
@@ -56,9 +56,11 @@ static int export_rows(sqlite3 *db, int64_t id, enum q_format fmt, FILE *out,
 	if (cols < 0)
 		return cols;
 	snprintf(sql, sizeof(sql),
-		 "SELECT idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes,"
-		 " op_name AS op, flags, pid, comm, cgroup_id, error, service_ns, total_ns%s%s%s"
-		 " FROM io_detail WHERE trace_id = ? ORDER BY idx",
+		 "SELECT " ADB_IOS_ROW_COLUMNS("idx, queue_ns, issue_ns, complete_ns, dev, sector,"
+		 " bytes, (SELECT name FROM ops WHERE ops.op = io.op) AS op, flags, pid,"
+		 " (SELECT comm FROM processes WHERE trace_id = ?1 AND processes.comm_id = io.comm_id)"
+		 " AS comm, cgroup_id, error, complete_ns - issue_ns AS service_ns,"
+		 " complete_ns - queue_ns AS total_ns%s%s%s"),
 		 cols & BPT_COL_SCHED ? ", sched_ns" : "",
 		 cols & BPT_COL_SOURCE ? ", source_index" : "",
 		 cols & BPT_COL_MEMBER ? ", member" : "");

@@ -164,6 +164,44 @@ static int recover(const char *path, struct bpt_error *err)
 }
 
 /*
+ * Schema version 5 stores the I/Os compactly (io_rows, io_kinds,
+ * io_replay) and shows the old `ios` table as a view of the same name:
+ * the table of versions 1-4 is renamed, the schema run again (it adds
+ * what is missing: the new tables, the views, the measurement tables of
+ * version 4), its rows converted and the table dropped. Each trace's
+ * rows become the rowid range after the previous trace's, in idx order;
+ * its distinct (device, size, op, flags, process, error, completion)
+ * combinations become its kinds.
+ */
+static const char ios_to_v5_before[] =
+	"ALTER TABLE traces ADD COLUMN io_base INTEGER NOT NULL DEFAULT 0;"
+	"DROP VIEW IF EXISTS io_detail;"
+	"ALTER TABLE ios RENAME TO ios_v4;";
+static const char ios_to_v5_after[] =
+	"UPDATE traces SET io_base ="
+	" coalesce((SELECT sum(p.ios) FROM traces p WHERE p.id < traces.id), 0);"
+	"INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags, pid, comm_id,"
+	" cgroup_id, error, completion)"
+	" SELECT trace_id, row_number() OVER (PARTITION BY trace_id ORDER BY dev, bytes, op,"
+	" flags, pid, comm_id, cgroup_id, error, completion) - 1, dev, bytes, op, flags, pid,"
+	" comm_id, cgroup_id, error, completion FROM (SELECT DISTINCT trace_id, dev, bytes,"
+	" op, flags, pid, comm_id, cgroup_id, error, completion FROM ios_v4);"
+	"INSERT INTO io_rows (rowid, issue_ns, wait_ns, service_ns, sector, kind)"
+	" SELECT t.io_base + o.idx, o.issue_ns, o.issue_ns - o.queue_ns,"
+	" o.complete_ns - o.issue_ns, o.sector, k.kind"
+	" FROM ios_v4 o JOIN traces t ON t.id = o.trace_id"
+	" JOIN io_kinds k ON k.trace_id = o.trace_id AND k.dev = o.dev AND k.bytes = o.bytes"
+	" AND k.op = o.op AND k.flags = o.flags AND k.pid = o.pid AND k.comm_id = o.comm_id"
+	" AND k.cgroup_id = o.cgroup_id AND k.error = o.error AND k.completion = o.completion"
+	" ORDER BY o.trace_id, o.idx;"
+	"INSERT INTO io_replay (io, sched_ns, source_index, member)"
+	" SELECT t.io_base + o.idx, o.sched_ns, o.source_index, o.member"
+	" FROM ios_v4 o JOIN traces t ON t.id = o.trace_id"
+	" WHERE o.sched_ns IS NOT NULL OR o.source_index IS NOT NULL OR o.member IS NOT NULL"
+	" ORDER BY o.trace_id, o.idx;"
+	"DROP TABLE ios_v4;";
+
+/*
  * Bring the schema from version `from` to ADB_SCHEMA_VERSION in one
  * transaction. Version 0 is a new file: it gets the whole schema. Each
  * later schema version adds a case that upgrades from the one before.
@@ -222,12 +260,13 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		if (rc)
 			break;
 		/* fall through */
-	case 3: /* 3 -> 4: the measurements tables. Every CREATE in the
-		 * schema says IF NOT EXISTS, so running it again adds just
-		 * them (and sets user_version to 4). */
-		rc = adb_exec(db, analyze_schema_sql, err);
+	case 3: /* 3 -> 4: the measurements tables, added below by running
+		 * the schema again (every CREATE in it says IF NOT EXISTS) */
+	case 4: /* 4 -> 5: the compact I/O tables */
+		if (!(rc = adb_exec(db, ios_to_v5_before, err)) &&
+		    !(rc = adb_exec(db, analyze_schema_sql, err)))
+			rc = adb_exec(db, ios_to_v5_after, err);
 		break;
-	/* case 4: the ALTERs from version 4 to 5, then fall through. */
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,

@@ -244,21 +244,17 @@ struct import_totals {
  */
 #define BATCH 128
 
-/* The columns of ios the INSERT names, in its order; a row's values are
- * bound at these positions, whatever order the table has them in. */
-enum io_col {
-	IO_TRACE_ID, IO_IDX, IO_QUEUE_NS, IO_ISSUE_NS, IO_COMPLETE_NS, IO_DEV, IO_SECTOR,
-	IO_BYTES, IO_OP, IO_FLAGS, IO_PID, IO_COMM_ID, IO_CGROUP_ID, IO_ERROR, IO_SCHED_NS,
-	IO_SOURCE_INDEX, IO_MEMBER, IO_COMPLETION, IO_COLS
-};
+/* The columns of io_rows the INSERT names, in its order. The rowid is
+ * not among them: SQLite gives each row the one after the largest, which
+ * is io_base + idx as the rows go in idx order within the write
+ * transaction (checked at the end), and appends without a seek. */
+enum io_col { IO_ISSUE_NS, IO_WAIT_NS, IO_SERVICE_NS, IO_SECTOR, IO_KIND, IO_COLS };
 static const char io_insert_head[] =
-	"INSERT INTO ios (trace_id, idx, queue_ns, issue_ns, complete_ns, dev, sector,"
-	" bytes, op, flags, pid, comm_id, cgroup_id, error, sched_ns, source_index,"
-	" member, completion) VALUES ";
+	"INSERT INTO io_rows (issue_ns, wait_ns, service_ns, sector, kind) VALUES ";
 
 static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 {
-	static const char one[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char one[] = ",(?,?,?,?,?)";
 	char sql[sizeof(io_insert_head) + BATCH * sizeof(one)];
 	size_t len = 0;
 
@@ -269,41 +265,162 @@ static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
 }
 
+/* What io_kinds holds of a record: the fields that repeat. */
+struct kind_key {
+	uint64_t cgroup_id;
+	uint32_t bytes, pid, comm_id;
+	int32_t error;
+	uint16_t dev;
+	uint8_t op, flags, completion;
+};
+
+/* The kinds of one trace: an open-addressing hash table from key to
+ * kind number (dense from 0, in order of first use), each new kind
+ * written to io_kinds at once through `st`. */
+struct kinds {
+	struct kind_key *keys;
+	uint32_t *ids; /* UINT32_MAX: empty slot */
+	size_t cap, n;
+	struct kind_key last;
+	uint32_t last_id; /* UINT32_MAX: none yet */
+	sqlite3_stmt *st;
+};
+
+static void kind_key_of(struct kind_key *k, const struct bpt_record *rec)
+{
+	memset(k, 0, sizeof(*k)); /* padding too: keys are compared with memcmp */
+	k->cgroup_id = rec->cgroup_id;
+	k->bytes = rec->bytes;
+	k->pid = rec->pid;
+	k->comm_id = rec->comm_id;
+	k->error = rec->error;
+	k->dev = rec->dev;
+	k->op = rec->op;
+	k->flags = rec->flags;
+	k->completion = rec->completion;
+}
+
+static size_t kind_hash(const struct kind_key *k)
+{
+	const unsigned char *p = (const unsigned char *)k;
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 29);
+}
+
+static int kinds_grow(struct kinds *ks)
+{
+	size_t cap = ks->cap ? 2 * ks->cap : 256;
+	struct kind_key *keys = malloc(cap * sizeof(*keys));
+	uint32_t *ids = malloc(cap * sizeof(*ids));
+
+	if (!keys || !ids) {
+		free(keys);
+		free(ids);
+		return -ENOMEM;
+	}
+	memset(ids, 0xff, cap * sizeof(*ids));
+	for (size_t i = 0; i < ks->cap; i++) {
+		size_t j;
+
+		if (ks->ids[i] == UINT32_MAX)
+			continue;
+		for (j = kind_hash(&ks->keys[i]) & (cap - 1); ids[j] != UINT32_MAX; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = ks->keys[i];
+		ids[j] = ks->ids[i];
+	}
+	free(ks->keys);
+	free(ks->ids);
+	ks->keys = keys;
+	ks->ids = ids;
+	ks->cap = cap;
+	return 0;
+}
+
+/* The kind number of rec, a new one (and its io_kinds row) if unseen. */
+static int64_t kind_of(sqlite3 *db, struct kinds *ks, int64_t id, const struct bpt_record *rec,
+		       struct bpt_error *err)
+{
+	struct kind_key k;
+	size_t j;
+	int rc;
+
+	kind_key_of(&k, rec);
+	if (ks->last_id != UINT32_MAX && !memcmp(&k, &ks->last, sizeof(k)))
+		return ks->last_id;
+	if (2 * (ks->n + 1) > ks->cap && kinds_grow(ks))
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	for (j = kind_hash(&k) & (ks->cap - 1); ks->ids[j] != UINT32_MAX; j = (j + 1) & (ks->cap - 1))
+		if (!memcmp(&ks->keys[j], &k, sizeof(k)))
+			goto found;
+	ks->keys[j] = k;
+	ks->ids[j] = (uint32_t)ks->n++;
+	sqlite3_bind_int64(ks->st, 1, id);
+	sqlite3_bind_int64(ks->st, 2, ks->ids[j]);
+	sqlite3_bind_int64(ks->st, 3, k.dev);
+	sqlite3_bind_int64(ks->st, 4, k.bytes);
+	sqlite3_bind_int64(ks->st, 5, k.op);
+	sqlite3_bind_int64(ks->st, 6, k.flags);
+	sqlite3_bind_int64(ks->st, 7, k.pid);
+	sqlite3_bind_int64(ks->st, 8, k.comm_id);
+	sqlite3_bind_int64(ks->st, 9, (int64_t)k.cgroup_id);
+	sqlite3_bind_int64(ks->st, 10, k.error);
+	sqlite3_bind_int64(ks->st, 11, k.completion);
+	if ((rc = step_done(db, ks->st, err, "cannot insert a kind of I/O")))
+		return rc;
+found:
+	ks->last = k;
+	ks->last_id = ks->ids[j];
+	return ks->ids[j];
+}
+
 /* Bind one record as the row whose first parameter is `k` + 1. */
-static void bind_record(sqlite3_stmt *st, int k, int64_t id, uint64_t idx, uint32_t cols,
+static void bind_record(sqlite3_stmt *st, int k, int64_t kind,
 			const struct bpt_record *rec)
 {
+	int64_t queue = (int64_t)(rec->queue_ns ? rec->queue_ns : rec->issue_ns);
 #define BIND(col, v) sqlite3_bind_int64(st, k + 1 + (col), (int64_t)(v))
-	BIND(IO_TRACE_ID, id);
-	BIND(IO_IDX, idx);
-	BIND(IO_QUEUE_NS, rec->queue_ns ? rec->queue_ns : rec->issue_ns);
 	BIND(IO_ISSUE_NS, rec->issue_ns);
-	BIND(IO_COMPLETE_NS, rec->complete_ns);
-	BIND(IO_DEV, rec->dev);
+	BIND(IO_WAIT_NS, (int64_t)rec->issue_ns - queue);
+	BIND(IO_SERVICE_NS, (int64_t)rec->complete_ns - (int64_t)rec->issue_ns);
 	BIND(IO_SECTOR, rec->sector);
-	BIND(IO_BYTES, rec->bytes);
-	BIND(IO_OP, rec->op);
-	BIND(IO_FLAGS, rec->flags);
-	BIND(IO_PID, rec->pid);
-	BIND(IO_COMM_ID, rec->comm_id);
-	BIND(IO_CGROUP_ID, rec->cgroup_id);
-	BIND(IO_ERROR, rec->error);
-	if (cols & BPT_COL_SCHED)
-		BIND(IO_SCHED_NS, rec->sched_ns);
-	if (cols & BPT_COL_SOURCE)
-		BIND(IO_SOURCE_INDEX, rec->source_index);
-	if (cols & BPT_COL_MEMBER)
-		BIND(IO_MEMBER, rec->member);
-	BIND(IO_COMPLETION, rec->completion);
+	BIND(IO_KIND, kind);
 #undef BIND
 }
 
-/* Bind rows [0, n) of buf to st and run it once. */
-static int insert_rows(sqlite3 *db, sqlite3_stmt *st, const struct bpt_record *buf, int n,
-		       int64_t id, uint64_t first_idx, uint32_t cols, struct bpt_error *err)
+/* The replay columns of one record, for a trace that has any. */
+static int insert_replay(sqlite3 *db, sqlite3_stmt *st, int64_t rowid, uint32_t cols,
+			 const struct bpt_record *rec, struct bpt_error *err)
 {
-	for (int i = 0; i < n; i++)
-		bind_record(st, i * IO_COLS, id, first_idx + (uint64_t)i, cols, &buf[i]);
+	sqlite3_bind_int64(st, 1, rowid);
+	if (cols & BPT_COL_SCHED)
+		sqlite3_bind_int64(st, 2, (int64_t)rec->sched_ns);
+	if (cols & BPT_COL_SOURCE)
+		sqlite3_bind_int64(st, 3, (int64_t)rec->source_index);
+	if (cols & BPT_COL_MEMBER)
+		sqlite3_bind_int64(st, 4, (int64_t)rec->member);
+	return step_done(db, st, err, "cannot insert the replay columns of an I/O");
+}
+
+/* Rows [0, n) of buf, the first being rowid `first`, through st. */
+static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, sqlite3_stmt *replay,
+		       const struct bpt_record *buf, int n, int64_t id, int64_t first,
+		       uint32_t cols, struct bpt_error *err)
+{
+	int rc;
+
+	for (int i = 0; i < n; i++) {
+		int64_t kind = kind_of(db, ks, id, &buf[i], err);
+
+		if (kind < 0)
+			return (int)kind;
+		bind_record(st, i * IO_COLS, kind, &buf[i]);
+		if (replay && (rc = insert_replay(db, replay, first + i, cols, &buf[i], err)))
+			return rc;
+	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return adb_fail(db, err, "cannot insert I/Os");
@@ -312,18 +429,41 @@ static int insert_rows(sqlite3 *db, sqlite3_stmt *st, const struct bpt_record *b
 	return 0;
 }
 
-/* Every record of r into ios. */
-static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id,
+/* The rowid after the last I/O in the database: the new trace's io_base. */
+static int next_io_base(sqlite3 *db, int64_t *base, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(max(rowid), 0) + 1 FROM io_rows", -1, &st,
+			       NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot find where the I/Os end");
+	rc = sqlite3_step(st);
+	*base = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : adb_fail(db, err, "cannot find where the I/Os end");
+}
+
+/* Every record of r into io_rows (and io_kinds, io_replay), the first
+ * at rowid `base`. */
+static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t base,
 		      const struct import_opts *opts, uint64_t total,
 		      struct import_totals *t, struct bpt_error *err)
 {
 	const uint32_t cols = bpt_reader_header(r)->columns;
 	struct bpt_record buf[BATCH], *rec;
-	sqlite3_stmt *batch = NULL, *single = NULL;
+	sqlite3_stmt *batch = NULL, *single = NULL, *replay = NULL;
+	struct kinds ks = { .last_id = UINT32_MAX };
 	int rc, inbuf = 0;
 
 	if (prepare_insert(db, BATCH, &batch) != SQLITE_OK ||
-	    prepare_insert(db, 1, &single) != SQLITE_OK) {
+	    prepare_insert(db, 1, &single) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags,"
+			       " pid, comm_id, cgroup_id, error, completion)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
+	    ((cols & (BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER)) &&
+	     sqlite3_prepare_v2(db, "INSERT INTO io_replay (io, sched_ns, source_index, member)"
+				" VALUES (?,?,?,?)", -1, &replay, NULL) != SQLITE_OK)) {
 		rc = adb_fail(db, err, "cannot prepare the I/O insert");
 		goto out;
 	}
@@ -338,7 +478,8 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id,
 		if (rec->complete_ns > t->last_complete)
 			t->last_complete = rec->complete_ns;
 		if (++inbuf == BATCH) {
-			if ((rc = insert_rows(db, batch, buf, BATCH, id, t->n - BATCH, cols, err)))
+			if ((rc = insert_rows(db, batch, &ks, replay, buf, BATCH, id,
+					      base + (int64_t)t->n - BATCH, cols, err)))
 				goto out;
 			inbuf = 0;
 		}
@@ -349,11 +490,15 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id,
 		goto out;
 	rc = 0;
 	for (int i = 0; i < inbuf && !rc; i++) /* the last, partial batch */
-		rc = insert_rows(db, single, &buf[i], 1, id, t->n - (uint64_t)inbuf + (uint64_t)i,
-				 cols, err);
+		rc = insert_rows(db, single, &ks, replay, &buf[i], 1, id,
+				 base + (int64_t)t->n - inbuf + i, cols, err);
 out:
 	sqlite3_finalize(batch);
 	sqlite3_finalize(single);
+	sqlite3_finalize(replay);
+	sqlite3_finalize(ks.st);
+	free(ks.keys);
+	free(ks.ids);
 	return rc;
 }
 
@@ -404,13 +549,13 @@ static int insert_losses(sqlite3 *db, struct bpt_reader *r, int64_t id,
 
 /* The trace's totals, and the runs that replayed it linked to it. */
 static int finish_trace(sqlite3 *db, int64_t id, const char *hex,
-			const struct import_totals *t, const struct bpt_stats *s,
+			int64_t base, const struct import_totals *t, const struct bpt_stats *s,
 			struct bpt_error *err)
 {
 	static const char sql[] =
 		"UPDATE traces SET ios = ?2, bytes = ?3, first_issue_ns = ?4,"
 		" last_complete_ns = ?5, lost_events = ?6, loss_windows = ?7,"
-		" truncated = ?8 WHERE id = ?1";
+		" truncated = ?8, io_base = ?9 WHERE id = ?1";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -426,6 +571,7 @@ static int finish_trace(sqlite3 *db, int64_t id, const char *hex,
 	sqlite3_bind_int64(st, 6, (int64_t)s->lost_events);
 	sqlite3_bind_int64(st, 7, (int64_t)s->loss_windows);
 	sqlite3_bind_int64(st, 8, !s->complete || s->truncated);
+	sqlite3_bind_int64(st, 9, base);
 	rc = step_done(db, st, err, "cannot update the trace");
 	sqlite3_finalize(st);
 	if (rc)
@@ -448,15 +594,21 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 	const struct bpt_header *h = bpt_reader_header(r);
 	struct import_totals t = { 0, 0, 0, 0 };
 	struct bpt_stats stats;
-	int64_t id = 0;
+	int64_t id = 0, base = 0, end = 0;
 	int rc;
 
 	bpt_reader_stats(r, &stats);
-	if ((rc = insert_trace(db, path, hex, h, &stats, &id, err)) ||
+	if ((rc = next_io_base(db, &base, err)) ||
+	    (rc = insert_trace(db, path, hex, h, &stats, &id, err)) ||
 	    (rc = insert_devices(db, id, h, err)) ||
 	    (rc = insert_run(db, id, h, err)) ||
-	    (rc = insert_ios(db, r, id, opts, stats.complete ? stats.records : 0, &t, err)))
+	    (rc = insert_ios(db, r, id, base, opts, stats.complete ? stats.records : 0, &t, err)))
 		return rc;
+	if ((rc = next_io_base(db, &end, err)))
+		return rc;
+	if (t.n && end != base + (int64_t)t.n)
+		return bpt_error_set(err, -EIO, "%s: the I/Os went to rowids %lld.. instead of %lld..,"
+			       " not imported", path, (long long)(end - (int64_t)t.n), (long long)base);
 	bpt_reader_stats(r, &stats);
 	if (stats.truncated && !opts->partial)
 		return bpt_error_set(err, -EBADMSG,
@@ -465,7 +617,7 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 			       path, stats.valid_bytes, stats.file_bytes, t.n);
 	if ((rc = insert_strings(db, r, id, err)) ||
 	    (rc = insert_losses(db, r, id, err)) ||
-	    (rc = finish_trace(db, id, hex, &t, &stats, err)))
+	    (rc = finish_trace(db, id, hex, base, &t, &stats, err)))
 		return rc;
 	res->trace_id = id;
 	res->records = t.n;

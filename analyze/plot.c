@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "plot.h"
 #include "reorder.h"
 #include "stats.h"
@@ -338,7 +339,7 @@ static int series_qd(struct plot_ctx *c, struct plot_series *s)
 		free(q.acc);
 		return -ENOMEM;
 	}
-	if (prepare(c->db, "SELECT issue_ns, complete_ns FROM ios WHERE trace_id = ? ORDER BY idx", &st)) {
+	if (prepare(c->db, "SELECT " ADB_IOS_ROW_COLUMNS("issue_ns, complete_ns"), &st)) {
 		rc = -EIO;
 		goto out;
 	}

@@ -81,8 +81,8 @@ static void read_row(sqlite3_stmt *st, struct st_row *r)
 static int db_scan_begin(struct st_source *src, struct bpt_error *err)
 {
 	static const char sql[] =
-		"SELECT idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid,"
-		" comm_id, error, completion FROM ios WHERE trace_id = ? ORDER BY idx";
+		"SELECT " ADB_IOS_ROW_COLUMNS ("idx, queue_ns, issue_ns, complete_ns, dev,"
+		" sector, bytes, op, pid, comm_id, error, completion");
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(src->db, sql, -1, &st, NULL) != SQLITE_OK)

@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (4). A
+-- blkpeak database; PRAGMA user_version is the schema version (5). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS traces (
 	loss_windows     INTEGER NOT NULL DEFAULT 0,
 	truncated        INTEGER NOT NULL DEFAULT 0, -- 1: imported up to the last good block
 	file_bytes       INTEGER,
+	io_base          INTEGER NOT NULL DEFAULT 0, -- io_rows.rowid of its I/O idx 0 (version 5)
 	meta             TEXT,                 -- header key=value pairs as a JSON object
 	imported_at      TEXT NOT NULL         -- UTC, ISO 8601
 );
@@ -78,9 +79,53 @@ CREATE TABLE IF NOT EXISTS ops (
 INSERT OR IGNORE INTO ops (op, name) VALUES
 	(0, 'read'), (1, 'write'), (2, 'flush'), (3, 'discard'), (4, 'write-zeroes');
 
--- One row per completed I/O, `idx` being its position in the file
--- (0, 1, 2, ...; captures write in completion order). Clustered by
--- (trace_id, idx), so one trace's rows are read without an index.
+-- The I/Os, stored compactly (schema version 5; read them through the
+-- view `ios` below, which has the columns of the version-4 table).
+-- One row per completed I/O in `io_rows`: its rowid is traces.io_base +
+-- idx (idx = its position in the file, 0, 1, 2, ...; captures write in
+-- completion order), so a trace's rows are one rowid range, read in
+-- order without an index, and neither trace_id nor idx is stored. Times
+-- are kept as small integers that SQLite's variable-length integers
+-- store in few bytes: issue_ns (ns from the trace's start), wait_ns =
+-- issue_ns - queue_ns (0 when the trace did not know the queue time) and
+-- service_ns = complete_ns - issue_ns. Everything else of an I/O that
+-- repeats (device, size, operation, flags, process, error, completion)
+-- is one row of `io_kinds`, per trace, and `kind` names it.
+CREATE TABLE IF NOT EXISTS io_rows (
+	issue_ns   INTEGER NOT NULL,
+	wait_ns    INTEGER NOT NULL,
+	service_ns INTEGER NOT NULL,
+	sector     INTEGER NOT NULL,
+	kind       INTEGER NOT NULL            -- io_kinds.kind of this trace
+);
+
+-- The distinct (device, size, operation, flags, process, error,
+-- completion) combinations of a trace's I/Os, numbered from 0.
+CREATE TABLE IF NOT EXISTS io_kinds (
+	trace_id   INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	kind       INTEGER NOT NULL,
+	dev        INTEGER NOT NULL,           -- devices.idx
+	bytes      INTEGER NOT NULL,
+	op         INTEGER NOT NULL,           -- ops.op
+	flags      INTEGER NOT NULL,           -- 1 sync, 2 fua, 4 preflush, 8 meta, 16 readahead
+	pid        INTEGER NOT NULL,
+	comm_id    INTEGER NOT NULL,           -- processes.comm_id
+	cgroup_id  INTEGER NOT NULL,
+	error      INTEGER NOT NULL,           -- 0 or a negative errno
+	completion INTEGER NOT NULL,           -- 0 seen, 1 reused, 2 pending
+	PRIMARY KEY (trace_id, kind)
+) WITHOUT ROWID;
+
+-- The replay columns of the I/Os of traces that carry them (runs), by
+-- io_rows.rowid; NULL where the trace lacks the column.
+CREATE TABLE IF NOT EXISTS io_replay (
+	io           INTEGER PRIMARY KEY,      -- io_rows.rowid
+	sched_ns     INTEGER,                  -- when it was meant to issue
+	source_index INTEGER,                  -- idx of the I/O in the source trace
+	member       INTEGER                   -- member of a virtual array
+);
+
+-- One row per completed I/O with the columns of schema versions 1-4.
 -- queue_ns equals issue_ns when the trace did not know the queue time.
 -- Service latency = complete_ns - issue_ns; total = complete_ns - queue_ns.
 -- The replay columns are NULL unless the trace carries them.
@@ -88,27 +133,21 @@ INSERT OR IGNORE INTO ops (op, name) VALUES
 -- complete_ns is only a bound (trace format 1.2, enum bpt_completion:
 -- 1 the request was used again then, 2 the capture ended then) and the
 -- report leaves the I/O out of its latency figures.
-CREATE TABLE IF NOT EXISTS ios (
-	trace_id     INTEGER NOT NULL,
-	idx          INTEGER NOT NULL,
-	queue_ns     INTEGER NOT NULL,
-	issue_ns     INTEGER NOT NULL,
-	complete_ns  INTEGER NOT NULL,
-	dev          INTEGER NOT NULL,         -- devices.idx
-	sector       INTEGER NOT NULL,
-	bytes        INTEGER NOT NULL,
-	op           INTEGER NOT NULL,         -- ops.op
-	flags        INTEGER NOT NULL,         -- 1 sync, 2 fua, 4 preflush, 8 meta, 16 readahead
-	pid          INTEGER NOT NULL,
-	comm_id      INTEGER NOT NULL,         -- processes.comm_id
-	cgroup_id    INTEGER NOT NULL,
-	error        INTEGER NOT NULL,         -- 0 or a negative errno
-	sched_ns     INTEGER,                  -- replay: when it was meant to issue
-	source_index INTEGER,                  -- replay: idx of the I/O in the source trace
-	member       INTEGER,                  -- replay: member of a virtual array
-	completion   INTEGER NOT NULL DEFAULT 0, -- 0 seen, 1 reused, 2 pending (version 3)
-	PRIMARY KEY (trace_id, idx)
-) WITHOUT ROWID;
+-- WHERE trace_id = ? reads one rowid range; ORDER BY idx sorts (order
+-- by the trace's rows' rowid, as analyze/ does, reads in order).
+CREATE VIEW IF NOT EXISTS ios AS
+	SELECT t.id AS trace_id, r.rowid - t.io_base AS idx,
+	       r.issue_ns - r.wait_ns AS queue_ns, r.issue_ns AS issue_ns,
+	       r.issue_ns + r.service_ns AS complete_ns, k.dev AS dev,
+	       r.sector AS sector, k.bytes AS bytes, k.op AS op, k.flags AS flags,
+	       k.pid AS pid, k.comm_id AS comm_id, k.cgroup_id AS cgroup_id,
+	       k.error AS error, x.sched_ns AS sched_ns,
+	       x.source_index AS source_index, x.member AS member,
+	       k.completion AS completion
+	FROM traces t
+	JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
+	JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
+	LEFT JOIN io_replay x ON x.io = r.rowid;
 
 -- Events a capture lost (ring buffer overflow), per window.
 CREATE TABLE IF NOT EXISTS losses (
@@ -250,4 +289,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;

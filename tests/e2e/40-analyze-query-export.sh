@@ -40,7 +40,7 @@ head -2 "$T/bysize.txt" | grep -Eq "^ *bytes +op +ios +mean_us" || fail "table h
 
 # Writes are refused, before anything runs; the database is untouched.
 before=$(sum "$DB")
-for sql in "DROP TABLE ios" "INSERT INTO ops VALUES (7, 'x')" "DELETE FROM ios" \
+for sql in "DROP TABLE io_rows" "DROP VIEW ios" "INSERT INTO ops VALUES (7, 'x')" "DELETE FROM io_rows" \
 	   "ATTACH '$T/x.db' AS x" "PRAGMA user_version = 3" "SELECT 1; DROP TABLE traces"; do
 	"$BLKPEAK" analyze query "$sql" >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc -eq 1 ] || fail "'$sql': exit $rc, want 1"
