@@ -1,0 +1,114 @@
+#!/bin/bash
+# analyze import (schema 5, compact I/O tables behind the `ios` view):
+# every field of every record comes back through the view exactly as
+# `blkpeak dump` prints it, for traces with every operation, flag, error,
+# device, completion kind and the replay columns, two traces in one
+# database; `analyze export` gives the same rows. A version-4 database
+# (tables as the old binary made them: schemas/analyze.sql of version 4,
+# rows inserted the old way) and a version-3 one (no measurement tables,
+# ios without the view) are migrated by the next import with every row,
+# report and export unchanged.
+. "$(dirname "$0")/lib.sh"
+need_cmd sqlite3 python3 cc
+T=$E2E_TMP
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+DB=$T/a.db
+
+cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$T/mktrace" "$ROOT/tests/e2e/import_mktrace.c" \
+	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build import_mktrace (run make first)"
+"$T/mktrace" "$T/c.bpt" 3000 1 || fail "mktrace c"
+"$T/mktrace" "$T/r.bpt" 2000 2 replay || fail "mktrace r"
+"$BLKPEAK" generate -q --count 5000 --read-pct 70 -o "$T/g.bpt" || fail "generate"
+
+# Rows of trace ID through the view, against dump's JSON of FILE.
+same_as_dump() { # DB ID FILE
+	"$BLKPEAK" dump --format json "$3" >"$T/dump.json" || fail "dump $3"
+	"$BLKPEAK" analyze query --db "$1" --json "SELECT i.*, d.name AS devname, p.comm AS comm
+		FROM ios i JOIN devices d ON d.trace_id = i.trace_id AND d.idx = i.dev
+		JOIN processes p ON p.trace_id = i.trace_id AND p.comm_id = i.comm_id
+		WHERE i.trace_id = $2 ORDER BY i.idx" >"$T/rows.json" || fail "query trace $2"
+	python3 - "$T/dump.json" "$T/rows.json" "$3" <<'EOF' || fail "trace $2 ($3): rows differ from dump"
+import json, sys
+from decimal import Decimal
+dump = json.load(open(sys.argv[1]), parse_float=Decimal)
+rows = json.load(open(sys.argv[2]))
+ns = lambda us: int(Decimal(us) * 1000)
+ops = ["read", "write", "flush", "discard", "write-zeroes"]
+done = {"seen": 0, "reused": 1, "pending": 2}
+assert len(dump) == len(rows) > 0, (len(dump), len(rows))
+for i, (d, r) in enumerate(zip(dump, rows)):
+    want = {"idx": i, "queue_ns": ns(d["queue_us"]), "issue_ns": ns(d["issue_us"]),
+            "complete_ns": ns(d["complete_us"]), "devname": d["dev"], "sector": d["sector"],
+            "bytes": d["bytes"], "op": ops.index(d["op"]),
+            "flags": sum(1 << "SFPMA".index(c) for c in d["flags"]), "pid": d["pid"],
+            "comm": d["comm"], "cgroup_id": d["cgroup"], "error": d["error"],
+            "sched_ns": ns(d["sched_us"]) if "sched_us" in d else None,
+            "source_index": d.get("source"), "member": d.get("member"),
+            "completion": done[d.get("completion", "seen")]}
+    got = dict(r, cgroup_id=r["cgroup_id"] % 2**64)
+    for k, v in want.items():
+        assert got[k] == v, (sys.argv[3], i, k, got[k], v)
+print(len(rows), "rows equal", file=sys.stderr)
+EOF
+}
+
+"$BLKPEAK" analyze import -q --db "$DB" "$T/c.bpt" "$T/r.bpt" "$T/g.bpt" || fail "import"
+[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 5 ] || fail "schema version"
+same_as_dump "$DB" 1 "$T/c.bpt"
+same_as_dump "$DB" 2 "$T/r.bpt"
+same_as_dump "$DB" 3 "$T/g.bpt"
+[ "$(sqlite3 "$DB" 'SELECT count(*) FROM io_replay')" = 2000 ] || fail "io_replay rows (only the run's)"
+note "views equal dump: $(sqlite3 "$DB" 'SELECT group_concat(n) FROM (SELECT count(*) AS n FROM io_kinds GROUP BY trace_id)') kinds"
+
+# A database of schema version 4 (3: without the measurement tables):
+# traces 1 and 2 of $DB in the table `ios` of those versions, made by
+# taking the version-5 objects back out.
+old_db() { # VERSION PATH
+	cp "$DB" "$2"
+	sqlite3 "$2" "DELETE FROM io_kinds WHERE trace_id = 3; DELETE FROM devices WHERE trace_id = 3;
+		DELETE FROM processes WHERE trace_id = 3; DELETE FROM traces WHERE id = 3;
+		DELETE FROM io_rows WHERE rowid >= (SELECT sum(ios) FROM traces) + 1;
+		CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
+			queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,
+			dev INTEGER NOT NULL, sector INTEGER NOT NULL, bytes INTEGER NOT NULL,
+			op INTEGER NOT NULL, flags INTEGER NOT NULL, pid INTEGER NOT NULL,
+			comm_id INTEGER NOT NULL, cgroup_id INTEGER NOT NULL, error INTEGER NOT NULL,
+			sched_ns INTEGER, source_index INTEGER, member INTEGER,
+			completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;
+		INSERT INTO ios_v4 SELECT * FROM ios;
+		DROP VIEW io_detail; DROP VIEW ios; DROP TABLE io_rows; DROP TABLE io_kinds;
+		DROP TABLE io_replay; ALTER TABLE traces DROP COLUMN io_base;
+		ALTER TABLE ios_v4 RENAME TO ios;
+		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
+			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
+			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
+			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		PRAGMA user_version = 4; VACUUM" || fail "make a v4 database"
+	if [ "$1" = 3 ]; then
+		sqlite3 "$2" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3" ||
+			fail "make a v3 database"
+	fi
+}
+for v in 4 3; do
+	old_db $v "$T/v$v.db"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = table ] || fail "v$v: ios is no table"
+	"$BLKPEAK" analyze report --db "$T/v$v.db" 2 >/dev/null 2>"$T/err" && fail "v$v: read-only report did not ask for a migration"
+	"$BLKPEAK" analyze import -q --db "$T/v$v.db" "$T/g.bpt" || fail "v$v: import (migration)"
+	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 5 ] || fail "v$v: not migrated"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = view ] || fail "v$v: ios is no view"
+	sqlite3 "$T/v$v.db" "SELECT count(*) FROM measurements" >/dev/null || fail "v$v: no measurement table"
+	for id in 1 2; do
+		[ "$(sqlite3 "$T/v$v.db" "SELECT * FROM ios WHERE trace_id = $id ORDER BY idx" | md5sum)" = \
+		  "$(sqlite3 "$DB" "SELECT * FROM ios WHERE trace_id = $id ORDER BY idx" | md5sum)" ] ||
+			fail "v$v: trace $id's rows changed in the migration"
+		for cmd in "report --json" "export --csv"; do
+			# shellcheck disable=SC2086
+			[ "$("$BLKPEAK" analyze $cmd --db "$T/v$v.db" $id | md5sum)" = \
+			  "$("$BLKPEAK" analyze $cmd --db "$DB" $id | md5sum)" ] || fail "v$v: $cmd $id differs"
+		done
+	done
+	# the trace imported after the migration went after the converted rows
+	same_as_dump "$T/v$v.db" 3 "$T/g.bpt"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM traces")" = 3 ] || fail "v$v: g.bpt imported again"
+done
+note "v4 and v3 databases migrated, rows, reports and exports equal"
