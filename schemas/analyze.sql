@@ -41,9 +41,9 @@ CREATE TABLE IF NOT EXISTS traces (
 	loss_windows     INTEGER NOT NULL DEFAULT 0,
 	truncated        INTEGER NOT NULL DEFAULT 0, -- 1: imported up to the last good block
 	file_bytes       INTEGER,
-	io_base          INTEGER NOT NULL DEFAULT 0, -- io_rows.rowid of its I/O idx 0 (version 5)
 	meta             TEXT,                 -- header key=value pairs as a JSON object
-	imported_at      TEXT NOT NULL         -- UTC, ISO 8601
+	imported_at      TEXT NOT NULL,        -- UTC, ISO 8601
+	io_base          INTEGER NOT NULL DEFAULT 0 -- io_rows.rowid of its I/O idx 0 (version 5)
 );
 
 -- The device table of each trace; ios.dev is `idx` here.
