@@ -353,10 +353,10 @@ Test(analyze_db, query_is_read_only)
 {
 	const char *trace = at_tmp("q.bpt"), *dbp = at_tmp("q.db"), *other = at_tmp("other.db");
 	const char *refuse[] = {
-		"DROP TABLE ios",
+		"DROP TABLE io_rows",
 		"INSERT INTO ops VALUES (9, 'x')",
 		"DELETE FROM traces",
-		"UPDATE ios SET bytes = 0",
+		"UPDATE io_rows SET sector = 0",
 		"CREATE TABLE t (x)",
 		"CREATE TEMP TABLE t (x)",
 		"PRAGMA user_version = 5",
@@ -364,8 +364,8 @@ Test(analyze_db, query_is_read_only)
 		"PRAGMA query_only = 0",
 		"VACUUM",
 		"VACUUM INTO '/dev/shm/blkpeak-ut-vacuum.db'",
-		"WITH x AS (SELECT 1) DELETE FROM ios",
-		"SELECT 1; DROP TABLE ios",
+		"WITH x AS (SELECT 1) DELETE FROM io_rows",
+		"SELECT 1; DROP TABLE io_rows",
 		NULL,
 	};
 	char attach[256], *out;
@@ -549,10 +549,9 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 		if (pid == 0) { /* write much in a transaction, then die without ending it */
 			sqlite3_open(path, &db);
 			sqlite3_exec(db, k ? "PRAGMA cache_size = 2; BEGIN; UPDATE t SET x = randomblob(100)"
-					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO ios SELECT trace_id + 100,"
-					     " idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, flags,"
-					     " pid, comm_id, cgroup_id, error, sched_ns, source_index, member, completion"
-					     " FROM ios",
+					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO io_rows (issue_ns, wait_ns,"
+					     " service_ns, sector, kind) SELECT issue_ns, wait_ns, service_ns, sector,"
+					     " kind FROM io_rows",
 				     NULL, NULL, NULL);
 			_exit(0);
 		}
@@ -575,6 +574,22 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 	cr_assert_eq(at_file_hash(foreign), before);
 }
 
+/* Turn a database of schema version 5 into one of version 4: the I/Os
+ * back in the table `ios` of versions 1-4. */
+static const char to_version_4[] =
+	"CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	" queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,"
+	" dev INTEGER NOT NULL, sector INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" op INTEGER NOT NULL, flags INTEGER NOT NULL, pid INTEGER NOT NULL,"
+	" comm_id INTEGER NOT NULL, cgroup_id INTEGER NOT NULL, error INTEGER NOT NULL,"
+	" sched_ns INTEGER, source_index INTEGER, member INTEGER,"
+	" completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;"
+	" INSERT INTO ios_v4 SELECT * FROM ios;"
+	" DROP VIEW io_detail; DROP TRIGGER ios_insert; DROP VIEW ios; DROP TABLE io_rows;"
+	" DROP TABLE io_kinds; DROP TABLE io_replay; ALTER TABLE traces DROP COLUMN io_base;"
+	" ALTER TABLE ios_v4 RENAME TO ios; CREATE VIEW io_detail AS SELECT * FROM ios;"
+	" PRAGMA user_version = 4;";
+
 /* A database of schema version 2 (before ios.completion) is migrated on
  * the next open for writing: the column appears, 0 for the rows there. */
 Test(analyze_db, migrates_version_2)
@@ -586,6 +601,7 @@ Test(analyze_db, migrates_version_2)
 	write_simple(trace, 100, 3, 0);
 	db = at_open(dbp);
 	at_import(db, trace);
+	cr_assert_eq(sqlite3_exec(db, to_version_4, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
 	cr_assert_eq(sqlite3_exec(db, "DROP VIEW io_detail; ALTER TABLE ios DROP COLUMN completion;"
 				  " CREATE VIEW io_detail AS SELECT * FROM ios; PRAGMA user_version = 2",
 				  NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
@@ -608,14 +624,16 @@ Test(analyze_db, migrates_version_3)
 	write_simple(trace, 50, 3, 0);
 	db = at_open(dbp);
 	at_import(db, trace);
+	cr_assert_eq(sqlite3_exec(db, to_version_4, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
 	cr_assert_eq(sqlite3_exec(db, "DROP TABLE measurement_points; DROP TABLE measurements;"
 				  " PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK, "%s",
 		     sqlite3_errmsg(db));
 	sqlite3_close(db);
 	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
 	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
-	cr_assert_geq(at_int(db, "PRAGMA user_version"), 4);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM ios"), 50);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM io_rows"), 50);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
 			    " ('measurements', 'measurement_points')"), 2);
 	sqlite3_close(db);
