@@ -2,10 +2,10 @@
  * import.c — one .bpt file into the analysis database, in one transaction.
  *
  * Speed is the point (the target and what it reaches: bench/RESULTS.md,
- * "Analyze: import and report speed"): the I/O rows go 128 at a time
- * through one prepared multi-row INSERT into a WITHOUT ROWID table
- * clustered by (trace_id, idx), so every row lands at the right edge of
- * the B-tree. Every INSERT names its columns. Everything that can be
+ * "Analyze import, schema 5"): the I/O rows go 128 at a time through one
+ * prepared multi-row INSERT into io_rows (schemas/analyze-db.md, "How the
+ * I/Os are stored"), whose rowids SQLite assigns by appending at the
+ * right edge of the B-tree; what repeats goes to io_kinds once. Every INSERT names its columns. Everything that can be
  * checked before writing (the file opens, its header, a missing footer,
  * the digest already present) is checked before BEGIN; a corrupt block
  * found while reading rolls back.
