@@ -42,8 +42,8 @@
 	" k.comm_id AS comm_id, k.cgroup_id AS cgroup_id, k.error AS error," \
 	" k.completion AS completion, x.sched_ns AS sched_ns," \
 	" x.source_index AS source_index, x.member AS member FROM traces t" \
-	" JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios" \
-	" JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind" \
+	" CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios" \
+	" CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind" \
 	" LEFT JOIN io_replay x ON x.io = r.rowid" \
 	" WHERE t.id = ?1 ORDER BY r.rowid) AS io"
 

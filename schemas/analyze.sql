@@ -133,6 +133,9 @@ CREATE TABLE IF NOT EXISTS io_replay (
 -- complete_ns is only a bound (trace format 1.2, enum bpt_completion:
 -- 1 the request was used again then, 2 the capture ended then) and the
 -- report leaves the I/O out of its latency figures.
+-- CROSS JOIN fixes the join order (trace, its rowid range, the kind of
+-- each row): with a filter on a kind's column SQLite would otherwise
+-- loop over kinds and scan the range once per kind.
 -- WHERE trace_id = ? reads one rowid range; ORDER BY idx sorts (order
 -- by the trace's rows' rowid, as analyze/ does, reads in order).
 CREATE VIEW IF NOT EXISTS ios AS
@@ -145,8 +148,8 @@ CREATE VIEW IF NOT EXISTS ios AS
 	       x.source_index AS source_index, x.member AS member,
 	       k.completion AS completion
 	FROM traces t
-	JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
-	JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
+	CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
+	CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
 	LEFT JOIN io_replay x ON x.io = r.rowid;
 
 -- Writing through the view, for hand-made databases (tests, scripts);
