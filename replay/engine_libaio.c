@@ -112,7 +112,7 @@ static int aio_open(struct engine **out, const struct engine_opts *opts)
 	struct timespec zero = { 0, 0 };
 	io_submit(e->ctx, 0, e->queued);
 	io_getevents(e->ctx, 0, 1, e->events, &zero);
-	rc = discard_helper_start(&e->h);
+	rc = discard_helper_start(&e->h, opts->worker_cpus);
 	if (rc) {
 		aio_close(e);
 		return rc;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
@@ -59,13 +60,24 @@ int discard_helper_alloc(struct discard_helper *h, unsigned cap)
 	return h->todo && h->done ? 0 : -ENOMEM;
 }
 
-int discard_helper_start(struct discard_helper *h)
+int discard_helper_start(struct discard_helper *h, const cpu_set_t *cpus)
 {
+	struct sched_param sp = { 0 };
+	pthread_attr_t attr;
 	int rc;
 
+	/* Not the issuer's class or CPU, which a new thread would inherit:
+	 * a SCHED_FIFO helper on the issuer's CPU would wait behind it. */
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &sp);
+	if (cpus)
+		pthread_attr_setaffinity_np(&attr, sizeof(*cpus), cpus);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->wake, NULL);
-	rc = -pthread_create(&h->thread, NULL, helper_main, h);
+	rc = -pthread_create(&h->thread, &attr, helper_main, h);
+	pthread_attr_destroy(&attr);
 	if (rc) {
 		pthread_mutex_destroy(&h->lock);
 		pthread_cond_destroy(&h->wake);

@@ -30,7 +30,9 @@ struct discard_helper {
 /* Room for `cap` I/Os at once; 0 or -ENOMEM. */
 int discard_helper_alloc(struct discard_helper *h, unsigned cap);
 /* Start the thread; 0 or a negative errno. */
-int discard_helper_start(struct discard_helper *h);
+/* Start the helper thread: SCHED_OTHER, and on `cpus` when not NULL
+ * (off the issuer's CPU: engine_opts.worker_cpus). */
+int discard_helper_start(struct discard_helper *h, const cpu_set_t *cpus);
 /* Let the thread finish what it holds, join it, free everything; accepts
  * a helper that was only allocated, or not even that. */
 void discard_helper_free(struct discard_helper *h);
