@@ -61,7 +61,7 @@ container_running() { [ -n "$(rooted_in "$w/mnt1")" ]; }
 wait_container() {
 	for _ in $(seq 1200); do
 		kill -0 "$2" 2>/dev/null || fail "the boot ended before its container was seen"
-		_cg=$(awk '$1 == "cgroup" { print $2; exit }' "$1")
+		_cg=$(awk '$1 == "cgroup" { c = $2 } END { print c }' "$1")
 		if [ -n "$_cg" ]; then
 			for _f in $(find /sys/fs/cgroup -maxdepth 4 -path "*/$_cg/payload/cgroup.procs" 2>/dev/null); do
 				[ -n "$(head -c 1 "$_f")" ] && return 0
@@ -120,9 +120,11 @@ n_rep=$(( $("$BLKPEAK" dump --format csv "$E2E_TMP/replay.bpt" | wc -l) - 1 ))
 note "replayed $n_rep I/Os on $tgt"
 
 # 3. SIGTERM to the capture while the container runs: it is shut down, its
-#    cgroups removed; the set-up stays for teardown.
+#    cgroups removed; the set-up stays for teardown. Many boots in a row,
+#    so that one is still running when the poll sees it (an idle machine
+#    boots the container in about a second).
 "$BLKPEAK" capture -o "$E2E_TMP/term.bpt" -d "$dev" -- \
-	"$WL/boot" "${opts[@]}" --phase run > "$E2E_TMP/term.out" 2>&1 &
+	"$WL/boot" "${opts[@]}" --boots 50 --phase run > "$E2E_TMP/term.out" 2>&1 &
 cap=$!
 wait_container "$E2E_TMP/term.out" $cap
 kill -TERM $cap
@@ -133,7 +135,7 @@ container_running && fail "the container survived SIGTERM"
 [ "$(cgroups)" = "$cg_before" ] || fail "SIGTERM left cgroups: $(cgroups)"
 
 # 4. SIGKILL to run: nothing of it can clean up; teardown does.
-"$WL/boot" "${opts[@]}" --phase run > "$E2E_TMP/kill.out" 2>&1 &
+"$WL/boot" "${opts[@]}" --boots 50 --phase run > "$E2E_TMP/kill.out" 2>&1 &
 run=$!
 wait_container "$E2E_TMP/kill.out" $run
 kill -KILL $run
