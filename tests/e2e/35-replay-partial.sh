@@ -122,6 +122,7 @@ assert e[2]["label"].endswith("PARTIAL: %s of 3000 I/Os (interrupted by SIGINT)"
 PY
 
 # a database of schema 1 (before runs knew they could be partial)
+db_to_v4 "$BLKPEAK_DB" || fail "make a schema-4 database"
 sqlite3 "$BLKPEAK_DB" "CREATE TABLE v1 AS SELECT trace_id, source_digest, source_trace_id, source_path,
 	target, timing, speed, queue_depth, engine, host, kernel FROM runs; DROP TABLE runs;
 	ALTER TABLE v1 RENAME TO runs; ALTER TABLE ios DROP COLUMN completion;
@@ -130,7 +131,7 @@ sqlite3 "$BLKPEAK_DB" "CREATE TABLE v1 AS SELECT trace_id, source_digest, source
 grep -q "old schema version, run 'blkpeak analyze import' once to migrate it" "$T/err" ||
 	fail "schema 1: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/term.bpt" || fail "import migrates schema 1"
-[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 4 ] || fail "not migrated"
+[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 5 ] || fail "not migrated"
 [ "$(sqlite3 "$BLKPEAK_DB" 'SELECT trace_id, partial, stop_reason FROM runs WHERE partial = 1')" = \
 	"5|1|interrupted by SIGTERM" ] || fail "after migration: $(sqlite3 "$BLKPEAK_DB" 'SELECT * FROM runs')"
 "$BLKPEAK" analyze compare 1 2 > /dev/null || fail "compare of complete runs after migration"
