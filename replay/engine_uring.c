@@ -70,6 +70,13 @@ static void ur_close(struct engine *e)
 				e->inflight--;
 			}
 		}
+		/* Drop the registered files now: left to the ring's teardown,
+		 * which the kernel runs from a workqueue after close, they keep
+		 * the targets open (and O_EXCL-busy, e.g. for mkfs) for a moment
+		 * after replay has exited. */
+		io_uring_unregister_files(&e->ring);
+		if (e->bufs)
+			io_uring_unregister_buffers(&e->ring);
 		io_uring_queue_exit(&e->ring);
 	}
 	free(e->file_index);
