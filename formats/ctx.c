@@ -254,7 +254,8 @@ int ff_ctx_open(struct ff_source *s, struct ff_ctx *cx, const char *path,
 		return ie.code;
 	}
 	cx->ops = ops;
-	if ((rc = ops->open(cx, &cx->state))) {
+	cx->state = NULL;
+	if (ops->open && (rc = ops->open(cx, &cx->state))) {
 		*err = cx->err;
 		if (!err->msg[0])
 			bpt_error_set(err, rc, "%s: cannot read as %s: %s", path, ops->name, strerror(-rc));
@@ -265,7 +266,7 @@ int ff_ctx_open(struct ff_source *s, struct ff_ctx *cx, const char *path,
 
 void ff_ctx_close(struct ff_ctx *cx)
 {
-	if (cx->ops && cx->state)
+	if (cx->ops && cx->ops->close && cx->state)
 		cx->ops->close(cx->state);
 	cx->state = NULL;
 	ff_input_close(cx->in);
@@ -278,7 +279,8 @@ int ff_ctx_rewind(struct ff_ctx *cx, struct bpt_error *err)
 {
 	int rc;
 
-	cx->ops->close(cx->state);
+	if (cx->ops->close)
+		cx->ops->close(cx->state);
 	cx->state = NULL;
 	if (cx->in && (rc = ff_input_rewind(cx->in, err)))
 		return rc;
@@ -290,7 +292,7 @@ int ff_ctx_rewind(struct ff_ctx *cx, struct bpt_error *err)
 	cx->last_dev_idx = -1;
 	memset(cx->numdev, 0, sizeof(cx->numdev));
 	memset(&cx->err, 0, sizeof(cx->err));
-	if ((rc = cx->ops->open(cx, &cx->state))) {
+	if (cx->ops->open && (rc = cx->ops->open(cx, &cx->state))) {
 		*err = cx->err;
 		return rc;
 	}

@@ -83,6 +83,8 @@ struct ff_reader_ops {
 	/* 0..100: how sure that head[0..len) (the input's first bytes,
 	 * decompressed) is this format. path is a hint only. */
 	int (*detect)(const char *path, const char *head, size_t len);
+	/* open and close may be NULL for a reader that keeps no state of its
+	 * own (state stays NULL). */
 	int (*open)(struct ff_ctx *cx, void **state);
 	int (*next)(void *state, struct ff_ctx *cx, struct bpt_record *rec);
 	void (*close)(void *state);

@@ -47,13 +47,6 @@ static int detect(const char *path, const char *head, size_t len)
 	return 80;
 }
 
-static int open_ali(struct ff_ctx *cx, void **state)
-{
-	(void)cx;
-	*state = NULL;
-	return 0;
-}
-
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
@@ -114,17 +107,10 @@ bad:
 	return rc;
 }
 
-static void close_ali(void *state)
-{
-	(void)state;
-}
-
 const struct ff_reader_ops ff_read_alibaba = {
 	.name = "alibaba",
 	.summary = "Alibaba block traces (2020): disk id, R/W, bytes, Unix µs",
 	.flags = FF_WALL_CLOCK,
 	.detect = detect,
-	.open = open_ali,
 	.next = next,
-	.close = close_ali,
 };

@@ -56,13 +56,6 @@ static int detect(const char *path, const char *head, size_t len)
 	return 80;
 }
 
-static int open_fiu(struct ff_ctx *cx, void **state)
-{
-	(void)cx;
-	*state = NULL;
-	return 0;
-}
-
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[NF_MAX];
@@ -135,16 +128,9 @@ bad:
 	return rc;
 }
 
-static void close_fiu(void *state)
-{
-	(void)state;
-}
-
 const struct ff_reader_ops ff_read_fiu = {
 	.name = "fiu",
 	.summary = "FIU SRCMap/dedup traces: ns, pid, process, 512-byte lba and size, W/R, maj min",
 	.detect = detect,
-	.open = open_fiu,
 	.next = next,
-	.close = close_fiu,
 };

@@ -49,13 +49,6 @@ static int detect(const char *path, const char *head, size_t len)
 	return 70;
 }
 
-static int open_spc(struct ff_ctx *cx, void **state)
-{
-	(void)cx;
-	*state = NULL;
-	return 0;
-}
-
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_MIN + 1];
@@ -112,16 +105,9 @@ bad:
 	return rc;
 }
 
-static void close_spc(void *state)
-{
-	(void)state;
-}
-
 const struct ff_reader_ops ff_read_spc = {
 	.name = "spc",
 	.summary = "SPC ASCII (UMass Financial, WebSearch): ASU, 512-byte LBA, bytes, seconds",
 	.detect = detect,
-	.open = open_spc,
 	.next = next,
-	.close = close_spc,
 };

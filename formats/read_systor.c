@@ -44,13 +44,6 @@ static int detect(const char *path, const char *head, size_t len)
 	return 60;
 }
 
-static int open_sy(struct ff_ctx *cx, void **state)
-{
-	(void)cx;
-	*state = NULL;
-	return 0;
-}
-
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
@@ -116,17 +109,10 @@ bad:
 	return rc;
 }
 
-static void close_sy(void *state)
-{
-	(void)state;
-}
-
 const struct ff_reader_ops ff_read_systor = {
 	.name = "systor17",
 	.summary = "SNIA SYSTOR'17 VDI CSV: Unix decimal seconds, response, R/W, LUN, bytes",
 	.flags = FF_WALL_CLOCK,
 	.detect = detect,
-	.open = open_sy,
 	.next = next,
-	.close = close_sy,
 };

@@ -39,13 +39,6 @@ static int detect(const char *path, const char *head, size_t len)
 	return f[F_TS].len == 10 ? 80 : 40;
 }
 
-static int open_tc(struct ff_ctx *cx, void **state)
-{
-	(void)cx;
-	*state = NULL;
-	return 0;
-}
-
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
 	struct ff_field f[F_N + 1];
@@ -101,17 +94,10 @@ bad:
 	return rc;
 }
 
-static void close_tc(void *state)
-{
-	(void)state;
-}
-
 const struct ff_reader_ops ff_read_tencent = {
 	.name = "tencent",
 	.summary = "Tencent CBS (SNIA): Unix seconds, 512-byte sectors, 0 read/1 write, volume",
 	.flags = FF_WALL_CLOCK,
 	.detect = detect,
-	.open = open_tc,
 	.next = next,
-	.close = close_tc,
 };
