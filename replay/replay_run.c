@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cliutil.h"
+#include "fifo_guard.h"
 #include "replay_run.h"
 #include "fmt.h"
 #include "outfile.h"
@@ -688,24 +689,26 @@ static const char *stop_reason(const struct replay *rp, int sched_rc,
 	return why;
 }
 
-/* The issuing thread SCHED_FIFO, so other tasks do not delay issues by
- * a time slice: for the timed modes by default when allowed (quietly
- * not, when refused), always with --realtime, which also locks memory
- * and warns about what it could not do. Returns whether it is FIFO. */
+/* --realtime: the issuing thread SCHED_FIFO, so other tasks do not delay
+ * issues by a time slice, and memory locked; warns about what it could
+ * not do. Not the default: a FIFO issuer must sleep before each I/O (the
+ * kernel stops a busy one for up to 50 ms a second, fifo_guard.h), and
+ * from a sleep an idle VM wakes it later than a SCHED_OTHER issuer that
+ * spins on its own CPU is ever held up (bench/RESULTS.md). Returns
+ * whether it is FIFO. */
 static int go_realtime(const struct replay_opts *o)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	int fifo = 1;
 
-	if (!o->realtime && o->timing == TIMING_AFAP)
+	if (!o->realtime)
 		return 0;
 	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		fifo = 0;
-		if (o->realtime)
-			pr_warn("replay: --realtime: cannot use SCHED_FIFO: %s; timing may suffer",
-				strerror(errno));
+		pr_warn("replay: --realtime: cannot use SCHED_FIFO: %s; timing may suffer",
+			strerror(errno));
 	}
-	if (o->realtime && mlockall(MCL_CURRENT | MCL_FUTURE))
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		pr_warn("replay: --realtime: cannot lock memory: %s", strerror(errno));
 	return fifo;
 }
@@ -800,10 +803,13 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 		.timing = o->timing, .speed = o->speed, .depth = o->depth, .no_idle = o->no_idle,
 		.warmup = !o->no_warmup, .poll = o->poll,
 		.stop_on_error = o->stop_on_error, .stop = &stop_flag, .ops = ops,
-		.spin_ns = SPIN_NS_DEFAULT,
-		/* a FIFO issuer that spins all the time is stalled for the
-		 * normal tasks of a loaded machine: then it sleeps more */
-		.spin_after_stall_ns = rp->fifo ? SPIN_NS_SHORT : 0,
+		/* a FIFO issuer sleeps until shortly before each I/O; the
+		 * default one spins, until a stall shows a loaded machine,
+		 * where a thread that sleeps is woken sooner than one that
+		 * spins is given its CPU back */
+		.spin_ns = rp->fifo ? SPIN_NS_SHORT : SPIN_NS_DEFAULT,
+		.spin_after_stall_ns = SPIN_NS_SHORT,
+		.fifo_guard = rp->fifo,
 		.pin = o->timing != TIMING_AFAP ? &rp->pin : NULL,
 		.eopts = { .null_latency_ns = o->null_latency_ns },
 		.targets = rp->st, .ntargets = rp->ntargets,
@@ -845,6 +851,11 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 		if (rp->lt.tgt[t].max_rw_len > src.max_rw_len)
 			src.max_rw_len = rp->lt.tgt[t].max_rw_len;
 	rc = sched_run_source(cfg, &src, stats);
+	if (stats->fifo_left_ns)
+		pr_warn("replay: --realtime: the issuer was busy for over %.0f%% of a second, so it "
+			"left SCHED_FIFO %.3f s into the replay (the kernel stops a busier real-time "
+			"task for up to 50 ms a second)", 100.0 * (double)FIFO_GUARD_BUDGET_NS / 1e9,
+			(double)stats->fifo_left_ns / 1e9);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);

@@ -107,13 +107,13 @@ enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
 /* The spun stretch before a due time (sched_config.spin_ns): longer than
  * the longest wake-up from a sleep seen on an idle VM (4.2 ms), so with
  * I/Os closer than this the issuer never sleeps and never waits to be
- * woken. SPIN_NS_SHORT is the stretch after a stall (spin_after_stall_ns). */
+ * woken. SPIN_NS_SHORT is the stretch after a stall (spin_after_stall_ns)
+ * and that of a SCHED_FIFO issuer, which must sleep now and then. */
 #define SPIN_NS_DEFAULT 5000000ull
 #define SPIN_NS_SHORT 80000ull
 /* A spin interrupted this long was not the VM's noise (gaps up to ~2-4
- * ms on an idle machine) but the kernel taking the CPU from a SCHED_FIFO
- * issuer for starved normal tasks (up to 50 ms per second; the RT
- * throttle, or the fair server of Linux 6.12+): the machine is loaded. */
+ * ms on an idle machine) but other tasks sharing the issuer's CPU: the
+ * machine is loaded. */
 #define STALL_NS 10000000ull
 /* No completion is reaped closer than this to a due time: the issue is
  * never held up by completion handling. */
@@ -143,12 +143,17 @@ struct sched_config {
 	 * before it, then only the clock read) rather than slept; 0:
 	 * SPIN_NS_DEFAULT */
 	uint64_t spin_ns;
-	/* after one spin is interrupted for STALL_NS or more, spin only
-	 * this long (sleeping until then) and leave the pinned CPU: a
-	 * SCHED_FIFO issuer on a loaded machine keeps a CPU only while it
-	 * sleeps now and then, and must be free to move off one lent to
-	 * normal tasks; 0: keep spin_ns and the CPU */
+	/* after one spin is interrupted for STALL_NS or more (a loaded
+	 * machine), spin only this long, sleeping until then: the scheduler
+	 * gives a thread that wakes its CPU sooner than one that spins; a
+	 * SCHED_FIFO issuer (fifo_guard) also leaves its pinned CPU, which
+	 * the kernel may be lending to starved normal tasks; 0: keep
+	 * spin_ns */
 	uint64_t spin_after_stall_ns;
+	/* the issuer runs SCHED_FIFO: leave it (for SCHED_OTHER) once the
+	 * issuer used more than the RT throttle allows (fifo_guard.h), and
+	 * its pinned CPU after a stall */
+	int fifo_guard;
 	/* original and causal: the issuing thread's own CPU (cpu_pin.h),
 	 * taken after the engine is open and the warm-up done, left at the
 	 * end; NULL: stay where it is */
@@ -173,6 +178,7 @@ struct sched_stats {
 	uint64_t elapsed_ns;      /* first issue to last completion */
 	unsigned max_outstanding; /* requests, as the scheduler counted them */
 	unsigned spin_stalls;     /* spins interrupted for STALL_NS or more */
+	uint64_t fifo_left_ns;    /* fifo_guard: when it left SCHED_FIFO, from time 0; 0: never */
 	int stopped;              /* ended early: signal, error or callback */
 };
 

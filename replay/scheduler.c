@@ -5,6 +5,7 @@
  * reaping completions all the while.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +13,7 @@
 #include "bpt.h"
 #include "causal.h"
 #include "cliutil.h"
+#include "fifo_guard.h"
 #include "sched.h"
 
 #define PROGRESS_NS 250000000ull
@@ -57,6 +59,7 @@ struct sched {
 	unsigned maxparts, outstanding;
 	uint64_t t0, next_progress;
 	struct causal c;
+	struct fifo_guard guard;   /* cfg->fifo_guard: the issuer's CPU time */
 	struct sched_stats *st;
 	int stopping;
 	int *fds;                  /* every member's descriptor, for the engine */
@@ -275,9 +278,9 @@ static int spin_until(struct sched *s, uint64_t due)
 			s->st->spin_stalls++;
 			if (s->cfg->spin_after_stall_ns && s->spin_ns != s->cfg->spin_after_stall_ns) {
 				s->spin_ns = s->cfg->spin_after_stall_ns;
-				/* and free to move: a SCHED_FIFO thread leaves a
+				/* and a SCHED_FIFO one free to move: it leaves a
 				 * CPU lent to normal tasks for another one */
-				if (s->cfg->pin)
+				if (s->cfg->pin && s->cfg->fifo_guard)
 					cpu_pin_restore(s->cfg->pin);
 			}
 		}
@@ -617,6 +620,28 @@ static int fetch(struct sched *s)
 	return rc == 1;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A SCHED_FIFO issuer that used more CPU in the last second than the RT
+ * throttle lets it goes SCHED_OTHER for the rest of the run, rather than
+ * be stopped by the kernel for up to 50 ms (fifo_guard.h). */
+static void guard_fifo(struct sched *s, uint64_t now)
+{
+	struct sched_param sp = { 0 };
+
+	if (!s->cfg->fifo_guard || s->st->fifo_left_ns || now < fifo_guard_due(&s->guard))
+		return;
+	if (fifo_guard_tick(&s->guard, now, thread_cpu_ns()) &&
+	    !sched_setscheduler(0, SCHED_OTHER, &sp))
+		s->st->fifo_left_ns = now > s->t0 ? now - s->t0 : 1;
+}
+
 int sched_run_source(const struct sched_config *cfg, const struct sched_source *src,
 		     struct sched_stats *stats)
 {
@@ -640,6 +665,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	s.t0 = now_mono_ns() + (cfg->timing == TIMING_AFAP ? 0 : START_LEAD_NS);
 	stats->start_mono_ns = s.t0;
 	s.next_progress = s.t0 + PROGRESS_NS;
+	if (cfg->fifo_guard)
+		fifo_guard_start(&s.guard, now_mono_ns(), thread_cpu_ns());
 	for (;;) {
 		uint64_t due = NEVER, now;
 		int stop = stop_requested(&s) || src_rc < 0;
@@ -669,6 +696,7 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 				goto out;
 		}
 		now = now_mono_ns();
+		guard_fifo(&s, now);
 		if (cfg->on_progress && now >= s.next_progress) {
 			cfg->on_progress(cfg->ctx, stats->completed, n, now - s.t0);
 			s.next_progress = now + PROGRESS_NS;

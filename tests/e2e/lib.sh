@@ -119,6 +119,11 @@ blktrace_start() {
 	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null || skip "cannot mount tracefs"
 	_bt_dev=$(basename "$1")
 	echo 16384 > $T/buffer_size_kb
+	# the binary records carry the ring buffer's time stamps, by default
+	# the "local" clock of each CPU, which need not agree between CPUs
+	# (tens of µs here): an issuer on one CPU and requests dispatched on
+	# another would seem that far apart. "mono" is one clock for all.
+	echo mono > $T/trace_clock
 	echo 1 > /sys/class/block/$_bt_dev/trace/enable
 	echo blk > $T/current_tracer
 	echo bin > $T/trace_options
@@ -163,6 +168,7 @@ _blktrace_reset() {
 	echo nobin > $T/trace_options 2>/dev/null
 	echo context-info > $T/trace_options 2>/dev/null
 	echo nop > $T/current_tracer 2>/dev/null
+	echo local > $T/trace_clock 2>/dev/null
 	echo 1408 > $T/buffer_size_kb 2>/dev/null
 	_BLKTRACE_ON=""
 }
