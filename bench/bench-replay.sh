@@ -14,8 +14,8 @@
 #     (user+sys) time per I/O, median of ROUNDS rounds, and the ratios the
 #     issue's targets are about.
 #  2. timing fidelity: a 5000 IOPS trace (Poisson arrivals, 4 s) replayed
-#     with its timing by blkpeak (default options: io_uring; with
-#     --engine libaio; --realtime), optionally an older blkpeak
+#     with its timing by blkpeak (default options: libaio; with
+#     --engine io_uring; --realtime), optionally an older blkpeak
 #     (BLKPEAK_OLD, e.g. main's build, default options), and with PEERS=1
 #     fio (--read_iolog of the blktrace file) and btreplay (btrecord
 #     default and -M 1); each replay recorded with the kernel's blk
@@ -26,7 +26,8 @@
 #     timing). Just before and just after each round, the machine's
 #     noise floor (build/bench/noise_floor: one thread spinning on
 #     CLOCK_MONOTONIC against as many due times spread uniformly at the
-#     same rate, doing nothing else): each tool's p99 and max are also
+#     same rate, doing nothing else, on the CPU replay's issuer takes:
+#     the highest this script may use): each tool's p99 and max are also
 #     printed as a ratio to the floor's p99 and max, the mean of the two
 #     floors of the same round, and the load average beside them (the
 #     machine is shared: compare ratios, not absolute figures). The last
@@ -158,12 +159,15 @@ timed() {
 }
 # floor WHEN: the noise floor now; appends "ROUND WHEN p99 max" to $W/t.floors
 floor() {
-	_res=$("$FLOOR" --count "$NIO" --rate 5000) || fail "noise_floor"
+	_res=$(taskset -c "$ISSUER_CPU" "$FLOOR" --count "$NIO" --rate 5000) || fail "noise_floor"
 	printf '  %-18s %s; load %s\n' "floor-$1" "$_res" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+);.*/$r $1 \1 \2/p" >> "$W/t.floors"
 }
 NIO=$(($(wc -l < "$W/t.csv") - 1))
-TOOLS="blkpeak blkpeak-libaio blkpeak-realtime"
+# the CPU replay pins its issuer to (replay/cpu_pin.c): the highest allowed
+ISSUER_CPU=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',' '\n' |
+	sed 's/.*-//' | sort -n | tail -1)
+TOOLS="blkpeak blkpeak-uring blkpeak-realtime"
 [ -n "${BLKPEAK_OLD:-}" ] && TOOLS="$TOOLS blkpeak-old"
 [ "$PEERS" = 1 ] && TOOLS="$TOOLS btreplay-M1 btreplay fio"
 : > "$W/t.results"; : > "$W/t.floors"
@@ -171,7 +175,7 @@ for r in $(seq "$T_ROUNDS"); do
 [ "$T_ROUNDS" -gt 1 ] && echo " round $r of $T_ROUNDS"
 floor before
 timed blkpeak --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
-timed blkpeak-libaio --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --engine libaio
+timed blkpeak-uring --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --engine io_uring
 timed blkpeak-realtime --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
 [ -n "${BLKPEAK_OLD:-}" ] && timed blkpeak-old --warmup "$BLKPEAK_OLD" replay "$W/t.bpt" --target "$L" \
 	--allow-write
