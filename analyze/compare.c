@@ -337,6 +337,50 @@ static void c_errors(const struct cmp_entry *e, int arg __attribute__((unused)),
 static void c_mean_depth(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mean_depth); }
 
 static void c_svc(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_service.pct[arg], b, (int)l); }
+static void c_fidelity(const struct cmp_entry *e, int arg, char *b, size_t l) { run_verify_cell(&e->rep.verify, (enum rv_field)arg, b, l); }
+static void c_faithful(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
+{
+	int v = run_verify_faithful(&e->rep.verify);
+
+	snprintf(b, l, "%s", !e->rep.verify.verified ? "-" : v > 0 ? "yes" : v == 0 ? "NO" : "?");
+}
+static void c_late(const struct cmp_entry *e, int arg, char *b, size_t l)
+{
+	if (e->rep.lateness.count)
+		fmt_ns((double)e->rep.lateness.pct[arg], b, (int)l);
+	else
+		snprintf(b, l, "-"); /* no due times: not a run */
+}
+
+/* The rows of a run's timing: its own clock, then the kernel's view
+ * (replay --verify), "-" where an entry has neither; and a warning line
+ * under the table for each run the kernel did not see as the trace. */
+static void fidelity_rows(FILE *f, const struct cmp *c, const int *w)
+{
+	static const struct { const char *name; enum rv_field field; } rows[] = {
+		{ "  I/Os compared", RV_IOS }, { "  present", RV_PRESENT },
+		{ "  missing", RV_MISSING }, { "  misplaced", RV_MISPLACED },
+		{ "  lost events", RV_LOST }, { "  issue err p50", RV_ERR_P50 },
+		{ "  issue err p99", RV_ERR_P99 }, { "  issue err max", RV_ERR_MAX },
+		{ "  drift", RV_DRIFT },
+	};
+	static const struct { const char *name; int pct; } late[] = {
+		{ "  lateness p50", 0 }, { "  lateness p99", 2 }, { "  lateness max", 5 },
+	};
+	int any = 0;
+
+	for (int i = 0; i < c->n; i++)
+		any |= c->e[i].rep.is_run || c->e[i].rep.verify.verified;
+	if (!any)
+		return;
+	fprintf(f, "replayer's clock (issue - due)\n");
+	for (unsigned k = 0; k < sizeof(late) / sizeof(late[0]); k++)
+		row(f, c, w, late[k].name, c_late, late[k].pct);
+	fprintf(f, "fidelity (replay --verify: the kernel's view, issue - due)\n");
+	for (unsigned k = 0; k < sizeof(rows) / sizeof(rows[0]); k++)
+		row(f, c, w, rows[k].name, c_fidelity, rows[k].field);
+	row(f, c, w, "  faithful", c_faithful, 0);
+}
 static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_total.pct[arg], b, (int)l); }
 
 void cmp_print_text(FILE *f, const struct cmp *c)
@@ -372,14 +416,25 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 		row(f, c, w, name, c_tot, p);
 	}
 	row(f, c, w, "errors", c_errors, 0);
+	fidelity_rows(f, c, w);
 	fputc('\n', f);
+	for (int i = 0; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
+		char why[160];
+
+		if (run_verify_faithful(&e->rep.verify) == 0)
+			fprintf(f, "WARNING: %s is not a faithful replay of the trace: replay --verify"
+				" found %s\n", fmt_text(e->label, label, sizeof(label)),
+				run_verify_why(&e->rep.verify, why, sizeof(why)));
+	}
 	for (int i = 1; i < c->n; i++) {
 		const struct cmp_entry *e = &c->e[i];
 		double s = e->time_saved_pct;
 
-		fprintf(f, "%s finishes %.1f%% %s than %s\n",
+		fprintf(f, "%s finishes %.1f%% %s than %s%s\n",
 			fmt_text(e->label, label, sizeof(label)), s < 0 ? -s : s,
-			s < 0 ? "later" : "sooner", fmt_text(c->e[0].label, first, sizeof(first)));
+			s < 0 ? "later" : "sooner", fmt_text(c->e[0].label, first, sizeof(first)),
+			run_verify_faithful(&e->rep.verify) == 0 ? " (not a faithful replay)" : "");
 	}
 	free(w);
 }
@@ -430,6 +485,13 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		stats_latency_json(&w, &r->all_service);
 		jw_key(&w, "total");
 		stats_latency_json(&w, &r->all_total);
+		jw_key(&w, "lateness");
+		if (r->lateness.count)
+			stats_latency_json(&w, &r->lateness);
+		else
+			jw_null(&w);
+		jw_key(&w, "fidelity");
+		run_verify_json(&w, &r->verify);
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);

@@ -17,6 +17,7 @@
 #include "measure_view.h"
 #include "plot.h"
 #include "compare.h"
+#include "run_verify.h"
 #include "stats_report.h"
 #include "version.h"
 
@@ -139,6 +140,69 @@ static void write_runs_table(FILE *f, const struct cmp *c)
 	fputs("</table>\n<p class=\"meta\">Duration is first issue to last completion; mean QD "
 	      "the I/Os in flight averaged over it. Latencies are service times (issue to "
 	      "completion).</p>\n", f);
+}
+
+/* A run's own clock and the kernel's view of it (replay --verify), as
+ * `analyze compare` shows them; only when an entry is a run. */
+static void write_fidelity(FILE *f, const struct cmp *c)
+{
+	static const enum rv_field cols[] = { RV_IOS, RV_PRESENT, RV_MISSING, RV_MISPLACED,
+					      RV_LOST, RV_ERR_P50, RV_ERR_P99, RV_ERR_MAX, RV_DRIFT };
+	static const int late_pct[] = { P50, P99, 5 /* max */ };
+	int any = 0;
+	char b[64], why[160];
+
+	for (int i = 0; i < c->n; i++)
+		any |= c->e[i].rep.is_run || c->e[i].rep.verify.verified;
+	if (!any)
+		return;
+	fputs("<h2 id=\"fidelity\">Fidelity</h2>\n<table class=\"fidelity\">\n<tr><th></th>"
+	      "<th colspan=\"3\">the replayer's clock: lateness</th>"
+	      "<th colspan=\"10\">the kernel's view (replay --verify)</th></tr>\n"
+	      "<tr><th class=\"l\">trace or run</th><th>p50</th><th>p99</th><th>max</th>"
+	      "<th>I/Os</th><th>present</th><th>missing</th><th>misplaced</th><th>lost events</th>"
+	      "<th>issue error p50</th><th>p99</th><th>max</th><th>drift</th><th>faithful</th></tr>\n",
+	      f);
+	for (int i = 0; i < c->n; i++) {
+		const struct st_report *r = &c->e[i].rep;
+		const struct run_verify *v = &r->verify;
+		int faithful = run_verify_faithful(v);
+
+		fputs("<tr><td class=\"l\">", f);
+		html_escape(f, c->e[i].label);
+		fputs("</td>", f);
+		for (unsigned k = 0; k < sizeof(late_pct) / sizeof(late_pct[0]); k++) {
+			if (r->lateness.count)
+				fmt_ns((double)r->lateness.pct[late_pct[k]], b, sizeof(b));
+			else
+				snprintf(b, sizeof(b), "–");
+			fprintf(f, "<td>%s</td>", b);
+		}
+		for (unsigned k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			int bad = (cols[k] == RV_MISSING || cols[k] == RV_MISPLACED || cols[k] == RV_LOST) &&
+				  faithful == 0 && v->v[cols[k]];
+
+			fprintf(f, "<td%s>", bad ? " class=\"bad\"" : "");
+			html_escape(f, v->verified ? run_verify_cell(v, cols[k], b, sizeof(b)) : "–");
+			fputs("</td>", f);
+		}
+		if (!v->verified)
+			fputs("<td>–</td></tr>\n", f);
+		else if (faithful > 0)
+			fputs("<td class=\"good\">yes</td></tr>\n", f);
+		else if (faithful == 0)
+			fprintf(f, "<td class=\"bad\">no: %s</td></tr>\n",
+				run_verify_why(v, why, sizeof(why)));
+		else
+			fputs("<td>?</td></tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"meta\">Lateness is the replayer's own measure: its "
+	      "submission of each I/O minus the time the schedule meant. The kernel's view comes "
+	      "from <code>replay --verify</code>, which records the replay with blkpeak's eBPF "
+	      "capture: every I/O present on the right member, offset, size and operation; the "
+	      "issue error is the kernel's issue minus the due time. A run with I/Os missing or "
+	      "misplaced, or events the capture lost, is not a faithful replay of the trace; "
+	      "– marks a run without --verify.</p>\n", f);
 }
 
 static void write_comparison(FILE *f, const struct cmp *c)
@@ -325,6 +389,7 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 	write_header(f, o, n);
 	if (n) {
 		write_runs_table(f, &c);
+		write_fidelity(f, &c);
 		if (n >= 2)
 			write_comparison(f, &c);
 		rc = write_charts(db, ids, n, f);

@@ -200,6 +200,14 @@ static void run_json(struct jw *w, const struct st_report *r)
 		partial_json(w, r->partial.done, r->partial.total, r->partial.reason);
 	else
 		jw_null(w);
+	/* the replayer's own clock (issue - sched), then the kernel's view */
+	jw_key(w, "lateness");
+	if (r->lateness.count)
+		stats_latency_json(w, &r->lateness);
+	else
+		jw_null(w);
+	jw_key(w, "fidelity");
+	run_verify_json(w, &r->verify);
 	jw_obj_end(w);
 }
 

@@ -66,6 +66,42 @@ static void print_summary(FILE *f, const struct st_report *r)
 	fprintf(f, "  queue depth mean %.2f outstanding, max %u\n\n", r->mean_depth, r->max_depth);
 }
 
+/* A run's timing as its own clock saw it and, with --verify, the
+ * kernel's view of it: two clocks, labelled as such. */
+static void print_fidelity(FILE *f, const struct st_report *r)
+{
+	const struct run_verify *v = &r->verify;
+	char a[32], b[32], c[32], d[32], why[160];
+	const struct stats_latency *l = &r->lateness;
+
+	fprintf(f, "fidelity (a replay run)\n");
+	if (l->count)
+		fprintf(f, "  lateness     p50 %s p99 %s max %s   the replayer's own clock: its"
+			" submission - the due time\n", fmt_ns((double)l->pct[0], a, sizeof(a)),
+			fmt_ns((double)l->pct[2], b, sizeof(b)), fmt_ns((double)l->pct[5], c, sizeof(c)));
+	else
+		fprintf(f, "  lateness     -   (the run file has no due times)\n");
+	if (!v->verified) {
+		fprintf(f, "  kernel view  -   (run without replay --verify)\n\n");
+		return;
+	}
+	fprintf(f, "  kernel view  replay --verify: %s I/Os compared, %s present, %s missing,"
+		" %s misplaced; %s events lost\n", run_verify_cell(v, RV_IOS, a, sizeof(a)),
+		run_verify_cell(v, RV_PRESENT, b, sizeof(b)), run_verify_cell(v, RV_MISSING, c, sizeof(c)),
+		run_verify_cell(v, RV_MISPLACED, d, sizeof(d)),
+		run_verify_cell(v, RV_LOST, why, sizeof(why)));
+	fprintf(f, "  issue error  p50 %s p99 %s max %s   the kernel's view: its issue - the due"
+		" time", run_verify_cell(v, RV_ERR_P50, a, sizeof(a)),
+		run_verify_cell(v, RV_ERR_P99, b, sizeof(b)), run_verify_cell(v, RV_ERR_MAX, c, sizeof(c)));
+	fprintf(f, "; drift %s\n", run_verify_cell(v, RV_DRIFT, d, sizeof(d)));
+	if (run_verify_faithful(v) == 0)
+		fprintf(f, "  WARNING: not a faithful replay of the trace: %s\n",
+			run_verify_why(v, why, sizeof(why)));
+	else if (run_verify_faithful(v) < 0)
+		fprintf(f, "  note: the run's verify.* meta is incomplete (\"?\" above)\n");
+	fputc('\n', f);
+}
+
 static void print_mix(FILE *f, const struct st_report *r)
 {
 	char b[32];
@@ -197,6 +233,8 @@ static void print_top(FILE *f, const struct st_report *r)
 void report_print_text(FILE *f, const struct st_report *r)
 {
 	print_summary(f, r);
+	if (r->is_run || r->verify.verified)
+		print_fidelity(f, r);
 	if (!r->ios)
 		return;
 	print_mix(f, r);

@@ -26,13 +26,16 @@
 #include "reorder.h"
 #include "stats_int.h"
 
-/* The latency streams: all I/Os, then each op; service then total. */
+/* The latency streams: all I/Os, then each op; service then total;
+ * then the lateness of a run's I/Os (LATE). */
 #define NLAT (2 * (1 + BPT_OP__COUNT))
+#define LATE NLAT
+#define NSTREAMS (NLAT + 1)
 
 struct scan {
 	struct st_report *rep;
 	uint64_t window;
-	struct stats_exact *lat[NLAT];
+	struct stats_exact *lat[NSTREAMS];
 	int lat_more;                 /* another pass is wanted */
 	struct proc_table procs;
 	struct reorder ro;
@@ -56,6 +59,8 @@ static void lat_add(struct scan *s, const struct st_row *r)
 	uint64_t svc = r->complete > r->issue ? r->complete - r->issue : 0;
 	uint64_t tot = r->complete > r->queue ? r->complete - r->queue : 0;
 
+	if (r->has_sched) /* as replay's summary: how late it submitted, 0 when early */
+		stats_exact_add(s->lat[LATE], r->issue > r->sched ? r->issue - r->sched : 0);
 	if (r->completion)
 		return; /* completion not seen: complete is only a bound */
 	stats_exact_add(*lat_of(s, 0, -1), svc);
@@ -69,7 +74,7 @@ static void lat_add(struct scan *s, const struct st_row *r)
 static int lat_end_pass(struct scan *s)
 {
 	s->lat_more = 0;
-	for (int i = 0; i < NLAT; i++) {
+	for (int i = 0; i < NSTREAMS; i++) {
 		int rc = stats_exact_end_pass(s->lat[i]);
 
 		if (rc < 0)
@@ -370,7 +375,7 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 
 	if ((rc = src->ops->trace_row(src, rep, &n, err)))
 		return rc;
-	for (int i = 0; i < NLAT; i++)
+	for (int i = 0; i < NSTREAMS; i++)
 		if (!(s->lat[i] = stats_exact_new(stats_pct_ppm, STATS_NPCT)))
 			return oom(err, src);
 	if (reorder_init(&s->ro, s->window, depth_event, s))
@@ -409,6 +414,7 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 	}
 	stats_latency_from(&rep->all_service, *lat_of(s, 0, -1));
 	stats_latency_from(&rep->all_total, *lat_of(s, 1, -1));
+	stats_latency_from(&rep->lateness, s->lat[LATE]);
 	for (int op = 0; op < BPT_OP__COUNT; op++) {
 		stats_latency_from(&rep->op[op].service, *lat_of(s, 0, op));
 		stats_latency_from(&rep->op[op].total, *lat_of(s, 1, op));
@@ -438,7 +444,7 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 		adb_exec(src->db, "COMMIT", NULL);
 	reorder_free(&s->ro);
 	procs_free(&s->procs);
-	for (int i = 0; i < NLAT; i++)
+	for (int i = 0; i < NSTREAMS; i++)
 		stats_exact_free(s->lat[i]);
 	free(s);
 	if (rc)

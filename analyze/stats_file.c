@@ -61,7 +61,9 @@ static int file_trace_row(struct st_source *src, struct st_report *rep, uint64_t
 	rep->lost_events = st.lost_events;
 	rep->loss_windows = st.loss_windows;
 	rep->truncated = !st.complete || st.truncated;
+	src->has_sched = !!(h->columns & BPT_COL_SCHED);
 	rep->is_run = run_header_is_run(h);
+	run_verify_header(&rep->verify, h);
 	if (rep->is_run) {
 		if ((v = bpt_header_get_meta(h, BPT_META_SOURCE_DIGEST)))
 			import_normalise_digest(v, rep->source_digest);
@@ -105,6 +107,8 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 			.op = (uint8_t)(rec.op < BPT_OP__COUNT ? rec.op : BPT_OP__COUNT - 1),
 			.completion = rec.completion,
 			.error = rec.error,
+			.sched = rec.sched_ns,
+			.has_sched = (uint8_t)src->has_sched,
 		};
 	}
 	return rc < 0 ? rc : (long)n;

@@ -16,10 +16,12 @@
 /* One I/O row. op is clamped below BPT_OP__COUNT. */
 struct st_row {
 	uint64_t idx, queue, issue, complete, sector;
+	uint64_t sched;     /* due time of a run's I/O, when has_sched */
 	uint32_t bytes, pid, comm;
 	uint16_t dev;
 	uint8_t op;
 	uint8_t completion; /* ios.completion: 0 seen, else complete is a bound */
+	uint8_t has_sched;  /* the trace has the sched_ns column */
 	int error;
 };
 
@@ -31,7 +33,7 @@ struct st_row {
 struct st_source;
 struct st_source_ops {
 	/* The trace's facts into rep (path, kind, digest, run, losses,
-	 * truncated, partial) and its number of I/Os into *n. 0, -ENOENT,
+	 * truncated, partial, verify) and its number of I/Os into *n. 0, -ENOENT,
 	 * -EIO with err filled. */
 	int (*trace_row)(struct st_source *s, struct st_report *rep, uint64_t *n,
 			 struct bpt_error *err);
@@ -60,6 +62,7 @@ struct st_source {
 	const char *from;
 	int64_t id;                 /* database: the trace id */
 	const char *path;           /* file: as given */
+	int has_sched;              /* the rows have sched_ns (set by trace_row) */
 	struct bpt_reader *r;       /* file */
 	void *scan;                 /* the source's pass state */
 	struct progress *progress;  /* NULL, or the terminal's progress line */

@@ -29,7 +29,7 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 
 	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
 			       " r.source_trace_id, r.source_digest, r.target, r.timing, t.lost_events,"
-			       " t.loss_windows, t.truncated FROM traces t"
+			        " t.loss_windows, t.truncated, t.columns FROM traces t"
 			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
@@ -53,7 +53,10 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	rep->lost_events = (uint64_t)sqlite3_column_int64(st, 9);
 	rep->loss_windows = (uint64_t)sqlite3_column_int64(st, 10);
 	rep->truncated = sqlite3_column_int(st, 11);
+	src->has_sched = !!(sqlite3_column_int64(st, 12) & BPT_COL_SCHED);
 	sqlite3_finalize(st);
+	if ((rc = run_verify_load(db, id, &rep->verify, err)))
+		return rc;
 	return run_partial_load(db, id, &rep->partial, err);
 }
 
@@ -74,18 +77,25 @@ static void read_row(sqlite3_stmt *st, struct st_row *r)
 		.comm = (uint32_t)sqlite3_column_int64(st, 9),
 		.error = sqlite3_column_int(st, 10),
 		.completion = (uint8_t)sqlite3_column_int(st, 11),
+		.sched = (uint64_t)sqlite3_column_int64(st, 12),
+		.has_sched = sqlite3_column_type(st, 12) == SQLITE_INTEGER,
 	};
 }
 
 
 static int db_scan_begin(struct st_source *src, struct bpt_error *err)
 {
-	static const char sql[] =
-		"SELECT " ADB_IOS_ROW_COLUMNS ("idx, queue_ns, issue_ns, complete_ns, dev,"
-		" sector, bytes, op, pid, comm_id, error, completion");
+#define ROW_COLUMNS "idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid," \
+	" comm_id, error, completion"
+	/* sched_ns only for traces that have it: without it SQLite leaves
+	 * out the join with io_replay (a lookup per row) */
+	static const char with_sched[] = "SELECT " ADB_IOS_ROW_COLUMNS (ROW_COLUMNS ", sched_ns");
+	static const char without[] = "SELECT " ADB_IOS_ROW_COLUMNS (ROW_COLUMNS ", NULL");
+#undef ROW_COLUMNS
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(src->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(src->db, src->has_sched ? with_sched : without, -1, &st,
+			       NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the trace");
 	sqlite3_bind_int64(st, 1, src->id);
 	src->scan = st;

@@ -20,6 +20,11 @@
  *                is the integral over the duration. Busy = depth >= 1,
  *                idle = depth 0; an idle period is a maximal interval of
  *                depth 0 between two I/Os.
+ *   lateness     of a run's I/Os (those with a due time, sched_ns): issue -
+ *                sched, 0 when early: the replayer's own clock, how late
+ *                it submitted each I/O (replay's summary "lateness").
+ *                The kernel's view of the same run is `verify`, from the
+ *                run's meta (run_verify.h), not from the rows.
  *   latency      service = complete - issue, total = complete - queue,
  *                over every I/O (errors too). Percentiles follow
  *                common/stats.h's rule (nearest rank: the value of rank
@@ -38,6 +43,7 @@
 
 #include "bpt.h"
 #include "run_partial.h"
+#include "run_verify.h"
 #include "stats.h"
 
 #define ST_SIZE_CLASSES 27 /* 0, 1 B, 2 B, 3-4 B, ... 16 MiB, bigger */
@@ -90,6 +96,8 @@ struct st_report {
 	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
 	struct run_partial partial;         /* a partial replay run */
+	struct run_verify verify;           /* replay --verify's findings (the kernel's view) */
+	struct stats_latency lateness;      /* issue - sched (count 0: no due times) */
 	uint64_t ios, bytes, errors;
 	uint64_t unseen_completions;    /* I/Os whose completion was not seen: in
 					   every figure but the latencies */
