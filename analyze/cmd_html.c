@@ -21,7 +21,7 @@ static void html_usage(FILE *f)
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
 		"network) on the traces and runs ID...: a table of each, the runs'\n"
-		"fidelity (lateness, replay --verify's figures), a comparison\n"
+		"fidelity (lateness, the figures of replay's verify option), a comparison\n"
 		"against the first (time saved in %%), and the latency CDF, IOPS, access\n"
 		"map, queue depth and request-size charts.\n"
 		"\n"
