@@ -2,7 +2,9 @@
  * run_verify.c — a run's `replay --verify` figures from its meta
  * (run_verify.h).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cliutil.h"
@@ -33,6 +35,23 @@ static int known(const struct run_verify *v, enum rv_field f)
 	return v->verified && (v->known >> f & 1);
 }
 
+/* Plain decimal digits only, as replay writes them: "010" is not 8 and
+ * "0x10" not 16 (parse_u64 takes both). 0 or -1. */
+static int parse_dec(const char *s, uint64_t *out)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!s || !*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = n;
+	return 0;
+}
+
 void run_verify_meta(struct run_verify *v, const char *key, const char *value)
 {
 	if (!key || strncmp(key, "verify.", 7))
@@ -43,8 +62,7 @@ void run_verify_meta(struct run_verify *v, const char *key, const char *value)
 			continue;
 		v->known &= ~(1u << f);
 		if (f == RV_DRIFT ? parse_double(value, &v->drift) == 0
-				  : value && value[0] >= '0' && value[0] <= '9' &&
-				    parse_u64(value, &v->v[f]) == 0)
+				  : parse_dec(value, &v->v[f]) == 0)
 			v->known |= 1u << f;
 		return;
 	}

@@ -144,6 +144,12 @@ Test(analyze_fidelity, meta_parsing)
 	run_verify_meta(&v, "verify.missing", "-1");
 	cr_assert_str_eq(run_verify_cell(&v, RV_MISSING, b, sizeof(b)), "?");
 	cr_assert_eq(run_verify_faithful(&v), -1);
+	run_verify_meta(&v, "verify.missing", "0x0");
+	cr_assert_eq(run_verify_faithful(&v), -1);
+	run_verify_meta(&v, "verify.missing", "99999999999999999999");
+	cr_assert_eq(run_verify_faithful(&v), -1);
+	run_verify_meta(&v, "verify.missing", " 0");
+	cr_assert_eq(run_verify_faithful(&v), -1);
 	run_verify_meta(&v, "verify.missing", "2x");
 	cr_assert_eq(run_verify_faithful(&v), -1);
 	run_verify_meta(&v, "verify.missing", "");
