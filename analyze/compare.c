@@ -367,16 +367,22 @@ static void fidelity_rows(FILE *f, const struct cmp *c, const int *w)
 	static const struct { const char *name; int pct; } late[] = {
 		{ "  lateness p50", 0 }, { "  lateness p99", 2 }, { "  lateness max", 5 },
 	};
-	int any = 0;
+	int any = 0, verified = 0;
 
-	for (int i = 0; i < c->n; i++)
+	for (int i = 0; i < c->n; i++) {
 		any |= c->e[i].rep.is_run || c->e[i].rep.verify.verified;
+		verified |= c->e[i].rep.verify.verified;
+	}
 	if (!any)
 		return;
 	fprintf(f, "replayer's clock (issue - due)\n");
 	for (unsigned k = 0; k < sizeof(late) / sizeof(late[0]); k++)
 		row(f, c, w, late[k].name, c_late, late[k].pct);
 	fprintf(f, "fidelity (replay --verify: the kernel's view, issue - due)\n");
+	if (!verified) { /* ten rows of dashes say less than this */
+		fprintf(f, "  (no entry ran with replay --verify)\n");
+		return;
+	}
 	for (unsigned k = 0; k < sizeof(rows) / sizeof(rows[0]); k++)
 		row(f, c, w, rows[k].name, c_fidelity, rows[k].field);
 	row(f, c, w, "  faithful", c_faithful, 0);

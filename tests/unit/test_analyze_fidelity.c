@@ -307,6 +307,16 @@ Test(analyze_fidelity, compare_rows_and_warning)
 	free(t);
 	cmp_free(&c);
 
+	/* no entry verified: one line instead of ten rows of dashes */
+	int64_t unverified[2] = { ids[0], ids[1] };
+	cr_assert_eq(cmp_compute(db, unverified, 2, 0, &c, &e), 0, "%s", e.msg);
+	t = text_of(print_cmp, &c);
+	cr_assert(strstr(t, "issue - due)\n  (no entry ran with replay --verify)\n\n"),
+		  "%s", t);
+	cr_assert_str_eq(cells(t, "  lateness max"), "- 9.9 us", "%s", t);
+	free(t);
+	cmp_free(&c);
+
 	/* captures only: no fidelity rows at all */
 	int64_t caps[2] = { ids[0], ids[0] };
 	cr_assert_eq(cmp_compute(db, caps, 2, 0, &c, &e), 0, "%s", e.msg);
