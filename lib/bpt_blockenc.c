@@ -163,6 +163,68 @@ static uint64_t ref_pick(const uint64_t *v, const uint64_t *len, uint32_t i,
 	return bk;
 }
 
+/* The better of two (difference, k) candidates: the smaller difference,
+ * the smaller k on a tie. */
+#define REF_BETTER(m, b, m2, b2) \
+	do { \
+		int better_ = (m2) < (m) || ((m2) == (m) && (b2) < (b)); \
+		(m) = better_ ? (m2) : (m); \
+		(b) = better_ ? (b2) : (b); \
+	} while (0)
+
+/*
+ * ref_pick for a record with a whole window before it in the block
+ * (i >= BPT_REF_WINDOW), over references already computed: end[j] is
+ * v[j] (+ len[j] >> 9). The same answer as ref_pick, the first k of the
+ * smallest difference, without its branch per step that random data
+ * mispredicts: the differences first (no dependence between steps, the
+ * compiler vectorizes it), then the smallest in four independent chains
+ * of conditional moves (k = q mod 4 in chain q), merged smaller k first
+ * on ties.
+ */
+static uint64_t ref_pick_full(const uint64_t *end, uint32_t i, uint64_t x,
+			      uint64_t *z)
+{
+	const uint64_t *r = end + i - BPT_REF_WINDOW; /* r[W-1-k]: reference k */
+	uint64_t d[BPT_REF_WINDOW];
+
+	for (uint32_t k = 0; k < BPT_REF_WINDOW; k++)
+		d[k] = zigzag64((int64_t)(x - r[BPT_REF_WINDOW - 1 - k]));
+	if (!d[0]) {
+		*z = 0;
+		return 0;
+	}
+	uint64_t m0 = d[0], m1 = d[1], m2 = d[2], m3 = d[3];
+	uint64_t b0 = 0, b1 = 1, b2 = 2, b3 = 3;
+
+	for (uint64_t k = 4; k < BPT_REF_WINDOW; k += 4) {
+		int c0 = d[k] < m0, c1 = d[k + 1] < m1;
+		int c2 = d[k + 2] < m2, c3 = d[k + 3] < m3;
+
+		m0 = c0 ? d[k] : m0;
+		b0 = c0 ? k : b0;
+		m1 = c1 ? d[k + 1] : m1;
+		b1 = c1 ? k + 1 : b1;
+		m2 = c2 ? d[k + 2] : m2;
+		b2 = c2 ? k + 2 : b2;
+		m3 = c3 ? d[k + 3] : m3;
+		b3 = c3 ? k + 3 : b3;
+	}
+	REF_BETTER(m0, b0, m1, b1);
+	REF_BETTER(m2, b2, m3, b3);
+	REF_BETTER(m0, b0, m2, b2);
+	*z = m0;
+	return b0;
+}
+
+/* ref_pick without len, over end[] (see ref_pick_full) */
+static uint64_t ref_pick_at(const uint64_t *end, uint32_t i, uint64_t seed,
+			    uint64_t x, uint64_t *z)
+{
+	return i >= BPT_REF_WINDOW ? ref_pick_full(end, i, x, z)
+				   : ref_pick(end, NULL, i, seed, x, z);
+}
+
 /*
  * The time mode of the open block (see the spec, "Columns"): the
  * cheapest, by estimate, of
@@ -199,7 +261,7 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		s[i] = zigzag64((int64_t)(co[i] - is[i]));
 	}
 	for (uint32_t i = 1; i < mr; i++)
-		wk[i] = ref_pick(co, NULL, i, is[0], is[i], &w[i]);
+		wk[i] = ref_pick_at(co, i, is[0], is[i], &w[i]);
 	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
 	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
 	double ew = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
@@ -228,8 +290,11 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		for (uint32_t i = n; i-- > 0;) {
 			uint64_t t = is[i], z;
 
-			if (best == 4) {
-				kref[i] = ref_pick(co, NULL, i, pi, t, &z);
+			if (best == 4 && i < mr) { /* the estimate's pick */
+				kref[i] = wk[i];
+				z = w[i];
+			} else if (best == 4) {
+				kref[i] = ref_pick_at(co, i, pi, t, &z);
 			} else {
 				kref[i] = 0;
 				z = zigzag64((int64_t)(t - (i ? co[i - 1] : pi)));
@@ -279,7 +344,7 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 {
 	uint64_t *se = e->col[COL_SECTOR], *by = e->col[COL_BYTES];
 	uint64_t *kref = e->col[COL_SECTOR_REF];
-	uint64_t *a = e->est[0], *w = e->est[1], *wk = e->est[2];
+	uint64_t *a = e->est[0], *w = e->est[1], *wk = e->est[2], *ends = e->est[3];
 	uint32_t n = e->n, m = n < BPT_EST_SAMPLE ? n : BPT_EST_SAMPLE;
 	uint32_t mr = m < BPT_EST_REF ? m : BPT_EST_REF;
 	uint64_t seed;
@@ -291,7 +356,9 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 		a[i] = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)
 						      : seed)));
 	for (uint32_t i = 0; i < mr; i++)
-		wk[i] = ref_pick(se, by, i, seed, se[i], &w[i]);
+		ends[i] = se[i] + (by[i] >> 9);
+	for (uint32_t i = 0; i < mr; i++)
+		wk[i] = ref_pick_at(ends, i, seed, se[i], &w[i]);
 	double eabs = bpt_col_estimate(se, m), eprev = bpt_col_estimate(a, m);
 	double ewin = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
 	int search = ewin < REF_GAIN * eprev;
@@ -302,12 +369,20 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 	}
 	e->seed[COL_SECTOR] = seed;
 	e->seed[COL_SECTOR_REF] = 0;
+	/* The end sectors, the references, in kref: kref[i] is written
+	 * only once those below i have been read. */
+	if (search)
+		for (uint32_t i = 0; i < n; i++)
+			kref[i] = se[i] + (by[i] >> 9);
 	/* from the last record down, as in choose_time */
 	for (uint32_t i = n; i-- > 0;) {
 		uint64_t z;
 
-		if (search) {
-			kref[i] = ref_pick(se, by, i, seed, se[i], &z);
+		if (search && i < mr) { /* the estimate's pick, same inputs */
+			kref[i] = wk[i];
+			z = w[i];
+		} else if (search) {
+			kref[i] = ref_pick_at(kref, i, seed, se[i], &z);
 		} else {
 			kref[i] = 0;
 			z = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)
