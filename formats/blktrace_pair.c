@@ -14,6 +14,10 @@
 
 #define NIL UINT32_MAX
 
+struct bt_pair;
+static void link_entry(struct bt_pair *p, uint32_t i);
+static int rehash(struct bt_pair *p, uint32_t nb);
+
 enum { E_FREE, E_QUEUED, E_ISSUED };
 
 struct bt_entry {
@@ -45,25 +49,60 @@ static uint32_t hash(const struct bt_pair *p, uint32_t dev, uint64_t sector)
 	return (uint32_t)(h >> 32) & p->mask;
 }
 
+/*
+ * Buckets: twice the pool's entries (at least BUCKETS_MIN), so that the
+ * table stays as small as the requests in flight: a table sized for the
+ * largest pool (1 MiB) missed the cache on every new request.
+ */
+#define BUCKETS_MIN 2048u
+
+/* A new bucket table of nb (a power of two). Each chain is walked from
+ * its oldest entry to its newest, so entries of one key keep their order
+ * (newest first) in the new chains. 0 or -ENOMEM (the old table kept). */
+static int rehash(struct bt_pair *p, uint32_t nb)
+{
+	uint32_t *nbk = malloc(nb * sizeof(*nbk)), *old = p->bucket;
+	uint32_t nold = old ? p->mask + 1 : 0;
+
+	if (!nbk)
+		return -ENOMEM;
+	memset(nbk, 0xff, nb * sizeof(*nbk));
+	p->bucket = nbk;
+	p->mask = nb - 1;
+	for (uint32_t b = 0; b < nold; b++) {
+		uint32_t rev = NIL, i = old[b];
+
+		while (i != NIL) { /* reverse the chain: oldest first */
+			uint32_t next = p->e[i].next;
+
+			p->e[i].next = rev;
+			rev = i;
+			i = next;
+		}
+		while (rev != NIL) {
+			uint32_t next = p->e[rev].next;
+
+			link_entry(p, rev);
+			rev = next;
+		}
+	}
+	free(old);
+	return 0;
+}
+
 int bt_pair_create(struct bt_pair **out, uint32_t max_inflight)
 {
 	struct bt_pair *p = calloc(1, sizeof(*p));
-	uint32_t nb = 1024;
 
 	*out = NULL;
 	if (!p)
 		return -ENOMEM;
 	p->max = max_inflight ? max_inflight : BT_PAIR_MAX_INFLIGHT;
-	while (nb < p->max && nb < (1u << 20))
-		nb <<= 1;
-	p->bucket = malloc(nb * sizeof(*p->bucket));
-	if (!p->bucket) {
+	p->free_head = NIL;
+	if (rehash(p, BUCKETS_MIN)) {
 		free(p);
 		return -ENOMEM;
 	}
-	memset(p->bucket, 0xff, nb * sizeof(*p->bucket));
-	p->mask = nb - 1;
-	p->free_head = NIL;
 	*out = p;
 	return 0;
 }
@@ -240,6 +279,12 @@ static int new_entry(struct bt_pair *p, const struct bt_event *ev, int state,
 			p->free_head = j;
 		}
 		p->cap = ncap;
+		uint32_t nb = p->mask + 1;
+
+		while (nb < 2 * ncap && nb < (1u << 20))
+			nb <<= 1;
+		if (nb != p->mask + 1 && (rc = rehash(p, nb)))
+			return rc;
 	}
 	i = p->free_head;
 	e = &p->e[i];

@@ -54,6 +54,10 @@ struct rb_state {
 	int have_named;
 	int opened, idle;
 	uint64_t zone_mgmt;
+	/* the device of the last I/O and its index (ff_device), so that
+	 * its name is not made again for every I/O */
+	uint32_t last_dev;
+	int last_dev_idx;    /* -1: none yet */
 };
 
 /* Does path end in ".blktrace.<digits>"? Returns the prefix's length,
@@ -185,7 +189,10 @@ static int rb_open(struct ff_ctx *cx, void **state)
 	struct rb_state *rb = calloc(1, sizeof(*rb));
 
 	*state = rb;
-	return rb ? 0 : ff_fail(cx, -ENOMEM, "out of memory");
+	if (!rb)
+		return ff_fail(cx, -ENOMEM, "out of memory");
+	rb->last_dev_idx = -1;
+	return 0;
 }
 
 /*
@@ -312,7 +319,9 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			break;
 		rb->zone_mgmt++;
 	}
-	{
+	if (rb->last_dev_idx >= 0 && io.dev == rb->last_dev) {
+		rec->dev = (uint16_t)rb->last_dev_idx;
+	} else {
 		char devname[64];
 		uint32_t maj = bt_dev_major(io.dev), min = bt_dev_minor(io.dev);
 		int dev;
@@ -328,6 +337,8 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		if (dev < 0)
 			return dev;
 		rec->dev = (uint16_t)dev;
+		rb->last_dev = io.dev;
+		rb->last_dev_idx = dev;
 	}
 	if ((rc = ff_intern(cx, comm, strlen(comm), &rec->comm_id)))
 		return rc;
