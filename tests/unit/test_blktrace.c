@@ -555,6 +555,38 @@ Test(blktrace_pair, table_full_of_fresh_requests_fails)
 	bt_pair_free(p);
 }
 
+/* Thousands of requests in flight, fifty at each sector: the hash table
+ * grows with the pool (1024 -> 8192 entries) while chains hold many
+ * entries of one key, and each D and C must still take the oldest. */
+Test(blktrace_pair, growing_table_keeps_the_oldest_first)
+{
+	struct bt_pair *p;
+	struct bt_event e = { .cat = BT_TC_READ, .bytes = 512, .dev = 8 << 20 };
+	struct bt_io io;
+	const uint32_t n = 5000;
+
+	cr_assert_eq(bt_pair_create(&p, 0), 0);
+	for (uint32_t step = 0; step < 3; step++)
+		for (uint32_t i = 0; i < n; i++) {
+			e.act = step == 0 ? BT_TA_QUEUE : step == 1 ? BT_TA_ISSUE : BT_TA_COMPLETE;
+			e.sector = i % 100;
+			e.pid = i;
+			e.time = step * 100000ull + i;
+			cr_assert_eq(bt_pair_feed(p, &e), 0);
+		}
+	for (uint32_t k = 0; k < n; k++) {
+		cr_assert_eq(bt_pair_take(p, &io), 1, "I/O %u", k);
+		cr_assert_eq(io.pid, k, "I/O %u has the pid of request %u", k, io.pid);
+		cr_assert_eq(io.queue_ns, k);
+		cr_assert_eq(io.issue_ns, 100000ull + k);
+		cr_assert_eq(io.complete_ns, 200000ull + k);
+		cr_assert_eq(io.sector, k % 100);
+	}
+	cr_assert_eq(bt_pair_take(p, &io), 0);
+	cr_assert_eq(bt_pair_stats(p)->max_inflight, n);
+	bt_pair_free(p);
+}
+
 /* ------------------------------------------------------------- writers */
 
 static char tmpdir[64];
