@@ -133,12 +133,24 @@ static int next_raw(struct ff_source *s, struct bpt_record *rec, struct bpt_erro
 			return rc;
 		}
 	} else {
+		uint64_t head;
+
 		while (ff_window_len(&s->win) < s->win.cap) {
+			/* The earliest held record goes now when none to come
+			 * is earlier (one as early comes after it, by arrival):
+			 * the order is the same as with a full window, and the
+			 * window stays small enough for the cache. */
+			size_t c = s->pulled / FF_CHUNK;
+
+			if (c < s->nchunks && ff_window_peek(&s->win, &head) &&
+			    head <= s->later_min[c])
+				break;
 			rc = pull(s, rec, &cx, err);
 			if (rc < 0)
 				return rc;
 			if (rc == 0)
 				break;
+			s->pulled++;
 			if (s->any_out && rec->issue_ns < s->last_out) {
 				rc = too_late(s, cx, rec->issue_ns);
 				*err = cx->err;
@@ -177,6 +189,7 @@ static void reset_reading(struct ff_source *s)
 	s->digest = 0;
 	s->dropped = 0;
 	s->nread = 0;
+	s->pulled = 0;
 }
 
 int ff_source_rewind(struct ff_source *s, struct bpt_error *err)
@@ -247,6 +260,28 @@ static int set_meta_u64(struct ff_source *s, const char *key, uint64_t v)
 	return bpt_header_set_meta(&s->hdr, key, b);
 }
 
+/* The scan's record number n has issue time t: the minimum of its chunk. */
+static int note_chunk_min(struct ff_source *s, uint64_t n, uint64_t t)
+{
+	size_t c = (size_t)(n / FF_CHUNK);
+
+	if (c == s->nchunks) {
+		if (c == s->chunks_cap) {
+			size_t cap = s->chunks_cap ? s->chunks_cap * 2 : 256;
+			uint64_t *p = realloc(s->later_min, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->later_min = p;
+			s->chunks_cap = cap;
+		}
+		s->later_min[s->nchunks++] = t;
+	} else if (t < s->later_min[c]) {
+		s->later_min[c] = t;
+	}
+	return 0;
+}
+
 /* Read everything once: totals, base, the header, and whether the
  * window suffices. Only the issue times go through a window here (a key
  * window: 8 bytes a record, not the record), which gives the same
@@ -296,6 +331,10 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 			last_issue = rec.issue_ns;
 		if (rec.completion != FF_NO_COMPLETION && rec.complete_ns > last_complete)
 			last_complete = rec.complete_ns;
+		if ((rc = note_chunk_min(s, n, rec.issue_ns))) {
+			rc = bpt_error_set(err, rc, "out of memory");
+			break;
+		}
 		s->digest += digest_of(&rec);
 		n++;
 		if (!(n & 0xffff))
@@ -304,6 +343,9 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 	ff_keywin_free(&kw);
 	if (rc < 0)
 		return rc;
+	for (size_t c = s->nchunks; c-- > 1;) /* each chunk's min and later */
+		if (s->later_min[c] < s->later_min[c - 1])
+			s->later_min[c - 1] = s->later_min[c];
 	/* A queue time of 0 reads as "none" (bpt.h): when the earliest time
 	 * is a queue time, time 0 is 1 ns before it. */
 	s->base = !n ? 0 : min_is_queue && min_t ? min_t - 1 : min_t;
@@ -402,6 +444,7 @@ void ff_source_close(struct ff_source *s)
 	ff_names_free(&s->devs.names);
 	free(s->devs.idx);
 	ff_window_free(&s->win);
+	free(s->later_min);
 	free(s);
 }
 

@@ -55,6 +55,9 @@ static inline uint32_t ff_window_len(const struct ff_window *w)
 }
 /* Hold rec (the caller checks there is room): 0 or -ENOMEM. */
 int ff_window_push(struct ff_window *w, const struct bpt_record *rec);
+/* The issue time of the record ff_window_pop would give: 1, or 0 when
+ * empty. */
+int ff_window_peek(const struct ff_window *w, uint64_t *issue_ns);
 /* Take the earliest record: 1, or 0 when empty. */
 int ff_window_pop(struct ff_window *w, struct bpt_record *rec);
 
@@ -113,6 +116,13 @@ struct ff_devmap {
 	uint32_t cap;
 };
 
+/*
+ * Records per chunk of the scan's lower bounds (struct ff_source,
+ * later_min): 8 bytes per FF_CHUNK records of the input (20 KiB for 10 M
+ * records), and a reading holds about one chunk in its window.
+ */
+#define FF_CHUNK 4096
+
 struct ff_source {
 	struct ff_source_opts opts;
 	const char *const *keep;   /* opts.devices */
@@ -132,6 +142,13 @@ struct ff_source {
 	struct ff_totals tot;
 	uint64_t file_bytes;
 	uint64_t nread;            /* records out in this reading (progress) */
+	/* later_min[c]: the earliest issue time of the records pulled from
+	 * number c * FF_CHUNK on (the scan's count), so that a reading may
+	 * pass the window's earliest record on before the window is full:
+	 * no record still to come is earlier. */
+	uint64_t *later_min;
+	size_t nchunks, chunks_cap;
+	uint64_t pulled;           /* records pulled in this reading */
 };
 
 /* Open input i's reader (and its ff_input) for a new reading. */

@@ -147,6 +147,20 @@ int ff_window_pop(struct ff_window *w, struct bpt_record *rec)
 	return 1;
 }
 
+int ff_window_peek(const struct ff_window *w, uint64_t *issue_ns)
+{
+	uint64_t t = UINT64_MAX;
+
+	if (!w->ring_len && !w->heap_len)
+		return 0;
+	if (w->ring_len)
+		t = w->ring[w->ring_head].rec.issue_ns;
+	if (w->heap_len && w->heap[0].rec.issue_ns < t)
+		t = w->heap[0].rec.issue_ns;
+	*issue_ns = t;
+	return 1;
+}
+
 /* ------------------------------------------------ the scan's key window */
 
 int ff_keywin_init(struct ff_keywin *w, uint32_t cap)
