@@ -11,6 +11,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <zstd.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "bpt_blockenc.h"
 
@@ -68,6 +71,9 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 			return -ENOMEM;
 	}
 	e->alloc = first;
+#if defined(__x86_64__) && defined(__GNUC__)
+	e->avx2 = __builtin_cpu_supports("avx2");
+#endif
 	e->cctx = ZSTD_createCCtx();
 	return e->cctx ? 0 : -ENOMEM;
 }
@@ -217,12 +223,67 @@ static uint64_t ref_pick_full(const uint64_t *end, uint32_t i, uint64_t x,
 	return b0;
 }
 
-/* ref_pick without len, over end[] (see ref_pick_full) */
-static uint64_t ref_pick_at(const uint64_t *end, uint32_t i, uint64_t seed,
-			    uint64_t x, uint64_t *z)
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * ref_pick_full in AVX2, four references at a time: the zigzag
+ * differences, their unsigned minimum (signed compares of values with
+ * the top bit flipped), then the places equal to it as a bit mask. The
+ * references are taken in memory order, r[j] being reference k = W-1-j,
+ * so the first k is the highest set bit. Used when the CPU has AVX2
+ * (e->avx2); the same answer as ref_pick_full.
+ */
+__attribute__((target("avx2")))
+static uint64_t ref_pick_full_avx2(const uint64_t *end, uint32_t i, uint64_t x,
+				   uint64_t *z)
 {
-	return i >= BPT_REF_WINDOW ? ref_pick_full(end, i, x, z)
-				   : ref_pick(end, NULL, i, seed, x, z);
+	const uint64_t *r = end + i - BPT_REF_WINDOW;
+	const __m256i X = _mm256_set1_epi64x((int64_t)x);
+	const __m256i zero = _mm256_setzero_si256();
+	const __m256i top = _mm256_set1_epi64x(INT64_MIN);
+	__m256i d[BPT_REF_WINDOW / 4], m, o, gt;
+	uint32_t bits = 0;
+
+	for (unsigned v = 0; v < BPT_REF_WINDOW / 4; v++) {
+		__m256i t = _mm256_sub_epi64(X, _mm256_loadu_si256((const __m256i *)(r + 4 * v)));
+
+		d[v] = _mm256_xor_si256(_mm256_slli_epi64(t, 1), _mm256_cmpgt_epi64(zero, t));
+	}
+#define UMIN(a, b) \
+	(gt = _mm256_cmpgt_epi64(_mm256_xor_si256(a, top), _mm256_xor_si256(b, top)), \
+	 _mm256_blendv_epi8(a, b, gt))
+	m = d[0];
+	for (unsigned v = 1; v < BPT_REF_WINDOW / 4; v++)
+		m = UMIN(m, d[v]);
+	o = _mm256_permute4x64_epi64(m, 0x4e); /* the other 128-bit half */
+	m = UMIN(m, o);
+	o = _mm256_shuffle_epi32(m, 0x4e);     /* the other 64 bits */
+	m = UMIN(m, o);
+#undef UMIN
+	uint64_t best = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(m));
+
+	m = _mm256_set1_epi64x((int64_t)best);
+	for (unsigned v = 0; v < BPT_REF_WINDOW / 4; v++)
+		bits |= (uint32_t)_mm256_movemask_pd(
+				_mm256_castsi256_pd(_mm256_cmpeq_epi64(d[v], m)))
+			<< (4 * v);
+	*z = best;
+	return BPT_REF_WINDOW - 1 - (31 - (unsigned)__builtin_clz(bits));
+}
+#endif
+
+/* ref_pick without len, over end[] (see ref_pick_full) */
+static uint64_t ref_pick_at(const struct bpt_blockenc *e, const uint64_t *end,
+			    uint32_t i, uint64_t seed, uint64_t x, uint64_t *z)
+{
+	if (i < BPT_REF_WINDOW)
+		return ref_pick(end, NULL, i, seed, x, z);
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (e->avx2)
+		return ref_pick_full_avx2(end, i, x, z);
+#else
+	(void)e;
+#endif
+	return ref_pick_full(end, i, x, z);
 }
 
 /*
@@ -261,7 +322,7 @@ static unsigned choose_time(struct bpt_blockenc *e)
 		s[i] = zigzag64((int64_t)(co[i] - is[i]));
 	}
 	for (uint32_t i = 1; i < mr; i++)
-		wk[i] = ref_pick_at(co, i, is[0], is[i], &w[i]);
+		wk[i] = ref_pick_at(e, co, i, is[0], is[i], &w[i]);
 	double ea = bpt_col_estimate(a, m), eb = bpt_col_estimate(b, m);
 	double ec = bpt_col_estimate(c, m), es = bpt_col_estimate(s, m);
 	double ew = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
@@ -294,7 +355,7 @@ static unsigned choose_time(struct bpt_blockenc *e)
 				kref[i] = wk[i];
 				z = w[i];
 			} else if (best == 4) {
-				kref[i] = ref_pick_at(co, i, pi, t, &z);
+				kref[i] = ref_pick_at(e, co, i, pi, t, &z);
 			} else {
 				kref[i] = 0;
 				z = zigzag64((int64_t)(t - (i ? co[i - 1] : pi)));
@@ -358,7 +419,7 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 	for (uint32_t i = 0; i < mr; i++)
 		ends[i] = se[i] + (by[i] >> 9);
 	for (uint32_t i = 0; i < mr; i++)
-		wk[i] = ref_pick_at(ends, i, seed, se[i], &w[i]);
+		wk[i] = ref_pick_at(e, ends, i, seed, se[i], &w[i]);
 	double eabs = bpt_col_estimate(se, m), eprev = bpt_col_estimate(a, m);
 	double ewin = (bpt_col_estimate(w, mr) + bpt_col_estimate(wk, mr)) * m / mr;
 	int search = ewin < REF_GAIN * eprev;
@@ -382,7 +443,7 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 			kref[i] = wk[i];
 			z = w[i];
 		} else if (search) {
-			kref[i] = ref_pick_at(kref, i, seed, se[i], &z);
+			kref[i] = ref_pick_at(e, kref, i, seed, se[i], &z);
 		} else {
 			kref[i] = 0;
 			z = zigzag64((int64_t)(se[i] - (i ? se[i - 1] + (by[i - 1] >> 9)

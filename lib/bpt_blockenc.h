@@ -29,6 +29,7 @@ struct bpt_blockenc {
 	void *cctx;                       /* ZSTD_CCtx */
 	int level;
 	uint32_t columns;                 /* the header's optional columns */
+	int avx2;                         /* the CPU has AVX2 (ref_pick) */
 };
 
 /* Arrays for the mandatory columns and those in `columns`; -ENOMEM. */
