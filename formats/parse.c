@@ -194,9 +194,12 @@ int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out)
 			}
 		}
 	}
-	if (unit && whole > (UINT64_MAX - frac) / unit)
+	/* whole * unit + frac within 64 bits, without a division per call */
+	uint64_t v;
+
+	if (__builtin_mul_overflow(whole, unit, &v) || __builtin_add_overflow(v, frac, &v))
 		return -1;
-	*out = whole * unit + frac;
+	*out = v;
 	return 0;
 }
 

@@ -123,6 +123,13 @@ Test(formats, numbers_are_exact_or_refused)
 	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
 	f = fld("99999999999999999999");
 	cr_assert_eq(ff_decimal_scaled(&f, 1000000000ull, &v), -1, "overflow");
+	f = fld("18446744073709551.615");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), 0, "2^64 - 1 exactly");
+	cr_assert_eq(v, UINT64_MAX);
+	f = fld("18446744073709551.616");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1, "2^64: the fraction overflows");
+	f = fld("18446744073709552");
+	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1, "the whole part overflows");
 	f = fld(".");
 	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
 }
