@@ -58,6 +58,10 @@ struct rb_state {
 	 * its name is not made again for every I/O */
 	uint32_t last_dev;
 	int last_dev_idx;    /* -1: none yet */
+	/* the process name of the last I/O and its id (ff_intern) */
+	char last_comm[64];
+	uint32_t last_comm_id;
+	int have_comm;
 };
 
 /* Does path end in ".blktrace.<digits>"? Returns the prefix's length,
@@ -340,8 +344,19 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		rb->last_dev = io.dev;
 		rb->last_dev_idx = dev;
 	}
-	if ((rc = ff_intern(cx, comm, strlen(comm), &rec->comm_id)))
-		return rc;
+	if (rb->have_comm && !strcmp(comm, rb->last_comm)) {
+		rec->comm_id = rb->last_comm_id;
+	} else {
+		size_t len = strlen(comm);
+
+		if ((rc = ff_intern(cx, comm, len, &rec->comm_id)))
+			return rc;
+		rb->have_comm = len < sizeof(rb->last_comm);
+		if (rb->have_comm) {
+			memcpy(rb->last_comm, comm, len + 1);
+			rb->last_comm_id = rec->comm_id;
+		}
+	}
 	rec->queue_ns = io.queue_ns;
 	rec->issue_ns = io.issue_ns;
 	rec->complete_ns = io.complete_ns;
