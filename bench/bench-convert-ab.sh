@@ -12,7 +12,9 @@
 #   flock /tmp/blkpeak-bench.lock bench/bench-convert-ab.sh OLD NEW [N] [R]
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 OLD-BLKPEAK NEW-BLKPEAK [N] [RUNS]" >&2; exit 2; }
+# (bench/run.sh runs every script without arguments: there is nothing to
+# compare then)
+[ $# -ge 2 ] || { echo "SKIP: usage: $0 OLD-BLKPEAK NEW-BLKPEAK [N] [RUNS]"; exit 77; }
 OLD=$(realpath "$1") NEW=$(realpath "$2") N=${3:-1000000} R=${4:-5}
 [ -x /usr/bin/time ] || { echo "SKIP: needs /usr/bin/time (Debian package time)"; exit 77; }
 W=$(mktemp -d "${BENCH_DIR:-/var/tmp}/convert-ab.XXXXXX") || exit 1
