@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"ATTACH and PRAGMAs that set something are refused before anything runs.\n"
 		"Tables: traces, devices, processes, ops, losses, runs, comparisons,\n"
 		"comparison_entries; views ios (one row per I/O, stored compactly in\n"
-		"io_rows, io_kinds, io_replay) and io_detail (see schemas/analyze.sql).\n"
+		"io_rows, io_marks, io_kinds, io_replay) and io_detail (see schemas/analyze.sql).\n"
 		"A trace file is a table too, read in place (no import): trace_ios('FILE')\n"
 		"has the columns of io_detail but trace_id, e.g.\n"
 		"  SELECT op_name, count(*) FROM trace_ios('big.bpt') GROUP BY op\n"

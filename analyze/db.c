@@ -165,19 +165,21 @@ static int recover(const char *path, struct bpt_error *err)
 
 /*
  * Schema version 5 stores the I/Os compactly (io_rows, io_kinds,
- * io_replay) and shows the old `ios` table as a view of the same name:
- * the table of versions 1-4 is renamed, the schema run again (it adds
- * what is missing: the new tables, the views, the measurement tables of
- * version 4), its rows converted and the table dropped. Each trace's
- * rows become the rowid range after the previous trace's, in idx order;
- * its distinct (device, size, op, flags, process, error, completion)
- * combinations become its kinds.
+ * io_replay) and shows the old `ios` table as a view of the same name;
+ * version 6 stores io_rows' issue time as a delta from its block's mark
+ * (io_marks). From versions 1-4, the table `ios` is renamed, the schema
+ * run again (it adds what is missing: the new tables, the views, the
+ * measurement tables of version 4), its rows converted and the table
+ * dropped. Each trace's rows become the rowid range after the previous
+ * trace's, in idx order; its distinct (device, size, op, flags, process,
+ * error, completion) combinations become its kinds. Each block of 64
+ * rowids gets the middle of its issue times as its mark (as import does).
  */
-static const char ios_to_v5_before[] =
+static const char ios_to_v6_before[] =
 	"ALTER TABLE traces ADD COLUMN io_base INTEGER NOT NULL DEFAULT 0;"
 	"DROP VIEW IF EXISTS io_detail;"
 	"ALTER TABLE ios RENAME TO ios_v4;";
-static const char ios_to_v5_after[] =
+static const char ios_to_v6_after[] =
 	"UPDATE traces SET io_base ="
 	" coalesce((SELECT sum(p.ios) FROM traces p WHERE p.id < traces.id), 0);"
 	"INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags, pid, comm_id,"
@@ -186,10 +188,14 @@ static const char ios_to_v5_after[] =
 	" flags, pid, comm_id, cgroup_id, error, completion) - 1, dev, bytes, op, flags, pid,"
 	" comm_id, cgroup_id, error, completion FROM (SELECT DISTINCT trace_id, dev, bytes,"
 	" op, flags, pid, comm_id, cgroup_id, error, completion FROM ios_v4);"
-	"INSERT INTO io_rows (rowid, issue_ns, wait_ns, service_ns, sector, kind)"
-	" SELECT t.io_base + o.idx, o.issue_ns, o.issue_ns - o.queue_ns,"
+	"INSERT INTO io_marks (blk, issue_ns)"
+	" SELECT (t.io_base + o.idx) >> 6, (min(o.issue_ns) + max(o.issue_ns)) / 2"
+	" FROM ios_v4 o JOIN traces t ON t.id = o.trace_id GROUP BY 1;"
+	"INSERT INTO io_rows (rowid, issue_delta, wait_ns, service_ns, sector, kind)"
+	" SELECT t.io_base + o.idx, o.issue_ns - m.issue_ns, o.issue_ns - o.queue_ns,"
 	" o.complete_ns - o.issue_ns, o.sector, k.kind"
 	" FROM ios_v4 o JOIN traces t ON t.id = o.trace_id"
+	" JOIN io_marks m ON m.blk = (t.io_base + o.idx) >> 6"
 	" JOIN io_kinds k ON k.trace_id = o.trace_id AND k.dev = o.dev AND k.bytes = o.bytes"
 	" AND k.op = o.op AND k.flags = o.flags AND k.pid = o.pid AND k.comm_id = o.comm_id"
 	" AND k.cgroup_id = o.cgroup_id AND k.error = o.error AND k.completion = o.completion"
@@ -200,6 +206,21 @@ static const char ios_to_v5_after[] =
 	" WHERE o.sched_ns IS NOT NULL OR o.source_index IS NOT NULL OR o.member IS NOT NULL"
 	" ORDER BY o.trace_id, o.idx;"
 	"DROP TABLE ios_v4;";
+
+/* 5 -> 6: io_rows copied with its issue times as deltas from the marks
+ * (the views and the trigger name its columns: made again by the schema). */
+static const char rows_to_v6_before[] =
+	"DROP VIEW IF EXISTS io_detail;"
+	"DROP TRIGGER IF EXISTS ios_insert;"
+	"DROP VIEW IF EXISTS ios;"
+	"ALTER TABLE io_rows RENAME TO io_rows_v5;";
+static const char rows_to_v6_after[] =
+	"INSERT INTO io_marks (blk, issue_ns)"
+	" SELECT rowid >> 6, (min(issue_ns) + max(issue_ns)) / 2 FROM io_rows_v5 GROUP BY 1;"
+	"INSERT INTO io_rows (rowid, issue_delta, wait_ns, service_ns, sector, kind)"
+	" SELECT r.rowid, r.issue_ns - m.issue_ns, r.wait_ns, r.service_ns, r.sector, r.kind"
+	" FROM io_rows_v5 r CROSS JOIN io_marks m ON m.blk = r.rowid >> 6 ORDER BY r.rowid;"
+	"DROP TABLE io_rows_v5;";
 
 /*
  * Bring the schema from version `from` to ADB_SCHEMA_VERSION in one
@@ -262,10 +283,15 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		/* fall through */
 	case 3: /* 3 -> 4: the measurements tables, added below by running
 		 * the schema again (every CREATE in it says IF NOT EXISTS) */
-	case 4: /* 4 -> 5: the compact I/O tables */
-		if (!(rc = adb_exec(db, ios_to_v5_before, err)) &&
+	case 4: /* 4 -> 6: the compact I/O tables */
+		if (!(rc = adb_exec(db, ios_to_v6_before, err)) &&
 		    !(rc = adb_exec(db, analyze_schema_sql, err)))
-			rc = adb_exec(db, ios_to_v5_after, err);
+			rc = adb_exec(db, ios_to_v6_after, err);
+		break;
+	case 5: /* 5 -> 6: issue times as deltas from io_marks */
+		if (!(rc = adb_exec(db, rows_to_v6_before, err)) &&
+		    !(rc = adb_exec(db, analyze_schema_sql, err)))
+			rc = adb_exec(db, rows_to_v6_after, err);
 		break;
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",

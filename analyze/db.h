@@ -21,7 +21,7 @@
 
 #include "bpt.h"
 
-#define ADB_SCHEMA_VERSION 5
+#define ADB_SCHEMA_VERSION 6
 #define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
 /* Every connection waits this long for another blkpeak's lock (an
  * import holds the write lock for its whole transaction) instead of
@@ -36,13 +36,15 @@
  */
 #define ADB_IOS_ROW_COLUMNS(cols) \
 	cols " FROM (SELECT t.id AS trace_id, r.rowid - t.io_base AS idx," \
-	" r.issue_ns - r.wait_ns AS queue_ns, r.issue_ns AS issue_ns," \
-	" r.issue_ns + r.service_ns AS complete_ns, k.dev AS dev, r.sector AS sector," \
+	" m.issue_ns + r.issue_delta - r.wait_ns AS queue_ns," \
+	" CAST(m.issue_ns + r.issue_delta AS INTEGER) AS issue_ns," \
+	" m.issue_ns + r.issue_delta + r.service_ns AS complete_ns, k.dev AS dev, r.sector AS sector," \
 	" k.bytes AS bytes, k.op AS op, k.flags AS flags, k.pid AS pid," \
 	" k.comm_id AS comm_id, k.cgroup_id AS cgroup_id, k.error AS error," \
 	" k.completion AS completion, x.sched_ns AS sched_ns," \
 	" x.source_index AS source_index, x.member AS member FROM traces t" \
 	" CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios" \
+	" CROSS JOIN io_marks m ON m.blk = r.rowid >> 6" \
 	" CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind" \
 	" LEFT JOIN io_replay x ON x.io = r.rowid" \
 	" WHERE t.id = ?1 ORDER BY r.rowid) AS io"

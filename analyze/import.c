@@ -5,7 +5,9 @@
  * "Analyze import, schema 5"): the I/O rows go 128 at a time through one
  * prepared multi-row INSERT into io_rows (schemas/analyze-db.md, "How the
  * I/Os are stored"), whose rowids SQLite assigns by appending at the
- * right edge of the B-tree; what repeats goes to io_kinds once. Every INSERT names its columns. Everything that can be
+ * right edge of the B-tree; what repeats goes to io_kinds once, and
+ * each block of 64 rowids gets its mark in io_marks (the issue times are
+ * stored as deltas from it). Every INSERT names its columns. Everything that can be
  * checked before writing (the file opens, its header, a missing footer,
  * the digest already present) is checked before BEGIN; a corrupt block
  * found while reading rolls back.
@@ -248,9 +250,9 @@ struct import_totals {
  * not among them: SQLite gives each row the one after the largest, which
  * is io_base + idx as the rows go in idx order within the write
  * transaction (checked at the end), and appends without a seek. */
-enum io_col { IO_ISSUE_NS, IO_WAIT_NS, IO_SERVICE_NS, IO_SECTOR, IO_KIND, IO_COLS };
+enum io_col { IO_ISSUE_DELTA, IO_WAIT_NS, IO_SERVICE_NS, IO_SECTOR, IO_KIND, IO_COLS };
 static const char io_insert_head[] =
-	"INSERT INTO io_rows (issue_ns, wait_ns, service_ns, sector, kind) VALUES ";
+	"INSERT INTO io_rows (issue_delta, wait_ns, service_ns, sector, kind) VALUES ";
 
 static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 {
@@ -377,13 +379,63 @@ found:
 	return ks->ids[j];
 }
 
+/* io_marks: rowids per block (as the view's `rowid >> 6`). */
+#define MARK_SHIFT 6
+#define MARK_ROWS (1 << MARK_SHIFT)
+
+/* The mark of the block being written. */
+struct marks {
+	sqlite3_stmt *get, *put;
+	int64_t blk, issue_ns; /* blk -1: none yet */
+};
+
+/*
+ * The mark of rowid `row`, whose record is buf[0] (buf[0..n) the
+ * records that follow it). A block this import starts gets the middle
+ * of the issue times of its rows in buf, so that their deltas are small
+ * on both sides of 0; a block begun before (by the previous trace) keeps
+ * the mark it has.
+ */
+static int mark_of(sqlite3 *db, struct marks *m, const struct bpt_record *buf, int n,
+		   int64_t row, struct bpt_error *err)
+{
+	int64_t blk = row >> MARK_SHIFT;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int rc;
+
+	if (blk == m->blk)
+		return 0;
+	m->blk = blk;
+	if (row & (MARK_ROWS - 1)) {
+		sqlite3_bind_int64(m->get, 1, blk);
+		rc = sqlite3_step(m->get);
+		if (rc == SQLITE_ROW)
+			m->issue_ns = sqlite3_column_int64(m->get, 0);
+		sqlite3_reset(m->get);
+		if (rc == SQLITE_ROW)
+			return 0;
+		if (rc != SQLITE_DONE)
+			return adb_fail(db, err, "cannot read the mark of a block of I/Os");
+	}
+	for (int i = 0; i < n && i < MARK_ROWS - (int)(row & (MARK_ROWS - 1)); i++) {
+		if (buf[i].issue_ns < lo)
+			lo = buf[i].issue_ns;
+		if (buf[i].issue_ns > hi)
+			hi = buf[i].issue_ns;
+	}
+	m->issue_ns = (int64_t)(lo + (hi - lo) / 2);
+	sqlite3_bind_int64(m->put, 1, blk);
+	sqlite3_bind_int64(m->put, 2, m->issue_ns);
+	return step_done(db, m->put, err, "cannot insert the mark of a block of I/Os");
+}
+
 /* Bind one record as the row whose first parameter is `k` + 1. */
-static void bind_record(sqlite3_stmt *st, int k, int64_t kind,
+static void bind_record(sqlite3_stmt *st, int k, int64_t kind, int64_t mark,
 			const struct bpt_record *rec)
 {
 	int64_t queue = (int64_t)(rec->queue_ns ? rec->queue_ns : rec->issue_ns);
 #define BIND(col, v) sqlite3_bind_int64(st, k + 1 + (col), (int64_t)(v))
-	BIND(IO_ISSUE_NS, rec->issue_ns);
+	BIND(IO_ISSUE_DELTA, (int64_t)rec->issue_ns - mark);
 	BIND(IO_WAIT_NS, (int64_t)rec->issue_ns - queue);
 	BIND(IO_SERVICE_NS, (int64_t)rec->complete_ns - (int64_t)rec->issue_ns);
 	BIND(IO_SECTOR, rec->sector);
@@ -405,10 +457,11 @@ static int insert_replay(sqlite3 *db, sqlite3_stmt *st, int64_t rowid, uint32_t 
 	return step_done(db, st, err, "cannot insert the replay columns of an I/O");
 }
 
-/* Rows [0, n) of buf, the first being rowid `first`, through st. */
-static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, sqlite3_stmt *replay,
-		       const struct bpt_record *buf, int n, int64_t id, int64_t first,
-		       uint32_t cols, struct bpt_error *err)
+/* Rows [0, n) of buf, the first being rowid `first`, through st; the
+ * records after them in buf up to `avail` are seen by mark_of. */
+static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, struct marks *ms,
+		       sqlite3_stmt *replay, const struct bpt_record *buf, int n, int avail,
+		       int64_t id, int64_t first, uint32_t cols, struct bpt_error *err)
 {
 	int rc;
 
@@ -417,7 +470,9 @@ static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, sqlite3_
 
 		if (kind < 0)
 			return (int)kind;
-		bind_record(st, i * IO_COLS, kind, &buf[i]);
+		if ((rc = mark_of(db, ms, &buf[i], avail - i, first + i, err)))
+			return rc;
+		bind_record(st, i * IO_COLS, kind, ms->issue_ns, &buf[i]);
 		if (replay && (rc = insert_replay(db, replay, first + i, cols, &buf[i], err)))
 			return rc;
 	}
@@ -444,8 +499,10 @@ static int next_io_base(sqlite3 *db, int64_t *base, struct bpt_error *err)
 	return rc == SQLITE_ROW ? 0 : adb_fail(db, err, "cannot find where the I/Os end");
 }
 
-/* Every record of r into io_rows (and io_kinds, io_replay), the first
- * at rowid `base`. */
+/* Every record of r into io_rows (and io_kinds, io_marks, io_replay),
+ * the first at rowid `base`. The first rows up to a block boundary go
+ * one by one, so that each batch after them holds whole blocks and
+ * mark_of sees all of a block's issue times. */
 static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t base,
 		      const struct import_opts *opts, uint64_t total,
 		      struct import_totals *t, struct bpt_error *err)
@@ -454,13 +511,22 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 	struct bpt_record buf[BATCH], *rec;
 	sqlite3_stmt *batch = NULL, *single = NULL, *replay = NULL;
 	struct kinds ks = { .last_id = UINT32_MAX };
+	struct marks ms = { .blk = -1 };
 	int rc, inbuf = 0;
+	int want = (int)((MARK_ROWS - base % MARK_ROWS) % MARK_ROWS); /* rows before a block starts */
 
+	_Static_assert(BATCH % MARK_ROWS == 0, "a batch holds whole blocks");
+	if (!want)
+		want = BATCH;
 	if (prepare_insert(db, BATCH, &batch) != SQLITE_OK ||
 	    prepare_insert(db, 1, &single) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags,"
 			       " pid, comm_id, cgroup_id, error, completion)"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT issue_ns FROM io_marks WHERE blk = ?", -1, &ms.get,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO io_marks (blk, issue_ns) VALUES (?,?)",
+			       -1, &ms.put, NULL) != SQLITE_OK ||
 	    ((cols & (BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER)) &&
 	     sqlite3_prepare_v2(db, "INSERT INTO io_replay (io, sched_ns, source_index, member)"
 				" VALUES (?,?,?,?)", -1, &replay, NULL) != SQLITE_OK)) {
@@ -477,11 +543,20 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 			t->first_issue = rec->issue_ns;
 		if (rec->complete_ns > t->last_complete)
 			t->last_complete = rec->complete_ns;
-		if (++inbuf == BATCH) {
-			if ((rc = insert_rows(db, batch, &ks, replay, buf, BATCH, id,
-					      base + (int64_t)t->n - BATCH, cols, err)))
+		if (++inbuf == want) {
+			int64_t first = base + (int64_t)t->n - inbuf;
+
+			rc = 0;
+			if (want == BATCH)
+				rc = insert_rows(db, batch, &ks, &ms, replay, buf, BATCH, BATCH, id,
+						 first, cols, err);
+			for (int i = 0; i < inbuf && want != BATCH && !rc; i++)
+				rc = insert_rows(db, single, &ks, &ms, replay, &buf[i], 1, inbuf - i,
+						 id, first + i, cols, err);
+			if (rc)
 				goto out;
 			inbuf = 0;
+			want = BATCH;
 		}
 		if (opts->progress && t->n % PROGRESS_EVERY == 0)
 			opts->progress(opts->progress_arg, t->n, total);
@@ -490,13 +565,15 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 		goto out;
 	rc = 0;
 	for (int i = 0; i < inbuf && !rc; i++) /* the last, partial batch */
-		rc = insert_rows(db, single, &ks, replay, &buf[i], 1, id,
+		rc = insert_rows(db, single, &ks, &ms, replay, &buf[i], 1, inbuf - i, id,
 				 base + (int64_t)t->n - inbuf + i, cols, err);
 out:
 	sqlite3_finalize(batch);
 	sqlite3_finalize(single);
 	sqlite3_finalize(replay);
 	sqlite3_finalize(ks.st);
+	sqlite3_finalize(ms.get);
+	sqlite3_finalize(ms.put);
 	free(ks.keys);
 	free(ks.ids);
 	return rc;

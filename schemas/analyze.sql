@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (5). A
+-- blkpeak database; PRAGMA user_version is the schema version (6). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -79,24 +79,34 @@ CREATE TABLE IF NOT EXISTS ops (
 INSERT OR IGNORE INTO ops (op, name) VALUES
 	(0, 'read'), (1, 'write'), (2, 'flush'), (3, 'discard'), (4, 'write-zeroes');
 
--- The I/Os, stored compactly (schema version 5; read them through the
--- view `ios` below, which has the columns of the version-4 table).
+-- The I/Os, stored compactly (schema versions 5 and 6; read them through
+-- the view `ios` below, which has the columns of the version-4 table).
 -- One row per completed I/O in `io_rows`: its rowid is traces.io_base +
 -- idx (idx = its position in the file, 0, 1, 2, ...; captures write in
 -- completion order), so a trace's rows are one rowid range, read in
 -- order without an index, and neither trace_id nor idx is stored. Times
 -- are kept as small integers that SQLite's variable-length integers
--- store in few bytes: issue_ns (ns from the trace's start), wait_ns =
--- issue_ns - queue_ns (0 when the trace did not know the queue time) and
--- service_ns = complete_ns - issue_ns. Everything else of an I/O that
--- repeats (device, size, operation, flags, process, error, completion)
--- is one row of `io_kinds`, per trace, and `kind` names it.
+-- store in few bytes: issue_delta = issue_ns - the issue_ns of the I/O's
+-- block of 64 rowids in io_marks (3 bytes where issue_ns takes 6),
+-- wait_ns = issue_ns - queue_ns (0 when the trace did not know the queue
+-- time) and service_ns = complete_ns - issue_ns. Everything else of an
+-- I/O that repeats (device, size, operation, flags, process, error,
+-- completion) is one row of `io_kinds`, per trace, and `kind` names it.
 CREATE TABLE IF NOT EXISTS io_rows (
-	issue_ns   INTEGER NOT NULL,
-	wait_ns    INTEGER NOT NULL,
-	service_ns INTEGER NOT NULL,
-	sector     INTEGER NOT NULL,
-	kind       INTEGER NOT NULL            -- io_kinds.kind of this trace
+	issue_delta INTEGER NOT NULL,          -- issue_ns - io_marks.issue_ns (version 6)
+	wait_ns     INTEGER NOT NULL,
+	service_ns  INTEGER NOT NULL,
+	sector      INTEGER NOT NULL,
+	kind        INTEGER NOT NULL           -- io_kinds.kind of this trace
+);
+
+-- The base issue time of each block of 64 io_rows rowids (blk = rowid >>
+-- 6), which rows of any trace in the block add their issue_delta to.
+-- Import picks the middle of the block's issue times, so that the deltas
+-- of one block's I/Os are as small as they can be on both sides of 0.
+CREATE TABLE IF NOT EXISTS io_marks (
+	blk      INTEGER PRIMARY KEY,          -- io_rows.rowid >> 6
+	issue_ns INTEGER NOT NULL
 );
 
 -- The distinct (device, size, operation, flags, process, error,
@@ -133,15 +143,19 @@ CREATE TABLE IF NOT EXISTS io_replay (
 -- complete_ns is only a bound (trace format 1.2, enum bpt_completion:
 -- 1 the request was used again then, 2 the capture ended then) and the
 -- report leaves the I/O out of its latency figures.
--- CROSS JOIN fixes the join order (trace, its rowid range, the kind of
--- each row): with a filter on a kind's column SQLite would otherwise
+-- CROSS JOIN fixes the join order (trace, its rowid range, the block's
+-- mark and the kind of each row; consecutive rows find the same mark or
+-- the next, which SQLite's cursor reaches without a search): with a filter on a kind's column SQLite would otherwise
 -- loop over kinds and scan the range once per kind.
+-- issue_ns is CAST so that it keeps the INTEGER affinity of the column
+-- it was in versions 1-5 (issue_ns > '123' compares numbers).
 -- WHERE trace_id = ? reads one rowid range; ORDER BY idx sorts (order
 -- by the trace's rows' rowid, as analyze/ does, reads in order).
 CREATE VIEW IF NOT EXISTS ios AS
 	SELECT t.id AS trace_id, r.rowid - t.io_base AS idx,
-	       r.issue_ns - r.wait_ns AS queue_ns, r.issue_ns AS issue_ns,
-	       r.issue_ns + r.service_ns AS complete_ns, k.dev AS dev,
+	       m.issue_ns + r.issue_delta - r.wait_ns AS queue_ns,
+	       CAST(m.issue_ns + r.issue_delta AS INTEGER) AS issue_ns,
+	       m.issue_ns + r.issue_delta + r.service_ns AS complete_ns, k.dev AS dev,
 	       r.sector AS sector, k.bytes AS bytes, k.op AS op, k.flags AS flags,
 	       k.pid AS pid, k.comm_id AS comm_id, k.cgroup_id AS cgroup_id,
 	       k.error AS error, x.sched_ns AS sched_ns,
@@ -149,6 +163,7 @@ CREATE VIEW IF NOT EXISTS ios AS
 	       k.completion AS completion
 	FROM traces t
 	CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
+	CROSS JOIN io_marks m ON m.blk = r.rowid >> 6
 	CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
 	LEFT JOIN io_replay x ON x.io = r.rowid;
 
@@ -173,10 +188,13 @@ BEGIN
 			  AND k.comm_id = NEW.comm_id AND k.cgroup_id = NEW.cgroup_id
 			  AND k.error = NEW.error
 			  AND k.completion = coalesce(NEW.completion, 0));
-	INSERT INTO io_rows (rowid, issue_ns, wait_ns, service_ns, sector, kind)
-	SELECT t.io_base + NEW.idx, NEW.issue_ns, NEW.issue_ns - NEW.queue_ns,
+	INSERT OR IGNORE INTO io_marks (blk, issue_ns)
+	SELECT (t.io_base + NEW.idx) >> 6, NEW.issue_ns FROM traces t WHERE t.id = NEW.trace_id;
+	INSERT INTO io_rows (rowid, issue_delta, wait_ns, service_ns, sector, kind)
+	SELECT t.io_base + NEW.idx, NEW.issue_ns - m.issue_ns, NEW.issue_ns - NEW.queue_ns,
 	       NEW.complete_ns - NEW.issue_ns, NEW.sector, k.kind
 	FROM traces t JOIN io_kinds k ON k.trace_id = t.id
+	JOIN io_marks m ON m.blk = (t.io_base + NEW.idx) >> 6
 	WHERE t.id = NEW.trace_id AND k.dev = NEW.dev AND k.bytes = NEW.bytes
 	  AND k.op = NEW.op AND k.flags = NEW.flags AND k.pid = NEW.pid
 	  AND k.comm_id = NEW.comm_id AND k.cgroup_id = NEW.cgroup_id
@@ -327,4 +345,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

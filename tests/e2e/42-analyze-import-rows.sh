@@ -1,9 +1,10 @@
 #!/bin/bash
-# analyze import (schema 5, compact I/O tables behind the `ios` view):
+# analyze import (schema 6, compact I/O tables behind the `ios` view):
 # every field of every record comes back through the view exactly as
 # `blkpeak dump` prints it, for traces with every operation, flag, error,
 # device, completion kind and the replay columns, two traces in one
-# database; `analyze export` gives the same rows. A version-4 database
+# database; `analyze export` gives the same rows. A version-5 database
+# (absolute issue times, no io_marks), a version-4 one
 # (tables as the old binary made them: schemas/analyze.sql of version 4,
 # rows inserted the old way) and a version-3 one (no measurement tables,
 # ios without the view) are migrated by the next import with every row,
@@ -53,22 +54,46 @@ EOF
 }
 
 "$BLKPEAK" analyze import -q --db "$DB" "$T/c.bpt" "$T/r.bpt" "$T/g.bpt" || fail "import"
-[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 5 ] || fail "schema version"
+[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 6 ] || fail "schema version"
 same_as_dump "$DB" 1 "$T/c.bpt"
 same_as_dump "$DB" 2 "$T/r.bpt"
 same_as_dump "$DB" 3 "$T/g.bpt"
 [ "$(sqlite3 "$DB" 'SELECT count(*) FROM io_replay')" = 2000 ] || fail "io_replay rows (only the run's)"
+# issue times are stored as deltas from their block's mark, the middle of
+# the block's issue times (every block but one a previous trace began):
+# no delta is more than half the block's span, and on the generated trace
+# (g.bpt, dense) each fits in 3 bytes (SQLite's int24) where issue_ns
+# takes 4 to 6
+blocks="SELECT t.id AS id, r.rowid >> 6 AS blk, max(abs(r.issue_delta)) AS d,
+	max(m.issue_ns + r.issue_delta) - min(m.issue_ns + r.issue_delta) AS span
+	FROM traces t JOIN io_rows r ON r.rowid >= (t.io_base + 63) / 64 * 64
+	AND r.rowid < t.io_base + t.ios JOIN io_marks m ON m.blk = r.rowid >> 6 GROUP BY t.id, blk"
+[ "$(sqlite3 "$DB" "SELECT count(*), sum(d > (span + 1) / 2) FROM ($blocks)")" = \
+  "$(sqlite3 "$DB" "SELECT sum((io_base + ios - 1) / 64 - (io_base + 63) / 64 + 1), 0 FROM traces")" ] ||
+	fail "deltas not from the middle of their block: $(sqlite3 "$DB" "SELECT count(*), sum(d > (span + 1) / 2) FROM ($blocks)")"
+[ "$(sqlite3 "$DB" "SELECT max(d) < 8388608, (SELECT max(issue_ns) >= 8388608 FROM ios WHERE trace_id = 3)
+	FROM ($blocks) WHERE id = 3")" = "1|1" ] ||
+	fail "g.bpt: issue times stored in more than 3 bytes"
+[ "$(sqlite3 "$DB" "SELECT count(*) = (SELECT max(rowid) >> 6 FROM io_rows) + 1 FROM io_marks")" = 1 ] ||
+	fail "not one mark per block of 64 I/Os"
 note "views equal dump: $(sqlite3 "$DB" 'SELECT group_concat(n) FROM (SELECT count(*) AS n FROM io_kinds GROUP BY trace_id)') kinds"
 
-# A database of schema version 4 (3: without the measurement tables):
-# traces 1 and 2 of $DB in the table `ios` of those versions, made by
-# taking the version-5 objects back out.
+# A database of schema version 5 (absolute issue times in io_rows, no
+# io_marks), 4 (3: without the measurement tables): traces 1 and 2 of $DB
+# in the tables of those versions, made by taking the version-6 (and
+# version-5) objects back out.
 old_db() { # VERSION PATH
 	cp "$DB" "$2"
 	sqlite3 "$2" "DELETE FROM io_kinds WHERE trace_id = 3; DELETE FROM devices WHERE trace_id = 3;
 		DELETE FROM processes WHERE trace_id = 3; DELETE FROM traces WHERE id = 3;
-		DELETE FROM io_rows WHERE rowid >= (SELECT sum(ios) FROM traces) + 1;
-		CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
+		DELETE FROM io_rows WHERE rowid >= (SELECT sum(ios) FROM traces) + 1" ||
+		fail "take trace 3 out"
+	if [ "$1" = 5 ]; then
+		db_to_v5 "$2" || fail "make a v5 database"
+		sqlite3 "$2" VACUUM
+		return
+	fi
+	sqlite3 "$2" "CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
 			queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,
 			dev INTEGER NOT NULL, sector INTEGER NOT NULL, bytes INTEGER NOT NULL,
 			op INTEGER NOT NULL, flags INTEGER NOT NULL, pid INTEGER NOT NULL,
@@ -77,7 +102,7 @@ old_db() { # VERSION PATH
 			completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;
 		INSERT INTO ios_v4 SELECT * FROM ios;
 		DROP VIEW io_detail; DROP VIEW ios; DROP TABLE io_rows; DROP TABLE io_kinds;
-		DROP TABLE io_replay; ALTER TABLE traces DROP COLUMN io_base;
+		DROP TABLE io_replay; DROP TABLE io_marks; ALTER TABLE traces DROP COLUMN io_base;
 		ALTER TABLE ios_v4 RENAME TO ios;
 		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
 			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
@@ -89,12 +114,15 @@ old_db() { # VERSION PATH
 			fail "make a v3 database"
 	fi
 }
-for v in 4 3; do
+for v in 5 4 3; do
 	old_db $v "$T/v$v.db"
-	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = table ] || fail "v$v: ios is no table"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = \
+	  "$([ $v = 5 ] && echo view || echo table)" ] || fail "v$v: ios has the wrong type"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM sqlite_master WHERE name = 'io_marks'")" = 0 ] ||
+		fail "v$v: io_marks is there"
 	"$BLKPEAK" analyze report --db "$T/v$v.db" 2 >/dev/null 2>"$T/err" && fail "v$v: read-only report did not ask for a migration"
 	"$BLKPEAK" analyze import -q --db "$T/v$v.db" "$T/g.bpt" || fail "v$v: import (migration)"
-	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 5 ] || fail "v$v: not migrated"
+	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 6 ] || fail "v$v: not migrated"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = view ] || fail "v$v: ios is no view"
 	sqlite3 "$T/v$v.db" "SELECT count(*) FROM measurements" >/dev/null || fail "v$v: no measurement table"
 	for id in 1 2; do
@@ -111,4 +139,4 @@ for v in 4 3; do
 	same_as_dump "$T/v$v.db" 3 "$T/g.bpt"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM traces")" = 3 ] || fail "v$v: g.bpt imported again"
 done
-note "v4 and v3 databases migrated, rows, reports and exports equal"
+note "v5, v4 and v3 databases migrated, rows, reports and exports equal"

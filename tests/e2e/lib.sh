@@ -187,10 +187,10 @@ _cleanup() {
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 
-# db_to_v4 DB: turn an analysis database of schema 5 into the shape of
-# schema 4 (the I/Os in a table `ios`, no io_rows/io_kinds/io_replay, no
-# traces.io_base), rows kept, so a test can make an older database and
-# check that the next import migrates it.
+# db_to_v4 DB: turn an analysis database of schema 6 into the shape of
+# schema 4 (the I/Os in a table `ios`, no io_rows/io_kinds/io_marks/
+# io_replay, no traces.io_base), rows kept, so a test can make an older
+# database and check that the next import migrates it.
 db_to_v4() {
 	sqlite3 "$1" "CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
 			queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,
@@ -201,11 +201,39 @@ db_to_v4() {
 			completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;
 		INSERT INTO ios_v4 SELECT * FROM ios;
 		DROP VIEW io_detail; DROP VIEW ios; DROP TABLE io_rows; DROP TABLE io_kinds;
-		DROP TABLE io_replay; ALTER TABLE traces DROP COLUMN io_base;
+		DROP TABLE io_replay; DROP TABLE io_marks; ALTER TABLE traces DROP COLUMN io_base;
 		ALTER TABLE ios_v4 RENAME TO ios;
 		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
 			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
 			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
 			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
 		PRAGMA user_version = 4"
+}
+
+# db_to_v5 DB: turn an analysis database of schema 6 into schema 5's
+# shape: io_rows holds the absolute issue_ns, no io_marks; the views and
+# the trigger as version 5 had them.
+db_to_v5() {
+	sqlite3 "$1" "DROP VIEW io_detail; DROP VIEW ios;
+		CREATE TABLE io_rows_v5 (issue_ns INTEGER NOT NULL, wait_ns INTEGER NOT NULL,
+			service_ns INTEGER NOT NULL, sector INTEGER NOT NULL, kind INTEGER NOT NULL);
+		INSERT INTO io_rows_v5 (rowid, issue_ns, wait_ns, service_ns, sector, kind)
+			SELECT r.rowid, m.issue_ns + r.issue_delta, r.wait_ns, r.service_ns, r.sector, r.kind
+			FROM io_rows r JOIN io_marks m ON m.blk = r.rowid >> 6 ORDER BY r.rowid;
+		DROP TABLE io_rows; DROP TABLE io_marks; ALTER TABLE io_rows_v5 RENAME TO io_rows;
+		CREATE VIEW ios AS SELECT t.id AS trace_id, r.rowid - t.io_base AS idx,
+			r.issue_ns - r.wait_ns AS queue_ns, r.issue_ns AS issue_ns,
+			r.issue_ns + r.service_ns AS complete_ns, k.dev AS dev, r.sector AS sector,
+			k.bytes AS bytes, k.op AS op, k.flags AS flags, k.pid AS pid,
+			k.comm_id AS comm_id, k.cgroup_id AS cgroup_id, k.error AS error,
+			x.sched_ns AS sched_ns, x.source_index AS source_index, x.member AS member,
+			k.completion AS completion FROM traces t
+			CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
+			CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
+			LEFT JOIN io_replay x ON x.io = r.rowid;
+		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
+			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
+			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
+			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		PRAGMA user_version = 5"
 }

@@ -549,8 +549,8 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 		if (pid == 0) { /* write much in a transaction, then die without ending it */
 			sqlite3_open(path, &db);
 			sqlite3_exec(db, k ? "PRAGMA cache_size = 2; BEGIN; UPDATE t SET x = randomblob(100)"
-					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO io_rows (issue_ns, wait_ns,"
-					     " service_ns, sector, kind) SELECT issue_ns, wait_ns, service_ns, sector,"
+					   : "PRAGMA cache_size = 2; BEGIN; INSERT INTO io_rows (issue_delta, wait_ns,"
+					     " service_ns, sector, kind) SELECT issue_delta, wait_ns, service_ns, sector,"
 					     " kind FROM io_rows",
 				     NULL, NULL, NULL);
 			_exit(0);
@@ -586,7 +586,8 @@ static const char to_version_4[] =
 	" completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;"
 	" INSERT INTO ios_v4 SELECT * FROM ios;"
 	" DROP VIEW io_detail; DROP TRIGGER ios_insert; DROP VIEW ios; DROP TABLE io_rows;"
-	" DROP TABLE io_kinds; DROP TABLE io_replay; ALTER TABLE traces DROP COLUMN io_base;"
+	" DROP TABLE io_kinds; DROP TABLE io_replay; DROP TABLE io_marks;"
+	" ALTER TABLE traces DROP COLUMN io_base;"
 	" ALTER TABLE ios_v4 RENAME TO ios; CREATE VIEW io_detail AS SELECT * FROM ios;"
 	" PRAGMA user_version = 4;";
 
