@@ -60,66 +60,198 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	return run_partial_load(db, id, &rep->partial, err);
 }
 
-static void read_row(sqlite3_stmt *st, struct st_row *r)
-{
-	unsigned op = (unsigned)sqlite3_column_int(st, 7);
+/*
+ * A pass reads the trace's tables, not the view `ios`: io_rows in rowid
+ * order, the marks of its blocks in step (the next mark when a row's
+ * block passes the current one), its kinds from an array loaded once.
+ * The view does the same per row with two B-tree lookups and an index
+ * search more; reading it took 1.2x to 1.5x the CPU (bench/RESULTS.md,
+ * "Analyze import, schema 6"). Every field is what the view gives.
+ */
+struct kind_row {
+	uint32_t bytes, pid, comm;
+	uint16_t dev;
+	uint8_t op, completion, known;
+	int error;
+};
 
-	*r = (struct st_row){
-		.idx = (uint64_t)sqlite3_column_int64(st, 0),
-		.queue = (uint64_t)sqlite3_column_int64(st, 1),
-		.issue = (uint64_t)sqlite3_column_int64(st, 2),
-		.complete = (uint64_t)sqlite3_column_int64(st, 3),
-		.dev = (uint16_t)sqlite3_column_int(st, 4),
-		.sector = (uint64_t)sqlite3_column_int64(st, 5),
-		.bytes = (uint32_t)sqlite3_column_int64(st, 6),
-		.op = (uint8_t)(op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1),
-		.pid = (uint32_t)sqlite3_column_int64(st, 8),
-		.comm = (uint32_t)sqlite3_column_int64(st, 9),
-		.error = sqlite3_column_int(st, 10),
-		.completion = (uint8_t)sqlite3_column_int(st, 11),
-		.sched = (uint64_t)sqlite3_column_int64(st, 12),
-		.has_sched = sqlite3_column_type(st, 12) == SQLITE_INTEGER,
-	};
+struct db_scan {
+	sqlite3_stmt *rows, *marks;
+	struct kind_row *kinds;
+	size_t nkinds;
+	int64_t base, blk, mark; /* blk: of the current mark, -1 before the first */
+};
+
+static void db_scan_end(struct st_source *src)
+{
+	struct db_scan *sc = src->scan;
+
+	if (!sc)
+		return;
+	sqlite3_finalize(sc->rows);
+	sqlite3_finalize(sc->marks);
+	free(sc->kinds);
+	free(sc);
+	src->scan = NULL;
 }
 
-
-static int db_scan_begin(struct st_source *src, struct bpt_error *err)
+static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_error *err)
 {
-#define ROW_COLUMNS "idx, queue_ns, issue_ns, complete_ns, dev, sector, bytes, op, pid," \
-	" comm_id, error, completion"
-	/* sched_ns only for traces that have it: without it SQLite leaves
-	 * out the join with io_replay (a lookup per row) */
-	static const char with_sched[] = "SELECT " ADB_IOS_ROW_COLUMNS (ROW_COLUMNS ", sched_ns");
-	static const char without[] = "SELECT " ADB_IOS_ROW_COLUMNS (ROW_COLUMNS ", NULL");
-#undef ROW_COLUMNS
 	sqlite3_stmt *st;
+	int rc;
 
-	if (sqlite3_prepare_v2(src->db, src->has_sched ? with_sched : without, -1, &st,
+	if (sqlite3_prepare_v2(src->db, "SELECT kind, dev, bytes, op, pid, comm_id, error, completion"
+			       " FROM io_kinds WHERE trace_id = ? ORDER BY kind DESC", -1, &st,
+			       NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the kinds of I/O");
+	sqlite3_bind_int64(st, 1, src->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t k = sqlite3_column_int64(st, 0);
+		unsigned op = (unsigned)sqlite3_column_int(st, 3);
+
+		if (k < 0 || k >= (1 << 24)) {
+			sqlite3_finalize(st);
+			return bpt_error_set(err, -EIO, "%s: kind %lld out of range", src->name,
+				       (long long)k);
+		}
+		if (!sc->kinds) { /* the first row has the largest kind */
+			sc->nkinds = (size_t)k + 1;
+			if (!(sc->kinds = calloc(sc->nkinds, sizeof(*sc->kinds)))) {
+				sqlite3_finalize(st);
+				return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
+			}
+		}
+		sc->kinds[k] = (struct kind_row){
+			.dev = (uint16_t)sqlite3_column_int(st, 1),
+			.bytes = (uint32_t)sqlite3_column_int64(st, 2),
+			.op = (uint8_t)(op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1),
+			.pid = (uint32_t)sqlite3_column_int64(st, 4),
+			.comm = (uint32_t)sqlite3_column_int64(st, 5),
+			.error = sqlite3_column_int(st, 6),
+			.completion = (uint8_t)sqlite3_column_int(st, 7),
+			.known = 1,
+		};
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : adb_fail(src->db, err, "cannot read the kinds of I/O");
+}
+
+/* The pass's state into src->scan (freed by db_scan_end, also after a
+ * failure here). */
+static int db_scan_open(struct st_source *src, struct bpt_error *err)
+{
+#define ROWS "SELECT r.rowid, r.issue_delta, r.wait_ns, r.service_ns, r.sector, r.kind"
+#define RANGE " WHERE r.rowid >= ?1 AND r.rowid < ?2 ORDER BY r.rowid"
+	/* sched_ns only for traces that have it (a lookup per row) */
+	static const char with_sched[] = ROWS ", x.sched_ns FROM io_rows r"
+		" LEFT JOIN io_replay x ON x.io = r.rowid" RANGE;
+	static const char without[] = ROWS ", NULL FROM io_rows r" RANGE;
+#undef ROWS
+#undef RANGE
+	struct db_scan *sc = calloc(1, sizeof(*sc));
+	sqlite3_stmt *st = NULL;
+	int64_t ios = 0;
+	int rc;
+
+	if (!sc)
+		return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
+	src->scan = sc;
+	sc->blk = -1;
+	if (sqlite3_prepare_v2(src->db, "SELECT io_base, ios FROM traces WHERE id = ?", -1, &st,
 			       NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the trace");
 	sqlite3_bind_int64(st, 1, src->id);
-	src->scan = st;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sc->base = sqlite3_column_int64(st, 0);
+		ios = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return adb_fail(src->db, err, "cannot read the trace");
+	if ((rc = load_kinds(src, sc, err)))
+		return rc;
+	if (sqlite3_prepare_v2(src->db, src->has_sched ? with_sched : without, -1, &sc->rows,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(src->db, "SELECT blk, issue_ns FROM io_marks WHERE blk >= ?1"
+			       " ORDER BY blk", -1, &sc->marks, NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the trace");
+	sqlite3_bind_int64(sc->rows, 1, sc->base);
+	sqlite3_bind_int64(sc->rows, 2, sc->base + ios);
+	sqlite3_bind_int64(sc->marks, 1, sc->base >> 6);
+	return 0;
+}
+
+static int db_scan_begin(struct st_source *src, struct bpt_error *err)
+{
+	int rc = db_scan_open(src, err);
+
+	if (rc)
+		db_scan_end(src);
+	return rc;
+}
+
+/* The mark of block blk: the marks statement stepped up to it. */
+static int mark_of(struct st_source *src, struct db_scan *sc, int64_t blk, struct bpt_error *err)
+{
+	int rc;
+
+	while (sc->blk < blk) {
+		if ((rc = sqlite3_step(sc->marks)) != SQLITE_ROW) {
+			if (rc == SQLITE_DONE)
+				break;
+			return adb_fail(src->db, err, "cannot read the trace");
+		}
+		sc->blk = sqlite3_column_int64(sc->marks, 0);
+		sc->mark = sqlite3_column_int64(sc->marks, 1);
+	}
+	if (sc->blk != blk)
+		return bpt_error_set(err, -EIO, "%s: the block of I/O rowid %lld has no mark"
+			       " (io_marks)", src->name, (long long)blk << 6);
 	return 0;
 }
 
 static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			 struct bpt_error *err)
 {
-	sqlite3_stmt *st = src->scan;
+	struct db_scan *sc = src->scan;
+	sqlite3_stmt *st = sc->rows;
 	size_t n = 0;
 	int rc = SQLITE_ROW;
 
-	while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		read_row(st, &rows[n++]);
+	while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rowid = sqlite3_column_int64(st, 0);
+		int64_t kind = sqlite3_column_int64(st, 5);
+		int64_t issue;
+		const struct kind_row *k;
+		int mrc;
+
+		if ((rowid >> 6) != sc->blk && (mrc = mark_of(src, sc, rowid >> 6, err)))
+			return mrc;
+		if (kind < 0 || (uint64_t)kind >= sc->nkinds || !sc->kinds[kind].known)
+			return bpt_error_set(err, -EIO, "%s: I/O rowid %lld: kind %lld is not in"
+				       " io_kinds", src->name, (long long)rowid, (long long)kind);
+		k = &sc->kinds[kind];
+		issue = sc->mark + sqlite3_column_int64(st, 1);
+		rows[n++] = (struct st_row){
+			.idx = (uint64_t)(rowid - sc->base),
+			.queue = (uint64_t)(issue - sqlite3_column_int64(st, 2)),
+			.issue = (uint64_t)issue,
+			.complete = (uint64_t)(issue + sqlite3_column_int64(st, 3)),
+			.dev = k->dev,
+			.sector = (uint64_t)sqlite3_column_int64(st, 4),
+			.bytes = k->bytes,
+			.op = k->op,
+			.pid = k->pid,
+			.comm = k->comm,
+			.error = k->error,
+			.completion = k->completion,
+			.sched = (uint64_t)sqlite3_column_int64(st, 6),
+			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
+		};
+	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return adb_fail(src->db, err, "cannot read the trace");
 	return (long)n;
-}
-
-static void db_scan_end(struct st_source *src)
-{
-	sqlite3_finalize(src->scan);
-	src->scan = NULL;
 }
 
 static void db_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)

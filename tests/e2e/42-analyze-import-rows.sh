@@ -76,6 +76,17 @@ blocks="SELECT t.id AS id, r.rowid >> 6 AS blk, max(abs(r.issue_delta)) AS d,
 	fail "g.bpt: issue times stored in more than 3 bytes"
 [ "$(sqlite3 "$DB" "SELECT count(*) = (SELECT max(rowid) >> 6 FROM io_rows) + 1 FROM io_marks")" = 1 ] ||
 	fail "not one mark per block of 64 I/Os"
+# the report reads the tables, not the view: a block without its mark or
+# an I/O of a kind not in io_kinds (a damaged database) is an error, not
+# rows silently left out
+cp "$DB" "$T/dmg.db"
+sqlite3 "$T/dmg.db" "DELETE FROM io_marks WHERE blk = (SELECT (io_base + 100) >> 6 FROM traces WHERE id = 2)"
+"$BLKPEAK" analyze report --db "$T/dmg.db" 2 >/dev/null 2>"$T/err" && fail "report without a mark"
+grep -q "trace 2: the block of I/O rowid [0-9]* has no mark (io_marks)" "$T/err" || fail "no mark: $(cat "$T/err")"
+cp "$DB" "$T/dmg.db"
+sqlite3 "$T/dmg.db" "DELETE FROM io_kinds WHERE trace_id = 3 AND kind = 1"
+"$BLKPEAK" analyze report --db "$T/dmg.db" 3 >/dev/null 2>"$T/err" && fail "report without a kind"
+grep -q "trace 3: I/O rowid [0-9]*: kind 1 is not in io_kinds" "$T/err" || fail "no kind: $(cat "$T/err")"
 note "views equal dump: $(sqlite3 "$DB" 'SELECT group_concat(n) FROM (SELECT count(*) AS n FROM io_kinds GROUP BY trace_id)') kinds"
 
 # A database of schema version 5 (absolute issue times in io_rows, no
