@@ -4,9 +4,12 @@
  * result_order.h), so that neither compressing a block nor a write that
  * blocks on a busy filesystem ever delays an issue. The hand-over is a
  * bounded single-producer ring: the issuer copies a result in and moves
- * on (no system call); the other thread drains it, sleeping briefly when
- * it is empty. When the ring is full (results come faster than they can
- * be written) the issuer waits for room: memory stays bounded.
+ * on; the other thread drains it. While fewer than a quarter of the ring
+ * wait, the thread sleeps (at most 20 ms): the issuer wakes it when a
+ * quarter is there, so a result costs no system call and the thread
+ * wakes about once per batch rather than once per result. When the ring
+ * is full (results come faster than they can be written) the issuer
+ * waits for room: memory stays bounded.
  */
 #ifndef BLKPEAK_RESULT_THREAD_H
 #define BLKPEAK_RESULT_THREAD_H

@@ -7,6 +7,9 @@
  * outstanding for most of the trace, so their dependencies and their
  * place in issue order lie far away in the file. */
 #include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,4 +447,77 @@ Test(replay_stream, results_thread_keeps_every_result_in_order)
 	result_thread_stop(t);
 	cr_assert_eq(c.n, 100000);
 	cr_assert_eq(c.bad, 0);
+}
+
+/* The results' thread counts its own voluntary context switches (its
+ * sleeps) when it takes a result. */
+struct slow_consumed { _Atomic uint64_t n; _Atomic long sleeps; };
+
+static void consume_counting_sleeps(void *ctx, const struct rp_result *r)
+{
+	struct slow_consumed *c = ctx;
+	struct rusage ru;
+
+	(void)r;
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		atomic_store(&c->sleeps, ru.ru_nvcsw);
+	atomic_fetch_add(&c->n, 1);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Results that come slowly (as at depth 1) do not wake the thread one by
+ * one: it sleeps until a batch (a quarter of the ring) is there or 20 ms
+ * passed. It used to nap 200 us at a time, waking thousands of times a
+ * second. The bound grows with the time taken, so a loaded machine that
+ * stretches the run cannot break it; it only counts sleeps that ended. */
+Test(replay_stream, results_thread_sleeps_per_batch_not_per_result)
+{
+	struct result_thread *t;
+	struct slow_consumed c = { 0 };
+	uint64_t start, elapsed;
+
+	cr_assert_eq(result_thread_start(&t, 1024, consume_counting_sleeps, &c), 0);
+	start = mono_ns();
+	for (uint64_t i = 0; i < 2000; i++) {
+		struct rp_io io = { .src = (uint32_t)i };
+		struct rp_result r = { .io = &io, .seq = i };
+
+		result_thread_push(t, &r);
+		nanosleep(&(struct timespec){ .tv_nsec = 50000 }, NULL);
+	}
+	result_thread_stop(t);
+	elapsed = mono_ns() - start;
+	cr_assert_eq(atomic_load(&c.n), 2000);
+	/* one sleep per 20 ms, one per batch of 256, and a few to spare */
+	cr_expect_leq(atomic_load(&c.sleeps), (long)(elapsed / 20000000u + 2000 / 256 + 8),
+		      "%ld sleeps in %.1f ms", atomic_load(&c.sleeps), (double)elapsed / 1e6);
+}
+
+/* A few results, fewer than a batch, are still taken without a stop:
+ * the thread's sleep has a timeout. */
+Test(replay_stream, results_thread_takes_a_few_results_without_a_stop)
+{
+	struct result_thread *t;
+	struct slow_consumed c = { 0 };
+	uint64_t start;
+
+	cr_assert_eq(result_thread_start(&t, 16384, consume_counting_sleeps, &c), 0);
+	for (uint64_t i = 0; i < 10; i++) {
+		struct rp_io io = { .src = (uint32_t)i };
+		struct rp_result r = { .io = &io, .seq = i };
+
+		result_thread_push(t, &r);
+	}
+	start = mono_ns();
+	while (atomic_load(&c.n) < 10 && mono_ns() - start < 30000000000ull)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	cr_expect_eq(atomic_load(&c.n), 10);
+	result_thread_stop(t);
 }
