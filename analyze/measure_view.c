@@ -225,12 +225,84 @@ static void cell(char *buf, size_t len, double v, double base, int prec, int fir
 		snprintf(buf, len, "%.*f (%+.1f%%)", prec, v, (v / base - 1) * 100);
 }
 
-void mview_print_text(FILE *f, const struct mview *v)
+/*
+ * How a table of measurements is drawn: a heading per figure, then rows
+ * of a label and one cell per measurement. The text and HTML tables share
+ * their rows (table_body) and differ only here.
+ */
+struct table_style {
+	void (*figure)(FILE *f, const char *name, const struct mview *v);
+	/* summary: a row of the whole measurement (score, write cache) */
+	void (*row_start)(FILE *f, const char *label, int summary);
+	void (*cell)(FILE *f, const char *text);
+	const char *row_end;
+};
+
+/* Every row of the table: per figure of the kind, its value at each step
+ * against the first measurement's; then the qd-sweep score, or the
+ * commit's write cache. */
+static void table_body(FILE *f, const struct mview *v, const struct table_style *ts)
 {
 	size_t nf, rows = max_points(v);
 	const struct figure *fig = figures_of(v->m[0].kind, &nf);
 	char buf[64], label[96];
 
+	for (size_t k = 0; k < nf; k++) {
+		ts->figure(f, fig[k].name, v);
+		for (size_t s = 0; s < rows; s++) {
+			row_label(v, s, label, sizeof(label));
+			ts->row_start(f, label, 0);
+			for (size_t i = 0; i < v->n; i++) {
+				if (s >= v->m[i].n)
+					snprintf(buf, sizeof(buf), "-");
+				else
+					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
+					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
+					     fig[k].prec, i == 0);
+				ts->cell(f, buf);
+			}
+			fputs(ts->row_end, f);
+		}
+	}
+	if (!strcmp(v->m[0].kind, "qd-sweep")) {
+		ts->row_start(f, "score (IOPS)", 1);
+		for (size_t i = 0; i < v->n; i++) {
+			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
+			ts->cell(f, buf);
+		}
+		fputs(ts->row_end, f);
+	}
+	if (!strcmp(v->m[0].kind, "commit")) {
+		ts->row_start(f, "write cache", 1);
+		for (size_t i = 0; i < v->n; i++)
+			ts->cell(f, v->m[i].write_cache);
+		fputs(ts->row_end, f);
+	}
+}
+
+static void text_figure(FILE *f, const char *name, const struct mview *v)
+{
+	fprintf(f, "%-24s", name);
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, " %20" PRId64, v->m[i].id);
+	fputc('\n', f);
+}
+
+static void text_row_start(FILE *f, const char *label, int summary)
+{
+	(void)summary;
+	fprintf(f, "%-24s", label);
+}
+
+static void text_cell(FILE *f, const char *text)
+{
+	fprintf(f, " %20s", text);
+}
+
+static const struct table_style text_style = { text_figure, text_row_start, text_cell, "\n" };
+
+void mview_print_text(FILE *f, const struct mview *v)
+{
 	fprintf(f, "%s, against measurement %" PRId64 ":\n", v->m[0].kind, v->m[0].id);
 	for (size_t i = 0; i < v->n; i++) {
 		fprintf(f, "  %" PRId64 ": ", v->m[i].id);
@@ -239,40 +311,7 @@ void mview_print_text(FILE *f, const struct mview *v)
 		text_str(f, v->m[i].access);
 		fprintf(f, ")\n");
 	}
-	for (size_t k = 0; k < nf; k++) {
-		fprintf(f, "%-24s", fig[k].name);
-		for (size_t i = 0; i < v->n; i++)
-			fprintf(f, " %20" PRId64, v->m[i].id);
-		fputc('\n', f);
-		for (size_t s = 0; s < rows; s++) {
-			row_label(v, s, label, sizeof(label));
-			fprintf(f, "%-24s", label);
-			for (size_t i = 0; i < v->n; i++) {
-				if (s >= v->m[i].n)
-					snprintf(buf, sizeof(buf), "-");
-				else
-					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
-					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
-					     fig[k].prec, i == 0);
-				fprintf(f, " %20s", buf);
-			}
-			fputc('\n', f);
-		}
-	}
-	if (!strcmp(v->m[0].kind, "qd-sweep")) {
-		fprintf(f, "%-24s", "score (IOPS)");
-		for (size_t i = 0; i < v->n; i++) {
-			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
-			fprintf(f, " %20s", buf);
-		}
-		fputc('\n', f);
-	}
-	if (!strcmp(v->m[0].kind, "commit")) {
-		fprintf(f, "%-24s", "write cache");
-		for (size_t i = 0; i < v->n; i++)
-			fprintf(f, " %20s", v->m[i].write_cache);
-		fputc('\n', f);
-	}
+	table_body(f, v, &text_style);
 }
 
 void mview_print_json(FILE *f, const struct mview *v)
@@ -329,12 +368,30 @@ void mview_print_json(FILE *f, const struct mview *v)
 	jw_finish(&w);
 }
 
+static void html_figure(FILE *f, const char *name, const struct mview *v)
+{
+	fprintf(f, "<tr><th colspan=\"%zu\">%s</th></tr>\n", v->n + 1, name);
+}
+
+static void html_row_start(FILE *f, const char *label, int summary)
+{
+	fputs(summary ? "<tr><th>" : "<tr><td>", f);
+	html_escape(f, label);
+	fputs(summary ? "</th>" : "</td>", f);
+}
+
+static void html_cell(FILE *f, const char *text)
+{
+	fputs("<td>", f);
+	html_escape(f, text);
+	fputs("</td>", f);
+}
+
+static const struct table_style html_style = { html_figure, html_row_start, html_cell,
+					       "</tr>\n" };
+
 void mview_print_html(FILE *f, const struct mview *v)
 {
-	size_t nf, rows = max_points(v);
-	const struct figure *fig = figures_of(v->m[0].kind, &nf);
-	char buf[64], label[96];
-
 	fprintf(f, "<table class=\"measure\">\n<tr><th>%s</th>", v->m[0].kind);
 	for (size_t i = 0; i < v->n; i++) {
 		fprintf(f, "<th>%" PRId64 ": ", v->m[i].id);
@@ -342,42 +399,7 @@ void mview_print_html(FILE *f, const struct mview *v)
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
-	for (size_t k = 0; k < nf; k++) {
-		fprintf(f, "<tr><th colspan=\"%zu\">%s</th></tr>\n", v->n + 1, fig[k].name);
-		for (size_t s = 0; s < rows; s++) {
-			row_label(v, s, label, sizeof(label));
-			fputs("<tr><td>", f);
-			html_escape(f, label);
-			fputs("</td>", f);
-			for (size_t i = 0; i < v->n; i++) {
-				if (s >= v->m[i].n)
-					snprintf(buf, sizeof(buf), "-");
-				else
-					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
-					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
-					     fig[k].prec, i == 0);
-				fprintf(f, "<td>%s</td>", buf);
-			}
-			fputs("</tr>\n", f);
-		}
-	}
-	if (!strcmp(v->m[0].kind, "qd-sweep")) {
-		fputs("<tr><th>score (IOPS)</th>", f);
-		for (size_t i = 0; i < v->n; i++) {
-			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
-			fprintf(f, "<td>%s</td>", buf);
-		}
-		fputs("</tr>\n", f);
-	}
-	if (!strcmp(v->m[0].kind, "commit")) {
-		fputs("<tr><th>write cache</th>", f);
-		for (size_t i = 0; i < v->n; i++) {
-			fputs("<td>", f);
-			html_escape(f, v->m[i].write_cache);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
+	table_body(f, v, &html_style);
 	fputs("</table>\n", f);
 }
 
