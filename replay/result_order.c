@@ -52,12 +52,19 @@ void result_order_add(struct result_order *o, const struct rp_result *r)
 		o->emit(o->ctx, r);
 		return;
 	}
-	while (r->seq - o->head > o->mask)
-		pop_head(o);
-	s = &o->ring[r->seq & o->mask];
-	s->res = *r;
-	s->io = *r->io;
-	s->full = 1;
+	if (r->seq == o->head) {
+		/* the next one in order (every one at depth 1, most at any
+		 * depth): handed on at once, not copied through the ring */
+		o->emit(o->ctx, r);
+		o->head++;
+	} else {
+		while (r->seq - o->head > o->mask)
+			pop_head(o);
+		s = &o->ring[r->seq & o->mask];
+		s->res = *r;
+		s->io = *r->io;
+		s->full = 1;
+	}
 	if (r->seq + 1 > o->end)
 		o->end = r->seq + 1;
 	while (o->head < o->end && o->ring[o->head & o->mask].full)
