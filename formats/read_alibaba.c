@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "foreign.h"
+#include "line_table.h"
 
 enum { F_DEV, F_OP, F_OFF, F_LEN, F_TS, F_N };
 
@@ -47,64 +48,54 @@ static int detect(const char *path, const char *head, size_t len)
 	return 80;
 }
 
+static int is_header(struct ff_ctx *cx, const struct ff_field *f, size_t n)
+{
+	(void)n;
+	return ff_line_no(cx) == 1 && ff_field_is(&f[F_DEV], "device_id");
+}
+
+static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
+		 struct bpt_record *rec)
+{
+	int d = ff_device_num(cx, "dev", v[F_DEV]);
+
+	(void)f;
+	(void)n;
+	if (d < 0)
+		return d;
+	rec->dev = (uint16_t)d;
+	rec->op = (uint8_t)v[F_OP];
+	rec->sector = v[F_OFF] / 512;
+	rec->bytes = (uint32_t)v[F_LEN];
+	rec->issue_ns = v[F_TS] * 1000;
+	return 0;
+}
+
+/* in field order: cols[i] is field i */
+static const struct ff_column cols[F_N] = {
+	{ "device_id", F_DEV, FF_COL_U64, .why = "not a number" },
+	{ "opcode", F_OP, FF_COL_OP, .letters = "RW", .why = "not R or W" },
+	{ "offset", F_OFF, FF_COL_U64, .multiple = 512, .why = "not a multiple of 512 bytes" },
+	{ "length", F_LEN, FF_COL_U64, .max = UINT32_MAX, .why = "not a number of bytes below 4 GiB" },
+	{ "timestamp", F_TS, FF_COL_U64, .max = UINT64_MAX / 1000, .why = "not microseconds" },
+};
+
+static const struct ff_line_table table = {
+	.sep = ',',
+	.split = F_N + 1,
+	.min_fields = F_N,
+	.max_fields = F_N,
+	.shape_why = "not device_id,opcode,offset,length,timestamp",
+	.cols = cols,
+	.ncols = F_N,
+	.skip = is_header,
+	.build = build,
+};
+
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
-	struct ff_field f[F_N + 1];
-	char *line;
-	size_t len;
-	int rc;
-
 	(void)state;
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
-		const char *field = "line", *why = "not device_id,opcode,offset,length,timestamp";
-		uint64_t dev, off, length, ts;
-		int op, d;
-
-		if (!len)
-			continue;
-		if (ff_split(line, len, ',', f, F_N + 1) != F_N)
-			goto bad;
-		if (ff_u64(&f[F_DEV], &dev)) {
-			if (ff_line_no(cx) == 1 && ff_field_is(&f[F_DEV], "device_id"))
-				continue; /* the header line */
-			field = "device_id";
-			why = "not a number";
-			goto bad;
-		}
-		why = "not a number";
-		if ((op = op_of(&f[F_OP])) < 0) {
-			field = "opcode";
-			why = "not R or W";
-			goto bad;
-		}
-		if (ff_u64(&f[F_OFF], &off) || off % 512) {
-			field = "offset";
-			why = "not a multiple of 512 bytes";
-			goto bad;
-		}
-		if (ff_u64(&f[F_LEN], &length) || length > UINT32_MAX) {
-			field = "length";
-			why = "not a number of bytes below 4 GiB";
-			goto bad;
-		}
-		if (ff_u64(&f[F_TS], &ts) || ts > UINT64_MAX / 1000) {
-			field = "timestamp";
-			why = "not microseconds";
-			goto bad;
-		}
-		if ((d = ff_device_num(cx, "dev", dev)) < 0)
-			return d;
-		rec->dev = (uint16_t)d;
-		rec->op = (uint8_t)op;
-		rec->sector = off / 512;
-		rec->bytes = (uint32_t)length;
-		rec->issue_ns = ts * 1000;
-		return 1;
-bad:
-		if ((rc = ff_bad(cx, field, "%s", why)))
-			return rc;
-	}
-	return rc;
+	return ff_table_next(&table, cx, rec);
 }
 
 const struct ff_reader_ops ff_read_alibaba = {

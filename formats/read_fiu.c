@@ -21,8 +21,12 @@
 #include <string.h>
 
 #include "foreign.h"
+#include "line_table.h"
 
 #define NF_MAX 64
+
+/* the columns parsed (the values build() receives) */
+enum { C_TS, C_PID, C_LBA, C_SIZE, C_OP, C_MAJOR, C_MINOR, C_N };
 
 /* Fields of a line from both ends: f[0..n); the process name is
  * f[2] .. f[n-7]. 0 or -1 when there are fewer than 9. */
@@ -56,76 +60,57 @@ static int detect(const char *path, const char *head, size_t len)
 	return 80;
 }
 
+/* the process name runs from field 2 to field n-7, spaces kept; the
+ * device is named "MAJ,MIN" */
+static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
+		 struct bpt_record *rec)
+{
+	const char *c0 = f[2].p, *c1 = f[n - 7].p + f[n - 7].len;
+	char name[48];
+	int rc, d;
+
+	if ((rc = ff_intern(cx, c0, (size_t)(c1 - c0), &rec->comm_id)))
+		return rc;
+	snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)v[C_MAJOR],
+		 (unsigned long long)v[C_MINOR]);
+	if ((d = ff_device(cx, name, (uint32_t)v[C_MAJOR], (uint32_t)v[C_MINOR])) < 0)
+		return d;
+	rec->dev = (uint16_t)d;
+	rec->op = (uint8_t)v[C_OP];
+	rec->pid = (uint32_t)v[C_PID];
+	rec->sector = v[C_LBA];
+	rec->bytes = (uint32_t)(v[C_SIZE] * 512);
+	rec->issue_ns = v[C_TS];
+	return 0;
+}
+
+/* the fields from both ends (the process name between them) */
+static const struct ff_column cols[C_N] = {
+	{ "ts", 0, FF_COL_U64, .why = "not a number" },
+	{ "pid", 1, FF_COL_U64, .max = UINT32_MAX, .why = "not a number" },
+	{ "lba", -6, FF_COL_U64, .why = "not a number" },
+	{ "size", -5, FF_COL_U64, .max = UINT32_MAX / 512, .why = "not a number of blocks below 4 GiB" },
+	{ "op", -4, FF_COL_OP_ANYCASE, .letters = "rw", .why = "not W or R" },
+	{ "major", -3, FF_COL_U64, .max = UINT32_MAX, .why = "not a number" },
+	{ "minor", -2, FF_COL_U64, .max = UINT32_MAX, .why = "not a number" },
+};
+
+static const struct ff_line_table table = {
+	.sep = ' ',
+	.split = NF_MAX,
+	.min_fields = 9,
+	.max_fields = NF_MAX,
+	.shape_why = "not 'ts pid process lba size op major minor md5'",
+	.hash_comments = 1,
+	.cols = cols,
+	.ncols = C_N,
+	.build = build,
+};
+
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
-	struct ff_field f[NF_MAX];
-	char *line, name[48];
-	size_t len, n;
-	int rc;
-
 	(void)state;
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
-		const char *field = "line", *why = "not 'ts pid process lba size op major minor md5'";
-		uint64_t ts, pid, lba, size, major, minor;
-		int op, d;
-
-		if (!len || line[0] == '#')
-			continue;
-		n = ff_split(line, len, ' ', f, NF_MAX);
-		if (shape(n))
-			goto bad;
-		why = "not a number";
-		if (ff_u64(&f[0], &ts)) {
-			field = "ts";
-			goto bad;
-		}
-		if (ff_u64(&f[1], &pid) || pid > UINT32_MAX) {
-			field = "pid";
-			goto bad;
-		}
-		if (ff_u64(&f[n - 6], &lba)) {
-			field = "lba";
-			goto bad;
-		}
-		if (ff_u64(&f[n - 5], &size) || size > UINT32_MAX / 512) {
-			field = "size";
-			why = "not a number of blocks below 4 GiB";
-			goto bad;
-		}
-		if ((op = op_of(&f[n - 4])) < 0) {
-			field = "op";
-			why = "not W or R";
-			goto bad;
-		}
-		if (ff_u64(&f[n - 3], &major) || major > UINT32_MAX) {
-			field = "major";
-			goto bad;
-		}
-		if (ff_u64(&f[n - 2], &minor) || minor > UINT32_MAX) {
-			field = "minor";
-			goto bad;
-		}
-		/* the name runs from field 2 to field n-7, spaces kept */
-		const char *c0 = f[2].p, *c1 = f[n - 7].p + f[n - 7].len;
-
-		if ((rc = ff_intern(cx, c0, (size_t)(c1 - c0), &rec->comm_id)))
-			return rc;
-		snprintf(name, sizeof(name), "%llu,%llu", (unsigned long long)major,
-			 (unsigned long long)minor);
-		if ((d = ff_device(cx, name, (uint32_t)major, (uint32_t)minor)) < 0)
-			return d;
-		rec->dev = (uint16_t)d;
-		rec->op = (uint8_t)op;
-		rec->pid = (uint32_t)pid;
-		rec->sector = lba;
-		rec->bytes = (uint32_t)(size * 512);
-		rec->issue_ns = ts;
-		return 1;
-bad:
-		if ((rc = ff_bad(cx, field, "%s", why)))
-			return rc;
-	}
-	return rc;
+	return ff_table_next(&table, cx, rec);
 }
 
 const struct ff_reader_ops ff_read_fiu = {

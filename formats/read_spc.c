@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "foreign.h"
+#include "line_table.h"
 
 enum { F_ASU, F_LBA, F_SIZE, F_OP, F_TS, F_MIN };
 
@@ -49,60 +50,49 @@ static int detect(const char *path, const char *head, size_t len)
 	return 70;
 }
 
+static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
+		 struct bpt_record *rec)
+{
+	int d = ff_device_num(cx, "asu", v[F_ASU]);
+
+	(void)f;
+	(void)n;
+	if (d < 0)
+		return d;
+	rec->dev = (uint16_t)d;
+	rec->op = (uint8_t)v[F_OP];
+	rec->sector = v[F_LBA];
+	rec->bytes = (uint32_t)v[F_SIZE];
+	rec->issue_ns = v[F_TS];
+	return 0;
+}
+
+/* in field order: cols[i] is field i */
+static const struct ff_column cols[F_MIN] = {
+	{ "ASU", F_ASU, FF_COL_U64, .why = "not a number" },
+	{ "LBA", F_LBA, FF_COL_U64, .why = "not a number" },
+	{ "Size", F_SIZE, FF_COL_U64, .max = UINT32_MAX, .why = "not a number of bytes below 4 GiB" },
+	{ "Opcode", F_OP, FF_COL_OP_ANYCASE, .letters = "rw", .why = "not r or w" },
+	{ "Timestamp", F_TS, FF_COL_SECONDS, .why = "not seconds" },
+};
+
+/* fields after the fifth (the optional ones) are left in the last */
+static const struct ff_line_table table = {
+	.sep = ',',
+	.split = F_MIN + 1,
+	.min_fields = F_MIN,
+	.max_fields = F_MIN + 1,
+	.shape_why = "not ASU,LBA,Size,Opcode,Timestamp",
+	.hash_comments = 1,
+	.cols = cols,
+	.ncols = F_MIN,
+	.build = build,
+};
+
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
-	struct ff_field f[F_MIN + 1];
-	char *line;
-	size_t len;
-	int rc;
-
 	(void)state;
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
-		const char *field = "line", *why = "not ASU,LBA,Size,Opcode,Timestamp";
-		uint64_t asu, lba, size, ts;
-		int op, d;
-
-		if (!len || line[0] == '#')
-			continue;
-		if (ff_split(line, len, ',', f, F_MIN + 1) < F_MIN)
-			goto bad;
-		why = "not a number";
-		if (ff_u64(&f[F_ASU], &asu)) {
-			field = "ASU";
-			goto bad;
-		}
-		if (ff_u64(&f[F_LBA], &lba)) {
-			field = "LBA";
-			goto bad;
-		}
-		if (ff_u64(&f[F_SIZE], &size) || size > UINT32_MAX) {
-			field = "Size";
-			why = "not a number of bytes below 4 GiB";
-			goto bad;
-		}
-		if ((op = op_of(&f[F_OP])) < 0) {
-			field = "Opcode";
-			why = "not r or w";
-			goto bad;
-		}
-		if (ff_decimal_scaled(&f[F_TS], 1000000000ull, &ts)) {
-			field = "Timestamp";
-			why = "not seconds";
-			goto bad;
-		}
-		if ((d = ff_device_num(cx, "asu", asu)) < 0)
-			return d;
-		rec->dev = (uint16_t)d;
-		rec->op = (uint8_t)op;
-		rec->sector = lba;
-		rec->bytes = (uint32_t)size;
-		rec->issue_ns = ts;
-		return 1;
-bad:
-		if ((rc = ff_bad(cx, field, "%s", why)))
-			return rc;
-	}
-	return rc;
+	return ff_table_next(&table, cx, rec);
 }
 
 const struct ff_reader_ops ff_read_spc = {

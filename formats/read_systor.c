@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "foreign.h"
+#include "line_table.h"
 
 enum { F_TS, F_RESP, F_TYPE, F_LUN, F_OFF, F_SIZE, F_N };
 
@@ -44,69 +45,65 @@ static int detect(const char *path, const char *head, size_t len)
 	return 60;
 }
 
+/* the header line (also where files were joined) */
+static int is_header(struct ff_ctx *cx, const struct ff_field *f, size_t n)
+{
+	(void)cx;
+	(void)n;
+	return ff_field_is(&f[F_TS], "Timestamp");
+}
+
+/* the completion time Timestamp + Response must fit */
+static int response_fits(uint64_t resp, const uint64_t *v)
+{
+	return resp <= UINT64_MAX - v[F_TS];
+}
+
+static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
+		 struct bpt_record *rec)
+{
+	int d = ff_device_num(cx, "lun", v[F_LUN]);
+
+	(void)f;
+	(void)n;
+	if (d < 0)
+		return d;
+	rec->dev = (uint16_t)d;
+	rec->op = (uint8_t)v[F_TYPE];
+	rec->sector = v[F_OFF] / 512;
+	rec->bytes = (uint32_t)v[F_SIZE];
+	rec->issue_ns = v[F_TS];
+	rec->complete_ns = v[F_TS] + v[F_RESP];
+	rec->completion = BPT_COMPLETION_SEEN;
+	return 0;
+}
+
+/* in field order: cols[i] is field i */
+static const struct ff_column cols[F_N] = {
+	{ "Timestamp", F_TS, FF_COL_SECONDS, .why = "not seconds" },
+	{ "Response", F_RESP, FF_COL_SECONDS, .check = response_fits, .why = "not seconds" },
+	{ "IOType", F_TYPE, FF_COL_OP, .letters = "RW", .why = "not R or W" },
+	{ "LUN", F_LUN, FF_COL_U64, .why = "not a number" },
+	{ "Offset", F_OFF, FF_COL_U64, .multiple = 512, .why = "not a multiple of 512 bytes" },
+	{ "Size", F_SIZE, FF_COL_U64, .max = UINT32_MAX, .why = "not a number of bytes below 4 GiB" },
+};
+
+static const struct ff_line_table table = {
+	.sep = ',',
+	.split = F_N + 1,
+	.min_fields = F_N,
+	.max_fields = F_N,
+	.shape_why = "not Timestamp,Response,IOType,LUN,Offset,Size",
+	.cols = cols,
+	.ncols = F_N,
+	.skip = is_header,
+	.build = build,
+};
+
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
-	struct ff_field f[F_N + 1];
-	char *line;
-	size_t len;
-	int rc;
-
 	(void)state;
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
-		const char *field = "line", *why = "not Timestamp,Response,IOType,LUN,Offset,Size";
-		uint64_t ts, resp, lun, off, size;
-		int d;
-
-		if (!len)
-			continue;
-		if (ff_split(line, len, ',', f, F_N + 1) != F_N)
-			goto bad;
-		if (ff_field_is(&f[F_TS], "Timestamp"))
-			continue; /* the header line (also where files were joined) */
-		why = "not seconds";
-		if (ff_decimal_scaled(&f[F_TS], 1000000000ull, &ts)) {
-			field = "Timestamp";
-			goto bad;
-		}
-		if (ff_decimal_scaled(&f[F_RESP], 1000000000ull, &resp) || resp > UINT64_MAX - ts) {
-			field = "Response";
-			goto bad;
-		}
-		if (f[F_TYPE].len != 1 || (f[F_TYPE].p[0] != 'R' && f[F_TYPE].p[0] != 'W')) {
-			field = "IOType";
-			why = "not R or W";
-			goto bad;
-		}
-		why = "not a number";
-		if (ff_u64(&f[F_LUN], &lun)) {
-			field = "LUN";
-			goto bad;
-		}
-		if (ff_u64(&f[F_OFF], &off) || off % 512) {
-			field = "Offset";
-			why = "not a multiple of 512 bytes";
-			goto bad;
-		}
-		if (ff_u64(&f[F_SIZE], &size) || size > UINT32_MAX) {
-			field = "Size";
-			why = "not a number of bytes below 4 GiB";
-			goto bad;
-		}
-		if ((d = ff_device_num(cx, "lun", lun)) < 0)
-			return d;
-		rec->dev = (uint16_t)d;
-		rec->op = f[F_TYPE].p[0] == 'W' ? BPT_OP_WRITE : BPT_OP_READ;
-		rec->sector = off / 512;
-		rec->bytes = (uint32_t)size;
-		rec->issue_ns = ts;
-		rec->complete_ns = ts + resp;
-		rec->completion = BPT_COMPLETION_SEEN;
-		return 1;
-bad:
-		if ((rc = ff_bad(cx, field, "%s", why)))
-			return rc;
-	}
-	return rc;
+	return ff_table_next(&table, cx, rec);
 }
 
 const struct ff_reader_ops ff_read_systor = {

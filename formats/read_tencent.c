@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "foreign.h"
+#include "line_table.h"
 
 enum { F_TS, F_OFF, F_SIZE, F_TYPE, F_VOL, F_N };
 
@@ -39,59 +40,48 @@ static int detect(const char *path, const char *head, size_t len)
 	return f[F_TS].len == 10 ? 80 : 40;
 }
 
+static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
+		 struct bpt_record *rec)
+{
+	int d = ff_device_num(cx, "vol", v[F_VOL]);
+
+	(void)f;
+	(void)n;
+	if (d < 0)
+		return d;
+	rec->dev = (uint16_t)d;
+	rec->op = v[F_TYPE] ? BPT_OP_WRITE : BPT_OP_READ;
+	rec->sector = v[F_OFF];
+	rec->bytes = (uint32_t)(v[F_SIZE] * 512);
+	rec->issue_ns = v[F_TS] * 1000000000ull;
+	return 0;
+}
+
+/* in field order: cols[i] is field i */
+static const struct ff_column cols[F_N] = {
+	{ "Timestamp", F_TS, FF_COL_U64, .max = UINT64_MAX / 1000000000ull, .why = "not a number" },
+	{ "Offset", F_OFF, FF_COL_U64, .why = "not a number" },
+	{ "Size", F_SIZE, FF_COL_U64, .max = UINT32_MAX / 512,
+	  .why = "not a number of sectors below 4 GiB" },
+	{ "IOType", F_TYPE, FF_COL_U64, .max = 1, .why = "not 0 (read) or 1 (write)" },
+	{ "VolumeID", F_VOL, FF_COL_U64, .why = "not a number" },
+};
+
+static const struct ff_line_table table = {
+	.sep = ',',
+	.split = F_N + 1,
+	.min_fields = F_N,
+	.max_fields = F_N,
+	.shape_why = "not Timestamp,Offset,Size,IOType,VolumeID",
+	.cols = cols,
+	.ncols = F_N,
+	.build = build,
+};
+
 static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 {
-	struct ff_field f[F_N + 1];
-	char *line;
-	size_t len;
-	int rc;
-
 	(void)state;
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
-		const char *field = "line", *why = "not Timestamp,Offset,Size,IOType,VolumeID";
-		uint64_t ts, off, size, type, vol;
-		int d;
-
-		if (!len)
-			continue;
-		if (ff_split(line, len, ',', f, F_N + 1) != F_N)
-			goto bad;
-		why = "not a number";
-		if (ff_u64(&f[F_TS], &ts) || ts > UINT64_MAX / 1000000000ull) {
-			field = "Timestamp";
-			goto bad;
-		}
-		if (ff_u64(&f[F_OFF], &off)) {
-			field = "Offset";
-			goto bad;
-		}
-		if (ff_u64(&f[F_SIZE], &size) || size > UINT32_MAX / 512) {
-			field = "Size";
-			why = "not a number of sectors below 4 GiB";
-			goto bad;
-		}
-		if (ff_u64(&f[F_TYPE], &type) || type > 1) {
-			field = "IOType";
-			why = "not 0 (read) or 1 (write)";
-			goto bad;
-		}
-		if (ff_u64(&f[F_VOL], &vol)) {
-			field = "VolumeID";
-			goto bad;
-		}
-		if ((d = ff_device_num(cx, "vol", vol)) < 0)
-			return d;
-		rec->dev = (uint16_t)d;
-		rec->op = type ? BPT_OP_WRITE : BPT_OP_READ;
-		rec->sector = off;
-		rec->bytes = (uint32_t)(size * 512);
-		rec->issue_ns = ts * 1000000000ull;
-		return 1;
-bad:
-		if ((rc = ff_bad(cx, field, "%s", why)))
-			return rc;
-	}
-	return rc;
+	return ff_table_next(&table, cx, rec);
 }
 
 const struct ff_reader_ops ff_read_tencent = {
