@@ -54,16 +54,11 @@ static int is_header(struct ff_ctx *cx, const struct ff_field *f, size_t n)
 	return ff_line_no(cx) == 1 && ff_field_is(&f[F_DEV], "device_id");
 }
 
-static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
-		 struct bpt_record *rec)
+static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record *rec)
 {
-	int d = ff_device_num(cx, "dev", v[F_DEV]);
+	const uint64_t *v = row->v;
 
-	(void)f;
-	(void)n;
-	if (d < 0)
-		return d;
-	rec->dev = (uint16_t)d;
+	(void)cx;
 	rec->op = (uint8_t)v[F_OP];
 	rec->sector = v[F_OFF] / 512;
 	rec->bytes = (uint32_t)v[F_LEN];
@@ -89,6 +84,8 @@ static const struct ff_line_table table = {
 	.cols = cols,
 	.ncols = F_N,
 	.skip = is_header,
+	.dev_prefix = "dev",
+	.dev_col = F_DEV,
 	.build = build,
 };
 

@@ -62,9 +62,11 @@ static int detect(const char *path, const char *head, size_t len)
 
 /* the process name runs from field 2 to field n-7, spaces kept; the
  * device is named "MAJ,MIN" */
-static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
-		 struct bpt_record *rec)
+static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record *rec)
 {
+	const uint64_t *v = row->v;
+	const struct ff_field *f = row->f;
+	size_t n = row->n;
 	const char *c0 = f[2].p, *c1 = f[n - 7].p + f[n - 7].len;
 	char name[48];
 	int rc, d;

@@ -50,16 +50,11 @@ static int detect(const char *path, const char *head, size_t len)
 	return 70;
 }
 
-static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
-		 struct bpt_record *rec)
+static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record *rec)
 {
-	int d = ff_device_num(cx, "asu", v[F_ASU]);
+	const uint64_t *v = row->v;
 
-	(void)f;
-	(void)n;
-	if (d < 0)
-		return d;
-	rec->dev = (uint16_t)d;
+	(void)cx;
 	rec->op = (uint8_t)v[F_OP];
 	rec->sector = v[F_LBA];
 	rec->bytes = (uint32_t)v[F_SIZE];
@@ -86,6 +81,8 @@ static const struct ff_line_table table = {
 	.hash_comments = 1,
 	.cols = cols,
 	.ncols = F_MIN,
+	.dev_prefix = "asu",
+	.dev_col = F_ASU,
 	.build = build,
 };
 

@@ -59,16 +59,11 @@ static int response_fits(uint64_t resp, const uint64_t *v)
 	return resp <= UINT64_MAX - v[F_TS];
 }
 
-static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
-		 struct bpt_record *rec)
+static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record *rec)
 {
-	int d = ff_device_num(cx, "lun", v[F_LUN]);
+	const uint64_t *v = row->v;
 
-	(void)f;
-	(void)n;
-	if (d < 0)
-		return d;
-	rec->dev = (uint16_t)d;
+	(void)cx;
 	rec->op = (uint8_t)v[F_TYPE];
 	rec->sector = v[F_OFF] / 512;
 	rec->bytes = (uint32_t)v[F_SIZE];
@@ -97,6 +92,8 @@ static const struct ff_line_table table = {
 	.cols = cols,
 	.ncols = F_N,
 	.skip = is_header,
+	.dev_prefix = "lun",
+	.dev_col = F_LUN,
 	.build = build,
 };
 

@@ -40,16 +40,11 @@ static int detect(const char *path, const char *head, size_t len)
 	return f[F_TS].len == 10 ? 80 : 40;
 }
 
-static int build(struct ff_ctx *cx, const uint64_t *v, const struct ff_field *f, size_t n,
-		 struct bpt_record *rec)
+static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record *rec)
 {
-	int d = ff_device_num(cx, "vol", v[F_VOL]);
+	const uint64_t *v = row->v;
 
-	(void)f;
-	(void)n;
-	if (d < 0)
-		return d;
-	rec->dev = (uint16_t)d;
+	(void)cx;
 	rec->op = v[F_TYPE] ? BPT_OP_WRITE : BPT_OP_READ;
 	rec->sector = v[F_OFF];
 	rec->bytes = (uint32_t)(v[F_SIZE] * 512);
@@ -75,6 +70,8 @@ static const struct ff_line_table table = {
 	.shape_why = "not Timestamp,Offset,Size,IOType,VolumeID",
 	.cols = cols,
 	.ncols = F_N,
+	.dev_prefix = "vol",
+	.dev_col = F_VOL,
 	.build = build,
 };
 
