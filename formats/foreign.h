@@ -41,6 +41,9 @@
  *      comments or non-I/O events are skipped silently, they are not bad.
  *   5. close(): free the state (NULL-safe).
  *   6. Add the row to ff_readers[] in formats/registry.c.
+ * A format of one I/O a line in fixed columns (CSV and the like) needs
+ * no loop of its own: its next() is ff_table_next() on a table of its
+ * columns (line_table.h; read_systor.c is an example).
  *
  * How a writer plugs in (e.g. write_iolog.c): `const struct ff_writer_ops
  * ff_write_NAME` with open (create the output(s) through common/outfile.h,

@@ -14,7 +14,6 @@
  * No completion time. The file holds 1000 disks: --device picks some
  * (a trace keeps at most 64).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "foreign.h"

@@ -16,8 +16,6 @@
  * No completion time. Fields after the fifth are the specification's
  * optional ones and are ignored.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "foreign.h"

@@ -16,7 +16,6 @@
  * The rows are not sorted by time: the reorder window sorts them (and a
  * file out of order by more than the window fails, naming the line).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "foreign.h"

@@ -14,7 +14,6 @@
  * A file holds thousands of volumes and a trace at most 64 devices:
  * pick with --device volN.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "foreign.h"
