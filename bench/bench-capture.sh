@@ -15,6 +15,9 @@
 # Needs root. Takes the kernel-state lock only while the blk tracer runs.
 # Usage: bench/bench-capture.sh [ROUNDS] [SECONDS]   (default 5 rounds of 4 s;
 #        0 rounds: only the highest-rate run and its costs)
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio python3

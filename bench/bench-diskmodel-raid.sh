@@ -9,6 +9,9 @@
 # `flock /tmp/blkpeak-bench.lock`.
 #
 # Needs root. MODEL (default 7200) and N (default 1000 I/Os) can be set.
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd python3

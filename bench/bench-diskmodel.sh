@@ -11,6 +11,9 @@
 #
 # Needs root. N (default 1000000 I/Os), DEPTH (default 32) and ROUNDS
 # (default 5) can be set.
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd /usr/bin/time

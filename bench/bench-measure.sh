@@ -14,6 +14,9 @@
 # an older blkpeak binary adds it as a third contender (before/after).
 # About 2-3 minutes on an idle 2-CPU machine with the defaults. Run it
 # under flock /tmp/blkpeak-bench.lock when others share the machine.
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio python3

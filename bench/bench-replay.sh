@@ -42,6 +42,9 @@
 # issue 17 (five rounds, default options against the floor):
 #   flock /tmp/blkpeak-bench.lock env BLKPEAK=$PWD/build/blkpeak PARTS=timing \
 #       T_ROUNDS=5 PEERS=0 bash bench/bench-replay.sh
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio btrecord btreplay blkparse python3 /usr/bin/time

@@ -6,6 +6,9 @@
 # of the whole command (with --verify: the capture's start and stop and
 # the comparison included) and the replay's own duration, median of the
 # rounds, and what --verify found. Needs root and BPF.
+# the build of this checkout unless BLKPEAK says otherwise (lib.sh's own
+# default is for scripts in tests/e2e)
+BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_bpf
 N=${N_AFAP:-1000000}
