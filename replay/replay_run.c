@@ -693,9 +693,9 @@ static const char *stop_reason(const struct replay *rp, int sched_rc,
  * issues by a time slice, and memory locked; warns about what it could
  * not do. Not the default: a FIFO issuer must sleep before each I/O (the
  * kernel stops a busy one for up to 50 ms a second, fifo_guard.h), and
- * from a sleep an idle VM wakes it later than a SCHED_OTHER issuer that
- * spins on its own CPU is ever held up (bench/RESULTS.md). Returns
- * whether it is FIFO. */
+ * from a sleep an idle VM wakes it later than a SCHED_OTHER issuer
+ * spinning on its own CPU is held up (bench/RESULTS.md). Returns whether
+ * it is FIFO. */
 static int go_realtime(const struct replay_opts *o)
 {
 	struct sched_param sp = { .sched_priority = 1 };

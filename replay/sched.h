@@ -155,7 +155,7 @@ struct sched_config {
 	 * its pinned CPU after a stall */
 	int fifo_guard;
 	/* original and causal: the issuing thread's own CPU (cpu_pin.h),
-	 * taken after the engine is open and the warm-up done, left at the
+	 * taken after the engine is open and before the warm-up, left at the
 	 * end; NULL: stay where it is */
 	const struct cpu_pin *pin;
 	volatile sig_atomic_t *stop; /* set asynchronously (Ctrl-C); may be NULL */
