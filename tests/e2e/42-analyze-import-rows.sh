@@ -104,22 +104,7 @@ old_db() { # VERSION PATH
 		sqlite3 "$2" VACUUM
 		return
 	fi
-	sqlite3 "$2" "CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
-			queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,
-			dev INTEGER NOT NULL, sector INTEGER NOT NULL, bytes INTEGER NOT NULL,
-			op INTEGER NOT NULL, flags INTEGER NOT NULL, pid INTEGER NOT NULL,
-			comm_id INTEGER NOT NULL, cgroup_id INTEGER NOT NULL, error INTEGER NOT NULL,
-			sched_ns INTEGER, source_index INTEGER, member INTEGER,
-			completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;
-		INSERT INTO ios_v4 SELECT * FROM ios;
-		DROP VIEW io_detail; DROP VIEW ios; DROP TABLE io_rows; DROP TABLE io_kinds;
-		DROP TABLE io_replay; DROP TABLE io_marks; ALTER TABLE traces DROP COLUMN io_base;
-		ALTER TABLE ios_v4 RENAME TO ios;
-		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
-			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
-			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
-			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
-		PRAGMA user_version = 4; VACUUM" || fail "make a v4 database"
+	{ db_to_v4 "$2" && sqlite3 "$2" VACUUM; } || fail "make a v4 database"
 	if [ "$1" = 3 ]; then
 		sqlite3 "$2" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3" ||
 			fail "make a v3 database"
