@@ -25,15 +25,17 @@
 #     absolute issue error and total drift (tests/e2e/replay_check.py
 #     timing). Just before and just after each round, the machine's
 #     noise floor (build/bench/noise_floor: one thread spinning on
-#     CLOCK_MONOTONIC against as many due times spread uniformly at the
-#     same rate, doing nothing else, on the CPU replay's issuer takes:
-#     the highest this script may use): each tool's p99 and max are also
-#     printed as a ratio to the floor's p99 and max, the mean of the two
-#     floors of the same round, and the load average beside them (the
-#     machine is shared: compare ratios, not absolute figures). The last
-#     lines say in how many rounds each blkpeak met issue 17's target
-#     (p99 <= 1.5x the floor's, max <= 2x the floor's max, |drift| <=
-#     0.01%).
+#     CLOCK_MONOTONIC against the trace's own due times, doing nothing
+#     else, on the CPU replay's issuer takes: the highest this script may
+#     use): each tool's p99 and max are also printed as a ratio to the
+#     floor's p99 and max, the mean of the two floors of the same round,
+#     and the load average beside them (the machine is shared: compare
+#     ratios, not absolute figures). "ideal", the control, is the floor
+#     program run once more amid the replays and judged as they are: an
+#     issuer without error of its own, in the same round's noise. The
+#     last lines say in how many rounds each blkpeak (and the control)
+#     met issue 17's target (p99 <= 1.5x the floor's, max <= 2x the
+#     floor's max, |drift| <= 0.01%).
 #
 # Needs root. N_AFAP (default 1000000), ROUNDS (default 3), PARTS (default
 # "afap timing": which parts to run) and T_ROUNDS (default 1: rounds of
@@ -161,16 +163,27 @@ timed() {
 		>> "$W/t.results"
 }
 # floor WHEN: the noise floor now; appends "ROUND WHEN p99 max" to $W/t.floors
+# against the trace's own due times: a uniform grid aliases with the tick
+# (bench/noise_floor.c)
 floor() {
-	_res=$(taskset -c "$ISSUER_CPU" "$FLOOR" --count "$NIO" --rate 5000) || fail "noise_floor"
+	_res=$(taskset -c "$ISSUER_CPU" "$FLOOR" --times "$W/t.csv") || fail "noise_floor"
 	printf '  %-18s %s; load %s\n' "floor-$1" "$_res" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+);.*/$r $1 \1 \2/p" >> "$W/t.floors"
+}
+# ideal: the control. The floor program once more, amid the replays, judged
+# as they are against the floors before and after: how often an issuer
+# with no error of its own meets the target in this round's noise.
+# Appends to $W/t.results like timed().
+ideal() {
+	_res=$(taskset -c "$ISSUER_CPU" "$FLOOR" --times "$W/t.csv") || fail "noise_floor"
+	printf '  %-18s %s\n' ideal "$_res"
+	echo "$_res" | sed -nE "s/.* p99 ([0-9.]+) max ([0-9.]+);.*/$r ideal \1 \2 +0.0000 \1/p" >> "$W/t.results"
 }
 NIO=$(($(wc -l < "$W/t.csv") - 1))
 # the CPU replay pins its issuer to (replay/cpu_pin.c): the highest allowed
 ISSUER_CPU=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',' '\n' |
 	sed 's/.*-//' | sort -n | tail -1)
-TOOLS="blkpeak blkpeak-uring blkpeak-realtime"
+TOOLS="ideal blkpeak blkpeak-uring blkpeak-realtime"
 [ -n "${BLKPEAK_OLD:-}" ] && TOOLS="$TOOLS blkpeak-old"
 [ "$PEERS" = 1 ] && TOOLS="$TOOLS btreplay-M1 btreplay fio"
 : > "$W/t.results"; : > "$W/t.floors"
@@ -178,6 +191,7 @@ for r in $(seq "$T_ROUNDS"); do
 [ "$T_ROUNDS" -gt 1 ] && echo " round $r of $T_ROUNDS"
 floor before
 timed blkpeak --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write
+ideal
 timed blkpeak-uring --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --engine io_uring
 timed blkpeak-realtime --warmup "$BLKPEAK" replay "$W/t.bpt" --target "$L" --allow-write --realtime
 [ -n "${BLKPEAK_OLD:-}" ] && timed blkpeak-old --warmup "$BLKPEAK_OLD" replay "$W/t.bpt" --target "$L" \
@@ -213,7 +227,7 @@ done
 # floor's max, |drift| <= 0.01%
 echo
 for t in $TOOLS; do
-	case $t in blkpeak*) ;; *) continue ;; esac
+	case $t in blkpeak*|ideal) ;; *) continue ;; esac
 	for r in $(seq "$T_ROUNDS"); do
 		read -r fp fm <<< "$(awk -v r="$r" '$1 == r { p += $3; m += $4; n++ } END { if (n) printf "%.3f %.3f", p / n, m / n }' "$W/t.floors")"
 		awk -v r="$r" -v t="$t" -v fp="$fp" -v fm="$fm" '$1 == r && $2 == t {
