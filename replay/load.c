@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "thread_slice.h"
 
 typedef unsigned __int128 key128;
 
@@ -343,6 +344,9 @@ static void *filler(void *arg)
 {
 	struct load_stream *s = arg;
 
+	/* filling a window is milliseconds of decoding: the threads of
+	 * the I/O path that wake on this CPU go first (thread_slice.h) */
+	thread_slice_long();
 	for (int k = 0;; k ^= 1) {
 		struct bpt_error err = { 0 };
 		int rc, quit;

@@ -801,7 +801,7 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 	prctl(PR_SET_TIMERSLACK, 1UL); /* timed waits wake when asked */
 	*cfg = (struct sched_config){
 		.timing = o->timing, .speed = o->speed, .depth = o->depth, .no_idle = o->no_idle,
-		.warmup = !o->no_warmup, .poll = o->poll,
+		.warmup = !o->no_warmup, .poll = o->poll, .defer_results = 1,
 		.stop_on_error = o->stop_on_error, .stop = &stop_flag, .ops = ops,
 		/* a FIFO issuer sleeps until shortly before each I/O; the
 		 * default one spins, until a stall shows a loaded machine,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "result_thread.h"
+#include "thread_slice.h"
 
 /* How long the issuer naps when the ring is full, and the longest the
  * thread sleeps while fewer than a batch of results wait. */
@@ -78,6 +79,13 @@ static void *drain(void *arg)
 {
 	struct result_thread *t = arg;
 	uint64_t tail = 0;
+
+	/* a batch of results is many microseconds of work: any thread of the
+	 * I/O path that wakes on this CPU meanwhile (a loop device's worker,
+	 * the block softirq, the issuer) runs first instead of after it;
+	 * at depth 1 on a RAM-backed loop device the batches had stalled the
+	 * I/O chain for 2-4% of a replay's time (bench/RESULTS.md) */
+	thread_slice_long();
 
 	for (;;) {
 		/* stop is read first: once it is set, head is final */

@@ -137,6 +137,13 @@ struct sched_config {
 	/* afap: when the queue is full, poll for completions for up to
 	 * POLL_NS (scheduler.c) before sleeping in the engine */
 	int poll;
+	/* afap: hand a finished request's result to on_result only after
+	 * the I/Os its completion made room for are submitted, so that this
+	 * work is done while they are in flight rather than between a
+	 * completion and the next issue (at depth 1 it is all the issuer
+	 * does then). A stop asked by on_result then comes after those
+	 * I/Os, and the read buffer may hold a later read's data. */
+	int defer_results;
 	int stop_on_error;
 	/* original and causal: the stretch before a due time that is spun
 	 * (completions polled from the engine's ring until REAP_GUARD_NS

@@ -54,6 +54,10 @@ struct sched {
 	struct engine *eng;
 	struct req *reqs;
 	unsigned *free_ids, nfree;
+	unsigned nslots;           /* reqs: depth, twice that when results wait */
+	/* afap: requests finished but not yet handed to on_result, in
+	 * completion order; their slots are freed once they are */
+	unsigned *done, ndone;
 	unsigned *batch, nbatch;   /* started, not yet committed */
 	unsigned *ready, nready;   /* raid5/6: phase 0 done, phase 1 to queue */
 	unsigned maxparts, outstanding;
@@ -123,14 +127,15 @@ static uint64_t due_time(struct sched *s)
 	return 0;
 }
 
-static int finish_req(struct sched *s, struct req *r, uint64_t now)
+/* Hand r's result to on_result and free its slot. */
+static void report_req(struct sched *s, struct req *r)
 {
 	struct rp_result res = {
 		.io = &r->io,
 		.seq = r->idx,
 		.sched_ns = r->sched_ns > s->t0 ? r->sched_ns - s->t0 : 0,
 		.issue_ns = r->issue_ns - s->t0,
-		.complete_ns = now - s->t0,
+		.complete_ns = r->last_done - s->t0,
 		.error = r->error,
 		.member_mask = r->member_mask,
 		.member_ios = r->nparts,
@@ -141,26 +146,52 @@ static int finish_req(struct sched *s, struct req *r, uint64_t now)
 		.phase0_ns = r->issue_ns - s->t0,
 		.phase1_ns = r->phase1_ns > s->t0 ? r->phase1_ns - s->t0 : 0,
 	};
-	int rc = 0;
 
+	if (s->cfg->on_result && s->cfg->on_result(s->cfg->ctx, &res))
+		s->stopping = 1;
+	s->free_ids[s->nfree++] = (unsigned)(r - s->reqs);
+}
+
+/* Hand over the results that wait (afap), oldest first. */
+static void report_done(struct sched *s)
+{
+	for (unsigned i = 0; i < s->ndone; i++)
+		report_req(s, &s->reqs[s->done[i]]);
+	s->ndone = 0;
+}
+
+/* r finished at `now`: count it; its result goes to on_result now, or
+ * with defer_results once the I/Os it made room for are submitted
+ * (report_done). */
+static int finish_req(struct sched *s, struct req *r, uint64_t now)
+{
+	uint64_t complete_ns = now - s->t0;
+
+	r->last_done = now;
 	if (s->cfg->timing == TIMING_CAUSAL)
-		causal_done(&s->c, r->cslot, res.complete_ns);
+		causal_done(&s->c, r->cslot, complete_ns);
 	s->st->completed++;
 	if (r->error) {
 		s->st->errors++;
 		if (s->cfg->stop_on_error)
 			s->stopping = 1;
 	}
-	if (res.complete_ns > s->st->elapsed_ns)
-		s->st->elapsed_ns = res.complete_ns;
-	if (s->cfg->on_result)
-		rc = s->cfg->on_result(s->cfg->ctx, &res);
-	if (rc)
-		s->stopping = 1;
+	if (complete_ns > s->st->elapsed_ns)
+		s->st->elapsed_ns = complete_ns;
 	s->outstanding--;
 	r->busy = 0;
-	s->free_ids[s->nfree++] = (unsigned)(r - s->reqs);
+	if (s->done)
+		s->done[s->ndone++] = (unsigned)(r - s->reqs);
+	else
+		report_req(s, r);
 	return 0;
+}
+
+/* Another request may start: a free slot and fewer than depth in flight
+ * (with results waiting, the slots outnumber the depth). */
+static int has_room(const struct sched *s)
+{
+	return s->nfree && s->outstanding < s->cfg->depth;
 }
 
 /* raid5/6: the parity of r's writes, or the bytes its reads rebuild
@@ -475,7 +506,7 @@ static int blocked(const struct sched *s)
 
 	if (l->kind != LAYOUT_RAID5 && l->kind != LAYOUT_RAID6)
 		return 0;
-	for (unsigned i = 0; i < s->cfg->depth; i++) {
+	for (unsigned i = 0; i < s->nslots; i++) {
 		const struct req *r = &s->reqs[i];
 
 		if (r->busy && r->target == io->target &&
@@ -492,7 +523,7 @@ static void sched_free(struct sched *s)
 		s->cfg->ops->close(s->eng);
 	free(s->fds);
 	if (s->reqs)
-		for (unsigned i = 0; i < s->cfg->depth; i++) {
+		for (unsigned i = 0; i < s->nslots; i++) {
 			free(s->reqs[i].lp);
 			free(s->reqs[i].eio);
 			free(s->reqs[i].scratch);
@@ -502,6 +533,7 @@ static void sched_free(struct sched *s)
 	free(s->free_ids);
 	free(s->batch);
 	free(s->ready);
+	free(s->done);
 	causal_free(&s->c);
 }
 
@@ -520,13 +552,20 @@ static int sched_setup(struct sched *s)
 		if (m > s->maxparts)
 			s->maxparts = m;
 	}
-	s->reqs = calloc(cfg->depth, sizeof(*s->reqs));
-	s->free_ids = calloc(cfg->depth, sizeof(*s->free_ids));
+	/* a request whose result waits (report_done) keeps its slot while
+	 * the next ones use others */
+	int defer = cfg->timing == TIMING_AFAP && cfg->defer_results;
+
+	s->nslots = defer ? 2 * cfg->depth : cfg->depth;
+	s->reqs = calloc(s->nslots, sizeof(*s->reqs));
+	s->free_ids = calloc(s->nslots, sizeof(*s->free_ids));
 	s->batch = calloc(cfg->depth, sizeof(*s->batch));
 	s->ready = calloc(cfg->depth, sizeof(*s->ready));
-	if (!s->reqs || !s->free_ids || !s->batch || !s->ready)
+	if (defer)
+		s->done = calloc(s->nslots, sizeof(*s->done));
+	if (!s->reqs || !s->free_ids || !s->batch || !s->ready || (defer && !s->done))
 		return -ENOMEM;
-	for (unsigned i = 0; i < cfg->depth; i++) {
+	for (unsigned i = 0; i < s->nslots; i++) {
 		s->reqs[i].lp = calloc(s->maxparts, sizeof(*s->reqs[i].lp));
 		s->reqs[i].eio = calloc(s->maxparts, sizeof(*s->reqs[i].eio));
 		s->reqs[i].part_done_ns = calloc(s->maxparts, sizeof(*s->reqs[i].part_done_ns));
@@ -535,7 +574,7 @@ static int sched_setup(struct sched *s)
 		/* touch the pages now rather than while issuing */
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
 		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
-		s->free_ids[s->nfree++] = cfg->depth - 1 - i;
+		s->free_ids[s->nfree++] = s->nslots - 1 - i;
 	}
 	/* the descriptors and buffers, which an engine may register */
 	unsigned nfds = 0;
@@ -685,12 +724,16 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 
 		if (s.nready && (rc = drain_ready(&s)))
 			goto out;
-		more = !stop && (src_rc = fetch(&s)) > 0;
+		if (!stop && cfg->timing == TIMING_AFAP && !has_room(&s) && !s.src_end)
+			more = 1; /* read the next I/O once it can start, not
+				   * before the ones started are submitted */
+		else
+			more = !stop && (src_rc = fetch(&s)) > 0;
 		if (src_rc < 0) {
 			stop = 1;
 			more = 0;
 		}
-		if (more && s.nfree) {
+		if (more && has_room(&s)) {
 			due = due_time(&s);
 			if (due != NEVER && blocked(&s))
 				due = NEVER; /* wait for the request it conflicts with */
@@ -706,16 +749,20 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 			if (rc)
 				goto out;
 		}
+		if (s.ndone) {
+			report_done(&s); /* the next I/Os are in flight meanwhile */
+			continue;
+		}
 		now = now_mono_ns();
 		guard_fifo(&s, now);
 		if (cfg->on_progress && now >= s.next_progress) {
 			cfg->on_progress(cfg->ctx, stats->completed, n, now - s.t0);
 			s.next_progress = now + PROGRESS_NS;
 		}
-		if (stop || !more || !s.nfree || due == NEVER) {
+		if (stop || !more || !has_room(&s) || due == NEVER) {
 			if (!s.outstanding)
 				break;
-			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && more && !s.nfree)
+			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && more && !has_room(&s))
 				rc = reap_polling(&s); /* afap, the queue full */
 			else
 				rc = reap(&s, 1, stop || !more ? PROGRESS_NS : NEVER);
@@ -741,6 +788,7 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	if (s.have_ahead || !s.src_end)
 		stats->stopped = 1;
 out:
+	report_done(&s); /* every issued I/O gets its result */
 	if (cfg->timing != TIMING_AFAP && cfg->pin)
 		cpu_pin_restore(cfg->pin);
 	sched_free(&s);

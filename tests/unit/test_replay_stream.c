@@ -7,7 +7,9 @@
  * outstanding for most of the trace, so their dependencies and their
  * place in issue order lie far away in the file. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdatomic.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "../../replay/load.h"
 #include "../../replay/result_order.h"
 #include "../../replay/result_thread.h"
+#include "../../replay/thread_slice.h"
 
 #define NREC 20000
 
@@ -520,4 +523,58 @@ Test(replay_stream, results_thread_takes_a_few_results_without_a_stop)
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	cr_expect_eq(atomic_load(&c.n), 10);
 	result_thread_stop(t);
+}
+
+/* The kernel's struct sched_attr, first version. */
+struct slice_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+static uint64_t slice_of(pid_t tid)
+{
+	struct slice_attr a = { 0 };
+
+	cr_assert_eq(syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0), 0);
+	return a.sched_runtime;
+}
+
+/* The results' thread runs with the longest slice the kernel takes, so
+ * the I/O path's threads waking on its CPU go first (thread_slice.h).
+ * A kernel without custom slices (before 6.12) reports none at all. */
+Test(replay_stream, results_thread_has_the_long_slice)
+{
+	struct result_thread *t;
+	struct consumed c = { 0 };
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	unsigned longs = 0, others = 0;
+	DIR *d;
+	struct dirent *e;
+
+	cr_assert_eq(result_thread_start(&t, 64, consume, &c), 0);
+	/* the thread sets its slice first thing: wait for its first result */
+	struct rp_io io = { .src = 0 };
+	struct rp_result r = { .io = &io, .seq = 0 };
+	result_thread_push(t, &r);
+	for (uint64_t start = mono_ns(); c.n < 1 && mono_ns() - start < 30000000000ull;)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	cr_assert_not_null(d = opendir("/proc/self/task"));
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0 || tid == self)
+			continue;
+		if (slice_of(tid) == THREAD_SLICE_LONG_NS)
+			longs++;
+		else
+			others++;
+	}
+	closedir(d);
+	result_thread_stop(t);
+	if (slice_of(self)) /* custom slices: a fair task reports its own */
+		cr_expect_eq(longs, 1, "%u threads with the long slice, %u others", longs, others);
+	cr_expect_neq(slice_of(self), THREAD_SLICE_LONG_NS, "the caller keeps its own");
 }

@@ -385,3 +385,68 @@ Test(sched, causal_unseen_completion_counts_at_its_bound)
 	free(run.res);
 	free(run.seen);
 }
+
+/* afap with defer_results: a finished request's result is handed over
+ * only after the I/O its completion made room for was submitted, so at
+ * depth 1 the issuer never does that work between a completion and the
+ * next issue; without it, before. Each result once, in completion order,
+ * never more than `depth` in flight (the slots are twice the depth). */
+struct called { struct run run; uint64_t *at; };
+
+static int collect_when(void *ctx, const struct rp_result *r)
+{
+	struct called *c = ctx;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	c->at[r->seq] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return collect(&c->run, r);
+}
+
+static void results_after_next_submit(unsigned depth, int defer)
+{
+	uint64_t n = 400;
+	struct rp_io *io = random_trace(n, 10 * MS, 1 * MS, 5);
+	struct sched_stats st;
+	struct called c = { .run = { .base = io } };
+
+	cr_assert_eq(layout_init(&lay), 0);
+	c.run.res = calloc(n, sizeof(*c.run.res));
+	c.run.seen = calloc(n, 1);
+	c.at = calloc(n, sizeof(*c.at));
+	struct sched_config cfg = {
+		.timing = TIMING_AFAP, .speed = 1, .depth = depth, .defer_results = defer,
+		.ops = &engine_null_ops, .eopts = { .null_latency_ns = 20 * US },
+		.targets = &tgt, .ntargets = 1, .read_buf = buf, .write_buf = buf,
+		.on_result = collect_when, .ctx = &c,
+	};
+	cr_assert_eq(sched_run(&cfg, io, n, &st), 0);
+	cr_expect_eq(c.run.nres, n);
+	cr_expect_eq(st.completed, n);
+	cr_expect_eq(st.max_outstanding, depth);
+	cr_expect_leq(max_overlap(c.run.res, n), depth);
+	for (uint64_t i = 0; i + depth < n; i++) {
+		/* I/O i + depth could only start once I/O i (or one before it) was done */
+		uint64_t next_issue = st.start_mono_ns + c.run.res[i + depth].issue_ns;
+
+		if (defer)
+			cr_assert_geq(c.at[i], next_issue, "I/O %llu's result before I/O %llu was issued",
+				      (unsigned long long)i, (unsigned long long)(i + depth));
+		else if (depth == 1)
+			cr_assert_lt(c.at[i], next_issue, "without defer_results, the result first");
+	}
+	for (uint64_t i = 1; i < n; i++)
+		cr_assert_geq(c.run.res[i].complete_ns, c.run.res[i - 1].complete_ns,
+			      "in completion order");
+	free(c.run.res);
+	free(c.run.seen);
+	free(c.at);
+	free(io);
+}
+
+Test(sched, afap_defer_results_after_the_next_submit)
+{
+	results_after_next_submit(1, 1);
+	results_after_next_submit(4, 1);
+	results_after_next_submit(1, 0);
+}
