@@ -16,6 +16,15 @@ I/O.
 The contenders run one after the other in an order that rotates every
 round, so none always follows another (same device state, same warm-up).
 
+With THROTTLE=IOPS (bench-measure.sh caps the device at that many read
+IOPS with the kernel's block throttling and runs this script in the
+cgroup) the device, not the tool, sets the pace. fio's warm-up is then
+inside the measured job: one job with ramp_time = W / IOPS (fio resets
+its counts when the ramp ends, so number_ios=N counts the measured ones),
+as measure's warm-up is inside its step. Two jobs, as above, would leave
+a pause between the warm-up and the measured I/Os in which the throttle
+lets a burst through (10,299 IOPS against a 10,000 cap).
+
 CPU is user + system time of the whole command and the children it waited
 for (measure's generate and replay children, fio's job processes), per
 I/O done (N + W). Each command also has a fixed cost (start-up, setting
@@ -32,7 +41,8 @@ rounds' IOPS ratios lie more than 6 points apart (half the range over
 
 Usage: measure_vs_fio.py DEVICE WORKDIR  (environment: BLKPEAK, N, W,
 ROUNDS, DEPTHS, BASELINE = an older blkpeak binary to run as one more
-contender, for before/after figures)
+contender, for before/after figures, THROTTLE = the device's read IOPS
+cap, set by bench-measure.sh)
 """
 import json
 import os
@@ -61,6 +71,23 @@ def blkpeak_step(binary, dev, depth, n, w):
     return json.loads(out)["points"][0]["ios_per_s"], cpu
 
 
+FIO_RAMP_JOB = """[global]
+filename={dev}
+direct=1
+ioengine=libaio
+rw=randread
+bs=4k
+size=1g
+iodepth={depth}
+norandommap
+randrepeat=0
+{batch}
+[measure]
+ramp_time={ramp_ms}ms
+number_ios={n}
+"""
+
+
 FIO_JOB = """[global]
 filename={dev}
 direct=1
@@ -81,14 +108,23 @@ number_ios={n}
 """
 
 
-def fio_step(workdir, dev, depth, n, w, batched):
+def fio_step(workdir, dev, depth, n, w, batched, throttle=0):
     job = os.path.join(workdir, "qd%d%s.fio" % (depth, "-batched" if batched else ""))
     batch = "iodepth_batch_submit=%d\niodepth_batch_complete_max=%d\n" % (depth, depth) \
         if batched else ""
     with open(job, "w") as f:
-        f.write(FIO_JOB.format(dev=dev, depth=depth, n=n, w=w, batch=batch))
+        if throttle:
+            f.write(FIO_RAMP_JOB.format(dev=dev, depth=depth, n=n, batch=batch,
+                                        ramp_ms=max(1, round(w * 1000 / throttle))))
+        else:
+            f.write(FIO_JOB.format(dev=dev, depth=depth, n=n, w=w, batch=batch))
     out, cpu = cpu_run(["fio", "--output-format=json", job])
     jobs = {j["jobname"]: j for j in json.loads(out)["jobs"]}
+    if throttle:
+        done = jobs["measure"]["read"]["total_ios"]
+        if done != n:
+            sys.exit("bench: fio did %d I/Os after its ramp, not %d" % (done, n))
+        return jobs["measure"]["read"]["iops"], cpu
     done = (jobs["warm"]["read"]["total_ios"], jobs["measure"]["read"]["total_ios"])
     if done != (w, n):
         sys.exit("bench: fio did %d + %d I/Os, not %d + %d" % (done + (w, n)))
@@ -106,10 +142,11 @@ def main():
     w = int(os.environ.get("W", str(n // 10)))
     rounds = int(os.environ.get("ROUNDS", "5"))
     depths = [int(d) for d in os.environ.get("DEPTHS", "1 4 16 64").split()]
+    throttle = int(os.environ.get("THROTTLE", "0"))
     contenders = [
         ("blkpeak", lambda d, n, w: blkpeak_step(os.environ["BLKPEAK"], dev, d, n, w)),
-        ("fio", lambda d, n, w: fio_step(workdir, dev, d, n, w, False)),
-        ("fio-batched", lambda d, n, w: fio_step(workdir, dev, d, n, w, True)),
+        ("fio", lambda d, n, w: fio_step(workdir, dev, d, n, w, False, throttle)),
+        ("fio-batched", lambda d, n, w: fio_step(workdir, dev, d, n, w, True, throttle)),
     ]
     if os.environ.get("BASELINE"):
         contenders.append(("old blkpeak",

@@ -724,9 +724,9 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 
 		if (s.nready && (rc = drain_ready(&s)))
 			goto out;
-		if (!stop && cfg->timing == TIMING_AFAP && !has_room(&s) && !s.src_end)
-			more = 1; /* read the next I/O once it can start, not
-				   * before the ones started are submitted */
+		if (!stop && cfg->timing == TIMING_AFAP && s.nbatch && !has_room(&s) && !s.src_end)
+			more = 1; /* read the next I/O after the ones started
+				   * are submitted, while they are in flight */
 		else
 			more = !stop && (src_rc = fetch(&s)) > 0;
 		if (src_rc < 0) {
