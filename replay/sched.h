@@ -132,7 +132,8 @@ struct sched_config {
 	unsigned depth;        /* most requests outstanding (>= 1) */
 	int no_idle;           /* causal: no think time */
 	/* before time 0, read WARMUP_LEN bytes at offset 0 of every member
-	 * (into read_buf; results ignored, reported nowhere) */
+	 * (into the buffer of the first I/O's operation, write_buf's bytes
+	 * put back after; results ignored, reported nowhere) */
 	int warmup;
 	/* afap: when the queue is full, poll for completions for up to
 	 * POLL_NS (scheduler.c) before sleeping in the engine */

@@ -2,9 +2,11 @@
  * engine: afap's depth limit, causal's dependencies and think time,
  * original timing, stopping, the warm-up, afap polling. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bpt.h"
 #include "../../replay/sched.h"
@@ -316,6 +318,64 @@ Test(sched, warmup_reads_each_member_before_time_0_and_reports_nothing)
 	cr_expect_geq(queued[2].at, st.start_mono_ns);
 	free(run.res);
 	free(run.seen);
+}
+
+/* Before a first write the warm-up reads into the write buffer (the
+ * buffer that write takes) and puts its bytes back: the data written is
+ * the write buffer's, not the device's first 4 KiB. On both real engines,
+ * on a file whose first 4 KiB differ from the write buffer. */
+Test(sched, warmup_before_a_write_warms_the_write_buffer_and_keeps_its_data)
+{
+	static const struct engine_ops *const ops[] = { &engine_libaio_ops, &engine_uring_ops };
+
+	for (unsigned k = 0; k < 2; k++) {
+		char path[] = "/tmp/blkpeak-sched-XXXXXX", got[4096];
+		int fd = mkstemp(path);
+		void *rbuf, *wbuf;
+
+		cr_assert_geq(fd, 0);
+		unlink(path);
+		cr_assert_eq(posix_memalign(&rbuf, 4096, 4096), 0);
+		cr_assert_eq(posix_memalign(&wbuf, 4096, 4096), 0);
+		memset(rbuf, 0, 4096);
+		memset(wbuf, 0x5a, 4096);
+		memset(got, 0xab, sizeof(got));
+		cr_assert_eq(pwrite(fd, got, 4096, 0), 4096);
+		cr_assert_eq(ftruncate(fd, 65536), 0);
+
+		static struct layout one = { .kind = LAYOUT_SINGLE, .nmembers = 1,
+					     .member_size = { 65536 } };
+		int fdv[1] = { fd }, blkv[1] = { 0 };
+		struct sched_target t1 = { .layout = &one, .fd = fdv, .is_blkdev = blkv };
+		struct rp_io io[1] = {
+			{ .t_ns = 0, .done_ns = 50 * US, .offset = 8192, .len = 4096, .op = BPT_OP_WRITE },
+		};
+		struct sched_stats st;
+		struct run run = { .base = io };
+
+		cr_assert_eq(layout_init(&one), 0);
+		run.res = calloc(1, sizeof(*run.res));
+		run.seen = calloc(1, 1);
+		struct sched_config cfg = {
+			.timing = TIMING_ORIGINAL, .speed = 1, .depth = 4, .warmup = 1,
+			.ops = ops[k], .targets = &t1, .ntargets = 1,
+			.read_buf = rbuf, .write_buf = wbuf, .on_result = collect, .ctx = &run,
+		};
+		cr_assert_eq(sched_run(&cfg, io, 1, &st), 0, "engine %u", k);
+		cr_expect_eq(run.nres, 1);
+		cr_expect_eq(run.res[0].error, 0);
+		cr_expect_eq(((unsigned char *)rbuf)[0], 0, "engine %u: the warm-up read into the read buffer", k);
+		for (unsigned i = 0; i < 4096; i++)
+			cr_assert_eq(((unsigned char *)wbuf)[i], 0x5a, "engine %u: write buffer byte %u changed", k, i);
+		cr_assert_eq(pread(fd, got, 4096, 8192), 4096);
+		for (unsigned i = 0; i < 4096; i++)
+			cr_assert_eq((unsigned char)got[i], 0x5a, "engine %u: byte %u written is not the write buffer's", k, i);
+		close(fd);
+		free(rbuf);
+		free(wbuf);
+		free(run.res);
+		free(run.seen);
+	}
 }
 
 Test(sched, afap_polling_keeps_depth_and_order)
