@@ -71,7 +71,7 @@ def blkpeak_step(binary, dev, depth, n, w):
     return json.loads(out)["points"][0]["ios_per_s"], cpu
 
 
-FIO_RAMP_JOB = """[global]
+FIO_GLOBAL = """[global]
 filename={dev}
 direct=1
 ioengine=libaio
@@ -82,24 +82,16 @@ iodepth={depth}
 norandommap
 randrepeat=0
 {batch}
-[measure]
+"""
+
+# throttled device: the warm-up is a ramp inside the measured job, so the
+# throttle cannot let a burst through between two jobs
+FIO_RAMP_JOBS = """[measure]
 ramp_time={ramp_ms}ms
 number_ios={n}
 """
 
-
-FIO_JOB = """[global]
-filename={dev}
-direct=1
-ioengine=libaio
-rw=randread
-bs=4k
-size=1g
-iodepth={depth}
-norandommap
-randrepeat=0
-{batch}
-[warm]
+FIO_JOBS = """[warm]
 number_ios={w}
 
 [measure]
@@ -113,11 +105,11 @@ def fio_step(workdir, dev, depth, n, w, batched, throttle=0):
     batch = "iodepth_batch_submit=%d\niodepth_batch_complete_max=%d\n" % (depth, depth) \
         if batched else ""
     with open(job, "w") as f:
+        f.write(FIO_GLOBAL.format(dev=dev, depth=depth, batch=batch))
         if throttle:
-            f.write(FIO_RAMP_JOB.format(dev=dev, depth=depth, n=n, batch=batch,
-                                        ramp_ms=max(1, round(w * 1000 / throttle))))
+            f.write(FIO_RAMP_JOBS.format(n=n, ramp_ms=max(1, round(w * 1000 / throttle))))
         else:
-            f.write(FIO_JOB.format(dev=dev, depth=depth, n=n, w=w, batch=batch))
+            f.write(FIO_JOBS.format(n=n, w=w))
     out, cpu = cpu_run(["fio", "--output-format=json", job])
     jobs = {j["jobname"]: j for j in json.loads(out)["jobs"]}
     if throttle:

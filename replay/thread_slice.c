@@ -8,16 +8,6 @@
 
 #include "thread_slice.h"
 
-/* The kernel's struct sched_attr, first version (linux/sched/types.h
- * cannot be included beside <sched.h>: both define struct sched_param). */
-struct slice_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-};
-
 void thread_slice_long(void)
 {
 	struct slice_attr a = { 0 };

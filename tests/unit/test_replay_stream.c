@@ -525,15 +525,6 @@ Test(replay_stream, results_thread_takes_a_few_results_without_a_stop)
 	result_thread_stop(t);
 }
 
-/* The kernel's struct sched_attr, first version. */
-struct slice_attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-};
-
 static uint64_t slice_of(pid_t tid)
 {
 	struct slice_attr a = { 0 };
