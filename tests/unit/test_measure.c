@@ -178,4 +178,5 @@ Test(measure, like_takes_the_mix)
 	cr_assert_float_eq(xp, 300.0 / 6, 1e-9);
 	/* 4096 x4, then 1024 and 65536 once each (equal counts: smaller first) */
 	cr_assert_str_eq(mix, "4096:666667,1024:166667,65536:166667");
+	tu_cleanup();
 }
