@@ -10,10 +10,12 @@
 
 extern const struct ff_reader_ops ff_read_blktrace, ff_read_fio, ff_read_biosnoop, ff_read_systor,
 	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
-	ff_read_spc;
+	ff_read_spc, ff_read_vscsi, ff_read_mqsim, ff_read_disksim, ff_read_k5cloud,
+	ff_read_iotracer;
 
 const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_blktrace,
+	&ff_read_vscsi,
 	&ff_read_fio,
 	&ff_read_biosnoop,
 	&ff_read_systor,
@@ -23,6 +25,10 @@ const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_tencent,
 	&ff_read_fiu,
 	&ff_read_spc,
+	&ff_read_k5cloud,
+	&ff_read_iotracer,
+	&ff_read_mqsim,
+	&ff_read_disksim,
 	NULL,
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
