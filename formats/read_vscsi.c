@@ -79,8 +79,6 @@ static unsigned version_of(const uint8_t *head, size_t len)
 		for (size_t at = 0; at + size <= len && n < 4; at += size, n++)
 			if (le16(head + at + off) >> 8 != v)
 				break;
-			else if (le16(head + at + (v == 2 ? 0 : 12)) > 0xff)
-				break;
 		if (n && (n == 4 || (len / size) == n))
 			return v;
 	}

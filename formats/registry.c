@@ -33,11 +33,13 @@ const struct ff_reader_ops *const ff_readers[] = {
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
 
-extern const struct ff_writer_ops ff_write_blktrace, ff_write_fio;
+extern const struct ff_writer_ops ff_write_blktrace, ff_write_fio, ff_write_oracle, ff_write_csvzst;
 
 const struct ff_writer_ops *const ff_writers[] = {
 	&ff_write_blktrace,
 	&ff_write_fio,
+	&ff_write_oracle,
+	&ff_write_csvzst,
 	NULL,
 };
 const size_t ff_nwriters = sizeof(ff_writers) / sizeof(ff_writers[0]) - 1;

@@ -13,13 +13,24 @@ T=$E2E_TMP
 HERE=$(cd "$(dirname "$0")" && pwd)
 FX=$HERE/../fixtures/formats
 
+# unhex FIXTURE.hex OUT: the bytes of a fixture kept as hex ('#' comments)
+unhex() {
+	python3 -c 'import sys; open(sys.argv[2], "wb").write(bytes.fromhex("".join(
+		l for l in open(sys.argv[1]) if not l.startswith("#"))))' "$1" "$2" || fail "unhex $1"
+}
+
 # One Python run checks them all (Python starts slowly on a busy machine).
 set -- msr msr.csv spc spc.csv alibaba alibaba.csv tencent tencent.csv systor17 systor.csv \
 	fiu fiu.txt fio fio2.iolog fio fio3.iolog biosnoop biosnoop.txt biosnoop biosnoop-q.txt \
-	blkparse blkparse.txt
+	blkparse blkparse.txt vscsi vscsi1.hex vscsi vscsi2.hex mqsim mqsim.txt disksim disksim.txt \
+	k5cloud k5cloud.csv iotracer iotracer.csv iotracer iotracer13.csv
 args=()
 while [ $# -gt 0 ]; do
-	"$BLKPEAK" convert "$FX/$2" -o "$T/$2.bpt" >"$T/conv.out" 2>&1 || fail "convert $2: $(cat "$T/conv.out")"
+	in=$FX/$2
+	case $2 in # a binary fixture is kept as hex: its bytes, written by hand
+	*.hex) unhex "$in" "$T/$2.bin"; in=$T/$2.bin ;;
+	esac
+	"$BLKPEAK" convert "$in" -o "$T/$2.bpt" >"$T/conv.out" 2>&1 || fail "convert $2: $(cat "$T/conv.out")"
 	grep -q "from $1" "$T/conv.out" || fail "convert $2 summary: $(cat "$T/conv.out")"
 	"$BLKPEAK" dump --format csv "$T/$2.bpt" >"$T/$2.csv" || fail "dump $2"
 	args+=("$1" "$FX/$2" "$T/$2.csv")
@@ -59,6 +70,40 @@ grep -q "^blkpeak: convert: $T/bad.csv:3: Offset: not a number" "$T/err" || fail
 "$BLKPEAK" convert --skip-bad "$T/bad.csv" -o "$T/bad.bpt" >"$T/out" || fail "--skip-bad"
 grep -q "1 bad line skipped" "$T/out" || fail "--skip-bad summary: $(cat "$T/out")"
 "$BLKPEAK" info "$T/bad.bpt" | grep -q "import.bad_lines=1" || fail "bad line count not in the meta"
+
+# The new readers: completions where the format has them, non-I/O
+# records counted, and bad input named by file, line (or record) and field.
+"$BLKPEAK" dump --format csv "$T/vscsi2.hex.bpt" | grep -q "^0.000,0.000,150.000,vscsi,100,4096,read,.*,seen$" ||
+	fail "vscsi v2: response time not the completion: $("$BLKPEAK" dump --format csv "$T/vscsi2.hex.bpt")"
+"$BLKPEAK" info "$T/vscsi2.hex.bpt" | grep -q "note.vscsi_other_commands=1" || fail "vscsi: INQUIRY not counted"
+"$BLKPEAK" dump --format csv "$T/iotracer13.csv.bpt" | grep -q "^408.001,410.001,910.001,\"8,16\",0,131072,read,A,600,dd," ||
+	fail "iotracer: queue/issue/completion: $("$BLKPEAK" dump --format csv "$T/iotracer13.csv.bpt")"
+"$BLKPEAK" info "$T/iotracer.csv.bpt" | grep -q "note.iotracer_none=1" || fail "iotracer: 'none' not counted"
+tail -n +2 "$FX/k5cloud.csv" >"$T/k5-nohead.csv"
+"$BLKPEAK" convert "$T/k5-nohead.csv" -o "$T/k5.bpt" >"$T/out" 2>&1 || fail "k5cloud without header: $(cat "$T/out")"
+grep -q "5 I/Os on 2 devices.*from k5cloud" "$T/out" || fail "k5cloud without header: $(cat "$T/out")"
+# bad_case NAME INPUT 'MESSAGE REGEX': convert fails naming it, nothing left
+bad_case() {
+	"$BLKPEAK" convert "$2" -o "$T/bad-$1.bpt" 2>"$T/err" && fail "$1: bad input converted"
+	grep -q "^blkpeak: convert: $3" "$T/err" || fail "$1: message: $(cat "$T/err")"
+	[ ! -e "$T/bad-$1.bpt" ] || fail "$1: a failed conversion left its output"
+}
+head -c 180 "$T/vscsi1.hex.bin" >"$T/vscsi-cut.bin"
+bad_case vscsi-cut "$T/vscsi-cut.bin" "$T/vscsi-cut.bin: record 6 at byte 160: 20 bytes, a 32-byte record cut short"
+{ head -c 40 "$T/vscsi2.hex.bin"; printf '\x01\x01'; tail -c +43 "$T/vscsi2.hex.bin"; } >"$T/vscsi-cmd.bin"
+bad_case vscsi-cmd "$T/vscsi-cmd.bin" "$T/vscsi-cmd.bin: cmd: record 2 at byte 40: 0x101 is no SCSI operation code"
+"$BLKPEAK" convert --skip-bad "$T/vscsi-cmd.bin" -o "$T/vs.bpt" >"$T/out" || fail "vscsi --skip-bad"
+grep -q "3 I/Os.*from vscsi" "$T/out" && grep -q "1 bad line skipped" "$T/out" || fail "vscsi --skip-bad: $(cat "$T/out")"
+{ head -2 "$FX/mqsim.txt"; echo "4871300 2 1000 8 2"; } >"$T/mq.txt"
+bad_case mqsim "$T/mq.txt" "$T/mq.txt:3: type: not 0 (write) or 1 (read) ('4871300 2 1000 8 2')"
+{ head -1 "$FX/disksim.txt"; echo "1.2.3 0 2000 16 0"; } >"$T/ds.txt"
+bad_case disksim "$T/ds.txt" "$T/ds.txt:2: time: not decimal milliseconds"
+{ head -2 "$FX/k5cloud.csv"; echo "12,0.5,X,4096,4096"; } >"$T/k5.csv"
+bad_case k5cloud "$T/k5.csv" "$T/k5.csv:3: Type: not R or W"
+{ head -2 "$FX/iotracer.csv"; echo "2024-01-15 10:30:4x.1,1,a,0,read,512,0.1,1,1,0,0"; } >"$T/it.csv"
+bad_case iotracer "$T/it.csv" "$T/it.csv:3: timestamp: not YYYY-MM-DD HH:MM:SS.ffffff"
+{ head -1 "$FX/iotracer13.csv"; echo "2025-06-01 08:00:00.000300,500,fio,16384,write,65536,0.250,501,3,1,259-0,,"; } >"$T/it13.csv"
+bad_case iotracer13 "$T/it13.csv" "$T/it13.csv:2: Device: not MAJ:MIN"
 
 # The reorder window: SYSTOR's rows are unsorted; a window of 1 is too small.
 "$BLKPEAK" convert --window 1 "$FX/systor.csv" -o "$T/w.bpt" 2>"$T/err" && fail "window 1 sorted systor.csv"
