@@ -8,8 +8,9 @@
  *  2. The hash maps each obj_id of a request in the ring to the number
  *     of its latest request there, and holds nothing else: a request
  *     leaving the ring removes its entry when the entry is still its own.
- *  3. ring[i].next is -1 until a later request for the same obj_id
- *     arrives while i is in the ring; then that request's 1-based number.
+ *  3. ring[i].next is -1 until a later request j for the same obj_id
+ *     arrives while i is in the ring (j - i < window: a full ring writes
+ *     its oldest before j goes in); then j + 1, j's 1-based number.
  */
 #include "oracle_writer.h"
 

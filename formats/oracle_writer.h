@@ -27,7 +27,7 @@
  * a hash of the blocks in it finds each request's next access. Memory is
  * bounded by the window (24 bytes a request plus 32 a hash slot at load
  * 1/2: 56 MiB for 2^20), whatever the trace's length; a next access
- * further than `window` requests ahead is written as -1, as libCacheSim
+ * `window` or more requests ahead is written as -1, as libCacheSim
  * writes "no next access" (it reads -1 as an infinite reuse distance).
  * Exact whenever the trace has fewer requests than the window.
  */
