@@ -15,7 +15,6 @@ extern const struct ff_reader_ops ff_read_blktrace, ff_read_fio, ff_read_biosnoo
 
 const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_blktrace,
-	&ff_read_vscsi,
 	&ff_read_fio,
 	&ff_read_biosnoop,
 	&ff_read_systor,
@@ -29,6 +28,9 @@ const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_iotracer,
 	&ff_read_mqsim,
 	&ff_read_disksim,
+	/* binary without a magic number: its version bytes (\x01, \x02)
+	 * never occur in text, so its place among the text formats is free */
+	&ff_read_vscsi,
 	NULL,
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
