@@ -43,12 +43,24 @@
 enum { F_TS, F_PID, F_COMM, F_SECTOR, F_OP, F_SIZE, F_LAT };
 enum { V1_N = 11, V2_N = 13, V2_DEV = 10, V2_QLAT = 11, V2_FLAGS = 12 };
 
+#define DEV_CACHE 8
+
 struct it_state {
 	uint64_t none;
 	int plain_dev; /* ff_device of "iotracer", -1 until first needed */
-	/* the last MAJ:MIN field and its device */
-	char last_dev[24];
-	int last_dev_idx;
+	/* the MAJ:MIN fields seen last and their devices (a trace of a few
+	 * disks pays no formatting per record) */
+	struct {
+		char text[24];
+		uint8_t len;
+		int idx;
+	} dev[DEV_CACHE];
+	unsigned ndev, dev_next;
+	/* the last command and its id */
+	char last_comm[64];
+	size_t last_comm_len;
+	uint32_t last_comm_id;
+	int have_comm;
 	/* the last day's date ("YYYY-MM-DD") and its ns at 00:00 */
 	char last_day[10];
 	uint64_t day_ns;
@@ -164,7 +176,6 @@ static int it_open(struct ff_ctx *cx, void **state)
 	if (!s)
 		return ff_fail(cx, -ENOMEM, "out of memory");
 	s->plain_dev = -1;
-	s->last_dev_idx = -1;
 	*state = s;
 	return 0;
 }
@@ -173,36 +184,39 @@ static int it_open(struct ff_ctx *cx, void **state)
  * I/O: "none"), or -1. */
 static int op_of(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flags)
 {
-	static const struct {
-		const char *word;
-		uint8_t op;
-	} words[] = {
-		{ "read", BPT_OP_READ },       { "write", BPT_OP_WRITE },
-		{ "flush", BPT_OP_FLUSH },     { "discard", BPT_OP_DISCARD },
-		{ "secure_erase", BPT_OP_DISCARD }, { "write_zeroes", BPT_OP_WRITE_ZEROES },
-	};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (f->len == strlen(words[i].word) && !memcmp(f->p, words[i].word, f->len)) {
-			*op = words[i].op;
-			return 0;
-		}
-	if (f->len == 4 && !memcmp(f->p, "none", 4))
+#define IS(word) (f->len == sizeof(word) - 1 && !memcmp(f->p, word, sizeof(word) - 1))
+	if (IS("read"))
+		*op = BPT_OP_READ;
+	else if (IS("write"))
+		*op = BPT_OP_WRITE;
+	else if (IS("flush"))
+		*op = BPT_OP_FLUSH;
+	else if (IS("discard") || IS("secure_erase"))
+		*op = BPT_OP_DISCARD;
+	else if (IS("write_zeroes"))
+		*op = BPT_OP_WRITE_ZEROES;
+	else if (IS("none"))
 		return 1;
-	return ff_rwbs(f, bytes, op, flags) ? -1 : 0;
+	else
+		return ff_rwbs(f, bytes, op, flags) ? -1 : 0;
+	return 0;
+#undef IS
 }
 
 /* "REQ_SYNC|REQ_FUA|..." to bpt flags; unknown names are kept out. */
 static uint8_t req_flags(const struct ff_field *f)
 {
+#define N(s, fl) { s, sizeof(s) - 1, fl }
 	static const struct {
 		const char *name;
+		size_t len;
 		uint8_t flag;
 	} names[] = {
-		{ "REQ_SYNC", BPT_F_SYNC },         { "REQ_FUA", BPT_F_FUA },
-		{ "REQ_PREFLUSH", BPT_F_PREFLUSH }, { "REQ_META", BPT_F_META },
-		{ "REQ_RAHEAD", BPT_F_READAHEAD },
+		N("REQ_SYNC", BPT_F_SYNC),         N("REQ_FUA", BPT_F_FUA),
+		N("REQ_PREFLUSH", BPT_F_PREFLUSH), N("REQ_META", BPT_F_META),
+		N("REQ_RAHEAD", BPT_F_READAHEAD),
 	};
+#undef N
 	uint8_t out = 0;
 	const char *p = f->p, *end = f->p + f->len;
 
@@ -210,9 +224,10 @@ static uint8_t req_flags(const struct ff_field *f)
 		const char *bar = memchr(p, '|', (size_t)(end - p));
 		size_t n = (size_t)((bar ? bar : end) - p);
 
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (n == strlen(names[i].name) && !memcmp(p, names[i].name, n))
-				out |= names[i].flag;
+		if (n > 4 && !memcmp(p, "REQ_", 4))
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (n == names[i].len && !memcmp(p, names[i].name, n))
+					out |= names[i].flag;
 		p += n + 1;
 	}
 	return out;
@@ -224,9 +239,9 @@ static int device(struct it_state *s, struct ff_ctx *cx, const struct ff_field *
 	unsigned maj, min;
 	const char *colon;
 
-	if (s->last_dev_idx >= 0 && f->len < sizeof(s->last_dev) && !s->last_dev[f->len] &&
-	    !memcmp(s->last_dev, f->p, f->len))
-		return s->last_dev_idx;
+	for (unsigned i = 0; i < s->ndev; i++)
+		if (s->dev[i].len == f->len && !memcmp(s->dev[i].text, f->p, f->len))
+			return s->dev[i].idx;
 	colon = memchr(f->p, ':', f->len);
 	if (!colon || colon == f->p || f->len >= sizeof(name) ||
 	    digits(f->p, (size_t)(colon - f->p), &maj) || colon + 1 == f->p + f->len ||
@@ -240,9 +255,11 @@ static int device(struct it_state *s, struct ff_ctx *cx, const struct ff_field *
 	int d = ff_device(cx, name, maj, min);
 
 	if (d >= 0) {
-		memcpy(s->last_dev, f->p, f->len);
-		s->last_dev[f->len] = 0;
-		s->last_dev_idx = d;
+		unsigned i = s->ndev < DEV_CACHE ? s->ndev++ : s->dev_next++ % DEV_CACHE;
+
+		memcpy(s->dev[i].text, f->p, f->len);
+		s->dev[i].len = (uint8_t)f->len;
+		s->dev[i].idx = d;
 	}
 	return d;
 }
@@ -308,8 +325,17 @@ static int it_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		}
 		if (d < 0)
 			return d;
-		if ((rc = ff_intern(cx, f[F_COMM].p, f[F_COMM].len, &rec->comm_id)))
-			return rc;
+		if (!s->have_comm || f[F_COMM].len != s->last_comm_len ||
+		    memcmp(f[F_COMM].p, s->last_comm, f[F_COMM].len)) {
+			if ((rc = ff_intern(cx, f[F_COMM].p, f[F_COMM].len, &s->last_comm_id)))
+				return rc;
+			s->have_comm = f[F_COMM].len < sizeof(s->last_comm);
+			if (s->have_comm) {
+				memcpy(s->last_comm, f[F_COMM].p, f[F_COMM].len);
+				s->last_comm_len = f[F_COMM].len;
+			}
+		}
+		rec->comm_id = s->last_comm_id;
 		rec->dev = (uint16_t)d;
 		rec->op = op;
 		rec->flags = flags;
