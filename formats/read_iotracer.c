@@ -61,10 +61,10 @@ struct it_state {
 	size_t last_comm_len;
 	uint32_t last_comm_id;
 	int have_comm;
-	/* the last day's date ("YYYY-MM-DD") and its ns at 00:00 */
-	char last_day[10];
-	uint64_t day_ns;
-	int have_day;
+	/* the last minute ("YYYY-MM-DD HH:MM") and its ns at :00 */
+	char last_min[16];
+	uint64_t min_ns;
+	int have_min;
 };
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
@@ -96,18 +96,20 @@ static int parse_time(struct it_state *s, const struct ff_field *f, uint64_t *ns
 	const char *p = f->p;
 	unsigned y, mo, d, h, mi, sec;
 
-	if (f->len < 19 || p[4] != '-' || p[7] != '-' || p[10] != ' ' || p[13] != ':' || p[16] != ':')
+	if (f->len < 19 || p[16] != ':')
 		return -1;
-	if (!s->have_day || memcmp(p, s->last_day, 10)) {
-		if (digits(p, 4, &y) || digits(p + 5, 2, &mo) || digits(p + 8, 2, &d) || y < 1970 ||
-		    mo < 1 || mo > 12 || d < 1 || d > 31)
+	if (!s->have_min || memcmp(p, s->last_min, 16)) {
+		if (p[4] != '-' || p[7] != '-' || p[10] != ' ' || p[13] != ':' ||
+		    digits(p, 4, &y) || digits(p + 5, 2, &mo) || digits(p + 8, 2, &d) || y < 1970 ||
+		    mo < 1 || mo > 12 || d < 1 || d > 31 || digits(p + 11, 2, &h) ||
+		    digits(p + 14, 2, &mi) || h > 23 || mi > 59)
 			return -1;
-		s->day_ns = (uint64_t)days_from_civil(y, mo, d) * 86400ull * 1000000000ull;
-		memcpy(s->last_day, p, 10);
-		s->have_day = 1;
+		s->min_ns = ((uint64_t)days_from_civil(y, mo, d) * 86400ull + h * 3600ull + mi * 60ull) *
+			    1000000000ull;
+		memcpy(s->last_min, p, 16);
+		s->have_min = 1;
 	}
-	if (digits(p + 11, 2, &h) || digits(p + 14, 2, &mi) || digits(p + 17, 2, &sec) || h > 23 ||
-	    mi > 59 || sec > 60)
+	if (digits(p + 17, 2, &sec) || sec > 60)
 		return -1;
 	uint64_t frac = 0;
 
@@ -118,7 +120,7 @@ static int parse_time(struct it_state *s, const struct ff_field *f, uint64_t *ns
 		if (p[19] != '.' || f->len == 20 || ff_decimal_scaled(&fr, 1000000000ull, &frac))
 			return -1;
 	}
-	*ns = s->day_ns + ((uint64_t)h * 3600 + mi * 60 + sec) * 1000000000ull + frac;
+	*ns = s->min_ns + (uint64_t)sec * 1000000000ull + frac;
 	return 0;
 }
 

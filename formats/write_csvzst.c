@@ -74,7 +74,7 @@ static ssize_t write_cb(void *cookie, const char *buf, size_t len)
 	if (w->failed || drain(w, &in, ZSTD_e_continue)) {
 		w->failed = 1;
 		errno = EIO;
-		return -1;
+		return 0; /* fopencookie(3): 0, never negative, on error */
 	}
 	return (ssize_t)len;
 }
