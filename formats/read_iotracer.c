@@ -27,7 +27,9 @@
  *   Queue Latency  ms from insert to issue (empty when unknown): queue =
  *              issue - it
  *   Command Flags  REQ_SYNC|REQ_META|REQ_FUA|REQ_PREFLUSH|REQ_RAHEAD...
- *   pid (TGID) and command are kept; tid, cpu_id, ppid, nr_sectors not.
+ *   pid (TGID) and command (at most 63 bytes: the kernel's task names
+ *              are 15, UTF-8 replacement may triple them) are kept; tid,
+ *              cpu_id, ppid, nr_sectors not.
  *
  * A command name holding a comma (quoted by the CSV writer) makes a line
  * of another field count: bad.
@@ -299,6 +301,8 @@ static int it_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			BAD("timestamp", "not YYYY-MM-DD HH:MM:SS.ffffff");
 		if (ff_u64(&f[F_PID], &pid) || pid > UINT32_MAX)
 			BAD("pid", "not a process id");
+		if (f[F_COMM].len >= sizeof(s->last_comm))
+			BAD("command", "longer than 63 bytes (the kernel's task names are 15)");
 		if (ff_u64(&f[F_SECTOR], &sector))
 			BAD("sector", "not a sector number");
 		if (ff_u64(&f[F_SIZE], &size) || size > UINT32_MAX || !BPT_SECTOR_END_OK(sector, size))
@@ -331,11 +335,9 @@ static int it_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		    memcmp(f[F_COMM].p, s->last_comm, f[F_COMM].len)) {
 			if ((rc = ff_intern(cx, f[F_COMM].p, f[F_COMM].len, &s->last_comm_id)))
 				return rc;
-			s->have_comm = f[F_COMM].len < sizeof(s->last_comm);
-			if (s->have_comm) {
-				memcpy(s->last_comm, f[F_COMM].p, f[F_COMM].len);
-				s->last_comm_len = f[F_COMM].len;
-			}
+			memcpy(s->last_comm, f[F_COMM].p, f[F_COMM].len);
+			s->last_comm_len = f[F_COMM].len;
+			s->have_comm = 1;
 		}
 		rec->comm_id = s->last_comm_id;
 		rec->dev = (uint16_t)d;

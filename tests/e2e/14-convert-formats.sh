@@ -104,6 +104,9 @@ bad_case k5cloud "$T/k5.csv" "$T/k5.csv:3: Type: not R or W"
 bad_case iotracer "$T/it.csv" "$T/it.csv:3: timestamp: not YYYY-MM-DD HH:MM:SS.ffffff"
 { head -1 "$FX/iotracer13.csv"; echo "2025-06-01 08:00:00.000300,500,fio,16384,write,65536,0.250,501,3,1,259-0,,"; } >"$T/it13.csv"
 bad_case iotracer13 "$T/it13.csv" "$T/it13.csv:2: Device: not MAJ:MIN"
+long=$(printf 'x%.0s' $(seq 64))
+{ head -2 "$FX/iotracer.csv"; echo "2024-01-15 10:30:45.5,1,$long,0,read,512,0.1,1,1,0,0"; } >"$T/itl.csv"
+bad_case iotracer-comm "$T/itl.csv" "$T/itl.csv:3: command: longer than 63 bytes"
 
 # The reorder window: SYSTOR's rows are unsorted; a window of 1 is too small.
 "$BLKPEAK" convert --window 1 "$FX/systor.csv" -o "$T/w.bpt" 2>"$T/err" && fail "window 1 sorted systor.csv"
