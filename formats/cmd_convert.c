@@ -255,11 +255,14 @@ static void print_summary(const struct convert_opts *o, const char *to,
 			  const struct ff_totals *t, int foreign)
 {
 	const char *fmt = bpt_header_get_meta(hdr, BPT_META_IMPORT_FORMAT);
+	/* a writer's output on standard output (-o - with fio, oracle,
+	 * csv-zst): the summary must not join it */
+	FILE *f = strcmp(o->out, "-") || !strcmp(to, "bpt") || !strcmp(to, "blktrace") ? stdout : stderr;
 
 	if (o->json) {
 		struct jw j;
 
-		jw_init(&j, stdout, 2);
+		jw_init(&j, f, 2);
 		jw_obj(&j);
 		jw_kstr(&j, "output", o->out);
 		jw_kstr(&j, "to", to);
@@ -274,23 +277,23 @@ static void print_summary(const struct convert_opts *o, const char *to,
 		jw_finish(&j);
 		return;
 	}
-	printf("%s: %" PRIu64 " I/Os on %u device%s over %.3f s, from %s, written as %s\n",
+	fprintf(f, "%s: %" PRIu64 " I/Os on %u device%s over %.3f s, from %s, written as %s\n",
 	       o->out, st->records, hdr->ndevices, hdr->ndevices == 1 ? "" : "s",
 	       (double)(st->last_issue_ns - st->first_issue_ns) / 1e9,
 	       foreign && fmt ? fmt : "bpt", to);
 	if (o->skip_bad)
-		printf("%s: %" PRIu64 " bad line%s skipped (--skip-bad)\n", o->out, t->bad_lines,
+		fprintf(f, "%s: %" PRIu64 " bad line%s skipped (--skip-bad)\n", o->out, t->bad_lines,
 		       t->bad_lines == 1 ? "" : "s");
 	if (o->ndevices)
-		printf("%s: %" PRIu64 " I/O%s of other devices left out (--device)\n", o->out,
+		fprintf(f, "%s: %" PRIu64 " I/O%s of other devices left out (--device)\n", o->out,
 		       t->dropped, t->dropped == 1 ? "" : "s");
 	/* what a reader counted besides records (ff_note) */
 	for (uint32_t i = 0; i < hdr->nmeta; i++)
 		if (!strncmp(hdr->meta[i].key, "note.", 5)) {
-			printf("%s: %s ", o->out, hdr->meta[i].value);
+			fprintf(f, "%s: %s ", o->out, hdr->meta[i].value);
 			for (const char *c = hdr->meta[i].key + 5; *c; c++)
-				putchar(*c == '_' ? ' ' : *c);
-			putchar('\n');
+				fputc(*c == '_' ? ' ' : *c, f);
+			fputc('\n', f);
 		}
 }
 

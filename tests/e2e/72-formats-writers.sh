@@ -60,6 +60,13 @@ $CHECK csv "$T/names.csv" "$T/names.zst" >"$T/chk" || fail "$(cat "$T/chk")"
 zstd -dc "$T/names.zst" | grep -q '^0,0,0,"8,16",64,4096,write,-,7,"a,b ""c""\\tz",0,0,pending$' ||
 	fail "quoted names: $(zstd -dc "$T/names.zst")"
 
+# -o - is standard output, the summary on standard error.
+"$BLKPEAK" convert "$T/g.bpt" --to oracle -o - >"$T/so.og" 2>"$T/err" || fail "--to oracle -o -"
+cmp -s "$T/so.og" "$T/g.oracleGeneral" || fail "oracle on standard output differs (summary in it?)"
+grep -q "^-: 20000 I/Os.*written as oracle" "$T/err" || fail "summary not on standard error: $(cat "$T/err")"
+"$BLKPEAK" convert "$T/g.bpt" --to csv-zst -o - 2>/dev/null | zstd -dc | cmp -s - <(zstd -dc "$T/g.csv.zst") ||
+	fail "csv-zst on standard output differs"
+
 # Refusals: the input as the output; nothing left on failure.
 cp "$T/g.bpt" "$T/in.bpt"
 "$BLKPEAK" convert "$T/in.bpt" --to oracle -o "$T/in.bpt" 2>"$T/err" && fail "oracle over its input"
