@@ -11,7 +11,7 @@
 extern const struct ff_reader_ops ff_read_blktrace, ff_read_fio, ff_read_biosnoop, ff_read_systor,
 	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
 	ff_read_spc, ff_read_vscsi, ff_read_mqsim, ff_read_disksim, ff_read_k5cloud,
-	ff_read_iotracer;
+	ff_read_iotracer, ff_read_csv;
 
 const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_blktrace,
@@ -28,6 +28,7 @@ const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_iotracer,
 	&ff_read_mqsim,
 	&ff_read_disksim,
+	&ff_read_csv,
 	/* binary without a magic number: its version bytes (\x01, \x02)
 	 * never occur in text, so its place among the text formats is free */
 	&ff_read_vscsi,

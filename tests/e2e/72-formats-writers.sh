@@ -8,7 +8,8 @@
 # selects it. csv-zst: a .csv.zst that pandas reads as it is
 # (pd.read_csv on the path) and Python's csv module reads after zstd
 # decompression, row for row the I/Os of `dump --format csv`, also with
-# quoted device and process names. DuckDB is not in Debian: not run.
+# quoted device and process names; and it converts back to the same I/Os
+# (the csv reader). DuckDB is not in Debian: not run.
 # Both refuse the input as output and leave nothing on failure.
 . "$(dirname "$0")/lib.sh"
 need_cmd zstd
@@ -59,6 +60,20 @@ printf '100 7 a,b "c"\tz 64 8 W 8 16 e\n200 8 plain 72 8 R 8 16 e\n' >"$T/names.
 $CHECK csv "$T/names.csv" "$T/names.zst" >"$T/chk" || fail "$(cat "$T/chk")"
 zstd -dc "$T/names.zst" | grep -q '^0,0,0,"8,16",64,4096,write,-,7,"a,b ""c""\\tz",0,0,pending$' ||
 	fail "quoted names: $(zstd -dc "$T/names.zst")"
+
+# What csv-zst wrote converts back (the csv reader): the same I/Os, every
+# field the table holds, also the quoted device names of iotracer13.csv.
+"$BLKPEAK" convert "$T/g.csv.zst" -o "$T/back.bpt" >"$T/out" || fail "csv-zst back to .bpt: $(cat "$T/out")"
+grep -q "20000 I/Os.*from csv" "$T/out" || fail "csv-zst back: $(cat "$T/out")"
+"$BLKPEAK" dump --format csv "$T/back.bpt" | cut -d, -f1-14 | cmp -s - "$T/g.csv" ||
+	fail "csv-zst round trip differs: $("$BLKPEAK" dump --format csv "$T/back.bpt" | cut -d, -f1-14 | diff - "$T/g.csv" | head -4)"
+"$BLKPEAK" convert -q "$T/iotracer13.csv.bpt" -o "$T/it.csv.zst" && "$BLKPEAK" dump "$T/it.csv.zst" >"$T/a" &&
+	"$BLKPEAK" dump "$T/iotracer13.csv.bpt" >"$T/b" || fail "iotracer13 through csv-zst"
+cmp -s "$T/a" "$T/b" || fail "iotracer13 round trip differs: $(diff "$T/a" "$T/b" | head -4)"
+{ zstd -dc "$T/g.csv.zst" | head -3; echo "5,5,9,gen0,8,4096,scribble,-,1,x,0,0,seen"; } >"$T/bad.csv"
+"$BLKPEAK" convert "$T/bad.csv" -o "$T/bad.bpt" 2>"$T/err" && fail "a bad csv line converted"
+grep -q "^blkpeak: convert: $T/bad.csv:4: op: not read, write, flush, discard or write-zeroes" "$T/err" ||
+	fail "csv bad line: $(cat "$T/err")"
 
 # -o - is standard output, the summary on standard error.
 "$BLKPEAK" convert "$T/g.bpt" --to oracle -o - >"$T/so.og" 2>"$T/err" || fail "--to oracle -o -"

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the readers and writers of issue 24: detection of vscsi
- * (binary, by its version bytes), MQSim, DiskSim, K5cloud and io-tracer
- * through the registry; their units (vscsi µs and response time, DiskSim
+ * (binary, by its version bytes), MQSim, DiskSim, K5cloud, io-tracer and
+ * blkpeak's own CSV through the registry; their units (vscsi µs and response time, DiskSim
  * ms exact to the ns, io-tracer dates across a leap day); the
  * oracleGeneral writer's next-access numbers against a brute-force
  * reference with a small look-ahead (the bound, and the hash's deletes).
@@ -88,6 +88,8 @@ Test(formats_cache, detection_picks_each_new_format)
 		  "iotracer" },
 		{ "2025-06-01 08:00:00.000100,500,fio,8192,read,4096,0.100,501,3,1,259:0,0.010,REQ_SYNC\n",
 		  "iotracer" },
+		{ "queue_ns,issue_ns,complete_ns,dev,sector,bytes,op,flags,pid,comm,cgroup,error,completion\n",
+		  "csv" },
 	};
 	uint8_t bin[4 * 40];
 
