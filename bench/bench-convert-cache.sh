@@ -8,7 +8,8 @@
 #   4-16 KiB); `blkpeak info FILE` reads it twice (the scan and the
 #   records) through the reader;
 #   writers oracle and csv-zst: `blkpeak convert X.bpt -o Y` of the same
-#   N records, beside `.bpt -o .bpt` for the reading's share.
+#   N records, beside `.bpt -o .bpt` for the reading's share;
+#   csv: `info` of the csv-zst writer's .csv.zst (zstd decompression too).
 # Each under /usr/bin/time -v: peak RSS, wall, user and system CPU; the
 # rate is records per CPU second (user + system) of the one process.
 # Files go to $BENCH_DIR (default /var/tmp) and are deleted after each
@@ -21,7 +22,7 @@ BLKPEAK=${BLKPEAK:-$ROOT/build/blkpeak}
 command -v perl >/dev/null || { echo "SKIP: needs perl"; exit 77; }
 N=${1:-10000000}
 shift || true
-[ $# -gt 0 ] || set -- vscsi mqsim disksim k5cloud iotracer oracle csv-zst
+[ $# -gt 0 ] || set -- vscsi mqsim disksim k5cloud iotracer oracle csv-zst csv
 
 # gen FORMAT N: the records on standard output
 gen() {
@@ -87,6 +88,13 @@ for fmt in "$@"; do
 		ext=oracleGeneral; [ "$fmt" = csv-zst ] && ext=csv.zst
 		measure "  .bpt to $fmt" "$N" "$BLKPEAK" convert -q "$W/a.bpt" -o "$W/out.$ext"
 		echo "  output: $(stat -c %s "$W/out.$ext") bytes"
+		;;
+	csv)
+		gen mqsim "$N" >"$W/in.txt"
+		"$BLKPEAK" convert -q "$W/in.txt" -o "$W/a.bpt" && "$BLKPEAK" convert -q "$W/a.bpt" -o "$W/in.csv.zst" || exit 1
+		echo "csv reader: the csv-zst writer's table of $N I/Os, $(stat -c %s "$W/in.csv.zst") bytes of zstd"
+		measure "  info (read twice)" "$N" "$BLKPEAK" info "$W/in.csv.zst"
+		grep -q "^records: *$N in" "$W/out" || { echo "FAIL: csv: info: $(grep records "$W/out")"; exit 1; }
 		;;
 	*)
 		gen "$fmt" "$N" >"$W/in"

@@ -31,8 +31,10 @@ enum { F_Q, F_I, F_C, F_DEV, F_SECTOR, F_BYTES, F_OP, F_FLAGS, F_PID, F_COMM, F_
 
 struct csv_state {
 	char last_dev[64];
+	size_t last_dev_len;
 	int last_dev_idx; /* -1: none */
 	char last_comm[64];
+	size_t last_comm_len;
 	uint32_t last_comm_id;
 	int have_comm;
 	char buf[2][4096]; /* the unquoted dev and comm */
@@ -96,10 +98,11 @@ static int split(char *line, size_t len, struct ff_field *f, char (*buf)[4096])
 	}
 }
 
+/* The index of f among words[0..nw) ("" for a hole), or -1. */
 static int word(const struct ff_field *f, const char *const *words, size_t nw)
 {
 	for (size_t i = 0; i < nw; i++)
-		if (f->len == strlen(words[i]) && !memcmp(f->p, words[i], f->len))
+		if (words[i][0] == f->p[0] && !strncmp(f->p, words[i], f->len) && !words[i][f->len])
 			return (int)i;
 	return -1;
 }
@@ -138,7 +141,9 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			continue;
 		if (ff_line_no(cx) == 1 && len == sizeof(HEADER) - 1 && !memcmp(line, HEADER, len))
 			continue;
-		n = split(line, len, f, s->buf);
+		/* most lines quote nothing: the shared splitter */
+		n = memchr(line, '"', len) ? split(line, len, f, s->buf)
+					   : (int)ff_split(line, len, ',', f, F_N + 1);
 #define BAD(field, why)                                  \
 	{                                                \
 		if ((rc = ff_bad(cx, field, "%s", why))) \
@@ -190,7 +195,7 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		if (c < iss)
 			BAD("complete_ns", "before issue_ns");
 #undef BAD
-		if (s->last_dev_idx < 0 || strlen(s->last_dev) != f[F_DEV].len ||
+		if (s->last_dev_idx < 0 || s->last_dev_len != f[F_DEV].len ||
 		    memcmp(s->last_dev, f[F_DEV].p, f[F_DEV].len)) {
 			char name[64];
 
@@ -199,14 +204,15 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			if ((rc = ff_device(cx, name, 0, 0)) < 0)
 				return rc;
 			memcpy(s->last_dev, name, f[F_DEV].len + 1);
+			s->last_dev_len = f[F_DEV].len;
 			s->last_dev_idx = rc;
 		}
-		if (!s->have_comm || strlen(s->last_comm) != f[F_COMM].len ||
+		if (!s->have_comm || s->last_comm_len != f[F_COMM].len ||
 		    memcmp(s->last_comm, f[F_COMM].p, f[F_COMM].len)) {
 			if ((rc = ff_intern(cx, f[F_COMM].p, f[F_COMM].len, &s->last_comm_id)))
 				return rc;
 			memcpy(s->last_comm, f[F_COMM].p, f[F_COMM].len);
-			s->last_comm[f[F_COMM].len] = 0;
+			s->last_comm_len = f[F_COMM].len;
 			s->have_comm = 1;
 		}
 		rec->dev = (uint16_t)s->last_dev_idx;
