@@ -17,6 +17,7 @@
 /* Strings by id and ids by string (open addressing on a hash). */
 struct ff_names {
 	char **str;           /* by id; id 0 is "" */
+	uint32_t *len;        /* by id: the length (a name may hold a NUL) */
 	uint32_t n, cap;
 	uint32_t *slot;       /* id + 1, 0 = empty */
 	uint32_t nslot;       /* a power of two, > 2 n */
@@ -113,6 +114,7 @@ struct ff_ctx {
 struct ff_devmap {
 	struct ff_names names;  /* device names by their own id */
 	int *idx;               /* per name id: device index or FF_DEV_DROPPED */
+	uint32_t nidx;          /* ids < nidx have an idx (FF_DEV_UNSEEN: not asked yet) */
 	uint32_t cap;
 };
 

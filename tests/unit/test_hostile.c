@@ -1,0 +1,154 @@
+/*
+ * Unit tests of the defects hostile input found (issue 27) in formats/:
+ * a NUL byte in a text line, names holding a NUL, a long line's message.
+ * Each test failed before its fix.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpt.h"
+#include "foreign.h"
+#include "input.h"
+#include "source.h"
+#include "source_int.h"
+
+static char paths[16][96];
+static int npaths;
+
+/* A temporary file holding len bytes (NULs allowed); removed by cleanup(). */
+static const char *bytes_file(const char *tag, const char *b, size_t len)
+{
+	char *p = paths[npaths++ % 16];
+	FILE *f;
+
+	snprintf(p, 96, "/dev/shm/ff-hostile-%d-%s", (int)getpid(), tag);
+	f = fopen(p, "w");
+	cr_assert(f);
+	cr_assert_eq(fwrite(b, 1, len, f), len);
+	fclose(f);
+	return p;
+}
+
+static void cleanup(void)
+{
+	for (int i = 0; i < npaths && i < 16; i++)
+		unlink(paths[i]);
+	npaths = 0;
+}
+
+TestSuite(hostile, .fini = cleanup);
+
+#define LIT(s) s, sizeof(s) - 1
+
+static int open1(struct ff_source **s, const char *path, const struct ff_source_opts *o,
+		 struct bpt_error *e)
+{
+	return ff_source_open(s, &path, 1, o, e);
+}
+
+/* Group 1: a NUL as the device name crashed (id 0, the table's own "",
+ * was taken as mapped); after a /dev/sda line it read an uninitialised
+ * index and put the I/O on sda. */
+Test(hostile, a_nul_byte_in_a_text_line_is_a_bad_line)
+{
+	const char *a = bytes_file("n.iolog", LIT("fio version 2 iolog\n\0 read 0 4096\n"));
+	const char *b = bytes_file("n2.iolog", LIT("fio version 2 iolog\n/dev/sda add\n/dev/sda open\n"
+						   "/dev/sda read 0 4096\n\0 read 0 4096\n"));
+	struct ff_source_opts skip = { .skip_bad = 1 };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct ff_totals t;
+	char want[160];
+
+	cr_assert_eq(open1(&s, a, NULL, &e), -EBADMSG, "%s", e.msg);
+	snprintf(want, sizeof(want), "%s:2: line: a NUL byte at column 1", a);
+	cr_assert(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);
+	cr_assert_eq(open1(&s, b, NULL, &e), -EBADMSG, "%s", e.msg);
+	snprintf(want, sizeof(want), "%s:5: line: a NUL byte", b);
+	cr_assert(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);
+	cr_assert_eq(open1(&s, b, &skip, &e), 0, "%s", e.msg);
+	ff_source_totals(s, &t);
+	cr_assert_eq(t.records, 1);
+	cr_assert_eq(t.bad_lines, 1);
+	cr_assert_eq(ff_source_header(s)->ndevices, 1);
+	ff_source_close(s);
+}
+
+/* Group 1: an empty device name (a reader may give one) is a device of
+ * its own, also when it comes first or after another. */
+Test(hostile, an_empty_device_name_is_mapped_like_any_other)
+{
+	const char *a = bytes_file("e.spc", LIT("0,1,512,r,0.5\n"));
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(open1(&s, a, NULL, &e), 0, "%s", e.msg);
+	struct ff_ctx *cx = &s->cx[0];
+	int d0 = ff_device(cx, "", 0, 0);
+	int d1 = ff_device(cx, "sdz", 0, 0);
+	int d2 = ff_device(cx, "", 0, 0);
+
+	cr_assert_geq(d0, 0);
+	cr_assert_geq(d1, 0);
+	cr_assert_neq(d0, d1);
+	cr_assert_eq(d0, d2);
+	cr_assert_eq(ff_source_header(s)->ndevices, 3); /* "asu0" of the file, "", "sdz" */
+	cr_assert_str_eq(ff_source_header(s)->devices[d0].name, "");
+	ff_source_close(s);
+}
+
+/* Group 4: names are compared by length and bytes: two names equal up
+ * to a NUL are two names, and a short stored name is not read past. */
+Test(hostile, names_holding_a_nul_stay_apart)
+{
+	struct ff_names t;
+	uint32_t a, b, c, d;
+
+	cr_assert_eq(ff_names_init(&t), 0);
+	cr_assert_eq(ff_names_id(&t, "x", 1, &c), 0);
+	cr_assert_eq(ff_names_id(&t, "x\0ab", 4, &a), 0);
+	cr_assert_eq(ff_names_id(&t, "x\0cd", 4, &b), 0);
+	cr_assert_neq(a, b);
+	cr_assert_neq(a, c);
+	cr_assert_eq(ff_names_id(&t, "x\0ab", 4, &d), 0);
+	cr_assert_eq(a, d);
+	cr_assert_eq(ff_names_id(&t, "x", 1, &d), 0);
+	cr_assert_eq(c, d);
+	ff_names_free(&t);
+}
+
+/* Group 4: blkparse text with a NUL in a process name. */
+Test(hostile, blkparse_process_name_with_a_nul_is_refused)
+{
+	const char *a = bytes_file("nul.blkparse",
+				   LIT("  8,0    1        1     0.000010000  2001  Q   R 100 + 16 [my\0app]\n"
+				       "  8,0    1        2     0.000011000  2001  D   R 100 + 16 [my\0app]\n"
+				       "  8,0    1        3     0.000300000     0  C   R 100 + 16 [0]\n"));
+	struct ff_source_opts o = { .from = "blkparse" };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(open1(&s, a, &o, &e), -EBADMSG, "%s", e.msg);
+	cr_assert(strstr(e.msg, ":1: line: a NUL byte at column"), "%s", e.msg);
+}
+
+/* Group 10: a line too long is named by its number, not a byte offset. */
+Test(hostile, a_long_line_names_its_line_number)
+{
+	size_t n = FF_LINE_MAX + 100;
+	char *big = malloc(n + 40);
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	memcpy(big, "0,1,512,r,0.5\n0,2,512,r,0.6\n", 28);
+	memset(big + 28, 'x', n);
+	const char *p = bytes_file("long.spc", big, n + 28);
+
+	free(big);
+	cr_assert_lt(open1(&s, p, NULL, &e), 0);
+	cr_assert(strstr(e.msg, ":3: a line longer than"), "%s", e.msg);
+}
