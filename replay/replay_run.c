@@ -478,22 +478,31 @@ static int open_output(struct replay *rp)
 	return 0;
 }
 
-/* -1 (after saying why) when -o names a target member, which writing the
- * run file would destroy (the trace is checked by open_output). */
+/* -1 (after saying why) when -o or a --protect path names a target
+ * member, which writing the run file (or the parent command's output)
+ * would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
-	const char *out = rp->o->output;
-	struct stat o;
+	for (unsigned i = 0; i <= rp->o->nprotect; i++) {
+		const char *out = i < rp->o->nprotect ? rp->o->protect[i] : rp->o->output;
+		struct stat o;
 
-	if (!out || stat(out, &o))
-		return 0; /* no run file, or a new one */
-	for (unsigned t = 0; t < rp->ntargets; t++)
-		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
-			if (same_file(rp->tgt[t].fd[m], &o)) {
-				pr_err("replay: -o %s: that is a member of the target, refusing "
-				       "to overwrite it", out);
+		if (!out || stat(out, &o))
+			continue; /* no run file, or a new one */
+		for (unsigned t = 0; t < rp->ntargets; t++)
+			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++) {
+				if (!same_file(rp->tgt[t].fd[m], &o))
+					continue;
+				if (i < rp->o->nprotect)
+					pr_err("replay: %s: a member of the target, and --protect (the "
+					       "output of the calling command, such as measure -o), "
+					       "refusing to run", out);
+				else
+					pr_err("replay: -o %s: that is a member of the target, refusing "
+					       "to overwrite it", out);
 				return -1;
 			}
+	}
 	return 0;
 }
 
