@@ -152,3 +152,29 @@ Test(hostile, a_long_line_names_its_line_number)
 	cr_assert_lt(open1(&s, p, NULL, &e), 0);
 	cr_assert(strstr(e.msg, ":3: a line longer than"), "%s", e.msg);
 }
+
+/* Group 7: QUE(ms) near 2^64 ns wrapped LAT + QUE past the check. */
+Test(hostile, biosnoop_queue_time_near_2_64_is_refused)
+{
+	const char *a = bytes_file("q.biosnoop",
+				   LIT("TIME(s)     COMM           PID    DISK    T SECTOR     BYTES  QUE(ms) LAT(ms)\n"
+				       "0.000004    supervise      1950   xvda1   W 13092560   4096 "
+				       "18446744073709.551 0.01\n"));
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(open1(&s, a, NULL, &e), -EBADMSG, "%s", e.msg);
+	cr_assert(strstr(e.msg, ":2: QUE(ms): longer than the trace"), "%s", e.msg);
+}
+
+/* Group 7: an MSR FILETIME whose ns since 1970 pass 2^63 wrapped. */
+Test(hostile, msr_timestamp_past_2262_is_refused)
+{
+	const char *a = bytes_file("far.csv", LIT("128166372003061629,hm,0,Read,3111317504,4096,1290\n"
+						  "18000000000000000000,hm,0,Read,0,4096,10\n"));
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(open1(&s, a, NULL, &e), -EBADMSG, "%s", e.msg);
+	cr_assert(strstr(e.msg, ":2: Timestamp: after the year 2262"), "%s", e.msg);
+}
