@@ -174,11 +174,18 @@ static int parse_map(const char *arg, char *eq, struct replay_map *m)
 	return 0;
 }
 
+/* A --map key without "/dev/", to compare keys. */
+static const char *map_key(const char *dev)
+{
+	return strncmp(dev, "/dev/", 5) ? dev : dev + 5;
+}
+
 /* Parse one option into o; 0, or EXIT_USAGE after printing why. */
 static int parse_opt(int c, const char *arg, struct replay_opts *o)
 {
 	uint64_t v;
 	char *eq;
+	int rc;
 
 	switch (c) {
 	case 't': o->target = arg; return 0;
@@ -237,7 +244,18 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 			pr_err("replay: --map: more than %d maps", LOAD_MAX_TARGETS);
 			return EXIT_USAGE;
 		}
-		return parse_map(arg, eq, &o->map[o->nmap++]);
+		if ((rc = parse_map(arg, eq, &o->map[o->nmap])))
+			return rc;
+		/* a key given twice: the last would silently win */
+		for (unsigned m = 0; m < o->nmap; m++)
+			if (!strcmp(map_key(o->map[m].dev), map_key(o->map[o->nmap].dev))) {
+				pr_err("replay: --map %s=%s: %s is mapped already (--map %s=%s)",
+				       o->map[o->nmap].dev, o->map[o->nmap].spec, o->map[o->nmap].dev,
+				       o->map[m].dev, o->map[m].spec);
+				return EXIT_USAGE;
+			}
+		o->nmap++;
+		return 0;
 	case OPT_STOP: o->stop_on_error = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_REALTIME: o->realtime = 1; return 0;
