@@ -111,8 +111,6 @@ int ff_fail(struct ff_ctx *cx, int code, const char *fmt, ...)
 	return bpt_error_set(&cx->err, code, "%s: %s", cx->path, why);
 }
 
-#define FF_DEV_UNSEEN (-1) /* struct ff_devmap: a name id not asked yet */
-
 static int kept_by_filter(const struct ff_source *s, const char *name)
 {
 	if (!s->keep)

@@ -110,6 +110,8 @@ struct ff_ctx {
 	} numdev[FF_NUMDEV_CACHE];
 };
 
+#define FF_DEV_UNSEEN (-1) /* struct ff_devmap: a name id not asked yet */
+
 /* Device lookup state of a source: every name seen, kept or not. */
 struct ff_devmap {
 	struct ff_names names;  /* device names by their own id */

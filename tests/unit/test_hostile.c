@@ -178,3 +178,21 @@ Test(hostile, msr_timestamp_past_2262_is_refused)
 	cr_assert_eq(open1(&s, a, NULL, &e), -EBADMSG, "%s", e.msg);
 	cr_assert(strstr(e.msg, ":2: Timestamp: after the year 2262"), "%s", e.msg);
 }
+
+/* Group 10: --device naming no device of the input gave an empty trace
+ * and success; it is refused naming the devices there are. */
+Test(hostile, device_filter_naming_nothing_is_refused)
+{
+	const char *a = bytes_file("dev.spc", LIT("0,1,512,r,0.5\n1,2,512,r,0.6\n"));
+	const char *keep[] = { "asu1", "nope", NULL };
+	struct ff_source_opts o = { .devices = keep };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(open1(&s, a, &o, &e), -ENODEV, "%s", e.msg);
+	cr_assert(strstr(e.msg, "--device nope: no such device in"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "(it has: asu0, asu1)"), "%s", e.msg);
+	keep[1] = NULL;
+	cr_assert_eq(open1(&s, a, &o, &e), 0, "%s", e.msg);
+	ff_source_close(s);
+}
