@@ -52,6 +52,7 @@ struct replay {
 	int raid;                                /* a target is raid5/raid6 */
 	struct target tgt[LOAD_MAX_TARGETS];
 	int opened[LOAD_MAX_TARGETS];
+	int ran;                   /* the schedule started: I/O was done */
 	struct sched_target st[LOAD_MAX_TARGETS];
 	struct fit fit[LOAD_MAX_TARGETS];
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
@@ -740,9 +741,13 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elaps
 
 static void replay_free(struct replay *rp)
 {
+	/* a replay refused before its first I/O leaves no file its --create
+	 * made (target_discard); one that ran keeps them */
 	for (unsigned t = 0; t < rp->ntargets; t++)
-		if (rp->opened[t])
+		if (rp->opened[t] && rp->ran)
 			target_close(&rp->tgt[t]);
+		else if (rp->opened[t])
+			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream); /* its thread reads the reader */
 	hdd_set_free(rp->hdd);
@@ -1033,6 +1038,7 @@ int replay_run(const struct replay_opts *opts)
 	ret = EXIT_FAIL;
 	if (configure(&rp, ops, &cfg) || (o.verify && start_verify(&rp)))
 		goto out;
+	rp.ran = 1;
 	rc = run_schedule(&rp, &cfg, &stats);
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;

@@ -66,4 +66,36 @@ refused "convert -o a hard link to a loop backing" "backs the loop device $L" \
 losetup -n -O BACK-FILE "$L" | grep -q deleted && fail "the backing file was replaced: $(losetup -l "$L")"
 loop_detach "$L" "$B"
 "$BLKPEAK" convert "$T/t.bpt" -o "$B" >/dev/null || fail "convert -o a file no loop device uses"
+
+# Group 9: a refused replay removes what its --create made this run.
+"$BLKPEAK" generate -q --count 100 --span 32m -o "$T/g.bpt" || fail "generate"
+refused "replay onto a bad RAID member" "cannot open" \
+	"$BLKPEAK" replay "$T/g.bpt" --target "raid0:chunk=64k:$T/n1.img,$T/n2.img,$T/no/such/x.img" \
+	--create 64m --engine null
+[ ! -e "$T/n1.img" ] && [ ! -e "$T/n2.img" ] || fail "a refused replay left the members it created"
+refused "replay onto a too small new file" "but the target holds 1.0 MiB" \
+	"$BLKPEAK" replay "$T/g.bpt" --target "$T/n3.img" --create 1m --engine null
+[ ! -e "$T/n3.img" ] || fail "a refused replay left the file it created"
+truncate -s 1m "$T/old.img"
+printf 'mine' | dd of="$T/old.img" conv=notrunc status=none
+o0=$(sum "$T/old.img")
+refused "replay onto an existing file extended too little" "but the target holds 2.0 MiB" \
+	"$BLKPEAK" replay "$T/g.bpt" --target "$T/old.img" --create 2m --engine null
+[ "$(sum "$T/old.img")" = "$o0" ] || fail "a refused replay changed an existing file (extended, removed)"
+"$BLKPEAK" replay "$T/g.bpt" --target "$T/n4.img" --create 64m --engine null >/dev/null ||
+	fail "replay --create 64m"
+[ "$(stat -c %s "$T/n4.img")" = 67108864 ] || fail "a replay that ran did not keep the file it created"
+
+# Group 9: the directory of a --verify killed by SIGKILL is removed by the
+# next --verify (its owner's PID is gone); a live owner's, or one holding
+# other files, stays.
+dead=$(sh -c 'echo $$')
+mkdir "$T/blkpeak-verify-$dead-abcdef" "$T/blkpeak-verify-$$-ghijkl" "$T/blkpeak-verify-$dead-mnopqr"
+touch "$T/blkpeak-verify-$dead-abcdef/kernel.bpt" "$T/blkpeak-verify-$dead-abcdef/capture.err" \
+	"$T/blkpeak-verify-$dead-abcdef/.kernel.bpt.lock" "$T/blkpeak-verify-$dead-abcdef/kernel.bpt.tmp.Xy12ab" \
+	"$T/blkpeak-verify-$$-ghijkl/kernel.bpt" "$T/blkpeak-verify-$dead-mnopqr/precious"
+TMPDIR=$T "$BLKPEAK" replay "$T/g.bpt" --target "$T/n4.img" --verify >/dev/null 2>&1
+[ ! -e "$T/blkpeak-verify-$dead-abcdef" ] || fail "a dead --verify's directory was not removed: $(ls -a "$T/blkpeak-verify-$dead-abcdef")"
+[ -e "$T/blkpeak-verify-$$-ghijkl/kernel.bpt" ] || fail "a live --verify's directory was removed"
+[ -e "$T/blkpeak-verify-$dead-mnopqr/precious" ] || fail "a file that is no --verify's was removed"
 exit 0
