@@ -52,6 +52,11 @@ size_t ff_ctx_index(const struct ff_ctx *cx)
 	return (size_t)(cx - cx->src->cx);
 }
 
+uint32_t ff_ctx_window(const struct ff_ctx *cx)
+{
+	return cx->src->win.cap;
+}
+
 const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i)
 {
 	return i < cx->src->n ? cx->src->cx[i].path : NULL;
@@ -131,7 +136,11 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 
 	if (cx->last_dev_idx >= 0 && len < sizeof(cx->last_dev) && !strcmp(cx->last_dev, name))
 		return cx->last_dev_idx;
-	if ((rc = ff_names_id(&m->names, name, len, &id)))
+	if ((rc = ff_names_id(&m->names, name, len, &id)) == -E2BIG)
+		return ff_fail(cx, rc, "line %llu: more than %u device names, or %u MiB of them: "
+			       "more than this reader holds", (unsigned long long)cx->line_no,
+			       FF_NAMES_MAX, FF_NAMES_BYTES_MAX >> 20);
+	if (rc)
 		return ff_fail(cx, rc, "out of memory");
 	/* first sight: m->idx covers the ids asked so far, and an id not
 	 * yet asked (the table's own "", id 0) holds FF_DEV_UNSEEN */
@@ -196,6 +205,10 @@ int ff_intern(struct ff_ctx *cx, const char *str, size_t len, uint32_t *id)
 {
 	int rc = ff_names_id(&cx->src->names, str, len, id);
 
+	if (rc == -E2BIG)
+		return ff_fail(cx, rc, "line %llu: more than %u process names, or %u MiB of them: "
+			       "more than this reader holds", (unsigned long long)cx->line_no,
+			       FF_NAMES_MAX, FF_NAMES_BYTES_MAX >> 20);
 	return rc ? ff_fail(cx, rc, "out of memory") : 0;
 }
 

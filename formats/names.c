@@ -79,7 +79,7 @@ int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id)
 			}
 		}
 	}
-	if (t->n == UINT32_MAX - 1 || len > UINT32_MAX)
+	if (t->n >= FF_NAMES_MAX || len > FF_NAMES_BYTES_MAX - t->bytes)
 		return -E2BIG;
 	if (t->n == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 64;
@@ -102,6 +102,7 @@ int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id)
 	c[len] = 0;
 	t->str[t->n] = c;
 	t->len[t->n] = (uint32_t)len;
+	t->bytes += len;
 	*id = t->n++;
 	if (t->n * 2 >= t->nslot)
 		return grow_slots(t);

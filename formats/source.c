@@ -178,6 +178,12 @@ static void to_relative(const struct ff_source *s, struct bpt_record *rec)
 		rec->complete_ns = rec->issue_ns;
 	} else {
 		rec->complete_ns -= s->base;
+		/* pending means "at the end of the capture": a reader that
+		 * gives a request out as pending before its input ends
+		 * (read_blkparse.c) knows only a time it was still pending */
+		if (rec->completion == BPT_COMPLETION_PENDING && s->scanned &&
+		    rec->complete_ns < s->tot.last_complete_ns)
+			rec->complete_ns = s->tot.last_complete_ns;
 	}
 }
 

@@ -8,7 +8,10 @@
 #    file that is no .bpt trace, are refused (an empty trace, or another
 #    format silently detected);
 #  - replay --map: a key given twice is refused naming both; a digit
-#    after '@' that is no offset creates no file of that name.
+#    after '@' that is no offset creates no file of that name;
+#  - blkparse text with issues (D) and no completions (C), 100k I/Os:
+#    info and convert read it (it failed "out of time order"), every I/O
+#    pending, in time order.
 . "$(dirname "$0")/lib.sh"
 need_cmd timeout
 T=$E2E_TMP
@@ -61,4 +64,16 @@ refused "--map @64zz" 2 "@64zz is not an offset" \
 [ ! -e "$T/q.img@64zz" ] || fail "--map ...@64zz created a file of that name"
 "$BLKPEAK" replay "$T/g.bpt" --map "gen0:0-32m=$T/q.img@64k" --engine null >/dev/null ||
 	fail "--map ...@64k"
+# Group 5: D without C.
+awk 'BEGIN { for (i = 0; i < 100000; i++) { t = 1000 * (i + 1);
+	printf "  8,0    0 %8d %5d.%09d  100  Q   R %d + 8 [fio]\n", 2 * i + 1, int(t / 1e9), t % 1e9, 8 * i;
+	printf "  8,0    0 %8d %5d.%09d  100  D   R %d + 8 [fio]\n", 2 * i + 2, int((t + 100) / 1e9), (t + 100) % 1e9, 8 * i } }' \
+	>"$T/noc.txt"
+"$BLKPEAK" info "$T/noc.txt" >"$T/info.out" 2>&1 || fail "info of D-without-C blkparse: $(cat "$T/info.out")"
+grep -q "^records: *100000 in" "$T/info.out" || fail "info: $(grep records "$T/info.out")"
+grep -q "100000 pending at the end" "$T/info.out" || fail "info: $(grep completions "$T/info.out")"
+"$BLKPEAK" convert "$T/noc.txt" -o "$T/noc.bpt" >"$T/out" 2>&1 || fail "convert D-without-C: $(cat "$T/out")"
+"$BLKPEAK" dump --format csv "$T/noc.bpt" | awk -F, 'NR > 1 { if ($2 + 0 < last) bad++; last = $2 + 0; n++ }
+	END { if (bad || n != 100000) { print n " records, " bad " out of order"; exit 1 } }' ||
+	fail "convert D-without-C: not every I/O, or not in time order"
 exit 0

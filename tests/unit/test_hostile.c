@@ -196,3 +196,98 @@ Test(hostile, device_filter_naming_nothing_is_refused)
 	cr_assert_eq(open1(&s, a, &o, &e), 0, "%s", e.msg);
 	ff_source_close(s);
 }
+
+/* Group 5: blkparse text with issues and no completions. The requests
+ * held are bounded by half the reorder window: an older one is given out
+ * as pending (in time order, within the window's reach), and its late C
+ * is counted, not given out twice. */
+Test(hostile, blkparse_pending_requests_are_bounded_and_in_time_order)
+{
+	static char text[1 << 16];
+	size_t off = 0;
+
+	for (int i = 0; i < 200; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+					"  8,0    0 %8d     0.%09d   100  Q   R %d + 8 [fio]\n"
+					"  8,0    0 %8d     0.%09d   100  D   R %d + 8 [fio]\n",
+					2 * i + 1, 1000 * i + 1000, 8 * i, 2 * i + 2, 1000 * i + 1100, 8 * i);
+	const char *a = bytes_file("noc.blkparse", text, off);
+	struct ff_source_opts o = { .from = "blkparse", .window = 8 };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct bpt_record r;
+	uint64_t n = 0, last = 0, end = 0;
+	int rc;
+
+	cr_assert_eq(open1(&s, a, &o, &e), 0, "%s", e.msg);
+	while ((rc = ff_source_next(s, &r, &e)) == 1) {
+		cr_assert_geq(r.issue_ns, last, "record %llu out of time order", (unsigned long long)n);
+		cr_assert_eq(r.sector, 8 * n, "%llu", (unsigned long long)n);
+		cr_assert_eq(r.completion, BPT_COMPLETION_PENDING);
+		if (!n)
+			end = r.complete_ns;
+		cr_assert_eq(r.complete_ns, end, "pending: at the end of the trace");
+		last = r.issue_ns;
+		n++;
+	}
+	cr_assert_eq(rc, 0, "%s", e.msg);
+	cr_assert_eq(n, 200);
+	cr_assert_eq(end, 199 * 1000 + 100 + 1, "the last D, 1 ns after time 0 (the first Q)");
+	ff_source_close(s);
+}
+
+Test(hostile, blkparse_late_completion_of_a_pending_request_is_counted)
+{
+	const char *a = bytes_file("late.blkparse", LIT(
+		"  8,0    0        1     0.000001000   100  Q   R 0 + 8 [fio]\n"
+		"  8,0    0        2     0.000001100   100  D   R 0 + 8 [fio]\n"
+		"  8,0    0        3     0.000002000   100  Q   R 8 + 8 [fio]\n"
+		"  8,0    0        4     0.000002100   100  D   R 8 + 8 [fio]\n"
+		"  8,0    0        5     0.000003000   100  Q   R 16 + 8 [fio]\n"
+		"  8,0    0        6     0.000003100   100  D   R 16 + 8 [fio]\n"
+		"  8,0    0        7     0.000004000     0  C   R 0 + 8 [0]\n"
+		"  8,0    0        8     0.000005000     0  C   R 16 + 8 [0]\n"));
+	struct ff_source_opts o = { .from = "blkparse", .window = 8 };
+	struct ff_source *s;
+	struct bpt_error e = { 0 };
+	struct bpt_record r;
+	int n = 0, seen = 0;
+
+	cr_assert_eq(open1(&s, a, &o, &e), 0, "%s", e.msg);
+	while (ff_source_next(s, &r, &e) == 1) {
+		n++;
+		seen += r.completion == BPT_COMPLETION_SEEN;
+		if (r.sector == 0)
+			cr_assert_eq(r.completion, BPT_COMPLETION_PENDING, "given out before its C");
+	}
+	cr_assert_eq(n, 3, "one record per request");
+	cr_assert_eq(seen, 1);
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), "note.blkparse_late_completions"), "1");
+	ff_source_close(s);
+}
+
+/* Bounds: the name tables refuse more than FF_NAMES_MAX names or
+ * FF_NAMES_BYTES_MAX bytes (memory grew with every distinct name). */
+Test(hostile, name_tables_are_bounded)
+{
+	struct ff_names t;
+	uint32_t id;
+	char name[16];
+	size_t big = FF_NAMES_BYTES_MAX + 1;
+	char *b = malloc(big);
+
+	cr_assert(b);
+	memset(b, 'n', big);
+	cr_assert_eq(ff_names_init(&t), 0);
+	cr_assert_eq(ff_names_id(&t, b, big, &id), -E2BIG);
+	free(b);
+	for (uint32_t i = 1; i < FF_NAMES_MAX; i++) {
+		int l = snprintf(name, sizeof(name), "p%u", i);
+
+		cr_assert_eq(ff_names_id(&t, name, (size_t)l, &id), 0);
+	}
+	cr_assert_eq(t.n, FF_NAMES_MAX);
+	cr_assert_eq(ff_names_id(&t, "p7", 2, &id), 0, "a known name is found");
+	cr_assert_eq(ff_names_id(&t, "one more", 8, &id), -E2BIG);
+	ff_names_free(&t);
+}
