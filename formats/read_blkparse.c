@@ -21,11 +21,14 @@
  * out of order: the reorder window sorts them by issue time.
  *
  * Bounded memory (schemas/foreign-formats.md): the requests held wait in
- * an age queue of their latest Q, D or F event. One older than `limit`
- * such events (half the reorder window, so that what it emits stays
- * within the window's reach) leaves the table: a request issued (D) but
- * not completed is emitted as pending (completion unknown) and kept as a
- * tombstone for another `limit` events, so that its late C is counted
+ * an age queue, in the order of their latest Q, D or F event. A request
+ * leaves the table once `limit` requests (the reorder window) were
+ * issued after its event, or when the queue holds 2 * limit events: a
+ * request issued (D) but not completed is then emitted as pending
+ * (completion unknown). Fewer than `limit` records issued after it can
+ * have been emitted before it (each is a request issued after it), so
+ * the window still puts it in order. It stays as a tombstone for another
+ * `limit` issues, so that its late C is counted
  * (note.blkparse_late_completions), not emitted twice; a request queued
  * but never issued is forgotten. At the end the requests still issued
  * are emitted as pending in the order of their D (time order).
@@ -59,6 +62,7 @@ struct inflight {
  * (a stale one, whose request had a later event or left, is skipped). */
 struct aged {
 	uint64_t sector;
+	uint64_t issued;   /* requests issued (D) when it was pushed */
 	uint32_t gen;
 	uint16_t dev;
 };
@@ -69,10 +73,11 @@ struct blkparse {
 	int summary;       /* the summaries began: the rest is skipped */
 	uint64_t last_ns;  /* latest time seen (pending requests end there) */
 	int draining;
-	struct aged *age;  /* ring of age_cap (a power of two > limit) */
+	struct aged *age;  /* ring of age_cap (a power of two > 2 * limit) */
 	size_t age_cap, age_head, age_len;
 	uint32_t gen;      /* events pushed so far */
-	uint32_t limit;    /* events a request may wait: half the window */
+	uint64_t issued;   /* D events so far */
+	uint32_t limit;    /* later issues a request may wait: the window */
 	uint64_t late;     /* C of requests emitted as pending */
 };
 
@@ -80,7 +85,9 @@ static size_t slot_of(const struct blkparse *b, uint16_t dev, uint64_t sector)
 {
 	uint64_t h = (sector ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
 
-	return (size_t)(h >> 20) & (b->cap - 1);
+	/* the product's top bits: the low ones of sector * odd repeat the
+	 * sectors' own pattern (sequential I/O, 8-sector steps) */
+	return (size_t)(h >> (64 - __builtin_ctzll(b->cap)));
 }
 
 static struct inflight *find(struct blkparse *b, uint16_t dev, uint64_t sector)
@@ -189,10 +196,8 @@ static int open_bp(struct ff_ctx *cx, void **state)
 
 	if (!b)
 		return -ENOMEM;
-	b->limit = ff_ctx_window(cx) / 2;
-	if (!b->limit)
-		b->limit = 1;
-	for (b->age_cap = 64; b->age_cap <= b->limit; b->age_cap *= 2)
+	b->limit = ff_ctx_window(cx);
+	for (b->age_cap = 64; b->age_cap <= 2 * (size_t)b->limit; b->age_cap *= 2)
 		;
 	if (!(b->age = malloc(b->age_cap * sizeof(*b->age)))) {
 		free(b);
@@ -214,13 +219,13 @@ static void close_bp(void *state)
 }
 
 /* e had an event: it goes to the back of the age queue (a slot is always
- * free: the front is taken off once it is `limit` events old). */
+ * free: age_out() leaves at most 2 * limit entries, and a line pushes one). */
 static void age_push(struct blkparse *b, struct inflight *e)
 {
 	struct aged *a = &b->age[(b->age_head + b->age_len) & (b->age_cap - 1)];
 
 	e->gen = ++b->gen;
-	*a = (struct aged){ .sector = e->sector, .gen = e->gen, .dev = e->dev };
+	*a = (struct aged){ .sector = e->sector, .issued = b->issued, .gen = e->gen, .dev = e->dev };
 	b->age_len++;
 }
 
@@ -255,12 +260,14 @@ static void pending_record(const struct blkparse *b, const struct inflight *e,
 }
 
 /*
- * Take off the front entries `limit` events old (all of them when
- * `all`): 1 with a record when one was an issued request, else 0.
+ * Take off the front entries with `limit` issues after them, or beyond
+ * 2 * limit entries (all of them when `all`): 1 with a record when one
+ * was an issued request, else 0.
  */
 static int age_out(struct blkparse *b, int all, struct bpt_record *rec)
 {
-	while (b->age_len && (all || b->gen - b->age[b->age_head].gen >= b->limit)) {
+	while (b->age_len && (all || b->issued - b->age[b->age_head].issued >= b->limit ||
+			      b->age_len >= 2 * (size_t)b->limit)) {
 		struct inflight *e = age_pop(b);
 
 		if (!e)
@@ -439,6 +446,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			if (e->emitted) /* a new request on a tombstone's sector */
 				memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
+			b->issued++;
 			age_push(b, e);
 			e->have_d = 1;
 			e->issue_ns = t;

@@ -198,9 +198,9 @@ Test(hostile, device_filter_naming_nothing_is_refused)
 }
 
 /* Group 5: blkparse text with issues and no completions. The requests
- * held are bounded by half the reorder window: an older one is given out
- * as pending (in time order, within the window's reach), and its late C
- * is counted, not given out twice. */
+ * held are bounded by the reorder window: one with that many issues after
+ * it is given out as pending (in time order, within the window's reach),
+ * and its late C is counted, not given out twice. */
 Test(hostile, blkparse_pending_requests_are_bounded_and_in_time_order)
 {
 	static char text[1 << 16];
@@ -245,9 +245,13 @@ Test(hostile, blkparse_late_completion_of_a_pending_request_is_counted)
 		"  8,0    0        4     0.000002100   100  D   R 8 + 8 [fio]\n"
 		"  8,0    0        5     0.000003000   100  Q   R 16 + 8 [fio]\n"
 		"  8,0    0        6     0.000003100   100  D   R 16 + 8 [fio]\n"
-		"  8,0    0        7     0.000004000     0  C   R 0 + 8 [0]\n"
-		"  8,0    0        8     0.000005000     0  C   R 16 + 8 [0]\n"));
-	struct ff_source_opts o = { .from = "blkparse", .window = 8 };
+		"  8,0    0        7     0.000004000   100  Q   R 24 + 8 [fio]\n"
+		"  8,0    0        8     0.000004100   100  D   R 24 + 8 [fio]\n"
+		"  8,0    0        9     0.000005000   100  Q   R 32 + 8 [fio]\n"
+		"  8,0    0       10     0.000005100   100  D   R 32 + 8 [fio]\n"
+		"  8,0    0       11     0.000006000     0  C   R 0 + 8 [0]\n"
+		"  8,0    0       12     0.000007000     0  C   R 16 + 8 [0]\n"));
+	struct ff_source_opts o = { .from = "blkparse", .window = 4 };
 	struct ff_source *s;
 	struct bpt_error e = { 0 };
 	struct bpt_record r;
@@ -255,12 +259,15 @@ Test(hostile, blkparse_late_completion_of_a_pending_request_is_counted)
 
 	cr_assert_eq(open1(&s, a, &o, &e), 0, "%s", e.msg);
 	while (ff_source_next(s, &r, &e) == 1) {
+		cr_assert_eq(r.sector, 8 * (uint64_t)n, "in time order");
 		n++;
 		seen += r.completion == BPT_COMPLETION_SEEN;
 		if (r.sector == 0)
 			cr_assert_eq(r.completion, BPT_COMPLETION_PENDING, "given out before its C");
+		if (r.sector == 16)
+			cr_assert_eq(r.completion, BPT_COMPLETION_SEEN);
 	}
-	cr_assert_eq(n, 3, "one record per request");
+	cr_assert_eq(n, 5, "one record per request");
 	cr_assert_eq(seen, 1);
 	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), "note.blkparse_late_completions"), "1");
 	ff_source_close(s);
