@@ -73,7 +73,8 @@ struct blkparse {
 	int summary;       /* the summaries began: the rest is skipped */
 	uint64_t last_ns;  /* latest time seen (pending requests end there) */
 	int draining;
-	struct aged *age;  /* ring of age_cap (a power of two > 2 * limit) */
+	struct aged *age;  /* ring of age_cap (a power of two), grown up to
+			    * more than 2 * limit */
 	size_t age_cap, age_head, age_len;
 	uint32_t gen;      /* events pushed so far */
 	uint64_t issued;   /* D events so far */
@@ -197,8 +198,7 @@ static int open_bp(struct ff_ctx *cx, void **state)
 	if (!b)
 		return -ENOMEM;
 	b->limit = ff_ctx_window(cx);
-	for (b->age_cap = 64; b->age_cap <= 2 * (size_t)b->limit; b->age_cap *= 2)
-		;
+	b->age_cap = 1024;
 	if (!(b->age = malloc(b->age_cap * sizeof(*b->age)))) {
 		free(b);
 		return -ENOMEM;
@@ -218,15 +218,28 @@ static void close_bp(void *state)
 	free(b);
 }
 
-/* e had an event: it goes to the back of the age queue (a slot is always
- * free: age_out() leaves at most 2 * limit entries, and a line pushes one). */
-static void age_push(struct blkparse *b, struct inflight *e)
+/* e had an event: it goes to the back of the age queue (age_out() leaves
+ * at most 2 * limit entries, and a line pushes one). 0 or -ENOMEM. */
+static int age_push(struct blkparse *b, struct inflight *e)
 {
+	if (b->age_len == b->age_cap) { /* double, the ring unrolled */
+		struct aged *p = malloc(2 * b->age_cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (size_t i = 0; i < b->age_len; i++)
+			p[i] = b->age[(b->age_head + i) & (b->age_cap - 1)];
+		free(b->age);
+		b->age = p;
+		b->age_head = 0;
+		b->age_cap *= 2;
+	}
 	struct aged *a = &b->age[(b->age_head + b->age_len) & (b->age_cap - 1)];
 
 	e->gen = ++b->gen;
 	*a = (struct aged){ .sector = e->sector, .issued = b->issued, .gen = e->gen, .dev = e->dev };
 	b->age_len++;
+	return 0;
 }
 
 /* The request of the front entry, or NULL when the entry is stale; the
@@ -278,7 +291,8 @@ static int age_out(struct blkparse *b, int all, struct bpt_record *rec)
 				drop(b, e);
 			} else {
 				e->emitted = 1;
-				age_push(b, e); /* a tombstone for another `limit` */
+				if (age_push(b, e)) /* a tombstone for another `limit` */
+					drop(b, e); /* no room: its late C reads as unpaired */
 			}
 			return 1;
 		}
@@ -416,7 +430,8 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			if (e->have_q && e->queue_ns <= t && !e->have_d)
 				break; /* a second bio on the sector before issue */
 			memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
-			age_push(b, e);
+			if (age_push(b, e))
+				return ff_fail(cx, -ENOMEM, "out of memory");
 			e->have_q = 1;
 			e->queue_ns = t;
 			e->pid = (uint32_t)pid;
@@ -438,7 +453,8 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			keep.sector = sector;
 			*bio = keep;
-			age_push(b, bio);
+			if (age_push(b, bio))
+				return ff_fail(cx, -ENOMEM, "out of memory");
 			break;
 		}
 		case 'D':
@@ -447,7 +463,8 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			if (e->emitted) /* a new request on a tombstone's sector */
 				memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
 			b->issued++;
-			age_push(b, e);
+			if (age_push(b, e))
+				return ff_fail(cx, -ENOMEM, "out of memory");
 			e->have_d = 1;
 			e->issue_ns = t;
 			e->op = op;
