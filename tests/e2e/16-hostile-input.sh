@@ -11,7 +11,7 @@
 #    after '@' that is no offset creates no file of that name;
 #  - blkparse text with issues (D) and no completions (C), 100k I/Os:
 #    info and convert read it (it failed "out of time order"), every I/O
-#    pending, in time order.
+#    pending, in time order; info takes --window as convert does.
 . "$(dirname "$0")/lib.sh"
 need_cmd timeout
 T=$E2E_TMP
@@ -76,4 +76,12 @@ grep -q "100000 pending at the end" "$T/info.out" || fail "info: $(grep completi
 "$BLKPEAK" dump --format csv "$T/noc.bpt" | awk -F, 'NR > 1 { if ($2 + 0 < last) bad++; last = $2 + 0; n++ }
 	END { if (bad || n != 100000) { print n " records, " bad " out of order"; exit 1 } }' ||
 	fail "convert D-without-C: not every I/O, or not in time order"
+# Group 5: info takes --window as convert does.
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do echo "0,$((11 - i)),512,r,$((11 - i)).0"; done >"$T/rev.spc"
+refused "info beyond --window" 1 "out of time order by more than the reorder window of 4" \
+	"$BLKPEAK" info --window 4 "$T/rev.spc"
+"$BLKPEAK" info --window 16 "$T/rev.spc" >"$T/info.out" 2>&1 || fail "info --window 16: $(cat "$T/info.out")"
+grep -q "^records: *12 in" "$T/info.out" || fail "info --window: $(grep records "$T/info.out")"
+refused "info --window 0" 2 "--window: '0': not a number of records from 1 to 16777216" \
+	"$BLKPEAK" info --window 0 "$T/rev.spc"
 exit 0
