@@ -2,7 +2,8 @@
  * Unit tests of the defects hostile input found (issue 27) in the spec
  * parsers of replay/: target specs (chunk=, missing=, repeated keys),
  * disk-model items and files (repeated keys, long comments, files that
- * are no regular file), --map offsets, and common/'s size reasons. Each
+ * are no regular file), --map offsets, and common/'s size reasons; and
+ * the other key:value lists (generate --bs, measure --weights). Each
  * test failed (or hung: the timeouts) before its fix.
  */
 #include <criterion/criterion.h>
@@ -15,6 +16,8 @@
 
 #include "bpt.h"
 #include "cliutil.h"
+#include "gen_sizemix.h"
+#include "../../measure/depths.h"
 #include "../../replay/disk_model.h"
 #include "../../replay/region.h"
 #include "../../replay/target.h"
@@ -152,4 +155,20 @@ Test(hostile_specs, map_offset_suffix_must_be_a_size)
 	cr_assert_eq(at, 65536);
 	cr_assert_eq(len, 5);
 	cr_assert_eq(region_parse_at("user@host.img", &len, &at, &e), 0, "a path holding '@'");
+}
+
+/* Group 10: a key given twice in the other key:value lists. */
+Test(hostile_specs, size_mix_and_weights_refuse_a_key_twice)
+{
+	struct size_mix mix;
+	struct depths d;
+	struct bpt_error e = { 0 };
+
+	cr_assert_eq(size_mix_parse("4k:10,4k:20", &mix, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "the size 4096 given twice"), "%s", e.msg);
+	cr_assert_eq(size_mix_parse("512:10,4k:20", &mix, &e), 0, "%s", e.msg);
+	cr_assert_eq(depths_parse("1,2", &d, &e), 0, "%s", e.msg);
+	cr_assert_eq(depths_weights_parse("1:10,1:20,2:5", &d, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "--weights: depth 1 given twice"), "%s", e.msg);
+	cr_assert_eq(depths_weights_parse("1:10,2:5", &d, &e), 0, "%s", e.msg);
 }
