@@ -116,6 +116,8 @@ static int on_note(struct bt_source *s, const struct bt_event *ev)
 			sec = __builtin_bswap32(sec);
 			nsec = __builtin_bswap32(nsec);
 		}
+		if (ev->time > (uint64_t)INT64_MAX)
+			return -ERANGE; /* no wall clock to subtract it from */
 		s->info.has_wall = 1;
 		s->info.wall_minus_time = (int64_t)sec * 1000000000 + nsec - (int64_t)ev->time;
 	}
@@ -165,7 +167,11 @@ int bt_source_next(struct bt_source *s, struct bt_io *io, const char **comm,
 		/* Notes first, by category: their action codes overlap the
 		 * I/O actions'. */
 		if (ev.cat & BT_TC_NOTIFY) {
-			if ((rc = on_note(s, &ev)))
+			if ((rc = on_note(s, &ev)) == -ERANGE)
+				return bpt_error_set(err, -EBADMSG, "%s: a TIMESTAMP note at time %" PRIu64
+						     " ns: 2^63 ns or more, not a time this reader can place",
+						     s->streams[0].name, ev.time);
+			if (rc)
 				return bpt_error_set(err, rc, "%s: out of memory", s->streams[0].name);
 			continue;
 		}

@@ -228,25 +228,39 @@ static int sink_close(struct sink *k, int failed, struct bpt_error *err)
 	return rc;
 }
 
+/* 1 when path is a .bpt file (its magic). */
+static int is_bpt(const char *path)
+{
+	static const char magic[8] = "\x89" "BPT\r\n\x1a\n";
+	char m[8];
+	struct stat st;
+	/* O_NONBLOCK: a FIFO must not wait for a writer here */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		 pread(fd, m, 8, 0) == 8 && !memcmp(m, magic, 8);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The first input that is not a .bpt file. */
+static const char *first_not_bpt(const struct convert_opts *o)
+{
+	for (size_t i = 0; i < o->ninputs; i++)
+		if (!is_bpt(o->inputs[i]))
+			return o->inputs[i];
+	return o->inputs[0];
+}
+
 /* 1 when every input is a .bpt file (read by the trace reader itself). */
 static int all_bpt(const struct convert_opts *o)
 {
 	if (o->from && strcmp(o->from, "bpt"))
 		return 0;
-	for (size_t i = 0; i < o->ninputs; i++) {
-		static const char magic[8] = "\x89" "BPT\r\n\x1a\n";
-		char m[8];
-		struct stat st;
-		/* O_NONBLOCK: a FIFO must not wait for a writer here */
-		int fd = open(o->inputs[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		int ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-			 pread(fd, m, 8, 0) == 8 && !memcmp(m, magic, 8);
-
-		if (fd >= 0)
-			close(fd);
-		if (!ok)
+	for (size_t i = 0; i < o->ninputs; i++)
+		if (!is_bpt(o->inputs[i]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -327,6 +341,11 @@ static int convert(const struct convert_opts *o)
 	if (wops)
 		to = wops->name;
 	foreign = !all_bpt(o);
+	if (foreign && o->from && !strcmp(o->from, "bpt")) {
+		pr_err("convert: --from bpt: %s: not a .bpt trace (leave --from out to detect "
+		       "its format)", first_not_bpt(o));
+		return EXIT_FAIL;
+	}
 	if (foreign) {
 		rc = formats_reader_open_opts(&r, o->inputs, o->ninputs, &so, &err);
 	} else {

@@ -122,6 +122,9 @@ struct ff_input *ff_ctx_input(struct ff_ctx *cx);
  * (blktrace's per-CPU files): this input's index, and the path of input
  * i (NULL past the last). Valid from the first next() on. */
 size_t ff_ctx_index(const struct ff_ctx *cx);
+/* The reorder window, in records: a reader that holds records back (to
+ * pair events) gives each out before this many later ones. */
+uint32_t ff_ctx_window(const struct ff_ctx *cx);
 const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i);
 /*
  * Count n events of the input that are no records and no bad lines (for

@@ -115,8 +115,9 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			why = "not seconds";
 			goto bad;
 		}
-		if (lat + que > T_ORIGIN) {
-			field = "LAT(ms)";
+		/* each bounded first: a sum near 2^64 would wrap */
+		if (lat > T_ORIGIN || que > T_ORIGIN - lat) {
+			field = lat > T_ORIGIN ? "LAT(ms)" : "QUE(ms)";
 			why = "longer than the trace";
 			goto bad;
 		}

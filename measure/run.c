@@ -125,7 +125,7 @@ static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 {
 	const struct measure_opts *o = c->o;
 	char qd[16], lat[32];
-	char *argv[20];
+	char *argv[24];
 	int n = 0;
 
 	snprintf(qd, sizeof(qd), "%u", depth);
@@ -141,6 +141,10 @@ static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 	argv[n++] = qd;
 	argv[n++] = "-o";
 	argv[n++] = c->run;
+	if (o->output) { /* a target member must not be our results file */
+		argv[n++] = "--protect";
+		argv[n++] = (char *)o->output;
+	}
 	if (o->allow_write)
 		argv[n++] = "--allow-write";
 	if (o->engine) {

@@ -93,6 +93,8 @@ static void usage(FILE *f)
 "                         with its member, offset, size and operation, and\n"
 "                         the issue error from the kernel's view (root, BPF)\n"
 "  --json                 print the summary as JSON\n"
+"  --protect PATH         refuse to run when PATH is a member of the target\n"
+"                         (repeatable; measure passes its -o)\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
 "  --engine NAME          io_uring, libaio or null (no I/O: measures the\n"
@@ -113,7 +115,7 @@ static void usage(FILE *f)
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
-	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY,
+	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT,
 };
 
 static const struct option long_opts[] = {
@@ -137,6 +139,7 @@ static const struct option long_opts[] = {
 	{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
 	{ "poll", no_argument, NULL, OPT_POLL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -171,11 +174,18 @@ static int parse_map(const char *arg, char *eq, struct replay_map *m)
 	return 0;
 }
 
+/* A --map key without "/dev/", to compare keys. */
+static const char *map_key(const char *dev)
+{
+	return strncmp(dev, "/dev/", 5) ? dev : dev + 5;
+}
+
 /* Parse one option into o; 0, or EXIT_USAGE after printing why. */
 static int parse_opt(int c, const char *arg, struct replay_opts *o)
 {
 	uint64_t v;
 	char *eq;
+	int rc;
 
 	switch (c) {
 	case 't': o->target = arg; return 0;
@@ -234,13 +244,32 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 			pr_err("replay: --map: more than %d maps", LOAD_MAX_TARGETS);
 			return EXIT_USAGE;
 		}
-		return parse_map(arg, eq, &o->map[o->nmap++]);
+		if ((rc = parse_map(arg, eq, &o->map[o->nmap])))
+			return rc;
+		/* a key given twice: the last would silently win */
+		for (unsigned m = 0; m < o->nmap; m++)
+			if (!strcmp(map_key(o->map[m].dev), map_key(o->map[o->nmap].dev))) {
+				pr_err("replay: --map %s=%s: %s is mapped already (--map %s=%s)",
+				       o->map[o->nmap].dev, o->map[o->nmap].spec, o->map[o->nmap].dev,
+				       o->map[m].dev, o->map[m].spec);
+				return EXIT_USAGE;
+			}
+		o->nmap++;
+		return 0;
 	case OPT_STOP: o->stop_on_error = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_REALTIME: o->realtime = 1; return 0;
 	case OPT_NO_WARMUP: o->no_warmup = 1; return 0;
 	case OPT_POLL: o->poll = 1; return 0;
 	case OPT_VERIFY: o->verify = 1; return 0;
+	case OPT_PROTECT:
+		if (o->nprotect == sizeof(o->protect) / sizeof(o->protect[0])) {
+			pr_err("replay: --protect: more than %zu paths",
+			       sizeof(o->protect) / sizeof(o->protect[0]));
+			return EXIT_USAGE;
+		}
+		o->protect[o->nprotect++] = arg;
+		return 0;
 	case OPT_ENGINE: o->engine = arg; return 0;
 	case OPT_NULL_LAT:
 		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)

@@ -52,6 +52,7 @@ struct replay {
 	int raid;                                /* a target is raid5/raid6 */
 	struct target tgt[LOAD_MAX_TARGETS];
 	int opened[LOAD_MAX_TARGETS];
+	int ran;                   /* the schedule started: I/O was done */
 	struct sched_target st[LOAD_MAX_TARGETS];
 	struct fit fit[LOAD_MAX_TARGETS];
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
@@ -478,22 +479,31 @@ static int open_output(struct replay *rp)
 	return 0;
 }
 
-/* -1 (after saying why) when -o names a target member, which writing the
- * run file would destroy (the trace is checked by open_output). */
+/* -1 (after saying why) when -o or a --protect path names a target
+ * member, which writing the run file (or the parent command's output)
+ * would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
-	const char *out = rp->o->output;
-	struct stat o;
+	for (unsigned i = 0; i <= rp->o->nprotect; i++) {
+		const char *out = i < rp->o->nprotect ? rp->o->protect[i] : rp->o->output;
+		struct stat o;
 
-	if (!out || stat(out, &o))
-		return 0; /* no run file, or a new one */
-	for (unsigned t = 0; t < rp->ntargets; t++)
-		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
-			if (same_file(rp->tgt[t].fd[m], &o)) {
-				pr_err("replay: -o %s: that is a member of the target, refusing "
-				       "to overwrite it", out);
+		if (!out || stat(out, &o))
+			continue; /* no run file, or a new one */
+		for (unsigned t = 0; t < rp->ntargets; t++)
+			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++) {
+				if (!same_file(rp->tgt[t].fd[m], &o))
+					continue;
+				if (i < rp->o->nprotect)
+					pr_err("replay: %s: a member of the target, and --protect (the "
+					       "output of the calling command, such as measure -o), "
+					       "refusing to run", out);
+				else
+					pr_err("replay: -o %s: that is a member of the target, refusing "
+					       "to overwrite it", out);
 				return -1;
 			}
+	}
 	return 0;
 }
 
@@ -731,9 +741,13 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elaps
 
 static void replay_free(struct replay *rp)
 {
+	/* a replay refused before its first I/O leaves no file its --create
+	 * made (target_discard); one that ran keeps them */
 	for (unsigned t = 0; t < rp->ntargets; t++)
-		if (rp->opened[t])
+		if (rp->opened[t] && rp->ran)
 			target_close(&rp->tgt[t]);
+		else if (rp->opened[t])
+			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream); /* its thread reads the reader */
 	hdd_set_free(rp->hdd);
@@ -1024,6 +1038,7 @@ int replay_run(const struct replay_opts *opts)
 	ret = EXIT_FAIL;
 	if (configure(&rp, ops, &cfg) || (o.verify && start_verify(&rp)))
 		goto out;
+	rp.ran = 1;
 	rc = run_schedule(&rp, &cfg, &stats);
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;

@@ -751,3 +751,32 @@ Test(iolog_writer, v3_lines, .init = mk_tmpdir, .fini = rm_tmpdir)
 			 "4000 /srv/disk_1.img close\n");
 	free(data);
 }
+
+/* Issue 27, group 7: a TIMESTAMP note at 2^63 ns or later was a signed
+ * overflow (wall clock minus time); it is refused, naming the note. */
+Test(blktrace_source, timestamp_note_past_2_63_is_refused)
+{
+	struct buf f = { 0 };
+	uint32_t wall[2] = { 1700000000u, 5 };
+	struct memsrc m;
+	struct bt_source_input in;
+	struct bt_source *s;
+	struct bpt_error err = { 0 };
+	struct bt_io io;
+	const char *comm;
+	int rc;
+
+	ev1(&f, 1ull << 63, ACT(BT_TN_TIMESTAMP, BT_TC_NOTIFY), 0, 0, 0, 0, wall, 8);
+	ev1(&f, (1ull << 63) + 10, ACT(BT_TA_QUEUE, BT_TC_QUEUE | BT_TC_READ), 8, 4096, 600, 0, NULL, 0);
+	ev1(&f, (1ull << 63) + 20, ACT(BT_TA_ISSUE, BT_TC_ISSUE | BT_TC_READ), 8, 4096, 600, 0, NULL, 0);
+	ev1(&f, (1ull << 63) + 30, ACT(BT_TA_COMPLETE, BT_TC_COMPLETE | BT_TC_READ), 8, 4096, 0, 0, NULL, 0);
+	m = (struct memsrc){ f.p, f.len, 0, 13 };
+	in = (struct bt_source_input){ "test", mem_read, &m };
+	cr_assert_eq(bt_source_open(&s, &in, 1, &err), 0);
+	while ((rc = bt_source_next(s, &io, &comm, &err)) > 0)
+		;
+	cr_assert_lt(rc, 0);
+	cr_assert(strstr(err.msg, "TIMESTAMP note at time 9223372036854775808 ns"), "%s", err.msg);
+	bt_source_close(s);
+	free(f.p);
+}
