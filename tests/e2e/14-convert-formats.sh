@@ -5,8 +5,11 @@
 # the offsets an independent Python reading of the fixture gives
 # (formats_expect.py); info/dump/replay/analyze import read the files
 # directly; compressed copies read the same; bad lines name file:line:field
-# and --skip-bad counts them into the meta; the reorder window, --device,
-# the 64-device limit, and the refusals.
+# and --skip-bad counts them into the meta (a binary record: file, record,
+# byte offset and field; a cut record); the completions, non-I/O counts
+# and bad fields of vscsi (binary fixtures kept as hex), mqsim, disksim,
+# k5cloud and iotracer; the reorder window, --device, the 64-device
+# limit, and the refusals.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3 gzip bzip2 xz zstd
 T=$E2E_TMP
