@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_label.h"
 #include "db.h"
 #include "plot.h"
 #include "reorder.h"
@@ -131,25 +132,18 @@ static int finish(sqlite3_stmt *st, int rc)
 int plot_trace_label(sqlite3 *db, int64_t id, char *buf, size_t len)
 {
 	sqlite3_stmt *st;
+	char shortl[128];
 	int rc;
 
-	if (prepare(db, "SELECT t.path, r.target, r.timing FROM traces t "
+	if (prepare(db, "SELECT t.path, r.target FROM traces t "
 			"LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const char *path = (const char *)sqlite3_column_text(st, 0);
-		const char *target = (const char *)sqlite3_column_text(st, 1);
-		const char *timing = (const char *)sqlite3_column_text(st, 2);
-		const char *base = path ? strrchr(path, '/') : NULL;
-
-		if (target)
-			snprintf(buf, len, "%lld %s%s%s%s", (long long)id, target,
-				 timing ? " (" : "", timing ? timing : "", timing ? ")" : "");
-		else
-			snprintf(buf, len, "%lld %s", (long long)id,
-				 base ? base + 1 : path ? path : "?");
+		chart_label((const char *)sqlite3_column_text(st, 1),
+			    (const char *)sqlite3_column_text(st, 0), shortl, sizeof(shortl));
+		snprintf(buf, len, "%lld %s", (long long)id, shortl);
 		sqlite3_finalize(st);
 		return 0;
 	}

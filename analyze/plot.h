@@ -37,8 +37,8 @@ const char *plot_kind_name(enum plot_kind kind);
 const char *plot_kind_caption(enum plot_kind kind);
 
 /*
- * A short label for trace `id`: "3 raid0:chunk=64k:/dev/loop4,/dev/loop5
- * (causal)" for a run, "1 photo-edit.bpt" for a trace, into buf.
+ * A short label for trace `id`: its id and chart_label() (chart_label.h),
+ * "3 raid0 x2 64k" for a run, "1 photo-edit.bpt" for a trace, into buf.
  * Returns 0 or -ENOENT when no such trace is in the database.
  */
 int plot_trace_label(sqlite3 *db, int64_t id, char *buf, size_t len);

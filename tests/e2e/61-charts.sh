@@ -79,6 +79,7 @@ grep -q '+20.0 %' report.html || fail "raid1 (1.25x faster) should show +20.0 % 
 
 if command -v "$CHROMIUM" >/dev/null 2>&1; then
 	check_report_in_browser report.html 5
+	check_report_fits report.html 1280 1920
 	note "report rendered in Chromium: $E2E_TMP/report.png"
 	[ -n "${KEEP_SCREENSHOT:-}" ] && cp report.png "$KEEP_SCREENSHOT"
 else
