@@ -16,11 +16,12 @@
 static void html_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze html [ID...] -o FILE [--measurements LIST] [--title TEXT]\n"
+		"usage: blkpeak analyze html [ID...|FILE...] -o FILE [--measurements LIST] [--title TEXT]\n"
 		"                            [--note TEXT] [--db PATH]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
-		"network) on the traces and runs ID...: a table of each, the runs'\n"
+		"network) on the traces and runs ID... (or trace and run files, read as\n"
+		"analyze import would, into a temporary database): a table of each, the runs'\n"
 		"fidelity (lateness, the figures of replay's verify option), a comparison\n"
 		"against the first (time saved in %%), and the latency CDF, IOPS, access\n"
 		"map, queue depth and request-size charts.\n"

@@ -18,10 +18,12 @@
 static void plot_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze plot ID... --kind KIND [-o FILE.svg] [--db PATH]\n"
+		"usage: blkpeak analyze plot ID...|FILE... --kind KIND [-o FILE.svg] [--db PATH]\n"
 		"\n"
 		"Draw one chart of the traces and runs ID... (traces.id, as listed by\n"
-		"`blkpeak analyze report`), overlaid in distinct colours.\n"
+		"`blkpeak analyze report`), or of trace and run files (read as analyze\n"
+		"import would, into a temporary database), overlaid in distinct colours\n"
+		"and dash patterns.\n"
 		"\n"
 		"  -k, --kind KIND    latency-cdf  service latency CDF, one line per ID\n"
 		"                     iops         I/Os completed per second over time\n"

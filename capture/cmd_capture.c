@@ -56,16 +56,18 @@ static void usage(FILE *f)
 "\n"
 "Record every block I/O request of this machine (or of the disks, process,\n"
 "command or cgroup chosen) into a .bpt trace, with eBPF on the block\n"
-"tracepoints. Ends after -t, on Ctrl-C / SIGTERM, or when CMD exits.\n"
+"tracepoints. Ends after --duration, on Ctrl-C / SIGTERM, or when CMD exits.\n"
 "\n"
 "  -o, --output FILE       the trace to write (replaced if it exists)\n"
-"  -d, --device DEV        record this disk only: /dev/NAME or MAJOR:MINOR;\n"
+"  -d, --device DEV        record this disk only: NAME, /dev/NAME or MAJOR:MINOR;\n"
 "                          repeat for more (at most %d); a partition records\n"
 "                          its whole disk. Default: all disks\n"
 "  -p, --pid PID           only I/O submitted by process PID\n"
 "  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
 "      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
-"  -t, --duration TIME     stop after TIME (10, 1.5s, 2m)\n"
+"      --duration TIME     stop after TIME (10, 1.5s, 2m); the old short\n"
+"                          form, -t, works with a warning until the next\n"
+"                          release (-t is the target in replay and measure)\n"
 "      --buffer-size SIZE  ring buffer, MiB (or with a unit: 64k, 1g);\n"
 "                          default %d, rounded up to a power of two\n"
 "      --allow-loss        exit 0 even when events were lost\n"
@@ -77,7 +79,7 @@ static void usage(FILE *f)
 "\n"
 "With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
 "its status (1 if the capture failed first). SIGINT and SIGTERM then go\n"
-"to CMD, and -t ends it with SIGTERM. When the trace cannot be written\n"
+"to CMD, and --duration ends it with SIGTERM. When the trace cannot be written\n"
 "(a full disk), the end line counts the I/Os the file holds, names the\n"
 "error and how many were not written, and the exit status is 1.\n"
 "Events lost to a full buffer are counted, written into the\n"
@@ -124,7 +126,7 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF };
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF, OPT_DURATION };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -134,7 +136,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "duration", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -180,6 +182,11 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			o->filters.cgroup_path = optarg;
 			break;
 		case 't':
+			/* one meaning per short option across commands (issue 25) */
+			pr_warn("capture: -t is deprecated, use --duration (-t is the target in replay "
+				"and measure); it goes in the next release");
+			/* fall through */
+		case OPT_DURATION:
 			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns) {
 				pr_err("capture: --duration: '%s': not a duration", optarg);
 				return EXIT_USAGE;
