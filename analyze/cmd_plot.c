@@ -30,6 +30,13 @@ static void plot_usage(FILE *f)
 		"                     lba          offset over time (access map)\n"
 		"                     qd           I/Os in flight over time\n"
 		"                     sizes        request-size histogram\n"
+		"                     mbps         MB completed per second over time\n"
+		"                     latency-time service latency of the I/Os over time\n"
+		"                     seeks-time   seeks per second over time\n"
+		"                     members      I/Os per member of a virtual array\n"
+		"                     btt          mean queue wait (Q->D) and service\n"
+		"                                  (D->C) per ID, as btt breaks them down\n"
+		"                     btt-procs    the same per process (the busiest 8)\n"
 		"                   of measurements (blkpeak measure): the IDs are\n"
 		"                   measurements.id, all of the kind the chart draws:\n"
 		"                     qd-iops      qd-sweep: IOPS against queue depth\n"
@@ -89,7 +96,8 @@ int analyze_plot(int argc, char **argv)
 	if (ol.ret >= 0)
 		return ol.ret;
 	if (!kind_s) {
-		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd or sizes)");
+		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd, sizes, mbps, "
+		       "latency-time, seeks-time, members, btt or btt-procs; see --help)");
 		return EXIT_USAGE;
 	}
 	if (plot_kind_parse(kind_s, &kind)) {
@@ -97,8 +105,9 @@ int analyze_plot(int argc, char **argv)
 
 		if (!mview_chart_parse(kind_s, &mc))
 			return plot_measurements(mc, dbopt, out, argv + optind, argc - optind);
-		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, qd-iops,"
-		       " qd-p99, zcav, seeks or commit", kind_s);
+		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, mbps,"
+		       " latency-time, seeks-time, members, btt, btt-procs, qd-iops, qd-p99, zcav,"
+		       " seeks or commit", kind_s);
 		return EXIT_USAGE;
 	}
 	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind, 1);

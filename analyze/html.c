@@ -282,11 +282,15 @@ static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f)
 
 		fprintf(f, "<figure id=\"chart-%s\">\n", plot_kind_name(k));
 		rc = plot_write(db, (enum plot_kind)k, ids, n, 0, f);
-		if (rc == -ENODATA)
+		if (rc == -ENODATA && k == PLOT_MEMBERS)
+			fputs("<p>No run here replays onto a virtual array: no I/Os per member.</p>\n", f);
+		else if (rc == -ENODATA)
 			fprintf(f, "<p>No I/O to show in the %s chart.</p>\n", plot_kind_name(k));
 		else if (rc)
 			return rc;
-		fprintf(f, "<figcaption>%s</figcaption>\n</figure>\n", plot_kind_caption(k));
+		if (!rc || k != PLOT_MEMBERS)
+			fprintf(f, "<figcaption>%s</figcaption>\n", plot_kind_caption(k));
+		fputs("</figure>\n", f);
 	}
 	return 0;
 }

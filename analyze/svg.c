@@ -249,6 +249,49 @@ static int settle_axis(const struct svg_axis *ax, const struct svg_series *s, si
 	return 0;
 }
 
+/* Characters of a bar chart's category name that fit its share of the axis. */
+static size_t category_chars(double plot_w, size_t ncat)
+{
+	return (size_t)fmax(4, plot_w / (double)ncat / LEGEND_CH) - 1;
+}
+
+static size_t utf8_chars(const char *s, size_t bytes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Where to split name into two lines of at most fit characters: the byte
+ * offset of the space, or 0 when it fits on one line (or has no space). */
+static size_t wrap_at(const char *name, size_t fit)
+{
+	size_t best = 0;
+
+	if (utf8_chars(name, strlen(name)) <= fit)
+		return 0;
+	for (size_t i = 0; name[i]; i++)
+		if (name[i] == ' ' && utf8_chars(name, i) <= fit)
+			best = i;
+	return best;
+}
+
+/* Does any category name of a bar chart take two lines? */
+static int categories_wrap(const struct svg_chart *c, double plot_w)
+{
+	size_t fit;
+
+	if (c->kind != SVG_BARS || !c->ncategories)
+		return 0;
+	fit = category_chars(plot_w, c->ncategories);
+	for (size_t i = 0; i < c->ncategories; i++)
+		if (c->categories[i] && wrap_at(c->categories[i], fit))
+			return 1;
+	return 0;
+}
+
 static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *fr,
 		       const double *xt, size_t nx, const double *yt, size_t ny)
 {
@@ -281,17 +324,33 @@ static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *f
 	} else {
 		double gw = fr->w / (double)c->ncategories;
 
+		size_t fit = category_chars(fr->w, c->ncategories);
+
 		for (size_t i = 0; i < c->ncategories; i++) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				fr->x0 + gw * (i + 0.5), fr->y0 + fr->h + 16);
-			put_escaped(f, c->categories[i] ? c->categories[i] : "", 16);
+			const char *name = c->categories[i] ? c->categories[i] : "";
+			size_t cut = wrap_at(name, fit);
+			double x = fr->x0 + gw * (i + 0.5);
+
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + fr->h + 16);
+			if (cut) { /* two lines, split at a space */
+				char first[256];
+
+				snprintf(first, sizeof(first), "%.*s", (int)(cut < sizeof(first) ? cut : sizeof(first) - 1),
+					 name);
+				put_escaped(f, first, fit);
+				fprintf(f, "<tspan x=\"%.1f\" dy=\"13\">", x);
+				put_escaped(f, name + cut + 1, fit);
+				fputs("</tspan>", f);
+			} else {
+				put_escaped(f, name, fit);
+			}
 			fputs("</text>\n", f);
 		}
 	}
 	fprintf(f, "<rect class=\"plot-area\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		   "fill=\"none\" stroke=\"#888\"/>\n", fr->x0, fr->y0, fr->w, fr->h);
 	fprintf(f, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
-		fr->x0 + fr->w / 2, fr->y0 + fr->h + 38);
+		fr->x0 + fr->w / 2, fr->y0 + fr->h + 38 + (categories_wrap(c, fr->w) ? 13 : 0));
 	put_escaped(f, c->x.label ? c->x.label : "", 80);
 	fprintf(f, "</text>\n<text class=\"y-label\" transform=\"translate(16 %.1f) rotate(-90)\" "
 		   "text-anchor=\"middle\" font-size=\"12\">", fr->y0 + fr->h / 2);
@@ -443,10 +502,13 @@ int svg_write(FILE *f, const struct svg_chart *c, const struct svg_series *s, si
 		.w = W - MARGIN_L - MARGIN_R, .h = H - MARGIN_T - MARGIN_B,
 		.xs = c->x.scale, .ys = c->y.scale,
 	};
-	double legend_top = H - 4;
+	double legend_top;
 
 	if (ns == 0 || fr.w < 50 || fr.h < 50)
 		return -EINVAL;
+	if (categories_wrap(c, fr.w))
+		H += 13; /* a second line of category names: below the plot, not in it */
+	legend_top = H - 4;
 	if (c->kind == SVG_BARS) {
 		if (c->ncategories == 0)
 			return -EINVAL;

@@ -47,6 +47,13 @@ for i, c in enumerate(charts):
         colours = [re.search(r' stroke="([^"]*)"', l)[1] for l in lines]
         assert len(set(dashes)) == len(dashes), f"chart {i}: two lines share a dash pattern: {dashes}"
         assert len(set(colours)) == len(colours), f"chart {i}: two lines share a colour"
+# the peers' charts are there; the members chart shows the arrays' members
+for k in ("mbps", "latency-time", "seeks-time", "members", "btt", "btt-procs"):
+    assert f'<figure id="chart-{k}">\n<svg ' in page, f"no {k} chart"
+members = page[page.index('<figure id="chart-members">'):]
+members = members[:members.index("</figure>")]
+raid5 = re.search(r'<g class="series" data-series="\d+" data-points="(\d+)" data-label="\d+ raid5 x4', members)
+assert raid5 and int(raid5[1]) == 4, "the members chart does not show RAID 5's four members"
 print(f"{len(charts)} charts, legends checked")
 PY
 exit 0
