@@ -130,7 +130,7 @@ int analyze_export(int argc, char **argv)
 		/* a trace or run file: read into a database of its own */
 		int64_t fid;
 
-		if (files_db_open("export", &argv[optind], 1, &db, &fid, tmpdb))
+		if (files_db_open("export", &argv[optind], 1, &db, &fid, tmpdb, NULL))
 			return EXIT_FAIL;
 		id = (uint64_t)fid;
 	} else if (parse_u64(argv[optind], &id) || id == 0 || id > INT64_MAX) {

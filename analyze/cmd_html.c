@@ -77,6 +77,7 @@ int analyze_html(int argc, char **argv)
 	if (rc)
 		return rc;
 	ho.db_path = d.db_path;
+	ho.progress = &d.prog;
 	rc = html_write(d.db, d.ids, d.n, &ho, d.out.f, &err);
 	if (rc && err.msg[0])
 		pr_err("analyze html: %s", err.msg);

@@ -14,6 +14,7 @@
 #include "drawcmd.h"
 #include "measure_view.h"
 #include "plot.h"
+#include "progress.h"
 
 static void plot_usage(FILE *f)
 {
@@ -113,7 +114,8 @@ int analyze_plot(int argc, char **argv)
 	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind, 1);
 	if (rc)
 		return rc;
-	rc = plot_write(d.db, kind, d.ids, d.n, 1, d.out.f);
+	snprintf(d.prog.what, sizeof(d.prog.what), "plot");
+	rc = plot_write_progress(d.db, kind, d.ids, d.n, 1, d.out.f, &d.prog);
 	if (rc == -ENOENT)
 		pr_err("analyze plot: %s: a trace id is not in the database", d.db_path);
 	else if (rc == -ENODATA)

@@ -51,7 +51,7 @@ static int count_files(char **args, int n)
 }
 
 int files_db_open(const char *cmd, char **paths, int n, sqlite3 **db, int64_t *ids,
-		  char tmpdb[PATH_MAX])
+		  char tmpdb[PATH_MAX], struct progress *cmd_prog)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct bpt_error err = { 0 };
@@ -74,15 +74,21 @@ int files_db_open(const char *cmd, char **paths, int n, sqlite3 **db, int64_t *i
 	}
 	for (int i = 0; i < n; i++) {
 		struct import_result res;
-		struct progress prog;
+		struct progress own, *prog = cmd_prog ? cmd_prog : &own;
 		char what[64];
 		int rc;
 
 		snprintf(what, sizeof(what), "reading %s", paths[i]);
-		progress_init(&prog, what, "I/Os", 1);
+		if (!cmd_prog) {
+			progress_init(&own, what, "I/Os", 1);
+			own.delay_ns = PROGRESS_DELAY_NS;
+		} else {
+			snprintf(prog->what, sizeof(prog->what), "%s", what);
+		}
 		rc = import_file(*db, paths[i], &(struct import_opts){
-			.progress = progress_cb, .progress_arg = &prog }, &res, &err);
-		progress_end(&prog);
+			.progress = progress_cb, .progress_arg = prog }, &res, &err);
+		if (!cmd_prog)
+			progress_end(&own);
 		if (rc) {
 			pr_err("analyze %s: %s", cmd, err.msg);
 			files_db_close(*db, tmpdb);
@@ -110,6 +116,8 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 
 	memset(d, 0, sizeof(*d));
 	d->cmd = cmd;
+	progress_init(&d->prog, cmd, "I/Os", 1);
+	d->prog.delay_ns = PROGRESS_DELAY_NS;
 	if (nargs < min_ids) {
 		pr_err("analyze %s: no trace id given; see --help", cmd);
 		return EXIT_USAGE;
@@ -126,7 +134,7 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 		}
 		d->n = (size_t)nargs;
 		d->db_path = args[0];
-		if (files_db_open(cmd, args, nargs, &d->db, d->ids, d->tmpdb))
+		if (files_db_open(cmd, args, nargs, &d->db, d->ids, d->tmpdb, &d->prog))
 			goto fail;
 	} else {
 		rc = parse_trace_ids(cmd, args, nargs, &d->ids);
@@ -160,6 +168,7 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 	}
 	return 0;
 fail:
+	progress_end(&d->prog);
 	files_db_close(d->db, d->tmpdb);
 	free(d->ids);
 	memset(d, 0, sizeof(*d));
@@ -174,6 +183,7 @@ int drawcmd_end(struct drawcmd *d, int rc)
 		pr_err("analyze %s: %s", d->cmd, d->out.err.msg);
 		rc = c;
 	}
+	progress_end(&d->prog);
 	files_db_close(d->db, d->tmpdb);
 	free(d->ids);
 	memset(d, 0, sizeof(*d));

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "outfile.h"
+#include "progress.h"
 
 /* Parse the trace ids args[0..n-1] (positive numbers, traces.id) into a
  * new array *out (caller frees). Prints "blkpeak: analyze CMD: 'x': not a
@@ -22,13 +23,14 @@ int parse_trace_ids(const char *cmd, char **args, int n, int64_t **out);
  * Trace or run files paths[0..n) read into a database of their own, for a
  * command that reads the database's tables (plot, html, export): a
  * temporary file in $TMPDIR (its name in tmpdb), each file imported as
- * `analyze import` would, with a progress line on a terminal; ids[i] is
+ * `analyze import` would, with a progress line on a terminal (prog, or
+ * one of its own when NULL; from 2 s on); ids[i] is
  * paths[i]'s traces.id there. The user's database is not touched.
  * Prints what went wrong and returns EXIT_FAIL (nothing left), or 0; then
  * files_db_close() closes and removes it.
  */
 int files_db_open(const char *cmd, char **paths, int n, sqlite3 **db, int64_t *ids,
-		  char tmpdb[PATH_MAX]);
+		  char tmpdb[PATH_MAX], struct progress *prog);
 void files_db_close(sqlite3 *db, char tmpdb[PATH_MAX]);
 
 /* One drawing command's resources. */
@@ -37,6 +39,9 @@ struct drawcmd {
 	const char *db_path; /* the database used (the first file when files are given) */
 	sqlite3 *db;
 	char tmpdb[PATH_MAX]; /* files given: the temporary database they are read into */
+	/* The command's progress line (terminal only, from 2 s after
+	 * drawcmd_begin): reading the files, then the drawing's own. */
+	struct progress prog;
 	int64_t *ids;
 	size_t n;
 	struct outfile out;

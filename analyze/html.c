@@ -16,6 +16,7 @@
 #include "html.h"
 #include "measure_view.h"
 #include "plot.h"
+#include "progress.h"
 #include "compare.h"
 #include "run_verify.h"
 #include "stats_report.h"
@@ -274,24 +275,47 @@ static void write_comparison(FILE *f, sqlite3 *db, const struct cmp *c)
 	fputs("</table>\n", f);
 }
 
-static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f)
+static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f,
+			struct progress *cmd_prog)
 {
+	struct progress own, *prog = cmd_prog ? cmd_prog : &own;
+	double ran0;
+
+	/* on a terminal, from 2 s on: which chart of how many, the time left */
+	if (!cmd_prog) {
+		progress_init(&own, "html", "charts", 1);
+		own.delay_ns = PROGRESS_DELAY_NS;
+	}
+	ran0 = progress_elapsed(prog); /* reading files and the tables came first */
 	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
 	for (int k = 0; k < PLOT_KIND_COUNT; k++) {
+		char line[160], eta[40];
+		double ran = progress_elapsed(prog), charts = ran - ran0;
 		int rc;
 
+		if (k)
+			progress_eta(charts / k * (PLOT_KIND_COUNT - k), eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "ETA after the first");
+		snprintf(line, sizeof(line), "html: chart %d of %d (%s), %.0f s so far, %s", k + 1,
+			 PLOT_KIND_COUNT, plot_kind_name(k), ran, eta);
+		progress_text(prog, line);
 		fprintf(f, "<figure id=\"chart-%s\">\n", plot_kind_name(k));
-		rc = plot_write(db, (enum plot_kind)k, ids, n, 0, f);
+		snprintf(prog->what, sizeof(prog->what), "html: chart %d of %d", k + 1, PLOT_KIND_COUNT);
+		rc = plot_write_progress(db, (enum plot_kind)k, ids, n, 0, f, prog);
 		if (rc == -ENODATA && k == PLOT_MEMBERS)
 			fputs("<p>No run here replays onto a virtual array: no I/Os per member.</p>\n", f);
 		else if (rc == -ENODATA)
 			fprintf(f, "<p>No I/O to show in the %s chart.</p>\n", plot_kind_name(k));
-		else if (rc)
+		else if (rc) {
+			progress_end(prog);
 			return rc;
+		}
 		if (!rc || k != PLOT_MEMBERS)
 			fprintf(f, "<figcaption>%s</figcaption>\n", plot_kind_caption(k));
 		fputs("</figure>\n", f);
 	}
+	progress_end(prog);
 	return 0;
 }
 
@@ -422,7 +446,7 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		write_fidelity(f, db, &c);
 		if (n >= 2)
 			write_comparison(f, db, &c);
-		rc = write_charts(db, ids, n, f);
+		rc = write_charts(db, ids, n, f, o->progress);
 	}
 	if (!rc && o->measurements)
 		rc = write_measurements(db, o->measurements, f, err);

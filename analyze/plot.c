@@ -17,6 +17,7 @@
 #include "chart_label.h"
 #include "db.h"
 #include "plot.h"
+#include "progress.h"
 #include "reorder.h"
 #include "stats.h"
 #include "svg.h"
@@ -32,7 +33,45 @@ struct plot_ctx {
 	int64_t max_sector;  /* highest sector + 1 of all (access map) */
 	double tdiv;         /* ns per unit of the time axis */
 	double ydiv;         /* bytes per unit of the offset axis */
+	/* the progress line (NULL: none): trace i of n, rows read of its ios */
+	struct progress *prog;
+	int kind;
+	size_t i, n;
+	uint64_t rows, ios;
 };
+
+static void trace_progress(struct progress *prog, enum plot_kind kind, size_t i, size_t n,
+			   double within);
+
+/* The share of the current trace done, from the rows read, for the
+ * charts that read every I/O (the CDF twice: two passes as a rule);
+ * -1 for those SQLite groups first (nothing to count until the end). */
+static double within(const struct plot_ctx *c)
+{
+	double per = c->kind == PLOT_LATENCY_CDF ? 2 : 1;
+
+	if (!c->ios || (c->kind != PLOT_LATENCY_CDF && c->kind != PLOT_LATENCY_TIME &&
+			c->kind != PLOT_SEEKS && c->kind != PLOT_QD))
+		return -1;
+	return fmin(0.95, (double)c->rows / ((double)c->ios * per));
+}
+
+/* A row read: count it (the progress line's share of the trace). */
+static int tick(struct plot_ctx *c)
+{
+	c->rows++;
+	return 0;
+}
+
+/* SQLite's progress handler, every 2^20 instructions while a chart's
+ * query runs: redraws the line (progress_text keeps to its period). */
+static int sql_tick(void *arg)
+{
+	struct plot_ctx *c = arg;
+
+	trace_progress(c->prog, (enum plot_kind)c->kind, c->i, c->n, within(c));
+	return 0;
+}
 
 /* What each kind of chart is: its name on the command line, a caption
  * for reports, and its title, form and axes (x_label NULL: time). */
@@ -180,6 +219,21 @@ int plot_trace_label(sqlite3 *db, int64_t id, char *buf, size_t len)
 	return rc == SQLITE_DONE ? -ENOENT : -EIO;
 }
 
+/* traces.ios of a trace (0 when unknown): the progress line's total. */
+static uint64_t trace_ios(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st;
+	uint64_t n = 0;
+
+	if (prepare(db, "SELECT ios FROM traces WHERE id = ?", &st))
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* First issue and last completion of a trace; *empty = 1 when it has no I/O. */
 static int trace_span(sqlite3 *db, int64_t id, int64_t *t0, int64_t *t1, int *empty)
 {
@@ -241,7 +295,7 @@ static int series_latency_cdf(struct plot_ctx *c, struct plot_series *s)
 	}
 	sqlite3_bind_int64(st, 1, c->id);
 	do {
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 			int64_t v = sqlite3_column_int64(st, 0);
 
 			stats_exact_add(e, v > 0 ? (uint64_t)v : 0);
@@ -279,7 +333,7 @@ static int series_rate(struct plot_ctx *c, struct plot_series *s, int mb)
 	sqlite3_bind_int64(st, 1, c->t0);
 	sqlite3_bind_int64(st, 2, c->bin_ns);
 	sqlite3_bind_int64(st, 3, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		int64_t b = sqlite3_column_int64(st, 0);
 
 		if (b >= 0 && (size_t)b < nbins)
@@ -338,7 +392,7 @@ static int qd_sorted(struct qd_sweep *q)
 			      " UNION ALL SELECT complete_ns, 0 FROM ios WHERE trace_id = ?1) ORDER BY t, k", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, q->c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(q->c)) {
 		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0),
 				    .k2 = (uint64_t)sqlite3_column_int64(st, 1) };
 
@@ -367,7 +421,7 @@ static int series_qd(struct plot_ctx *c, struct plot_series *s)
 		goto out;
 	}
 	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		struct rentry e = { .k1 = (uint64_t)sqlite3_column_int64(st, 0), .k2 = 1 };
 
 		reorder_push(&ro, &e);
@@ -407,7 +461,7 @@ static int series_lba(struct plot_ctx *c, struct plot_series *s)
 	sqlite3_bind_int64(st, 2, c->id);
 	sqlite3_bind_int64(st, 3, c->span_ns > 0 ? c->span_ns + 1 : 1);
 	sqlite3_bind_int64(st, 4, c->max_sector > 0 ? c->max_sector : 1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		rc = push(&all, sqlite3_column_int64(st, 0) / c->tdiv,
 			  sqlite3_column_int64(st, 1) * 512.0 / c->ydiv);
 		if (rc)
@@ -436,7 +490,7 @@ static int series_sizes(struct plot_ctx *c, struct plot_series *s)
 			   "GROUP BY bytes", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		int64_t bytes = sqlite3_column_int64(st, 0);
 		size_t k = 0;
 
@@ -485,7 +539,7 @@ static int series_latency_time(struct plot_ctx *c, struct plot_series *s)
 	}
 	sqlite3_bind_int64(st, 1, c->t0);
 	sqlite3_bind_int64(st, 2, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		double t = (double)sqlite3_column_int64(st, 0), us = sqlite3_column_int64(st, 1) / 1e3;
 		long gx = (long)(t * GX / (double)(c->span_ns + 1)), gy = lround((log10(us) + 1) * GY / 10);
 
@@ -528,7 +582,7 @@ static int series_seeks(struct plot_ctx *c, struct plot_series *s)
 	}
 	sqlite3_bind_int64(st, 1, c->t0);
 	sqlite3_bind_int64(st, 2, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		int64_t t = sqlite3_column_int64(st, 0), dev = sqlite3_column_int64(st, 1);
 		int64_t sector = sqlite3_column_int64(st, 2), len = sqlite3_column_int64(st, 3);
 		size_t d = 0;
@@ -565,7 +619,7 @@ static int series_members(struct plot_ctx *c, struct plot_series *s, size_t *top
 			   "GROUP BY member", &st))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !tick(c)) {
 		uint32_t m = (uint32_t)sqlite3_column_int64(st, 0);
 
 		for (unsigned b = 0; b < 32; b++)
@@ -692,8 +746,36 @@ static int max_sector(sqlite3 *db, int64_t id, int64_t *out)
 	return finish(st, rc);
 }
 
+/* The progress line of a chart over several traces: which trace, the
+ * time left at the finished traces' pace. */
+static void trace_progress(struct progress *prog, enum plot_kind kind, size_t i, size_t n,
+			   double within)
+{
+	char line[256], eta[40];
+	double ran;
+
+	if (!prog)
+		return;
+	ran = progress_elapsed(prog);
+	if (within < 0)
+		within = 0;
+	if (i + within > 0)
+		progress_eta(ran / ((double)i + within) * ((double)n - (double)i - within), eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), n > 1 ? "ETA after the first" : "ETA ?");
+	snprintf(line, sizeof(line), "%s: %s chart, trace %zu of %zu, %.0f s so far, %s", prog->what,
+		 kinds[kind].name, i + 1, n, ran, eta);
+	progress_text(prog, line);
+}
+
 int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
 		    struct plot_data *pd)
+{
+	return plot_data_build_progress(db, kind, ids, n, pd, NULL);
+}
+
+int plot_data_build_progress(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
+			     struct plot_data *pd, struct progress *prog)
 {
 	struct plot_ctx c = { .db = db, .tdiv = 1e9, .ydiv = 1 << 20 };
 	struct plot_series *ps;
@@ -751,6 +833,16 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 		int empty;
 
 		c.id = ids[i];
+		c.prog = prog;
+		c.kind = (int)kind;
+		c.i = i;
+		c.n = n;
+		c.rows = 0;
+		c.ios = trace_ios(db, ids[i]);
+		if (prog) {
+			trace_progress(prog, kind, i, n, 0);
+			sqlite3_progress_handler(db, 1 << 20, sql_tick, &c);
+		}
 		rc = trace_span(db, ids[i], &c.t0, &t1, &empty);
 		if (rc || empty)
 			continue;
@@ -769,6 +861,8 @@ int plot_data_build(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t
 		}
 		points += ps[i].n;
 	}
+	if (prog)
+		sqlite3_progress_handler(db, 0, NULL, NULL);
 	if (!rc && points == 0)
 		rc = -ENODATA;
 	if (rc)
@@ -829,9 +923,15 @@ void plot_data_free(struct plot_data *pd)
 int plot_write(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
 	       int standalone, FILE *f)
 {
+	return plot_write_progress(db, kind, ids, n, standalone, f, NULL);
+}
+
+int plot_write_progress(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
+			int standalone, FILE *f, struct progress *prog)
+{
 	struct plot_data pd;
 	struct svg_series *ss;
-	int rc = plot_data_build(db, kind, ids, n, &pd);
+	int rc = plot_data_build_progress(db, kind, ids, n, &pd, prog);
 
 	if (rc)
 		return rc;

@@ -95,4 +95,12 @@ void plot_data_free(struct plot_data *pd);
 int plot_write(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
 	       int standalone, FILE *f);
 
+/* The same with a progress line (common/progress.h; NULL: none): at each
+ * trace, "WHAT: KIND chart, trace i of n, ..., ETA ...". */
+struct progress;
+int plot_write_progress(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
+			int standalone, FILE *f, struct progress *prog);
+int plot_data_build_progress(sqlite3 *db, enum plot_kind kind, const int64_t *ids, size_t n,
+			     struct plot_data *pd, struct progress *prog);
+
 #endif

@@ -236,6 +236,7 @@ struct session_opts {
 	uint64_t duration_ns; /* 0: until a signal or CMD exits */
 	char **cmd;           /* NULL, or argv of the command to run */
 	unsigned poll_ms;     /* reader period; 0 = 50 */
+	int status;           /* 1: the status line on a terminal (not --quiet) */
 };
 
 struct session_result {

@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw;
+	int allow_loss, json, verbose, force_raw, quiet;
 	const char *btf_path;
 	char **cmd;
 };
@@ -72,6 +72,8 @@ static void usage(FILE *f)
 "                          default %d, rounded up to a power of two\n"
 "      --allow-loss        exit 0 even when events were lost\n"
 "      --json              print the summary as JSON on stdout\n"
+"  -q, --quiet             no status line (on a terminal, one is redrawn each\n"
+"                          second: elapsed, I/Os, IOPS, MB/s, lost events)\n"
 "  -v, --verbose           show libbpf's messages and what was attached\n"
 "      --raw-tp            use raw tracepoints even where tp_btf works\n"
 "      --btf FILE          kernel BTF to use when the kernel has none\n"
@@ -141,6 +143,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
@@ -150,7 +153,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	struct opt_loop ol = { .cmd = "capture", .usage = usage };
 
 	/* '+': options end at the first operand or "--" (-- CMD mode) */
-	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vh", longopts)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vqh", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -209,6 +212,9 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case OPT_RAW:
 			o->force_raw = 1;
@@ -614,7 +620,8 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 		  const struct capture_opts *o, const struct bpt_header *hdr,
 		  const struct dev_table *table, struct session_result *res, int *werr)
 {
-	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd };
+	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd,
+				      .status = !o->quiet };
 	struct bpt_error error, berr = { 0 };
 	struct convert conv;
 	int err;
