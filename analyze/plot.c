@@ -663,11 +663,13 @@ static int build_btt(sqlite3 *db, const int64_t *ids, size_t n, int per_proc, st
 		char sql[512];
 
 		snprintf(sql, sizeof(sql),
-			 "SELECT i.trace_id, coalesce(nullif(p.comm, ''), '?'), avg(i.issue_ns - i.queue_ns), "
-			 "avg(i.complete_ns - i.issue_ns), count(*) AS k FROM ios i LEFT JOIN processes p "
-			 "ON p.trace_id = i.trace_id AND p.comm_id = i.comm_id "
-			 "WHERE i.trace_id IN (SELECT value FROM json_each(?1)) AND i.bytes > 0 "
-			 "AND i.completion = 0 GROUP BY 1, 2 ORDER BY k DESC, 1, 2 LIMIT %d", MAX_PROCS);
+			 "SELECT g.trace_id, coalesce(nullif(p.comm, ''), '?'), g.q, g.d FROM ("
+			 "SELECT trace_id, comm_id, avg(issue_ns - queue_ns) AS q, "
+			 "avg(complete_ns - issue_ns) AS d, count(*) AS k FROM ios "
+			 "WHERE trace_id IN (SELECT value FROM json_each(?1)) AND bytes > 0 "
+			 "AND completion = 0 GROUP BY 1, 2) g LEFT JOIN processes p "
+			 "ON p.trace_id = g.trace_id AND p.comm_id = g.comm_id "
+			 "ORDER BY g.k DESC, 1, 2 LIMIT %d", MAX_PROCS);
 		char list[4096] = "[";
 
 		for (size_t i = 0; i < n && strlen(list) + 24 < sizeof(list); i++)
