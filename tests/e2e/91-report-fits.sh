@@ -8,7 +8,8 @@
 # axis labels) inside its chart and uncut (browser.sh, check_report_fits).
 # Each chart has a legend item per series, in a colour and a dash pattern
 # (lines) or marker (points) of its own, and the legends name the runs by
-# their short labels, not by their target specs.
+# their short labels, not by their target specs. The same with a
+# Measurements section (measure on the null engine) after the runs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/browser.sh"
 need_bpf
@@ -25,6 +26,23 @@ DEMO_TMP=$E2E_TMP/tmp DEMO_DIR=$OUT DEMO_SCALE=0.2 DEMO_REPEAT=1 \
 
 check_report_fits "$OUT/report.html" 1280 1920
 note "the report fits 1280 and 1920 px"
+
+# with a Measurements section too (two targets of each kind, null engine)
+for t in a b; do
+	truncate -s 64M "$E2E_TMP/m$t.img"
+	for k in "qd-sweep --ios 300" "seeks --ios 200" "commit --ios 100"; do
+		# shellcheck disable=SC2086
+		"$BLKPEAK" measure $k --target "$E2E_TMP/m$t.img" --engine null --null-latency 100us \
+			--db "$OUT/blkpeak.db" > /dev/null || fail "measure $k"
+	done
+done
+ids=$(sqlite3 "$OUT/blkpeak.db" "SELECT group_concat(id, ' ') FROM (SELECT id FROM traces ORDER BY id)")
+# shellcheck disable=SC2086
+"$BLKPEAK" analyze html --db "$OUT/blkpeak.db" --measurements all -o "$E2E_TMP/all.html" $ids ||
+	fail "html with measurements"
+grep -q 'id="measure-qd-sweep"' "$E2E_TMP/all.html" || fail "no Measurements section"
+check_report_fits "$E2E_TMP/all.html" 1280 1920
+note "with measurements too"
 
 # Every chart: one legend item per series; the lines of a chart differ in
 # dash pattern and the series' colours differ; no legend names a device.
