@@ -114,7 +114,7 @@ static void write_header(FILE *f, const struct html_options *o, size_t n)
  * through plot_trace_label) with its PARTIAL text, in a cell whose
  * tooltip is the full name (the target spec); the full name alone when
  * the entry is not in the database. */
-static void put_entry_label(FILE *f, sqlite3 *db, const struct cmp_entry *e)
+static void put_entry_label(FILE *f, sqlite3 *db, const struct cmp_entry *e, int with_id)
 {
 	char label[256];
 
@@ -122,7 +122,8 @@ static void put_entry_label(FILE *f, sqlite3 *db, const struct cmp_entry *e)
 	html_escape(f, e->label);
 	fputs("\">", f);
 	if (db && e->trace_id > 0 && !plot_trace_label(db, e->trace_id, label, sizeof(label))) {
-		html_escape(f, label);
+		/* "3 raid0 x2 64k": without the id where a column has it */
+		html_escape(f, with_id || !strchr(label, ' ') ? label : strchr(label, ' ') + 1);
 		if (e->rep.partial.partial) {
 			fputc(' ', f);
 			html_escape(f, e->rep.partial.text);
@@ -146,7 +147,7 @@ static void write_runs_table(FILE *f, sqlite3 *db, const struct cmp *c)
 		const struct st_report *r = &c->e[i].rep;
 
 		fprintf(f, "<tr><td>%lld</td>", (long long)c->e[i].trace_id);
-		put_entry_label(f, db, &c->e[i]);
+		put_entry_label(f, db, &c->e[i], 0);
 		fputs("<td class=\"l\">", f);
 		html_escape(f, r->kind);
 		fprintf(f, "</td><td>%llu</td><td>%.1f</td><td>", (unsigned long long)r->ios,
@@ -194,7 +195,7 @@ static void write_fidelity(FILE *f, sqlite3 *db, const struct cmp *c)
 		int faithful = run_verify_faithful(v);
 
 		fputs("<tr>", f);
-		put_entry_label(f, db, &c->e[i]);
+		put_entry_label(f, db, &c->e[i], 1);
 		for (unsigned k = 0; k < sizeof(late_pct) / sizeof(late_pct[0]); k++) {
 			if (r->lateness.count)
 				fmt_ns((double)r->lateness.pct[late_pct[k]], b, sizeof(b));
@@ -253,7 +254,7 @@ static void write_comparison(FILE *f, sqlite3 *db, const struct cmp *c)
 		double saved = e->time_saved_pct;
 
 		fputs("<tr>", f);
-		put_entry_label(f, db, e);
+		put_entry_label(f, db, e, 1);
 		fputs("<td>", f);
 		put_duration(f, e->rep.duration_ns);
 		if (i == 0)
