@@ -42,10 +42,11 @@ struct dev_spec {
 };
 
 /*
- * Resolve "/dev/NAME" (a block device node) or "MAJ:MIN" against the
+ * Resolve "/dev/NAME" (a block device node), "NAME" (a kernel name, as
+ * --map and lsblk spell it) or "MAJ:MIN" against the
  * sysfs tree at `sysfs` ("/sys" normally; tests pass a fake one).
  * -ENOENT: no such device; -ENOTBLK: not a block device; -EINVAL: neither
- * form. `error` says which.
+ * of them. `error` says which.
  */
 int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
 		    struct bpt_error *error);
@@ -235,6 +236,7 @@ struct session_opts {
 	uint64_t duration_ns; /* 0: until a signal or CMD exits */
 	char **cmd;           /* NULL, or argv of the command to run */
 	unsigned poll_ms;     /* reader period; 0 = 50 */
+	int status;           /* 1: the status line on a terminal (not --quiet) */
 };
 
 struct session_result {

@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw;
+	int allow_loss, json, verbose, force_raw, quiet;
 	const char *btf_path;
 	char **cmd;
 };
@@ -56,20 +56,24 @@ static void usage(FILE *f)
 "\n"
 "Record every block I/O request of this machine (or of the disks, process,\n"
 "command or cgroup chosen) into a .bpt trace, with eBPF on the block\n"
-"tracepoints. Ends after -t, on Ctrl-C / SIGTERM, or when CMD exits.\n"
+"tracepoints. Ends after --duration, on Ctrl-C / SIGTERM, or when CMD exits.\n"
 "\n"
 "  -o, --output FILE       the trace to write (replaced if it exists)\n"
-"  -d, --device DEV        record this disk only: /dev/NAME or MAJOR:MINOR;\n"
+"  -d, --device DEV        record this disk only: NAME, /dev/NAME or MAJOR:MINOR;\n"
 "                          repeat for more (at most %d); a partition records\n"
 "                          its whole disk. Default: all disks\n"
 "  -p, --pid PID           only I/O submitted by process PID\n"
 "  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
 "      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
-"  -t, --duration TIME     stop after TIME (10, 1.5s, 2m)\n"
+"      --duration TIME     stop after TIME (10, 1.5s, 2m); the old short\n"
+"                          form, -t, works with a warning until the next\n"
+"                          release (-t is the target in replay and measure)\n"
 "      --buffer-size SIZE  ring buffer, MiB (or with a unit: 64k, 1g);\n"
 "                          default %d, rounded up to a power of two\n"
 "      --allow-loss        exit 0 even when events were lost\n"
 "      --json              print the summary as JSON on stdout\n"
+"  -q, --quiet             no status line (on a terminal, one is redrawn each\n"
+"                          second: elapsed, I/Os, IOPS, MB/s, lost events)\n"
 "  -v, --verbose           show libbpf's messages and what was attached\n"
 "      --raw-tp            use raw tracepoints even where tp_btf works\n"
 "      --btf FILE          kernel BTF to use when the kernel has none\n"
@@ -77,7 +81,7 @@ static void usage(FILE *f)
 "\n"
 "With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
 "its status (1 if the capture failed first). SIGINT and SIGTERM then go\n"
-"to CMD, and -t ends it with SIGTERM. When the trace cannot be written\n"
+"to CMD, and --duration ends it with SIGTERM. When the trace cannot be written\n"
 "(a full disk), the end line counts the I/Os the file holds, names the\n"
 "error and how many were not written, and the exit status is 1.\n"
 "Events lost to a full buffer are counted, written into the\n"
@@ -124,7 +128,7 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF };
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF, OPT_DURATION };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -134,11 +138,12 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "duration", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
@@ -148,7 +153,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	struct opt_loop ol = { .cmd = "capture", .usage = usage };
 
 	/* '+': options end at the first operand or "--" (-- CMD mode) */
-	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vh", longopts)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vqh", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -180,6 +185,11 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			o->filters.cgroup_path = optarg;
 			break;
 		case 't':
+			/* one meaning per short option across commands (issue 25) */
+			pr_warn("capture: -t is deprecated, use --duration (-t is the target in replay "
+				"and measure); it goes in the next release");
+			/* fall through */
+		case OPT_DURATION:
 			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns) {
 				pr_err("capture: --duration: '%s': not a duration", optarg);
 				return EXIT_USAGE;
@@ -202,6 +212,9 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case OPT_RAW:
 			o->force_raw = 1;
@@ -607,7 +620,8 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 		  const struct capture_opts *o, const struct bpt_header *hdr,
 		  const struct dev_table *table, struct session_result *res, int *werr)
 {
-	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd };
+	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd,
+				      .status = !o->quiet };
 	struct bpt_error error, berr = { 0 };
 	struct convert conv;
 	int err;

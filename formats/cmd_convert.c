@@ -24,6 +24,7 @@
 #include "foreign.h"
 #include "jsonout.h"
 #include "outfile.h"
+#include "progress.h"
 #include "source.h"
 
 struct convert_opts {
@@ -79,33 +80,25 @@ static void list_formats(void)
 		printf("  %-10s %s\n", ff_writers[i]->name, ff_writers[i]->summary);
 }
 
-/* Progress on a terminal: one line, rewritten at most twice a second. */
-struct progress {
-	int on;
-	uint64_t last_ns;
-	int shown;
-};
-
+/* Progress on a terminal (common/progress.h): from 2 s on, the phase
+ * ("checking", "converting"), how far through the input, the rate and the
+ * time left; each phase has its own rate. */
 static void show_progress(void *arg, const char *phase, uint64_t done, uint64_t total)
 {
 	struct progress *p = arg;
-	uint64_t now = now_mono_ns();
+	char what[sizeof(p->what)];
 
-	if (!p->on || now - p->last_ns < 500000000ull)
-		return;
-	p->last_ns = now;
-	p->shown = 1;
-	if (total)
-		fprintf(stderr, "\rconvert: %s %3.0f%% ", phase, 100.0 * (double)done / (double)total);
-	else
-		fprintf(stderr, "\rconvert: %s ", phase);
-}
+	snprintf(what, sizeof(what), "convert: %s", phase);
+	if (p->on && strcmp(what, p->what)) {
+		double ran = progress_elapsed(p);
+		struct progress next;
 
-static void end_progress(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r%40s\r", "");
-	p->shown = 0;
+		progress_init(&next, what, "bytes", 1);
+		next.delay_ns = ran * 1e9 >= PROGRESS_DELAY_NS ? 0 : PROGRESS_DELAY_NS - (uint64_t)(ran * 1e9);
+		next.shown = p->shown;
+		*p = next;
+	}
+	progress_update(p, done, total);
 }
 
 struct sink {
@@ -314,12 +307,15 @@ static void print_summary(const struct convert_opts *o, const char *to,
 static int convert(const struct convert_opts *o)
 {
 	const struct ff_writer_ops *wops = NULL;
-	struct progress prog = { .on = isatty(2) && !o->json && !o->quiet };
+	struct progress prog;
 	struct ff_source_opts so = {
 		.from = o->from && strcmp(o->from, "bpt") ? o->from : NULL,
 		.devices = o->devices, .skip_bad = o->skip_bad, .window = o->window,
 		.progress = show_progress, .progress_arg = &prog,
 	};
+
+	progress_init(&prog, "convert", "bytes", !o->json && !o->quiet);
+	prog.delay_ns = PROGRESS_DELAY_NS;
 	struct bpt_reader *r = NULL;
 	struct bpt_error err = { 0 };
 	struct ff_totals t = { 0 };
@@ -355,7 +351,7 @@ static int convert(const struct convert_opts *o)
 		}
 		rc = bpt_reader_open(&r, o->inputs[0], &err);
 	}
-	end_progress(&prog);
+	progress_end(&prog);
 	if (rc) {
 		if (rc == -ENOMSG)
 			pr_err("convert: %s: not a trace format blkpeak reads (%s)",
@@ -366,9 +362,15 @@ static int convert(const struct convert_opts *o)
 	}
 	k.ops = wops;
 	rc = sink_open(&k, o, r, &err);
-	while (!rc && (rc = bpt_reader_next(r, &rec, &err)) == 1)
+	bpt_reader_stats(r, &st); /* a complete file's count, from its footer */
+	snprintf(prog.what, sizeof(prog.what), "convert: writing %s", to);
+	prog.unit = "I/Os";
+	for (uint64_t n = 0; !rc && (rc = bpt_reader_next(r, &rec, &err)) == 1; n++) {
 		rc = sink_add(&k, r, &rec, o->out, &err);
-	end_progress(&prog);
+		if (!(n & 0xffff))
+			progress_update(&prog, n, st.complete ? st.records : 0);
+	}
+	progress_end(&prog);
 	rc = sink_close(&k, rc < 0 ? rc : 0, &err);
 	if (rc) {
 		pr_err("convert: %s", err.msg[0] ? err.msg : strerror(-rc));

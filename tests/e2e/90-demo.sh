@@ -64,9 +64,9 @@ for k in latency-cdf iops lba qd sizes; do
 	$CHECK svg "$OUT/$k.svg" 4 || fail "$k.svg"
 done
 n=$($CHECK html-svgs "$OUT/report.html") || fail "report.html"
-[ "$n" -eq 5 ] || fail "report has $n charts, expected 5"
+[ "$n" -eq 11 ] || fail "report has $n charts, expected 11"
 if command -v "$CHROMIUM" >/dev/null 2>&1; then
-	check_report_in_browser "$OUT/report.html" 5
+	check_report_in_browser "$OUT/report.html" 11
 	[ -n "${KEEP_SCREENSHOT:-}" ] && cp "$OUT/report.png" "$KEEP_SCREENSHOT"
 else
 	[ "${CI:-}" = true ] && fail "chromium is missing (scripts/install-deps.sh installs it)"
