@@ -77,6 +77,17 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 	if (columns & BPT_COL_COMPLETION)
 		r->completion = (uint8_t)pick(s, BPT_COMPLETION_SEEN,
 					      tu_below(s, BPT_COMPLETION__COUNT));
+	if (columns & BPT_COL_FILE) {
+		r->file_class = (uint8_t)pick(s, BPT_FILE_DATA, tu_below(s, BPT_FILE__COUNT));
+		r->file_dev = (uint32_t)pick(s, 7u << 20 | 3, (uint32_t)tu_rand(s));
+		if (r->file_class == BPT_FILE_DATA) {
+			r->inode = pick(s, 12 + tu_below(s, 4), tu_rand(s));
+			r->file_offset = pick(s, tu_below(s, 1u << 30) << 12,
+					      BPT_FILE_OFFSET_UNKNOWN);
+			r->file_bytes = (uint32_t)pick(s, r->bytes,
+						       tu_below(s, (uint64_t)r->bytes + 1));
+		}
+	}
 }
 
 static char tmpnames[64][96];
@@ -137,5 +148,7 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->error == b->error && a->dev == b->dev && a->op == b->op &&
 	       a->flags == b->flags && a->member == b->member &&
 	       a->sched_ns == b->sched_ns && a->source_index == b->source_index &&
-	       a->completion == b->completion;
+	       a->completion == b->completion && a->file_class == b->file_class &&
+	       a->file_dev == b->file_dev && a->inode == b->inode &&
+	       a->file_offset == b->file_offset && a->file_bytes == b->file_bytes;
 }
