@@ -39,6 +39,7 @@
 
 #include "capture_events.h"
 #include "core_fixes.bpf.h"
+#include "files.bpf.h"
 
 /* ------------------------------------------------ set by the loader */
 
@@ -336,7 +337,12 @@ static __always_inline void fill_event(struct capture_event *out,
 	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
 	out->status = status;
 	out->completion = completion;
+	out->file_kind = s->file_kind;
 	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	out->inode = s->inode;
+	out->file_off = s->file_off;
+	out->file_dev = s->file_dev;
+	out->file_bytes = s->file_bytes;
 }
 
 /*
@@ -366,17 +372,17 @@ static __always_inline void send_unseen(const struct capture_inflight *s, __u64 
  * already tracked keeps its entry (block_rq_insert sees requeued requests
  * again).
  */
-static __always_inline void track(__u64 rq, const struct capture_event *ev,
-				  __u64 now, int keep_existing)
+static __always_inline struct capture_inflight *
+track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 {
 	struct capture_inflight *s;
 	int had = 0;
 
 	if (keep_existing && slot_find(rq))
-		return;
+		return NULL;
 	s = slot_claim(rq, &had);
 	if (!s)
-		return;
+		return NULL;
 	/* The entry still holds this struct request's previous, issued use,
 	 * whose completion never reached us. */
 	if (had && s->issue_ns)
@@ -390,6 +396,7 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	s->bytes = ev->bytes;
 	s->pid = ev->pid;
 	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
+	return s;
 }
 
 /* Created (block_io_start, 6.5+) or inserted (block_rq_insert, before 6.5). */
@@ -397,6 +404,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 				    int keep_existing)
 {
 	struct capture_event ev = {};
+	struct capture_inflight *s;
 	__u32 dev = rq_dev(rq, btf);
 	__u32 cmd_flags;
 	__u64 q;
@@ -407,8 +415,6 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.dev = dev;
 	cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
 	if (!take_task(&ev, btf)) {
-		struct capture_inflight *s;
-
 		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 			/* a flush asked by a task we leave out */
 			q = rq_queue(rq, btf);
@@ -428,7 +434,12 @@ static __always_inline int on_start(struct request *rq, const int btf,
 		return 0;
 	}
 	ev.cmd_flags = cmd_flags;
-	track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
+	/* the sector now, to see at issue whether a front merge changed
+	 * the request's first bio */
+	ev.sector = RQ_FIELD(btf, rq, __sector);
+	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
+	if (s)
+		take_file(rq, s, 0);
 	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
@@ -457,6 +468,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 {
 	struct capture_event ev = {};
 	int flush_rq = (cmd_flags & req_preflush_mask()) && bytes == 0;
+	struct capture_inflight *s;
 	struct flush_owner *fo;
 	__u64 q;
 
@@ -485,7 +497,9 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.sector = sector;
 	ev.bytes = bytes;
 	ev.cmd_flags = cmd_flags;
-	track(key, &ev, now, 0);
+	s = track(key, &ev, now, 0);
+	if (s)
+		take_file(rq, s, 1);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
@@ -517,6 +531,9 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags, 1);
 		return 0;
 	}
+	/* a front merge put another bio first: its file is the request's */
+	if (s->sector != sector)
+		take_file(rq, s, 1);
 	s->issue_ns = now;
 	s->sector = sector;
 	s->bytes = bytes;
@@ -673,6 +690,105 @@ SEC("raw_tp/block_rq_requeue")
 int rq_requeue_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	return on_requeue(rq_key(raw_rq(ctx, raw_idx_requeue), 0));
+}
+
+/* ------------------------------------------------ paths of written files */
+
+/*
+ * The path of every regular file on a file system with a block device
+ * whose page cache gets dirty (writeback_dirty_folio: buffered writes and
+ * mmap stores, the first time a folio is dirtied), once per inode (the
+ * LRU below remembers which were sent; one it evicted is sent again, and
+ * the user side keeps the first path). Taken while the file still has its
+ * name, so a file deleted before its writeback keeps it. The path is the
+ * chain of dentry names up to the file system's root (the user side puts
+ * the mount point before it): bpf_d_path() would give it whole, but only
+ * from fentry programs, which this machine's kernel refuses to load (see
+ * docs/capture.md). Files only read, or written before the capture, are
+ * named by the user side at the end (capture/files.c).
+ */
+struct path_key {
+	__u64 inode;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct path_key);
+	__type(value, __u8);
+} paths_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 2 << 20);
+} path_events SEC(".maps");
+
+#define PATH_DEPTH 16
+#define NAME_MAX_ 255
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
+{
+	struct inode *inode;
+	struct capture_path_event *ev;
+	struct path_key k = {};
+	struct dentry *d, *parent;
+	struct hlist_node *alias;
+	__u32 off = 0;
+	__u8 one = 1;
+
+	if (!files_on || !mapping)
+		return 0;
+	inode = BPF_CORE_READ(mapping, host);
+	if (!inode ||
+	    (BPF_CORE_READ(inode, i_mode) & S_IFMT_) != S_IFREG_ ||
+	    !BPF_CORE_READ(inode, i_sb, s_bdev))
+		return 0;
+	k.inode = BPF_CORE_READ(inode, i_ino);
+	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	if (bpf_map_lookup_elem(&paths_seen, &k))
+		return 0;
+	bpf_map_update_elem(&paths_seen, &k, &one, BPF_ANY);
+	alias = BPF_CORE_READ(inode, i_dentry.first);
+	if (!alias)
+		return 0;
+	d = (void *)alias - bpf_core_field_offset(struct dentry, d_u.d_alias);
+	ev = bpf_ringbuf_reserve(&path_events, sizeof(*ev), 0);
+	if (!ev) {
+		__sync_fetch_and_add(&counters.paths_lost, 1);
+		return 0;
+	}
+	/* names from the file up, each NUL-terminated: "c\0b\0a\0" */
+	for (int i = 0; i < PATH_DEPTH; i++) {
+		const unsigned char *name;
+		long n;
+
+		parent = BPF_CORE_READ(d, d_parent);
+		if (!parent || parent == d)
+			break;
+		if (off > CAPTURE_PATH_MAX - NAME_MAX_ - 1)
+			goto too_long;
+		name = BPF_CORE_READ(d, d_name.name);
+		n = bpf_probe_read_kernel_str(ev->path + off, NAME_MAX_ + 1, name);
+		if (n <= 1)
+			goto too_long;
+		off += n;
+		d = parent;
+	}
+	if (parent != d || off == 0)
+		goto too_long; /* deeper than PATH_DEPTH */
+	ev->inode = k.inode;
+	ev->file_dev = k.dev;
+	ev->len = off;
+	__sync_fetch_and_add(&counters.paths_sent, 1);
+	bpf_ringbuf_submit(ev, BPF_RB_NO_WAKEUP);
+	return 0;
+too_long:
+	bpf_ringbuf_discard(ev, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&counters.paths_lost, 1);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -330,6 +330,13 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	h->skel = skel;
 	err = choose_tracepoints(skel, btf, kernel_btf && !o->btf_path && !o->force_raw,
 				 tps, error);
+	files_set_rodata(skel, btf, !o->no_files);
+	/* the paths of written files: a tp_btf program, so the kernel's
+	 * own BTF, with the tracepoint */
+	bpf_program__set_autoload(skel->progs.dirty_folio,
+				  !o->no_files && kernel_btf && !o->btf_path &&
+				  btf__find_by_name_kind(btf, "btf_trace_writeback_dirty_folio",
+							 BTF_KIND_TYPEDEF) > 0);
 	btf__free(btf);
 	if (err)
 		goto fail;
@@ -372,6 +379,13 @@ int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error)
 		{ sk->progs.io_start_raw, &sk->links.io_start_raw },
 	};
 
+	/* the paths of written files: without them the trace still names
+	 * each I/O's inode, so a kernel that refuses the hook is no error */
+	if (bpf_program__autoload(sk->progs.dirty_folio)) {
+		sk->links.dirty_folio = bpf_program__attach(sk->progs.dirty_folio);
+		h->paths_on = sk->links.dirty_folio != NULL;
+		h->paths_error = h->paths_on ? 0 : -errno;
+	}
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		const char *reason;
 		int err;
@@ -400,6 +414,11 @@ void loader_stop(struct capture_bpf_handle *h)
 int loader_ringbuf_fd(const struct capture_bpf_handle *h)
 {
 	return bpf_map__fd(h->skel->maps.events);
+}
+
+int loader_path_fd(const struct capture_bpf_handle *h)
+{
+	return h->paths_on ? bpf_map__fd(h->skel->maps.path_events) : -1;
 }
 
 uint64_t loader_missed_runs(const struct capture_bpf_handle *h)
@@ -519,6 +538,11 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		for (int k = 0; k < CAPTURE_COMM_LEN; k++)
 			ev.comm[k] = s->comm[k];
 		ev.completion = CAPTURE_COMPLETION_PENDING;
+		ev.file_kind = s->file_kind;
+		ev.inode = s->inode;
+		ev.file_off = s->file_off;
+		ev.file_dev = s->file_dev;
+		ev.file_bytes = s->file_bytes;
 		rc = fn(ctx, &ev);
 	}
 	munmap((void *)t, len);

@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw;
+	int allow_loss, json, verbose, force_raw, no_files;
 	const char *btf_path;
 	char **cmd;
 };
@@ -71,6 +71,8 @@ static void usage(FILE *f)
 "      --allow-loss        exit 0 even when events were lost\n"
 "      --json              print the summary as JSON on stdout\n"
 "  -v, --verbose           show libbpf's messages and what was attached\n"
+"      --no-files          do not record the file (or class) of each I/O\n"
+"                          nor the paths of files opened\n"
 "      --raw-tp            use raw tracepoints even where tp_btf works\n"
 "      --btf FILE          kernel BTF to use when the kernel has none\n"
 "  -h, --help              this help\n"
@@ -124,7 +126,8 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF };
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF,
+       OPT_NO_FILES };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -140,6 +143,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
+		{ "no-files", no_argument, NULL, OPT_NO_FILES },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -205,6 +209,9 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			break;
 		case OPT_RAW:
 			o->force_raw = 1;
+			break;
+		case OPT_NO_FILES:
+			o->no_files = 1;
 			break;
 		case OPT_BTF:
 			o->btf_path = optarg;
@@ -484,7 +491,7 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			const struct capture_bpf_handle *h)
 {
 	bpt_header_init(hdr, "capture");
-	hdr->columns = BPT_COL_COMPLETION;
+	hdr->columns = BPT_COL_COMPLETION | (o->no_files ? 0 : BPT_COL_FILE);
 	for (unsigned i = 0; i < t->n; i++)
 		bpt_header_add_device(hdr, &t->dev[i]);
 	add_meta(hdr, o, argc, argv, t, h);
@@ -551,7 +558,7 @@ static int load_and_attach(struct capture_bpf_handle *h, struct capture_opts *o,
 	struct loader_opts lo = {
 		.filters = &o->filters, .own_tgid = getpid(),
 		.ringbuf_bytes = o->buffer_bytes, .force_raw = o->force_raw,
-		.btf_path = o->btf_path,
+		.btf_path = o->btf_path, .no_files = o->no_files,
 	};
 	struct bpt_error error;
 
@@ -610,15 +617,29 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd };
 	struct bpt_error error, berr = { 0 };
 	struct convert conv;
+	struct files files;
 	int err;
 
 	convert_init(&conv, hdr->start_mono_ns, &h->bits, intern_comm, w);
 	for (unsigned i = 0; i < table->n; i++)
 		convert_add_dev(&conv, capture_kdev(table->dev[i].major, table->dev[i].minor));
+	files_init(&files);
+	if (!o->no_files)
+		conv.files = &files;
+	if (!o->no_files && !h->paths_on)
+		fprintf(stderr, "capture: warning: no paths of files as they are written "
+			"(writeback_dirty_folio: %s); paths are looked up at the end\n",
+			h->paths_error ? strerror(-h->paths_error) : "needs the kernel's BTF");
 	err = session_run(h, w, &conv, &sopts, res, &error);
 	loader_stop(h);
 	if (err)
 		pr_err("capture: %s", error.msg);
+	if (!o->no_files && files_finish(&files, w) && !err)
+		fprintf(stderr, "capture: warning: the path table is incomplete\n");
+	if (o->verbose && !o->no_files)
+		fprintf(stderr, "capture: %lu files named by I/O, %lu without a path\n",
+			(unsigned long)files.files, (unsigned long)files.unresolved);
+	files_free(&files);
 	/* the writer's first error is sticky: whether it came while
 	 * recording or now, werr names it */
 	*werr = bpt_writer_flush(w);

@@ -103,5 +103,12 @@ int convert_event(struct convert *c, const struct capture_event *e,
 	/* the values are the trace's enum bpt_completion (capture_events.h) */
 	rec->completion = e->completion < BPT_COMPLETION__COUNT ? e->completion
 								: BPT_COMPLETION_PENDING;
+	if (c->files) {
+		char comm[CAPTURE_COMM_LEN + 1];
+
+		memcpy(comm, e->comm, CAPTURE_COMM_LEN);
+		comm[CAPTURE_COMM_LEN] = '\0';
+		files_classify(c->files, e, comm, rec);
+	}
 	return 0;
 }

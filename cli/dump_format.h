@@ -20,6 +20,15 @@
  *                                  (the request was used again then) or
  *                                  "pending" (the end of the capture);
  *                                  service_us is then up to that bound
+ *   file file_dev inode file_offset file_bytes path
+ *                                  captures with the file columns (1.3):
+ *                                  the class ("data", "metadata",
+ *                                  "journal", "swap", "raw", "unknown"),
+ *                                  and for data the file system's
+ *                                  MAJ:MIN, inode, byte offset in the
+ *                                  file, bytes of the I/O that are the
+ *                                  file's, its path; "-" (CSV: empty,
+ *                                  JSON: null) where none
  *
  * JSON output is one array of objects, one object per line, so
  * `json.load` reads it whole and `sed 1d;$d` leaves JSON lines.
@@ -39,6 +48,9 @@ struct dump_out {
 	enum dump_format fmt;
 	const struct bpt_header *hdr; /* device names and optional columns */
 	uint64_t lines;               /* records written so far */
+	/* the path of a file (the trace's path table), or NULL; may be NULL */
+	const char *(*path)(void *ctx, uint32_t file_dev, uint64_t inode);
+	void *path_ctx;
 };
 
 /* Parse "text", "csv" or "json"; -EINVAL otherwise. */
