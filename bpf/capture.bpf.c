@@ -343,6 +343,10 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->file_off = s->file_off;
 	out->file_dev = s->file_dev;
 	out->file_bytes = s->file_bytes;
+	out->inode2 = s->inode2;
+	out->file2_off = s->file2_off;
+	out->file2_dev = s->file2_dev;
+	out->file2_bytes = s->file2_bytes;
 }
 
 /*
@@ -439,7 +443,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.sector = RQ_FIELD(btf, rq, __sector);
 	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
 	if (s)
-		take_file(rq, s, 0);
+		take_dio_offset(rq, s);
 	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
@@ -531,9 +535,9 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags, 1);
 		return 0;
 	}
-	/* a front merge put another bio first: its file is the request's */
-	if (s->sector != sector)
-		take_file(rq, s, 1);
+	/* the file(s), now that merges are done; a direct I/O's offset from
+	 * creation holds while no front merge put another bio first */
+	take_file(rq, s, s->sector == sector ? 2 : 1);
 	s->issue_ns = now;
 	s->sector = sector;
 	s->bytes = bytes;

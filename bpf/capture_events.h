@@ -125,8 +125,14 @@ struct capture_event {
 	__u64 file_off;    /* byte offset of the first byte; CAPTURE_FILE_OFF_UNKNOWN */
 	__u32 file_dev;    /* s_dev of the file system (BDEV: the device's i_rdev) */
 	__u32 file_bytes;  /* bytes from the start that are this file's, contiguous */
+	/* a second file whose data follow (file2_bytes from byte file_bytes
+	 * on; 0: none): the writeback of two files merged into the request */
+	__u64 inode2;
+	__u64 file2_off;
+	__u32 file2_dev;
+	__u32 file2_bytes;
 };
-_Static_assert(sizeof(struct capture_event) == 104, "capture_event layout");
+_Static_assert(sizeof(struct capture_event) == 128, "capture_event layout");
 
 /*
  * One entry of the in-flight table (the BPF array map `inflight`, which
@@ -159,8 +165,12 @@ struct capture_inflight {
 	__u64 file_off;
 	__u32 file_dev;
 	__u32 file_bytes;
+	__u64 inode2;
+	__u64 file2_off;
+	__u32 file2_dev;
+	__u32 file2_bytes;
 	__u8 file_kind;
-	__u8 pad[31];
+	__u8 pad[7];
 };
 _Static_assert(sizeof(struct capture_inflight) == 128, "capture_inflight layout");
 

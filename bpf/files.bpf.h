@@ -17,9 +17,10 @@
  * end_io addresses from /proc/kallsyms (0: not recognised).
  *
  * The following bios are followed (at most FILE_BIOS) to count how many
- * bytes from the start belong to the same file contiguously, so a request
- * that merged two files' writeback is credited to the first only for its
- * part (file_bytes).
+ * bytes from the start belong to the same file contiguously, and which
+ * file the next ones belong to: a request that merged two files'
+ * writeback is credited to each for its part (file_bytes, file2_bytes);
+ * bytes after a third file starts are not credited.
  *
  * Every read is a probe read (BPF_CORE_READ): the pointers come from
  * plain memory, and a stale one yields zeros, never a fault.
@@ -45,6 +46,8 @@ const volatile __u64 chain_end_io = 0;
 /* bit of PG_swapcache (PG_owner_priv_1) and PG_swapbacked in folio flags */
 const volatile __u32 pg_swapcache_bit = 10;
 const volatile __u32 pg_swapbacked_bit = 17;
+/* page_type >> 24 of a slab page (PGTY_slab, Linux 6.10+); 0: not known */
+const volatile __u32 pgty_slab = 0;
 
 struct file_of {
 	__u64 inode, off;
@@ -132,6 +135,13 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 	in &= (1u << page_shift) - 1;
 	head = BPF_CORE_READ((struct page *)page, compound_head);
 	folio = head & 1 ? head - 1 : page;
+	/* slab memory (kmalloc'd buffers: small xfs metadata buffers) reuses
+	 * the mapping field for its own */
+	if (pgty_slab &&
+	    BPF_CORE_READ((struct page *)folio, page_type) >> 24 == pgty_slab) {
+		f->kind = CAPTURE_FILE_NOMAP;
+		return;
+	}
 	/* the flags are the first word of struct page and folio in every
 	 * kernel (a memdesc_flags_t since 6.18, an unsigned long before) */
 	if (bpf_probe_read_kernel(&flags, sizeof(flags), (void *)folio))
@@ -163,23 +173,65 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 		   (page - folio) / bpf_core_type_size(struct page)) << page_shift) + in;
 }
 
+/* At a request's creation: the offset of a direct I/O, which only its
+ * submitter's state gives (take_file, at issue, reads the rest). */
+static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s)
+{
+	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct file_of f;
+
+	s->file_kind = CAPTURE_FILE_NONE;
+	s->file_off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!files_on || !bio || !dio_end_io)
+		return;
+	bio_file(bio, 0, &f);
+	if (f.kind == CAPTURE_FILE_DIRECT) {
+		s->file_kind = f.kind;
+		s->file_off = f.off;
+	}
+}
+
+/* Does bio file `g` go on where file `f`'s first `bytes` end? (The
+ * offset of a direct I/O bio is known only at its creation: for those
+ * the same file is taken as enough.) */
+static __always_inline int continues(const struct file_of *f, const struct file_of *g,
+				     __u32 bytes)
+{
+	if (g->kind != f->kind || g->inode != f->inode || g->dev != f->dev)
+		return 0;
+	return f->kind != CAPTURE_FILE_DATA || g->off == f->off + bytes;
+}
+
 /* The file of request `rq` into the in-flight entry `s`: its first bio's,
- * and the bytes of the following bios that continue it. */
+ * the bytes of the following bios that continue it, and the same for a
+ * second file after it (page cache data only: the flusher's plug merges
+ * the end of one file's writeback with the start of the next). */
 static __always_inline void take_file(struct request *rq, struct capture_inflight *s,
 				      int at_issue)
 {
 	struct bio *bio = BPF_CORE_READ(rq, bio);
-	struct file_of f, g;
-	__u32 bytes;
+	struct file_of f, g, f2 = {};
+	__u32 bytes, bytes2 = 0;
+	int second = 0;
+	/* a direct I/O's offset taken at creation (take_dio_offset), valid
+	 * while the request's first bio is the same (at_issue == 2) */
+	__u64 dio_off = s->file_kind == CAPTURE_FILE_DIRECT && at_issue == 2
+			? s->file_off : CAPTURE_FILE_OFF_UNKNOWN;
 
 	s->file_kind = CAPTURE_FILE_NONE;
 	s->inode = 0;
 	s->file_dev = 0;
 	s->file_off = CAPTURE_FILE_OFF_UNKNOWN;
 	s->file_bytes = 0;
+	s->inode2 = 0;
+	s->file2_off = 0;
+	s->file2_dev = 0;
+	s->file2_bytes = 0;
 	if (!files_on || !bio)
 		return;
 	bio_file(bio, at_issue, &f);
+	if (f.kind == CAPTURE_FILE_DIRECT && f.off == CAPTURE_FILE_OFF_UNKNOWN)
+		f.off = dio_off;
 	s->file_kind = f.kind;
 	s->inode = f.inode;
 	s->file_dev = f.dev;
@@ -192,16 +244,29 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 		if (!bio)
 			break;
 		bio_file(bio, 1, &g);
-		/* the same file, going on where the bytes so far end (the
-		 * offset of a direct I/O bio is known only at its creation:
-		 * for those the same file is taken as enough) */
-		if (g.kind != f.kind || g.inode != f.inode || g.dev != f.dev)
+		if (!second) {
+			if (continues(&f, &g, bytes)) {
+				bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+				continue;
+			}
+			if (g.kind != CAPTURE_FILE_DATA || f.kind != CAPTURE_FILE_DATA)
+				break;
+			second = 1;
+			f2 = g;
+			bytes2 = BPF_CORE_READ(bio, bi_iter.bi_size);
+			continue;
+		}
+		if (!continues(&f2, &g, bytes2))
 			break;
-		if (f.kind == CAPTURE_FILE_DATA && g.off != f.off + bytes)
-			break;
-		bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+		bytes2 += BPF_CORE_READ(bio, bi_iter.bi_size);
 	}
 	s->file_bytes = bytes;
+	if (second) {
+		s->inode2 = f2.inode;
+		s->file2_off = f2.off;
+		s->file2_dev = f2.dev;
+		s->file2_bytes = bytes2;
+	}
 }
 
 #endif

@@ -543,6 +543,10 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		ev.file_off = s->file_off;
 		ev.file_dev = s->file_dev;
 		ev.file_bytes = s->file_bytes;
+		ev.inode2 = s->inode2;
+		ev.file2_off = s->file2_off;
+		ev.file2_dev = s->file2_dev;
+		ev.file2_bytes = s->file2_bytes;
 		rc = fn(ctx, &ev);
 	}
 	munmap((void *)t, len);

@@ -92,6 +92,7 @@ void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on)
 	skel->rodata->pg_swapcache_bit = (__u32)btf_enum_value(btf, "PG_swapcache",
 							       btf_enum_value(btf, "PG_owner_priv_1", 10));
 	skel->rodata->pg_swapbacked_bit = (__u32)btf_enum_value(btf, "PG_swapbacked", 19);
+	skel->rodata->pgty_slab = (__u32)btf_enum_value(btf, "PGTY_slab", 0);
 	if (btf__find_by_name_kind(btf, "iomap_dio", BTF_KIND_STRUCT) > 0)
 		skel->rodata->dio_end_io = kallsym("iomap_dio_bio_end_io");
 	skel->rodata->xlog_end_io = kallsym("xlog_bio_end_io");
@@ -200,6 +201,14 @@ static struct files_inode *inode_get(struct files *fs, uint32_t dev, uint64_t in
 	return &fs->tab[h];
 }
 
+static void mark_used(struct files *fs, uint32_t dev, uint64_t ino)
+{
+	struct files_inode *n = inode_get(fs, dev, ino);
+
+	if (n)
+		n->used_by_io = 1;
+}
+
 void files_init(struct files *fs)
 {
 	memset(fs, 0, sizeof(*fs));
@@ -261,8 +270,8 @@ void files_classify(struct files *fs, const struct capture_event *e, const char 
 	int jbd2 = !strncmp(comm, "jbd2/", 5);
 
 	rec->file_class = BPT_FILE_UNKNOWN;
-	rec->file_dev = rec->file_bytes = 0;
-	rec->inode = rec->file_offset = 0;
+	rec->file_dev = rec->file_bytes = rec->file2_dev = rec->file2_bytes = 0;
+	rec->inode = rec->file_offset = rec->inode2 = rec->file2_offset = 0;
 	switch (e->file_kind) {
 	case CAPTURE_FILE_DATA:
 	case CAPTURE_FILE_DIRECT:
@@ -275,11 +284,14 @@ void files_classify(struct files *fs, const struct capture_event *e, const char 
 		rec->file_bytes = e->file_bytes < e->bytes ? e->file_bytes : e->bytes;
 		if (!rec->file_bytes)
 			rec->file_bytes = e->bytes;
-		{
-			struct files_inode *n = inode_get(fs, e->file_dev, e->inode);
-
-			if (n)
-				n->used_by_io = 1;
+		mark_used(fs, e->file_dev, e->inode);
+		if (e->file2_bytes && e->inode2 && e->file2_dev &&
+		    e->file2_bytes <= e->bytes - rec->file_bytes) {
+			rec->file2_dev = e->file2_dev;
+			rec->inode2 = e->inode2;
+			rec->file2_offset = e->file2_off;
+			rec->file2_bytes = e->file2_bytes;
+			mark_used(fs, e->file2_dev, e->inode2);
 		}
 		return;
 	case CAPTURE_FILE_BDEV:

@@ -45,11 +45,12 @@ static const struct {
 };
 /* The file columns (BPT_COL_FILE), then the path from the path table. */
 static const char *const file_cols[] = {
-	"file", "file_dev", "inode", "file_offset", "file_bytes", "path",
+	"file", "file_dev", "inode", "file_offset", "file_bytes", "file2_dev", "inode2",
+	"file2_offset", "file2_bytes", "path", "path2",
 };
 #define NBASE (sizeof(base_cols) / sizeof(base_cols[0]))
 #define NOPT0 (sizeof(opt_cols) / sizeof(opt_cols[0]))
-#define NFILE 5 /* file_cols before "path" */
+#define NFILE 9 /* file_cols before "path" */
 #define NOPT (NOPT0 + NFILE)
 
 void dump_begin(struct dump_out *o)
@@ -70,8 +71,10 @@ void dump_begin(struct dump_out *o)
 			if (cols & opt_cols[i].bit)
 				fprintf(o->f, " %12s", opt_cols[i].name);
 		if (cols & BPT_COL_FILE)
-			fprintf(o->f, " %-8s %9s %10s %12s %10s %s", file_cols[0], file_cols[1],
-				file_cols[2], file_cols[3], file_cols[4], file_cols[5]);
+			fprintf(o->f, " %-8s %9s %10s %12s %10s %9s %10s %12s %11s %s %s",
+				file_cols[0], file_cols[1], file_cols[2], file_cols[3],
+				file_cols[4], file_cols[5], file_cols[6], file_cols[7],
+				file_cols[8], file_cols[9], file_cols[10]);
 		fputc('\n', o->f);
 		return;
 	case DUMP_CSV:
@@ -80,7 +83,7 @@ void dump_begin(struct dump_out *o)
 		for (size_t i = 0; i < NOPT0; i++)
 			if (cols & opt_cols[i].bit)
 				fprintf(o->f, ",%s", opt_cols[i].name);
-		for (size_t i = 0; (cols & BPT_COL_FILE) && i <= NFILE; i++)
+		for (size_t i = 0; (cols & BPT_COL_FILE) && i <= NFILE + 1; i++)
 			fprintf(o->f, ",%s", file_cols[i]);
 		fputc('\n', o->f);
 		return;
@@ -161,15 +164,28 @@ static unsigned optional_values(uint32_t cols, const struct bpt_record *r,
 		else
 			snprintf(val[n++], 32, "-");
 		snprintf(val[n++], 32, data ? "%u" : "-", r->file_bytes);
+		data = data && r->file2_bytes;
+		if (data)
+			snprintf(val[n++], 32, "%u:%u", r->file2_dev >> 20, r->file2_dev & 0xfffff);
+		else
+			snprintf(val[n++], 32, "-");
+		snprintf(val[n++], 32, data ? "%" PRIu64 : "-", r->inode2);
+		if (data && r->file2_offset != BPT_FILE_OFFSET_UNKNOWN)
+			snprintf(val[n++], 32, "%" PRIu64, r->file2_offset);
+		else
+			snprintf(val[n++], 32, "-");
+		snprintf(val[n++], 32, data ? "%u" : "-", r->file2_bytes);
 	}
 	return n;
 }
 
-/* The path of the record's file, or NULL. */
-static const char *path_of(const struct dump_out *o, const struct bpt_record *r)
+/* The path of the record's first (second: which = 1) file, or NULL. */
+static const char *path_of(const struct dump_out *o, const struct bpt_record *r, int which)
 {
 	if (!(o->hdr->columns & BPT_COL_FILE) || r->file_class != BPT_FILE_DATA || !o->path)
 		return NULL;
+	if (which)
+		return r->file2_bytes ? o->path(o->path_ctx, r->file2_dev, r->inode2) : NULL;
 	return o->path(o->path_ctx, r->file_dev, r->inode);
 }
 
@@ -179,7 +195,7 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 	char opt[NOPT][32];
 	unsigned nopt = optional_values(o->hdr->columns, r, opt_name, opt);
 	int files = !!(o->hdr->columns & BPT_COL_FILE);
-	const char *path = path_of(o, r);
+	const char *path = path_of(o, r, 0), *path2 = path_of(o, r, 1);
 	struct fields x;
 	FILE *f = o->f;
 
@@ -198,12 +214,14 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 		for (unsigned i = 0; i < nopt - (files ? NFILE : 0); i++)
 			fprintf(f, " %12s", opt[i]);
 		if (files) {
-			static char esc[COMM_ESC_LEN];
+			static char esc[COMM_ESC_LEN], esc2[COMM_ESC_LEN];
 			unsigned b = nopt - NFILE;
 
-			fprintf(f, " %-8s %9s %10s %12s %10s %s", opt[b], opt[b + 1], opt[b + 2],
-				opt[b + 3], opt[b + 4],
-				path ? fmt_text(path, esc, sizeof(esc)) : "-");
+			fprintf(f, " %-8s %9s %10s %12s %10s %9s %10s %12s %11s %s %s", opt[b],
+				opt[b + 1], opt[b + 2], opt[b + 3], opt[b + 4], opt[b + 5],
+				opt[b + 6], opt[b + 7], opt[b + 8],
+				path ? fmt_text(path, esc, sizeof(esc)) : "-",
+				path2 ? fmt_text(path2, esc2, sizeof(esc2)) : "-");
 		}
 		fputc('\n', f);
 		break;
@@ -221,6 +239,9 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			fputc(',', f);
 			if (path)
 				csv_str(f, path);
+			fputc(',', f);
+			if (path2)
+				csv_str(f, path2);
 		}
 		fputc('\n', f);
 		break;
@@ -250,7 +271,7 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			if (!strcmp(opt[i], "-"))
 				jw_kraw(&w, opt_name[i], "null");
 			else if (strcmp(opt_name[i], "completion") && strcmp(opt_name[i], "file") &&
-				 strcmp(opt_name[i], "file_dev"))
+				 strcmp(opt_name[i], "file_dev") && strcmp(opt_name[i], "file2_dev"))
 				jw_kraw(&w, opt_name[i], opt[i]);
 			else
 				jw_kstr(&w, opt_name[i], opt[i]);
@@ -260,6 +281,10 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 				jw_kstr(&w, "path", path);
 			else
 				jw_kraw(&w, "path", "null");
+			if (path2)
+				jw_kstr(&w, "path2", path2);
+			else
+				jw_kraw(&w, "path2", "null");
 		}
 		jw_obj_end(&w);
 		break;

@@ -20,15 +20,17 @@
  *                                  (the request was used again then) or
  *                                  "pending" (the end of the capture);
  *                                  service_us is then up to that bound
- *   file file_dev inode file_offset file_bytes path
+ *   file file_dev inode file_offset file_bytes
+ *   file2_dev inode2 file2_offset file2_bytes path path2
  *                                  captures with the file columns (1.3):
  *                                  the class ("data", "metadata",
  *                                  "journal", "swap", "raw", "unknown"),
  *                                  and for data the file system's
  *                                  MAJ:MIN, inode, byte offset in the
  *                                  file, bytes of the I/O that are the
- *                                  file's, its path; "-" (CSV: empty,
- *                                  JSON: null) where none
+ *                                  file's, the same for a second file
+ *                                  merged into the request, the paths;
+ *                                  "-" (CSV: empty, JSON: null) where none
  *
  * JSON output is one array of objects, one object per line, so
  * `json.load` reads it whole and `sed 1d;$d` leaves JSON lines.

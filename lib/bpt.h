@@ -144,6 +144,13 @@ struct bpt_record {
 	uint64_t inode;       /* DATA: the file's inode number on file_dev */
 	uint64_t file_offset; /* DATA: byte offset in the file of the I/O's
 			       * first byte; BPT_FILE_OFFSET_UNKNOWN if not known */
+	/* DATA: a second file whose data follow the first's in the same
+	 * request (the writeback of two files merged): file2_bytes of the
+	 * I/O from byte file_bytes on; 0 when there is none */
+	uint32_t file2_dev;
+	uint32_t file2_bytes; /* file_bytes + file2_bytes <= bytes */
+	uint64_t inode2;
+	uint64_t file2_offset;
 };
 
 /*

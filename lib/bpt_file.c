@@ -3,6 +3,10 @@
  * columns (class, file system device, inode, offset in the file, bytes
  * of the file) and the path table of the footer.
  *
+ * A request that merged the writeback of two files carries the second
+ * too (file2_*): the flusher writes file after file under one plug, so
+ * the end of one file and the start of the next often share a request.
+ *
  * The columns are stored as they are (raw): an I/O stream touches few
  * files, so the byte planes of inode and device are runs zstd removes,
  * and a file's offsets rise like sectors do.
@@ -39,18 +43,22 @@ int bpt_file_class_parse(const char *name)
  * file_dev may name the file system of metadata and journal I/O);
  * file_bytes never exceeds the I/O. */
 static int file_bad(uint64_t cls, uint64_t inode, uint64_t off, uint64_t fbytes,
-		    uint64_t bytes)
+		    uint64_t bytes, uint64_t dev2, uint64_t inode2, uint64_t off2,
+		    uint64_t fbytes2)
 {
-	if (cls >= BPT_FILE__COUNT)
+	if (cls >= BPT_FILE__COUNT || dev2 > UINT32_MAX || fbytes2 > UINT32_MAX)
+		return 1;
+	if (!fbytes2 && (dev2 || inode2 || off2))
 		return 1;
 	if (cls != BPT_FILE_DATA)
-		return inode || off || fbytes;
-	return fbytes > bytes;
+		return inode || off || fbytes || fbytes2;
+	return fbytes > bytes || fbytes2 > bytes - fbytes;
 }
 
 int bpt_file_record_bad(const struct bpt_record *r)
 {
-	return file_bad(r->file_class, r->inode, r->file_offset, r->file_bytes, r->bytes);
+	return file_bad(r->file_class, r->inode, r->file_offset, r->file_bytes, r->bytes,
+			r->file2_dev, r->inode2, r->file2_offset, r->file2_bytes);
 }
 
 void bpt_file_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record *r)
@@ -60,6 +68,10 @@ void bpt_file_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record
 	e->col[COL_INODE][i] = r->inode;
 	e->col[COL_FILE_OFF][i] = r->file_offset;
 	e->col[COL_FILE_BYTES][i] = r->file_bytes;
+	e->col[COL_FILE2_DEV][i] = r->file2_dev;
+	e->col[COL_INODE2][i] = r->inode2;
+	e->col[COL_FILE2_OFF][i] = r->file2_offset;
+	e->col[COL_FILE2_BYTES][i] = r->file2_bytes;
 }
 
 int bpt_file_bad(const struct bpt_bcur *c, uint32_t j)
@@ -67,7 +79,9 @@ int bpt_file_bad(const struct bpt_bcur *c, uint32_t j)
 	return c->vals[COL_FILE_DEV][j] > UINT32_MAX ||
 	       file_bad(c->vals[COL_FILE_CLASS][j], c->vals[COL_INODE][j],
 			c->vals[COL_FILE_OFF][j], c->vals[COL_FILE_BYTES][j],
-			c->vals[COL_BYTES][j]);
+			c->vals[COL_BYTES][j], c->vals[COL_FILE2_DEV][j],
+			c->vals[COL_INODE2][j], c->vals[COL_FILE2_OFF][j],
+			c->vals[COL_FILE2_BYTES][j]);
 }
 
 void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec)
@@ -77,6 +91,10 @@ void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *re
 	rec->inode = c->vals[COL_INODE][j];
 	rec->file_offset = c->vals[COL_FILE_OFF][j];
 	rec->file_bytes = (uint32_t)c->vals[COL_FILE_BYTES][j];
+	rec->file2_dev = (uint32_t)c->vals[COL_FILE2_DEV][j];
+	rec->inode2 = c->vals[COL_INODE2][j];
+	rec->file2_offset = c->vals[COL_FILE2_OFF][j];
+	rec->file2_bytes = (uint32_t)c->vals[COL_FILE2_BYTES][j];
 }
 
 /* ------------------------------------------------------------ path table */

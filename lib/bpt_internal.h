@@ -122,7 +122,11 @@ enum bpt_col_id {
 	COL_INODE = 21,      /* raw */
 	COL_FILE_OFF = 22,   /* raw */
 	COL_FILE_BYTES = 23, /* raw */
-	COL_KNOWN = 24
+	COL_FILE2_DEV = 24,  /* raw: the second file of a merged request */
+	COL_INODE2 = 25,     /* raw */
+	COL_FILE2_OFF = 26,  /* raw */
+	COL_FILE2_BYTES = 27, /* raw */
+	COL_KNOWN = 28
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -136,7 +140,7 @@ static inline int bpt_col_optional(int id)
 {
 	return (id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
 	       id == COL_COMPLETION || id == COL_INTERNAL ||
-	       (id >= COL_FILE_CLASS && id <= COL_FILE_BYTES);
+	       (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES);
 }
 
 static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
@@ -151,7 +155,7 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !!(columns & BPT_COL_COMPLETION);
 	if (id == COL_INTERNAL)
 		return !!(columns & BPT_COL_INTERNAL);
-	if (id >= COL_FILE_CLASS && id <= COL_FILE_BYTES)
+	if (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES)
 		return !!(columns & BPT_COL_FILE);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }

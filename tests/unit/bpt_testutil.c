@@ -86,6 +86,12 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 					      BPT_FILE_OFFSET_UNKNOWN);
 			r->file_bytes = (uint32_t)pick(s, r->bytes,
 						       tu_below(s, (uint64_t)r->bytes + 1));
+			if (r->file_bytes < r->bytes && tu_below(s, 2)) {
+				r->file2_dev = r->file_dev;
+				r->inode2 = r->inode + 1;
+				r->file2_offset = tu_rand(s);
+				r->file2_bytes = (uint32_t)(r->bytes - r->file_bytes);
+			}
 		}
 	}
 }
@@ -150,5 +156,7 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->sched_ns == b->sched_ns && a->source_index == b->source_index &&
 	       a->completion == b->completion && a->file_class == b->file_class &&
 	       a->file_dev == b->file_dev && a->inode == b->inode &&
-	       a->file_offset == b->file_offset && a->file_bytes == b->file_bytes;
+	       a->file_offset == b->file_offset && a->file_bytes == b->file_bytes &&
+	       a->file2_dev == b->file2_dev && a->inode2 == b->inode2 &&
+	       a->file2_offset == b->file2_offset && a->file2_bytes == b->file2_bytes;
 }

@@ -50,6 +50,15 @@ Test(bpt_file, writer_refuses_bad_file_fields, .fini = tu_cleanup)
 	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "metadata naming an inode");
 	r.inode = r.file_offset = r.file_bytes = 0;
 	cr_assert_eq(bpt_writer_add(w, &r), 0, "metadata on a file system device");
+	r = data_rec(1, 12, 0);
+	r.file_bytes = 1024;
+	r.file2_bytes = 3073;
+	r.inode2 = 13;
+	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "two files longer than the I/O");
+	r.file2_bytes = 0;
+	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "a second inode without bytes");
+	r.file2_bytes = 3072;
+	cr_assert_eq(bpt_writer_add(w, &r), 0, "two files");
 	cr_assert_eq(bpt_writer_add_path(w, 1, 2, ""), -EINVAL);
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
 }
