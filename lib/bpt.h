@@ -64,7 +64,8 @@ enum bpt_column {
 	BPT_COL_COMPLETION = 1u << 3, /* completion: was the completion seen (1.2) */
 	BPT_COL_INTERNAL = 1u << 4, /* internal: an array-internal member I/O */
 	BPT_COL_FILE = 1u << 5,     /* file_*: the file or class an I/O touched (1.3) */
-	BPT_COL__KNOWN = (1u << 6) - 1
+	BPT_COL_CAUSE = 1u << 6,    /* cause_*: the task that caused the I/O (1.3) */
+	BPT_COL__KNOWN = (1u << 7) - 1
 };
 
 /*
@@ -151,7 +152,19 @@ struct bpt_record {
 	uint32_t file2_bytes; /* file_bytes + file2_bytes <= bytes */
 	uint64_t inode2;
 	uint64_t file2_offset;
+	/* BPT_COL_CAUSE (1.3): the task that caused the I/O, beside the one
+	 * that submitted it (pid, comm_id, cgroup_id): the writer of data a
+	 * kworker wrote back, the fsync a journal commit was for. cause_pid
+	 * 0: not known */
+	uint32_t cause_pid;     /* tgid */
+	uint32_t cause_comm_id; /* string id */
+	uint64_t cause_cgroup;  /* cgroup v2 id */
 };
+
+/* The causing task of `r` when the file carries it and it is known, else
+ * the submitter: pid, comm id and cgroup of the one to credit. */
+void bpt_record_credit(const struct bpt_record *r, uint32_t columns, uint32_t *pid,
+		       uint32_t *comm_id, uint64_t *cgroup);
 
 /*
  * The largest sector a record may name: the I/O's last byte,

@@ -517,6 +517,11 @@ static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uin
 			return BAD(c->blk_off, "block %u: record %u: bad internal flag %llu",
 				   c->seq - 1, i0 + j,
 				   (unsigned long long)c->vals[COL_INTERNAL][j]);
+		if (bpt_cause_bad(c, j, r->nstrs))
+			return BAD(c->blk_off, "block %u: record %u: bad cause (pid %llu, "
+				   "string %llu)", c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_CAUSE_PID][j],
+				   (unsigned long long)c->vals[COL_CAUSE_COMM][j]);
 		if (bpt_file_bad(c, j))
 			return BAD(c->blk_off, "block %u: record %u: bad file columns "
 				   "(class %llu, %llu of %llu bytes)", c->seq - 1, i0 + j,
@@ -571,6 +576,7 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       c->vals[COL_COMM][j] >= r->nstrs ||
 		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
 		       c->vals[COL_INTERNAL][j] > 1 || bpt_file_bad(c, j) ||
+		       bpt_cause_bad(c, j, r->nstrs) ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
 	if (bad || lim32 > UINT32_MAX)
@@ -604,4 +610,5 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->completion = (uint8_t)c->vals[COL_COMPLETION][j];
 	rec->internal = (uint8_t)c->vals[COL_INTERNAL][j];
 	bpt_file_decode(c, j, rec);
+	bpt_cause_decode(c, j, rec);
 }

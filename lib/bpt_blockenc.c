@@ -138,6 +138,8 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 		e->col[COL_INTERNAL][i] = r->internal;
 	if (e->col[COL_FILE_CLASS])
 		bpt_file_encode(e, i, r);
+	if (e->col[COL_CAUSE_PID])
+		bpt_cause_encode(e, i, r);
 	e->n++;
 	return 0;
 }

@@ -97,6 +97,45 @@ void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *re
 	rec->file2_bytes = (uint32_t)c->vals[COL_FILE2_BYTES][j];
 }
 
+/* ------------------------------------------------------------ cause */
+
+void bpt_cause_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record *r)
+{
+	e->col[COL_CAUSE_PID][i] = r->cause_pid;
+	e->col[COL_CAUSE_COMM][i] = r->cause_comm_id;
+	e->col[COL_CAUSE_CGROUP][i] = r->cause_cgroup;
+}
+
+/* A cause without a pid names nothing: comm and cgroup 0 then. */
+int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs)
+{
+	uint64_t pid = c->vals[COL_CAUSE_PID][j], comm = c->vals[COL_CAUSE_COMM][j];
+
+	return pid > UINT32_MAX || comm >= nstrs ||
+	       (!pid && (comm || c->vals[COL_CAUSE_CGROUP][j]));
+}
+
+void bpt_cause_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec)
+{
+	rec->cause_pid = (uint32_t)c->vals[COL_CAUSE_PID][j];
+	rec->cause_comm_id = (uint32_t)c->vals[COL_CAUSE_COMM][j];
+	rec->cause_cgroup = c->vals[COL_CAUSE_CGROUP][j];
+}
+
+void bpt_record_credit(const struct bpt_record *r, uint32_t columns, uint32_t *pid,
+		       uint32_t *comm_id, uint64_t *cgroup)
+{
+	if ((columns & BPT_COL_CAUSE) && r->cause_pid) {
+		*pid = r->cause_pid;
+		*comm_id = r->cause_comm_id;
+		*cgroup = r->cause_cgroup;
+	} else {
+		*pid = r->pid;
+		*comm_id = r->comm_id;
+		*cgroup = r->cgroup_id;
+	}
+}
+
 /* ------------------------------------------------------------ path table */
 
 static uint32_t path_hash(uint32_t dev, uint64_t inode, uint32_t id)

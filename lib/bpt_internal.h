@@ -126,7 +126,11 @@ enum bpt_col_id {
 	COL_INODE2 = 25,     /* raw */
 	COL_FILE2_OFF = 26,  /* raw */
 	COL_FILE2_BYTES = 27, /* raw */
-	COL_KNOWN = 28
+	/* header bit 6 (format 1.3): the causing task, bpt_file.c */
+	COL_CAUSE_PID = 28,  /* raw */
+	COL_CAUSE_COMM = 29, /* raw string id */
+	COL_CAUSE_CGROUP = 30, /* raw */
+	COL_KNOWN = 31
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -140,7 +144,7 @@ static inline int bpt_col_optional(int id)
 {
 	return (id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
 	       id == COL_COMPLETION || id == COL_INTERNAL ||
-	       (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES);
+	       (id >= COL_FILE_CLASS && id <= COL_CAUSE_CGROUP);
 }
 
 static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
@@ -157,6 +161,8 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !!(columns & BPT_COL_INTERNAL);
 	if (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES)
 		return !!(columns & BPT_COL_FILE);
+	if (id >= COL_CAUSE_PID && id <= COL_CAUSE_CGROUP)
+		return !!(columns & BPT_COL_CAUSE);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }
 

@@ -77,6 +77,11 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 	if (columns & BPT_COL_COMPLETION)
 		r->completion = (uint8_t)pick(s, BPT_COMPLETION_SEEN,
 					      tu_below(s, BPT_COMPLETION__COUNT));
+	if ((columns & BPT_COL_CAUSE) && tu_below(s, 2)) {
+		r->cause_pid = (uint32_t)pick(s, 1 + tu_below(s, 100), UINT32_MAX);
+		r->cause_comm_id = (uint32_t)tu_below(s, nstrs);
+		r->cause_cgroup = pick(s, 1, tu_rand(s));
+	}
 	if (columns & BPT_COL_FILE) {
 		r->file_class = (uint8_t)pick(s, BPT_FILE_DATA, tu_below(s, BPT_FILE__COUNT));
 		r->file_dev = (uint32_t)pick(s, 7u << 20 | 3, (uint32_t)tu_rand(s));
@@ -158,5 +163,7 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->file_dev == b->file_dev && a->inode == b->inode &&
 	       a->file_offset == b->file_offset && a->file_bytes == b->file_bytes &&
 	       a->file2_dev == b->file2_dev && a->inode2 == b->inode2 &&
-	       a->file2_offset == b->file2_offset && a->file2_bytes == b->file2_bytes;
+	       a->file2_offset == b->file2_offset && a->file2_bytes == b->file2_bytes &&
+	       a->cause_pid == b->cause_pid && a->cause_comm_id == b->cause_comm_id &&
+	       a->cause_cgroup == b->cause_cgroup;
 }

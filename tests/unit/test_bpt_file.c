@@ -167,3 +167,35 @@ Test(bpt_file, bad_path_string_id_is_damage, .fini = tu_cleanup)
 	bpt_reader_close(rd);
 	free(buf);
 }
+
+Test(bpt_file, cause_rules_and_credit, .fini = tu_cleanup)
+{
+	struct bpt_header h;
+	struct bpt_writer *w;
+	struct bpt_error e = { 0 };
+	struct bpt_record r = data_rec(1, 12, 0);
+	uint32_t id, pid, comm;
+	uint64_t cg;
+
+	tu_header(&h, 1, BPT_COL_CAUSE);
+	cr_assert_eq(bpt_writer_create(&w, tu_tmpname("fc"), &h, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(bpt_writer_intern(w, "convert", &id), 0);
+	r.cause_comm_id = id;
+	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "a cause comm without a pid");
+	r.cause_pid = 77;
+	r.cause_comm_id = 99;
+	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "a cause comm not interned");
+	r.cause_comm_id = id;
+	r.cause_cgroup = 5;
+	cr_assert_eq(bpt_writer_add(w, &r), 0);
+	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	r.pid = 12;
+	r.comm_id = 0;
+	bpt_record_credit(&r, BPT_COL_CAUSE, &pid, &comm, &cg);
+	cr_assert(pid == 77 && comm == id && cg == 5, "the cause is credited");
+	bpt_record_credit(&r, 0, &pid, &comm, &cg);
+	cr_assert(pid == 12 && comm == 0, "without the columns, the submitter");
+	r.cause_pid = 0;
+	bpt_record_credit(&r, BPT_COL_CAUSE, &pid, &comm, &cg);
+	cr_assert_eq(pid, 12, "an unknown cause: the submitter");
+}
