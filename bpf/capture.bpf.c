@@ -39,7 +39,6 @@
 
 #include "capture_events.h"
 #include "core_fixes.bpf.h"
-#include "files.bpf.h"
 
 /* ------------------------------------------------ set by the loader */
 
@@ -71,6 +70,8 @@ const volatile __u8 raw_idx_issue = 0;
 const volatile __u8 raw_idx_complete = 0;
 const volatile __u8 raw_idx_merge = 0;
 const volatile __u8 raw_idx_requeue = 0;
+
+#define PF_KTHREAD_ 0x00200000 /* include/linux/sched.h */
 
 /* ------------------------------------------------ state */
 
@@ -120,7 +121,7 @@ struct flush_owner {
 	__u64 queue_ns;
 	__u64 cgroup_id;
 	__u32 pid;
-	__u32 pad;
+	__u32 kthread;
 	__u8 comm[CAPTURE_COMM_LEN];
 };
 
@@ -142,6 +143,8 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } cgroup_filter SEC(".maps");
+
+#include "files.bpf.h"
 
 /* ------------------------------------------------ reading a request */
 
@@ -241,6 +244,8 @@ static __always_inline int take_task(struct capture_event *ev, const int btf)
 	    bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
 		return 0;
 	ev->cgroup_id = btf ? task_cgroup_id_btf(t) : bpf_get_current_cgroup_id();
+	ev->kthread = !!((btf ? t->flags : BPF_CORE_READ((struct task_struct *)
+						bpf_get_current_task(), flags)) & PF_KTHREAD_);
 	return 1;
 }
 
@@ -347,6 +352,12 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->file2_off = s->file2_off;
 	out->file2_dev = s->file2_dev;
 	out->file2_bytes = s->file2_bytes;
+	out->cause_cgroup = s->cause_cgroup;
+	out->cause_pid = s->cause_pid;
+	out->cause_kind = s->cause_kind;
+	out->kthread = s->kthread;
+	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
+	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
 }
 
 /*
@@ -400,6 +411,10 @@ track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 	s->bytes = ev->bytes;
 	s->pid = ev->pid;
 	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
+	s->kthread = ev->kthread;
+	s->cause_kind = CAPTURE_CAUSE_NONE;
+	s->cause_pid = 0;
+	s->cause_cgroup = 0;
 	return s;
 }
 
@@ -442,13 +457,27 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	 * the request's first bio */
 	ev.sector = RQ_FIELD(btf, rq, __sector);
 	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
-	if (s)
+	if (s) {
 		take_dio_offset(rq, s);
+		/* a kernel thread's write (jbd2) while one task is in fsync
+		 * on the disk: that task's commit */
+		if (btf && ev.kthread && files_on) {
+			struct fsync_state *fs = bpf_map_lookup_elem(&fsyncs, &dev);
+
+			if (fs && fs->count == 1 && fs->t.pid) {
+				s->cause_kind = CAPTURE_CAUSE_FSYNC;
+				s->cause_pid = fs->t.pid;
+				s->cause_cgroup = fs->t.cgroup;
+				__builtin_memcpy(s->cause_comm, fs->t.comm, sizeof(s->cause_comm));
+			}
+		}
+	}
 	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
 			.cgroup_id = ev.cgroup_id,
 			.pid = ev.pid,
+			.kthread = ev.kthread,
 		};
 
 		__builtin_memcpy(fo.comm, ev.comm, sizeof(fo.comm));
@@ -490,6 +519,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 		ev.queue_ns = fo->queue_ns;
 		ev.cgroup_id = fo->cgroup_id;
 		ev.pid = fo->pid;
+		ev.kthread = fo->kthread;
 		__builtin_memcpy(ev.comm, fo->comm, sizeof(ev.comm));
 		bpf_map_delete_elem(&flush_owners, &q);
 	} else {
@@ -743,7 +773,7 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 	__u32 off = 0;
 	__u8 one = 1;
 
-	if (!files_on || !mapping)
+	if (!files_on || !mapping || !folio)
 		return 0;
 	inode = BPF_CORE_READ(mapping, host);
 	if (!inode ||
@@ -752,6 +782,15 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 		return 0;
 	k.inode = BPF_CORE_READ(inode, i_ino);
 	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	if (!own_tgid || (bpf_get_current_pid_tgid() >> 32) != own_tgid) {
+		struct dirty_key dk = { .inode = k.inode, .dev = k.dev,
+					.index = BPF_CORE_READ(folio, index) };
+		struct task_id id = {};
+
+		task_id_current(&id);
+		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
+		__sync_fetch_and_add(&counters.dirtied, 1);
+	}
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;
 	bpf_map_update_elem(&paths_seen, &k, &one, BPF_ANY);
@@ -792,6 +831,50 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 too_long:
 	bpf_ringbuf_discard(ev, BPF_RB_NO_WAKEUP);
 	__sync_fetch_and_add(&counters.paths_lost, 1);
+	return 0;
+}
+
+/* The whole disk of an inode's file system (fsyncs' key: rq_dev's). */
+static __always_inline __u32 inode_disk(struct inode *inode)
+{
+	return BPF_CORE_READ(inode, i_sb, s_bdev, bd_disk, part0, bd_dev);
+}
+
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(sync_enter, struct file *file, int datasync)
+{
+	struct inode *inode;
+	struct fsync_state *fs, init = {};
+	__u32 disk;
+
+	if (!files_on || !file)
+		return 0;
+	inode = BPF_CORE_READ(file, f_inode);
+	disk = inode_disk(inode);
+	fs = bpf_map_lookup_elem(&fsyncs, &disk);
+	if (!fs) {
+		bpf_map_update_elem(&fsyncs, &disk, &init, BPF_NOEXIST);
+		fs = bpf_map_lookup_elem(&fsyncs, &disk);
+		if (!fs)
+			return 0;
+	}
+	if (__sync_fetch_and_add(&fs->count, 1) == 0)
+		task_id_current(&fs->t);
+	return 0;
+}
+
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(sync_exit, struct inode *inode, int ret)
+{
+	struct fsync_state *fs;
+	__u32 disk;
+
+	if (!files_on || !inode)
+		return 0;
+	disk = inode_disk(inode);
+	fs = bpf_map_lookup_elem(&fsyncs, &disk);
+	if (fs && __sync_fetch_and_add(&fs->count, -1) <= 0)
+		fs->count = 0; /* entered before the capture */
 	return 0;
 }
 

@@ -131,8 +131,22 @@ struct capture_event {
 	__u64 file2_off;
 	__u32 file2_dev;
 	__u32 file2_bytes;
+	/* the task that caused it, when the kernel side found one
+	 * (cause_kind CAPTURE_CAUSE_*); the user side adds the rule for
+	 * the others (capture/files.c) */
+	__u64 cause_cgroup;
+	__u32 cause_pid;
+	__u8 cause_kind;
+	__u8 kthread;      /* 1: the submitter is a kernel thread */
+	__u8 pad2[2];
+	__u8 cause_comm[CAPTURE_COMM_LEN];
 };
-_Static_assert(sizeof(struct capture_event) == 128, "capture_event layout");
+_Static_assert(sizeof(struct capture_event) == 160, "capture_event layout");
+
+#define CAPTURE_CAUSE_NONE 0
+#define CAPTURE_CAUSE_DIRTIER 1 /* the task that dirtied the first folio */
+#define CAPTURE_CAUSE_FSYNC 2   /* the one task in fsync on the disk, for a
+				   kernel thread's journal or metadata write */
 
 /*
  * One entry of the in-flight table (the BPF array map `inflight`, which
@@ -170,9 +184,17 @@ struct capture_inflight {
 	__u32 file2_dev;
 	__u32 file2_bytes;
 	__u8 file_kind;
-	__u8 pad[7];
+	__u8 cause_kind;  /* as in struct capture_event */
+	__u8 kthread;
+	__u8 pad[5];
+	/* third cache line */
+	__u64 cause_cgroup;
+	__u32 cause_pid;
+	__u32 pad3;
+	__u8 cause_comm[CAPTURE_COMM_LEN];
+	__u8 pad4[32];
 };
-_Static_assert(sizeof(struct capture_inflight) == 128, "capture_inflight layout");
+_Static_assert(sizeof(struct capture_inflight) == 192, "capture_inflight layout");
 
 /*
  * Counters kept by the BPF side in its .bss; the user side reads them
@@ -196,8 +218,12 @@ struct capture_counters {
 	__u64 missed;
 	__u64 paths_sent;   /* path events sent */
 	__u64 paths_lost;   /* path events without room in their ring buffer,
-			       or whose path bpf_d_path could not give */
+			       or whose path was deeper than the BPF side walks */
+	__u64 dirtied;      /* folios whose dirtier was recorded */
+	__u64 dirtier_missed; /* page cache writes whose dirtier was not in the
+				 table (dirtied before the capture, or evicted
+				 from the LRU table): cause unknown */
 };
-_Static_assert(sizeof(struct capture_counters) == 48, "capture_counters layout");
+_Static_assert(sizeof(struct capture_counters) == 64, "capture_counters layout");
 
 #endif

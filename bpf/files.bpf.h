@@ -51,9 +51,59 @@ const volatile __u32 pgty_slab = 0;
 
 struct file_of {
 	__u64 inode, off;
+	__u64 findex;  /* DATA: the folio's index (the dirtier table's key) */
 	__u32 dev;
 	__u8 kind;
 };
+
+/* ------------------------------------------------ who dirtied a folio */
+
+/* The task that dirtied a page-cache folio (writeback_dirty_folio, in
+ * the dirtier's context: a buffered write or an mmap store), by file and
+ * folio index, so its writeback, done later by a flusher kworker or a
+ * sync, is credited to it. A folio dirtied again after its writeback
+ * starts is recorded again; one dirtied before the capture is not known. */
+struct dirty_key {
+	__u64 inode, index;
+	__u32 dev, pad;
+};
+
+struct task_id {
+	__u64 cgroup;
+	__u32 pid, pad;
+	__u8 comm[CAPTURE_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 262144);
+	__type(key, struct dirty_key);
+	__type(value, struct task_id);
+} dirtiers SEC(".maps");
+
+/* Tasks in fsync (ext4_sync_file_enter .. _exit) per whole disk: a
+ * journal or metadata write a kernel thread (jbd2) submits while exactly
+ * one task is in fsync on that disk is that task's commit. */
+struct fsync_state {
+	struct task_id t;
+	__s64 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct fsync_state);
+} fsyncs SEC(".maps");
+
+static __always_inline void task_id_current(struct task_id *id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	id->pid = t->tgid;
+	id->cgroup = task_cgroup_id_btf(t);
+	bpf_get_current_comm(id->comm, sizeof(id->comm));
+}
 
 /* The file of a regular-file inode `host`. */
 static __always_inline void inode_file(struct inode *host, struct file_of *f)
@@ -169,8 +219,9 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 	}
 	f->kind = CAPTURE_FILE_DATA;
 	inode_file(host, f);
-	f->off = ((BPF_CORE_READ((struct folio *)folio, index) +
-		   (page - folio) / bpf_core_type_size(struct page)) << page_shift) + in;
+	f->findex = BPF_CORE_READ((struct folio *)folio, index);
+	f->off = ((f->findex + (page - folio) / bpf_core_type_size(struct page)) << page_shift) +
+		 in;
 }
 
 /* At a request's creation: the offset of a direct I/O, which only its
@@ -259,6 +310,20 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 		if (!continues(&f2, &g, bytes2))
 			break;
 		bytes2 += BPF_CORE_READ(bio, bi_iter.bi_size);
+	}
+	/* a page cache write: credited to the task that dirtied it */
+	if (f.kind == CAPTURE_FILE_DATA && (s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
+		struct dirty_key k = { .inode = f.inode, .index = f.findex, .dev = f.dev };
+		struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+
+		if (d) {
+			s->cause_kind = CAPTURE_CAUSE_DIRTIER;
+			s->cause_pid = d->pid;
+			s->cause_cgroup = d->cgroup;
+			__builtin_memcpy(s->cause_comm, d->comm, sizeof(s->cause_comm));
+		} else {
+			__sync_fetch_and_add(&counters.dirtier_missed, 1);
+		}
 	}
 	s->file_bytes = bytes;
 	if (second) {

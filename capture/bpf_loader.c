@@ -331,12 +331,20 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	err = choose_tracepoints(skel, btf, kernel_btf && !o->btf_path && !o->force_raw,
 				 tps, error);
 	files_set_rodata(skel, btf, !o->no_files);
-	/* the paths of written files: a tp_btf program, so the kernel's
-	 * own BTF, with the tracepoint */
-	bpf_program__set_autoload(skel->progs.dirty_folio,
-				  !o->no_files && kernel_btf && !o->btf_path &&
-				  btf__find_by_name_kind(btf, "btf_trace_writeback_dirty_folio",
-							 BTF_KIND_TYPEDEF) > 0);
+	/* the paths and dirtiers of written files, the tasks in fsync:
+	 * tp_btf programs, so the kernel's own BTF, with the tracepoint */
+	{
+		struct { struct bpf_program *p; const char *tp; } opt[] = {
+			{ skel->progs.dirty_folio, "btf_trace_writeback_dirty_folio" },
+			{ skel->progs.sync_enter, "btf_trace_ext4_sync_file_enter" },
+			{ skel->progs.sync_exit, "btf_trace_ext4_sync_file_exit" },
+		};
+
+		for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+			bpf_program__set_autoload(opt[i].p,
+				!o->no_files && kernel_btf && !o->btf_path &&
+				btf__find_by_name_kind(btf, opt[i].tp, BTF_KIND_TYPEDEF) > 0);
+	}
 	btf__free(btf);
 	if (err)
 		goto fail;
@@ -386,6 +394,11 @@ int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error)
 		h->paths_on = sk->links.dirty_folio != NULL;
 		h->paths_error = h->paths_on ? 0 : -errno;
 	}
+	/* without them a journal commit is not credited to its fsync */
+	if (bpf_program__autoload(sk->progs.sync_exit))
+		sk->links.sync_exit = bpf_program__attach(sk->progs.sync_exit);
+	if (sk->links.sync_exit && bpf_program__autoload(sk->progs.sync_enter))
+		sk->links.sync_enter = bpf_program__attach(sk->progs.sync_enter);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		const char *reason;
 		int err;
@@ -547,6 +560,12 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		ev.file2_off = s->file2_off;
 		ev.file2_dev = s->file2_dev;
 		ev.file2_bytes = s->file2_bytes;
+		ev.cause_kind = s->cause_kind;
+		ev.kthread = s->kthread;
+		ev.cause_pid = s->cause_pid;
+		ev.cause_cgroup = s->cause_cgroup;
+		for (int k = 0; k < CAPTURE_COMM_LEN; k++)
+			ev.cause_comm[k] = s->cause_comm[k];
 		rc = fn(ctx, &ev);
 	}
 	munmap((void *)t, len);

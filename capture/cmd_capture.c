@@ -491,7 +491,7 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			const struct capture_bpf_handle *h)
 {
 	bpt_header_init(hdr, "capture");
-	hdr->columns = BPT_COL_COMPLETION | (o->no_files ? 0 : BPT_COL_FILE);
+	hdr->columns = BPT_COL_COMPLETION | (o->no_files ? 0 : BPT_COL_FILE | BPT_COL_CAUSE);
 	for (unsigned i = 0; i < t->n; i++)
 		bpt_header_add_device(hdr, &t->dev[i]);
 	add_meta(hdr, o, argc, argv, t, h);

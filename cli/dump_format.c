@@ -75,6 +75,8 @@ void dump_begin(struct dump_out *o)
 				file_cols[0], file_cols[1], file_cols[2], file_cols[3],
 				file_cols[4], file_cols[5], file_cols[6], file_cols[7],
 				file_cols[8], file_cols[9], file_cols[10]);
+		if (cols & BPT_COL_CAUSE)
+			fprintf(o->f, " %9s %-16s %12s", "cause_pid", "cause_comm", "cause_cgroup");
 		fputc('\n', o->f);
 		return;
 	case DUMP_CSV:
@@ -85,6 +87,8 @@ void dump_begin(struct dump_out *o)
 				fprintf(o->f, ",%s", opt_cols[i].name);
 		for (size_t i = 0; (cols & BPT_COL_FILE) && i <= NFILE + 1; i++)
 			fprintf(o->f, ",%s", file_cols[i]);
+		if (cols & BPT_COL_CAUSE)
+			fputs(",cause_pid,cause_comm,cause_cgroup", o->f);
 		fputc('\n', o->f);
 		return;
 	}
@@ -196,6 +200,8 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 	unsigned nopt = optional_values(o->hdr->columns, r, opt_name, opt);
 	int files = !!(o->hdr->columns & BPT_COL_FILE);
 	const char *path = path_of(o, r, 0), *path2 = path_of(o, r, 1);
+	int cause = !!(o->hdr->columns & BPT_COL_CAUSE), known = cause && r->cause_pid;
+	const char *ccomm = known && o->string ? o->string(o->path_ctx, r->cause_comm_id) : NULL;
 	struct fields x;
 	FILE *f = o->f;
 
@@ -223,6 +229,16 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 				path ? fmt_text(path, esc, sizeof(esc)) : "-",
 				path2 ? fmt_text(path2, esc2, sizeof(esc2)) : "-");
 		}
+		if (cause) {
+			char esc3[COMM_ESC_LEN];
+
+			if (known)
+				fprintf(f, " %9u %-16s %12" PRIu64, r->cause_pid,
+					ccomm && ccomm[0] ? fmt_text(ccomm, esc3, sizeof(esc3)) : "-",
+					r->cause_cgroup);
+			else
+				fprintf(f, " %9s %-16s %12s", "-", "-", "-");
+		}
 		fputc('\n', f);
 		break;
 	}
@@ -242,6 +258,13 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			fputc(',', f);
 			if (path2)
 				csv_str(f, path2);
+		}
+		if (cause && known) {
+			fprintf(f, ",%u,", r->cause_pid);
+			csv_str(f, ccomm ? ccomm : "");
+			fprintf(f, ",%" PRIu64, r->cause_cgroup);
+		} else if (cause) {
+			fputs(",,,", f);
 		}
 		fputc('\n', f);
 		break;
@@ -285,6 +308,15 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 				jw_kstr(&w, "path2", path2);
 			else
 				jw_kraw(&w, "path2", "null");
+		}
+		if (cause && known) {
+			jw_ku64(&w, "cause_pid", r->cause_pid);
+			jw_kstr(&w, "cause_comm", ccomm ? ccomm : "");
+			jw_ku64(&w, "cause_cgroup", r->cause_cgroup);
+		} else if (cause) {
+			jw_kraw(&w, "cause_pid", "null");
+			jw_kraw(&w, "cause_comm", "null");
+			jw_kraw(&w, "cause_cgroup", "null");
 		}
 		jw_obj_end(&w);
 		break;

@@ -31,6 +31,11 @@
  *                                  file's, the same for a second file
  *                                  merged into the request, the paths;
  *                                  "-" (CSV: empty, JSON: null) where none
+ *   cause_pid cause_comm cause_cgroup
+ *                                  with the cause columns (1.3): the task
+ *                                  that caused the I/O (the writer of
+ *                                  data a kworker wrote back); "-" (CSV:
+ *                                  empty, JSON: null) when not known
  *
  * JSON output is one array of objects, one object per line, so
  * `json.load` reads it whole and `sed 1d;$d` leaves JSON lines.
@@ -52,6 +57,8 @@ struct dump_out {
 	uint64_t lines;               /* records written so far */
 	/* the path of a file (the trace's path table), or NULL; may be NULL */
 	const char *(*path)(void *ctx, uint32_t file_dev, uint64_t inode);
+	/* a string of the string table by id (the cause's comm), or NULL */
+	const char *(*string)(void *ctx, uint32_t id);
 	void *path_ctx;
 };
 
