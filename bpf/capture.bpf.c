@@ -358,6 +358,10 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->kthread = s->kthread;
 	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
 	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
+	out->cause2_cgroup = s->cause2_cgroup;
+	out->cause2_pid = s->cause2_pid;
+	out->pad3 = 0;
+	__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
 }
 
 /*
@@ -415,6 +419,8 @@ track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 	s->cause_kind = CAPTURE_CAUSE_NONE;
 	s->cause_pid = 0;
 	s->cause_cgroup = 0;
+	s->cause2_pid = 0;
+	s->cause2_cgroup = 0;
 	return s;
 }
 

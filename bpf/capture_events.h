@@ -140,8 +140,13 @@ struct capture_event {
 	__u8 kthread;      /* 1: the submitter is a kernel thread */
 	__u8 pad2[2];
 	__u8 cause_comm[CAPTURE_COMM_LEN];
+	/* the dirtier of the second file's part (cause2_pid 0: none known) */
+	__u64 cause2_cgroup;
+	__u32 cause2_pid;
+	__u32 pad3;
+	__u8 cause2_comm[CAPTURE_COMM_LEN];
 };
-_Static_assert(sizeof(struct capture_event) == 160, "capture_event layout");
+_Static_assert(sizeof(struct capture_event) == 192, "capture_event layout");
 
 #define CAPTURE_CAUSE_NONE 0
 #define CAPTURE_CAUSE_DIRTIER 1 /* the task that dirtied the first folio */
@@ -192,7 +197,10 @@ struct capture_inflight {
 	__u32 cause_pid;
 	__u32 pad3;
 	__u8 cause_comm[CAPTURE_COMM_LEN];
-	__u8 pad4[32];
+	__u64 cause2_cgroup;
+	__u32 cause2_pid;
+	__u32 pad4;
+	__u8 cause2_comm[CAPTURE_COMM_LEN];
 };
 _Static_assert(sizeof(struct capture_inflight) == 192, "capture_inflight layout");
 

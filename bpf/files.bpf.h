@@ -326,11 +326,24 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 		}
 	}
 	s->file_bytes = bytes;
+	s->cause2_pid = 0;
+	s->cause2_cgroup = 0;
 	if (second) {
 		s->inode2 = f2.inode;
 		s->file2_off = f2.off;
 		s->file2_dev = f2.dev;
 		s->file2_bytes = bytes2;
+		if ((s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
+			struct dirty_key k = { .inode = f2.inode, .index = f2.findex,
+					       .dev = f2.dev };
+			struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+
+			if (d) {
+				s->cause2_pid = d->pid;
+				s->cause2_cgroup = d->cgroup;
+				__builtin_memcpy(s->cause2_comm, d->comm, sizeof(s->cause2_comm));
+			}
+		}
 	}
 }
 

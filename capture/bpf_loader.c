@@ -564,8 +564,12 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		ev.kthread = s->kthread;
 		ev.cause_pid = s->cause_pid;
 		ev.cause_cgroup = s->cause_cgroup;
-		for (int k = 0; k < CAPTURE_COMM_LEN; k++)
+		ev.cause2_pid = s->cause2_pid;
+		ev.cause2_cgroup = s->cause2_cgroup;
+		for (int k = 0; k < CAPTURE_COMM_LEN; k++) {
 			ev.cause_comm[k] = s->cause_comm[k];
+			ev.cause2_comm[k] = s->cause2_comm[k];
+		}
 		rc = fn(ctx, &ev);
 	}
 	munmap((void *)t, len);

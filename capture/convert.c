@@ -82,6 +82,14 @@ static int comm_id(struct convert *c, uint32_t pid,
 static int take_cause(struct convert *c, const struct capture_event *e,
 		      struct bpt_record *rec)
 {
+	if (rec->file2_bytes && e->cause2_pid) {
+		int err = comm_id(c, e->cause2_pid, e->cause2_comm, &rec->cause2_comm_id);
+
+		if (err)
+			return err;
+		rec->cause2_pid = e->cause2_pid;
+		rec->cause2_cgroup = e->cause2_cgroup;
+	}
 	if (e->cause_kind != CAPTURE_CAUSE_NONE && e->cause_pid) {
 		rec->cause_pid = e->cause_pid;
 		rec->cause_cgroup = e->cause_cgroup;

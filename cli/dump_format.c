@@ -76,7 +76,8 @@ void dump_begin(struct dump_out *o)
 				file_cols[4], file_cols[5], file_cols[6], file_cols[7],
 				file_cols[8], file_cols[9], file_cols[10]);
 		if (cols & BPT_COL_CAUSE)
-			fprintf(o->f, " %9s %-16s %12s", "cause_pid", "cause_comm", "cause_cgroup");
+			fprintf(o->f, " %9s %-16s %12s %10s %-16s %13s", "cause_pid", "cause_comm",
+				"cause_cgroup", "cause2_pid", "cause2_comm", "cause2_cgroup");
 		fputc('\n', o->f);
 		return;
 	case DUMP_CSV:
@@ -88,7 +89,8 @@ void dump_begin(struct dump_out *o)
 		for (size_t i = 0; (cols & BPT_COL_FILE) && i <= NFILE + 1; i++)
 			fprintf(o->f, ",%s", file_cols[i]);
 		if (cols & BPT_COL_CAUSE)
-			fputs(",cause_pid,cause_comm,cause_cgroup", o->f);
+			fputs(",cause_pid,cause_comm,cause_cgroup,cause2_pid,cause2_comm,"
+			      "cause2_cgroup", o->f);
 		fputc('\n', o->f);
 		return;
 	}
@@ -202,6 +204,9 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 	const char *path = path_of(o, r, 0), *path2 = path_of(o, r, 1);
 	int cause = !!(o->hdr->columns & BPT_COL_CAUSE), known = cause && r->cause_pid;
 	const char *ccomm = known && o->string ? o->string(o->path_ctx, r->cause_comm_id) : NULL;
+	int known2 = cause && r->cause2_pid;
+	const char *ccomm2 = known2 && o->string ? o->string(o->path_ctx, r->cause2_comm_id)
+						 : NULL;
 	struct fields x;
 	FILE *f = o->f;
 
@@ -238,6 +243,12 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 					r->cause_cgroup);
 			else
 				fprintf(f, " %9s %-16s %12s", "-", "-", "-");
+			if (known2)
+				fprintf(f, " %10u %-16s %13" PRIu64, r->cause2_pid,
+					ccomm2 && ccomm2[0] ? fmt_text(ccomm2, esc3, sizeof(esc3))
+							    : "-", r->cause2_cgroup);
+			else
+				fprintf(f, " %10s %-16s %13s", "-", "-", "-");
 		}
 		fputc('\n', f);
 		break;
@@ -263,6 +274,13 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			fprintf(f, ",%u,", r->cause_pid);
 			csv_str(f, ccomm ? ccomm : "");
 			fprintf(f, ",%" PRIu64, r->cause_cgroup);
+		} else if (cause) {
+			fputs(",,,", f);
+		}
+		if (cause && known2) {
+			fprintf(f, ",%u,", r->cause2_pid);
+			csv_str(f, ccomm2 ? ccomm2 : "");
+			fprintf(f, ",%" PRIu64, r->cause2_cgroup);
 		} else if (cause) {
 			fputs(",,,", f);
 		}
@@ -317,6 +335,15 @@ void dump_record(struct dump_out *o, const struct bpt_record *r, const char *com
 			jw_kraw(&w, "cause_pid", "null");
 			jw_kraw(&w, "cause_comm", "null");
 			jw_kraw(&w, "cause_cgroup", "null");
+		}
+		if (cause && known2) {
+			jw_ku64(&w, "cause2_pid", r->cause2_pid);
+			jw_kstr(&w, "cause2_comm", ccomm2 ? ccomm2 : "");
+			jw_ku64(&w, "cause2_cgroup", r->cause2_cgroup);
+		} else if (cause) {
+			jw_kraw(&w, "cause2_pid", "null");
+			jw_kraw(&w, "cause2_comm", "null");
+			jw_kraw(&w, "cause2_cgroup", "null");
 		}
 		jw_obj_end(&w);
 		break;

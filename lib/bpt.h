@@ -159,6 +159,11 @@ struct bpt_record {
 	uint32_t cause_pid;     /* tgid */
 	uint32_t cause_comm_id; /* string id */
 	uint64_t cause_cgroup;  /* cgroup v2 id */
+	/* the same for the second file's part (file2_bytes), which another
+	 * task may have written; 0: not known or no second file */
+	uint32_t cause2_pid;
+	uint32_t cause2_comm_id;
+	uint64_t cause2_cgroup;
 };
 
 /* The causing task of `r` when the file carries it and it is known, else

@@ -104,15 +104,32 @@ void bpt_cause_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_recor
 	e->col[COL_CAUSE_PID][i] = r->cause_pid;
 	e->col[COL_CAUSE_COMM][i] = r->cause_comm_id;
 	e->col[COL_CAUSE_CGROUP][i] = r->cause_cgroup;
+	e->col[COL_CAUSE2_PID][i] = r->cause2_pid;
+	e->col[COL_CAUSE2_COMM][i] = r->cause2_comm_id;
+	e->col[COL_CAUSE2_CGROUP][i] = r->cause2_cgroup;
 }
 
-/* A cause without a pid names nothing: comm and cgroup 0 then. */
+/* A cause without a pid names nothing: comm and cgroup 0 then; a second
+ * cause only with a second file. */
+static int cause_bad(uint64_t pid, uint64_t comm, uint64_t cgroup, uint32_t nstrs)
+{
+	return pid > UINT32_MAX || comm >= nstrs || (!pid && (comm || cgroup));
+}
+
 int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs)
 {
-	uint64_t pid = c->vals[COL_CAUSE_PID][j], comm = c->vals[COL_CAUSE_COMM][j];
+	return cause_bad(c->vals[COL_CAUSE_PID][j], c->vals[COL_CAUSE_COMM][j],
+			 c->vals[COL_CAUSE_CGROUP][j], nstrs) ||
+	       cause_bad(c->vals[COL_CAUSE2_PID][j], c->vals[COL_CAUSE2_COMM][j],
+			 c->vals[COL_CAUSE2_CGROUP][j], nstrs) ||
+	       (c->vals[COL_CAUSE2_PID][j] && !c->vals[COL_FILE2_BYTES][j]);
+}
 
-	return pid > UINT32_MAX || comm >= nstrs ||
-	       (!pid && (comm || c->vals[COL_CAUSE_CGROUP][j]));
+int bpt_cause_record_bad(const struct bpt_record *r, uint32_t nstrs)
+{
+	return cause_bad(r->cause_pid, r->cause_comm_id, r->cause_cgroup, nstrs) ||
+	       cause_bad(r->cause2_pid, r->cause2_comm_id, r->cause2_cgroup, nstrs) ||
+	       (r->cause2_pid && !r->file2_bytes);
 }
 
 void bpt_cause_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec)
@@ -120,6 +137,9 @@ void bpt_cause_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *r
 	rec->cause_pid = (uint32_t)c->vals[COL_CAUSE_PID][j];
 	rec->cause_comm_id = (uint32_t)c->vals[COL_CAUSE_COMM][j];
 	rec->cause_cgroup = c->vals[COL_CAUSE_CGROUP][j];
+	rec->cause2_pid = (uint32_t)c->vals[COL_CAUSE2_PID][j];
+	rec->cause2_comm_id = (uint32_t)c->vals[COL_CAUSE2_COMM][j];
+	rec->cause2_cgroup = c->vals[COL_CAUSE2_CGROUP][j];
 }
 
 void bpt_record_credit(const struct bpt_record *r, uint32_t columns, uint32_t *pid,

@@ -36,6 +36,7 @@ int bpt_file_bad(const struct bpt_bcur *c, uint32_t j);
 /* The cause columns: store, check (1: bad; nstrs: strings known) and copy. */
 void bpt_cause_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record *r);
 int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs);
+int bpt_cause_record_bad(const struct bpt_record *r, uint32_t nstrs);
 void bpt_cause_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec);
 /* Copy record j's file fields into rec. */
 void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec);

@@ -130,7 +130,10 @@ enum bpt_col_id {
 	COL_CAUSE_PID = 28,  /* raw */
 	COL_CAUSE_COMM = 29, /* raw string id */
 	COL_CAUSE_CGROUP = 30, /* raw */
-	COL_KNOWN = 31
+	COL_CAUSE2_PID = 31, /* raw: the second file's part */
+	COL_CAUSE2_COMM = 32,
+	COL_CAUSE2_CGROUP = 33,
+	COL_KNOWN = 34
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -144,7 +147,7 @@ static inline int bpt_col_optional(int id)
 {
 	return (id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
 	       id == COL_COMPLETION || id == COL_INTERNAL ||
-	       (id >= COL_FILE_CLASS && id <= COL_CAUSE_CGROUP);
+	       (id >= COL_FILE_CLASS && id <= COL_CAUSE2_CGROUP);
 }
 
 static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
@@ -161,7 +164,7 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !!(columns & BPT_COL_INTERNAL);
 	if (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES)
 		return !!(columns & BPT_COL_FILE);
-	if (id >= COL_CAUSE_PID && id <= COL_CAUSE_CGROUP)
+	if (id >= COL_CAUSE_PID && id <= COL_CAUSE2_CGROUP)
 		return !!(columns & BPT_COL_CAUSE);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }

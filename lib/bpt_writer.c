@@ -206,8 +206,7 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
 	    (r->flags & ~BPT_F__ALL) || r->completion >= BPT_COMPLETION__COUNT ||
 	    r->internal > 1 || bpt_file_record_bad(r) ||
-	    r->cause_comm_id >= w->strs.count ||
-	    (!r->cause_pid && (r->cause_comm_id || r->cause_cgroup)) ||
+	    bpt_cause_record_bad(r, w->strs.count) ||
 	    r->comm_id >= w->strs.count || !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {

@@ -96,6 +96,11 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 				r->inode2 = r->inode + 1;
 				r->file2_offset = tu_rand(s);
 				r->file2_bytes = (uint32_t)(r->bytes - r->file_bytes);
+				if ((columns & BPT_COL_CAUSE) && tu_below(s, 2)) {
+					r->cause2_pid = 1 + (uint32_t)tu_below(s, 100);
+					r->cause2_comm_id = (uint32_t)tu_below(s, nstrs);
+					r->cause2_cgroup = tu_rand(s);
+				}
 			}
 		}
 	}
@@ -165,5 +170,6 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->file2_dev == b->file2_dev && a->inode2 == b->inode2 &&
 	       a->file2_offset == b->file2_offset && a->file2_bytes == b->file2_bytes &&
 	       a->cause_pid == b->cause_pid && a->cause_comm_id == b->cause_comm_id &&
-	       a->cause_cgroup == b->cause_cgroup;
+	       a->cause_cgroup == b->cause_cgroup && a->cause2_pid == b->cause2_pid &&
+	       a->cause2_comm_id == b->cause2_comm_id && a->cause2_cgroup == b->cause2_cgroup;
 }

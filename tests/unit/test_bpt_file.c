@@ -188,6 +188,9 @@ Test(bpt_file, cause_rules_and_credit, .fini = tu_cleanup)
 	r.cause_comm_id = id;
 	r.cause_cgroup = 5;
 	cr_assert_eq(bpt_writer_add(w, &r), 0);
+	r.cause2_pid = 78;
+	cr_assert_eq(bpt_writer_add(w, &r), -EINVAL, "a second cause without a second file");
+	r.cause2_pid = 0;
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
 	r.pid = 12;
 	r.comm_id = 0;
