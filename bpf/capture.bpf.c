@@ -52,6 +52,10 @@ const volatile __u8 filter_comm_on = 0;
 const volatile __u8 filter_comm[CAPTURE_COMM_LEN] = {};
 /* 1: only tasks in the cgroup in cgroup_filter[0] or below it. */
 const volatile __u8 filter_cgroup_on = 0;
+/* 1: -p/-c/--cgroup keep the I/O a kept task caused (writeback of what
+ * it dirtied, the journal commit of its fsync) as well as what it
+ * submitted; 0 (--submitted-only): what it submitted only. */
+const volatile __u8 filter_cause = 1;
 /* The capture's own tgid: its requests are left out and counted. */
 const volatile __u32 own_tgid = 0;
 /* Wake the reader early once this much data waits in the ring buffer. */
@@ -226,26 +230,45 @@ static __always_inline void comm_copy_btf(__u8 *dst, const char *src)
 static __always_inline int take_task(struct capture_event *ev, const int btf)
 {
 	struct task_struct *t = btf ? bpf_get_current_task_btf() : NULL;
+	int pass = 1;
 
 	ev->pid = btf ? t->tgid : bpf_get_current_pid_tgid() >> 32;
 	if (own_tgid && ev->pid == own_tgid) {
 		__sync_fetch_and_add(&counters.own, 1);
-		return 0;
+		return -1;
 	}
 	if (filter_tgid && ev->pid != filter_tgid)
-		return 0;
+		pass = 0;
 	if (btf)
 		comm_copy_btf(ev->comm, t->comm);
 	else
 		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
-	if (!comm_passes(ev->comm))
-		return 0;
-	if (filter_cgroup_on &&
+	if (pass && !comm_passes(ev->comm))
+		pass = 0;
+	if (pass && filter_cgroup_on &&
 	    bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
-		return 0;
+		pass = 0;
 	ev->cgroup_id = btf ? task_cgroup_id_btf(t) : bpf_get_current_cgroup_id();
 	ev->kthread = !!((btf ? t->flags : BPF_CORE_READ((struct task_struct *)
 						bpf_get_current_task(), flags)) & PF_KTHREAD_);
+	return pass;
+}
+
+/* Does the current task pass the -p/-c/--cgroup filters? (Recorded with
+ * a dirtier or an fsync owner, whose I/O the filters follow.) */
+static __always_inline __u32 current_passes(void)
+{
+	__u8 comm[CAPTURE_COMM_LEN];
+
+	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
+		return 0;
+	if (filter_comm_on) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		if (!comm_passes(comm))
+			return 0;
+	}
+	if (filter_cgroup_on && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return 0;
 	return 1;
 }
 
@@ -416,6 +439,8 @@ track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 	s->pid = ev->pid;
 	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
 	s->kthread = ev->kthread;
+	s->pending_filter = 0;
+	s->cause_passes = s->cause2_passes = 0;
 	s->cause_kind = CAPTURE_CAUSE_NONE;
 	s->cause_pid = 0;
 	s->cause_cgroup = 0;
@@ -432,6 +457,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	struct capture_inflight *s;
 	__u32 dev = rq_dev(rq, btf);
 	__u32 cmd_flags;
+	int pass, pending = 0;
 	__u64 q;
 
 	if (!dev_passes(dev))
@@ -439,7 +465,14 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.queue_ns = bpf_ktime_get_ns();
 	ev.dev = dev;
 	cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
-	if (!take_task(&ev, btf)) {
+	pass = take_task(&ev, btf);
+	/* A write by a task the filters leave out may still be caused by one
+	 * they keep (its writeback, its fsync's commit): followed until the
+	 * cause is known (issue), unless --submitted-only. */
+	if (!pass && filter_cause && files_on && btf &&
+	    ((cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */ || ev.kthread))
+		pending = 1;
+	if (pass <= 0 && !pending) {
 		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 			/* a flush asked by a task we leave out */
 			q = rq_queue(rq, btf);
@@ -475,8 +508,18 @@ static __always_inline int on_start(struct request *rq, const int btf,
 				s->cause_pid = fs->t.pid;
 				s->cause_cgroup = fs->t.cgroup;
 				__builtin_memcpy(s->cause_comm, fs->t.comm, sizeof(s->cause_comm));
+				if (fs->t.pad) /* the fsync's task passes */
+					pending = 0;
 			}
 		}
+		s->pending_filter = pending;
+	}
+	if (pending) {
+		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
+			q = rq_queue(rq, btf);
+			bpf_map_delete_elem(&flush_owners, &q);
+		}
+		return 0;
 	}
 	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
@@ -529,7 +572,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 		__builtin_memcpy(ev.comm, fo->comm, sizeof(ev.comm));
 		bpf_map_delete_elem(&flush_owners, &q);
 	} else {
-		if (!take_task(&ev, btf))
+		if (take_task(&ev, btf) <= 0)
 			return;
 		ev.queue_ns = now;
 	}
@@ -574,6 +617,16 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 	/* the file(s), now that merges are done; a direct I/O's offset from
 	 * creation holds while no front merge put another bio first */
 	take_file(rq, s, s->sector == sector ? 2 : 1);
+	/* a write the filters follow to its cause: kept when the task that
+	 * dirtied its data passes them */
+	if (s->pending_filter) {
+		if (!(s->cause_kind == CAPTURE_CAUSE_DIRTIER && s->cause_passes) &&
+		    !(s->cause2_pid && s->cause2_passes)) {
+			slot_release(s);
+			return 0;
+		}
+		s->pending_filter = 0;
+	}
 	s->issue_ns = now;
 	s->sector = sector;
 	s->bytes = bytes;
@@ -794,6 +847,7 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 		struct task_id id = {};
 
 		task_id_current(&id);
+		id.pad = current_passes();
 		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
 		__sync_fetch_and_add(&counters.dirtied, 1);
 	}
@@ -864,8 +918,10 @@ int BPF_PROG(sync_enter, struct file *file, int datasync)
 		if (!fs)
 			return 0;
 	}
-	if (__sync_fetch_and_add(&fs->count, 1) == 0)
+	if (__sync_fetch_and_add(&fs->count, 1) == 0) {
 		task_id_current(&fs->t);
+		fs->t.pad = current_passes();
+	}
 	return 0;
 }
 

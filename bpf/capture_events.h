@@ -191,7 +191,9 @@ struct capture_inflight {
 	__u8 file_kind;
 	__u8 cause_kind;  /* as in struct capture_event */
 	__u8 kthread;
-	__u8 pad[5];
+	__u8 pending_filter; /* left out by the filters unless its cause passes */
+	__u8 cause_passes, cause2_passes; /* the dirtiers passed the filters */
+	__u8 pad[2];
 	/* third cache line */
 	__u64 cause_cgroup;
 	__u32 cause_pid;

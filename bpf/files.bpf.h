@@ -70,7 +70,8 @@ struct dirty_key {
 
 struct task_id {
 	__u64 cgroup;
-	__u32 pid, pad;
+	__u32 pid;
+	__u32 pad;    /* 1: the task passed the -p/-c/--cgroup filters */
 	__u8 comm[CAPTURE_COMM_LEN];
 };
 
@@ -318,6 +319,7 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 
 		if (d) {
 			s->cause_kind = CAPTURE_CAUSE_DIRTIER;
+			s->cause_passes = d->pad;
 			s->cause_pid = d->pid;
 			s->cause_cgroup = d->cgroup;
 			__builtin_memcpy(s->cause_comm, d->comm, sizeof(s->cause_comm));
@@ -339,6 +341,7 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 			struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
 
 			if (d) {
+				s->cause2_passes = d->pad;
 				s->cause2_pid = d->pid;
 				s->cause2_cgroup = d->cgroup;
 				__builtin_memcpy(s->cause2_comm, d->comm, sizeof(s->cause2_comm));

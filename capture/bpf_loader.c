@@ -178,6 +178,7 @@ static void set_filters(struct capture_bpf *skel, const struct loader_opts *o)
 	}
 	skel->rodata->filter_cgroup_on = f->cgroup_fd >= 0;
 	skel->rodata->own_tgid = o->own_tgid;
+	skel->rodata->filter_cause = !o->submitted_only && !o->no_files;
 }
 
 static const char *load_reason(int err)

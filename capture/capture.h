@@ -219,6 +219,7 @@ struct capture_bpf;
 struct loader_opts {
 	const struct capture_filters *filters;
 	int no_files;            /* --no-files: no file of each I/O, no paths */
+	int submitted_only;      /* --submitted-only: filters by submitter only */
 	uint32_t own_tgid;       /* 0: do not leave out the capture's own I/O */
 	uint64_t ringbuf_bytes;  /* rounded up to a power of two >= 4 KiB */
 	uint32_t inflight_max;   /* in-flight table entries (a power of two); 0 = 32768 */

@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw, no_files;
+	int allow_loss, json, verbose, force_raw, no_files, submitted_only;
 	const char *btf_path;
 	char **cmd;
 };
@@ -62,9 +62,13 @@ static void usage(FILE *f)
 "  -d, --device DEV        record this disk only: /dev/NAME or MAJOR:MINOR;\n"
 "                          repeat for more (at most %d); a partition records\n"
 "                          its whole disk. Default: all disks\n"
-"  -p, --pid PID           only I/O submitted by process PID\n"
-"  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
-"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
+"  -p, --pid PID           only I/O process PID submitted or caused (the\n"
+"                          writeback of what it wrote, its fsync's commit)\n"
+"  -c, --comm NAME         only I/O tasks named NAME submitted or caused\n"
+"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below,\n"
+"                          or caused by them\n"
+"      --submitted-only    -p, -c, --cgroup keep only the I/O those tasks\n"
+"                          submitted themselves\n"
 "  -t, --duration TIME     stop after TIME (10, 1.5s, 2m)\n"
 "      --buffer-size SIZE  ring buffer, MiB (or with a unit: 64k, 1g);\n"
 "                          default %d, rounded up to a power of two\n"
@@ -127,7 +131,7 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 }
 
 enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF,
-       OPT_NO_FILES };
+       OPT_NO_FILES, OPT_SUBMITTED };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -144,6 +148,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
 		{ "no-files", no_argument, NULL, OPT_NO_FILES },
+		{ "submitted-only", no_argument, NULL, OPT_SUBMITTED },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -212,6 +217,9 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			break;
 		case OPT_NO_FILES:
 			o->no_files = 1;
+			break;
+		case OPT_SUBMITTED:
+			o->submitted_only = 1;
 			break;
 		case OPT_BTF:
 			o->btf_path = optarg;
@@ -559,6 +567,7 @@ static int load_and_attach(struct capture_bpf_handle *h, struct capture_opts *o,
 		.filters = &o->filters, .own_tgid = getpid(),
 		.ringbuf_bytes = o->buffer_bytes, .force_raw = o->force_raw,
 		.btf_path = o->btf_path, .no_files = o->no_files,
+		.submitted_only = o->submitted_only,
 	};
 	struct bpt_error error;
 
