@@ -63,6 +63,7 @@ struct st_source {
 	int64_t id;                 /* database: the trace id */
 	const char *path;           /* file: as given */
 	int has_sched;              /* the rows have sched_ns (set by trace_row) */
+	uint32_t columns;           /* file: the header's optional columns */
 	struct bpt_reader *r;       /* file */
 	void *scan;                 /* the source's pass state */
 	struct progress *progress;  /* NULL, or the terminal's progress line */
