@@ -116,6 +116,13 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 			.error = rec.error,
 			.sched = rec.sched_ns,
 			.has_sched = (uint8_t)src->has_sched,
+			.file_class = rec.file_class,
+			.file_dev = rec.file_dev,
+			.file_bytes = rec.file_bytes,
+			.file2_dev = rec.file2_dev,
+			.file2_bytes = rec.file2_bytes,
+			.inode = rec.inode,
+			.inode2 = rec.inode2,
 		};
 	}
 	return rc < 0 ? rc : (long)n;
@@ -124,6 +131,17 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 static void file_scan_end(struct st_source *src)
 {
 	(void)src;
+}
+
+static int file_path_name(struct st_source *src, uint32_t dev, uint64_t inode, char *buf,
+			  size_t len)
+{
+	const char *p = bpt_reader_path(src->r, dev, inode);
+
+	if (!p)
+		return 0;
+	snprintf(buf, len, "%s", p);
+	return 1;
 }
 
 static void file_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
@@ -159,6 +177,7 @@ static const struct st_source_ops file_ops = {
 	.scan_fill = file_scan_fill,
 	.scan_end = file_scan_end,
 	.comm_name = file_comm_name,
+	.path_name = file_path_name,
 	.device_names = file_device_names,
 	.bind_from = file_bind_from,
 };

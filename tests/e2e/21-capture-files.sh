@@ -30,7 +30,6 @@ run_fs() {
 	"$BLKPEAK" capture -o "$T/$fs.bpt" -d "$L" -- python3 "$HERE/files_workload.py" "$M" \
 		2>"$T/$fs.err" || fail "$fs: capture failed: $(cat "$T/$fs.err")"
 	"$BLKPEAK" dump --format csv "$T/$fs.bpt" > "$T/$fs.csv" || fail "$fs: dump failed"
-	[ -z "${KEEP_CSV:-}" ] || cp "$T/$fs.csv" "$KEEP_CSV.$fs"
 	python3 "$HERE/files_check.py" "$T/$fs.csv" "$M" "$(majmin "$L" | tr , :)" "$share" \
 		> "$T/$fs.out" || { cat "$T/$fs.out"; fail "$fs: files credited wrongly"; }
 	note "$fs: $(cat "$T/$fs.out")"
@@ -42,8 +41,15 @@ run_fs() {
 	# and data written by nobody else is never "unknown"
 	unknown=$(awk -F, 'NR > 1 && $7 != "flush" && $6 > 0 && $16 == "unknown"' "$T/$fs.csv" | wc -l)
 	[ "$unknown" -eq 0 ] || fail "$fs: $unknown I/Os with data classed unknown"
+	# analyze report: the busiest files are the workload's, by path
+	"$BLKPEAK" analyze report "$T/$fs.bpt" > "$T/$fs.report" 2>&1 || fail "$fs: analyze report"
+	for f in write.dat overwrite.dat sub/append.dat mmap.dat fsync.dat direct.dat; do
+		sed -n '/^busiest files/,/^$/p' "$T/$fs.report" | grep -q " $M/$f\$" ||
+			fail "$fs: report: $f is not among the busiest files: $(cat "$T/$fs.report")"
+	done
+	sed -n '/^busiest directories/,/^$/p' "$T/$fs.report" | grep -q " $M/sub\$" ||
+		fail "$fs: report: no directory $M/sub: $(cat "$T/$fs.report")"
 	umount "$M" || fail "umount $M"
-	[ -z "${KEEP_CSV:-}" ] || cp "$T/$fs.csv" "$KEEP_CSV.$fs"
 }
 
 run_fs ext4 0.99
