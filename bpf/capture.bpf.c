@@ -849,7 +849,6 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 		task_id_current(&id);
 		id.pad = current_passes();
 		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
-		__sync_fetch_and_add(&counters.dirtied, 1);
 	}
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;

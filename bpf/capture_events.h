@@ -229,11 +229,10 @@ struct capture_counters {
 	__u64 paths_sent;   /* path events sent */
 	__u64 paths_lost;   /* path events without room in their ring buffer,
 			       or whose path was deeper than the BPF side walks */
-	__u64 dirtied;      /* folios whose dirtier was recorded */
 	__u64 dirtier_missed; /* page cache writes whose dirtier was not in the
 				 table (dirtied before the capture, or evicted
 				 from the LRU table): cause unknown */
 };
-_Static_assert(sizeof(struct capture_counters) == 64, "capture_counters layout");
+_Static_assert(sizeof(struct capture_counters) == 56, "capture_counters layout");
 
 #endif

@@ -103,7 +103,9 @@ static __always_inline void task_id_current(struct task_id *id)
 
 	id->pid = t->tgid;
 	id->cgroup = task_cgroup_id_btf(t);
-	bpf_get_current_comm(id->comm, sizeof(id->comm));
+	/* two 8-byte loads, as comm_copy_btf (capture.bpf.c) */
+	((__u64 *)id->comm)[0] = ((const __u64 *)t->comm)[0];
+	((__u64 *)id->comm)[1] = ((const __u64 *)t->comm)[1];
 }
 
 /* The file of a regular-file inode `host`. */
@@ -231,15 +233,22 @@ static __always_inline void take_dio_offset(struct request *rq, struct capture_i
 {
 	struct bio *bio = BPF_CORE_READ(rq, bio);
 	struct file_of f;
+	__u64 end_io;
 
 	s->file_kind = CAPTURE_FILE_NONE;
 	s->file_off = CAPTURE_FILE_OFF_UNKNOWN;
 	if (!files_on || !bio || !dio_end_io)
 		return;
+	/* only a direct I/O (or a split's front part) needs reading now */
+	end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	if (end_io != dio_end_io && end_io != chain_end_io)
+		return;
 	bio_file(bio, 0, &f);
 	if (f.kind == CAPTURE_FILE_DIRECT) {
 		s->file_kind = f.kind;
 		s->file_off = f.off;
+		s->inode = f.inode;
+		s->file_dev = f.dev;
 	}
 }
 
@@ -265,11 +274,17 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 	struct file_of f, g, f2 = {};
 	__u32 bytes, bytes2 = 0;
 	int second = 0;
-	/* a direct I/O's offset taken at creation (take_dio_offset), valid
+	/* a direct I/O's file taken at creation (take_dio_offset), valid
 	 * while the request's first bio is the same (at_issue == 2) */
-	__u64 dio_off = s->file_kind == CAPTURE_FILE_DIRECT && at_issue == 2
-			? s->file_off : CAPTURE_FILE_OFF_UNKNOWN;
+	int dio_known = s->file_kind == CAPTURE_FILE_DIRECT && at_issue == 2;
 
+	if (dio_known) {
+		f.kind = CAPTURE_FILE_DIRECT;
+		f.inode = s->inode;
+		f.dev = s->file_dev;
+		f.off = s->file_off;
+		f.findex = 0;
+	}
 	s->file_kind = CAPTURE_FILE_NONE;
 	s->inode = 0;
 	s->file_dev = 0;
@@ -281,9 +296,8 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 	s->file2_bytes = 0;
 	if (!files_on || !bio)
 		return;
-	bio_file(bio, at_issue, &f);
-	if (f.kind == CAPTURE_FILE_DIRECT && f.off == CAPTURE_FILE_OFF_UNKNOWN)
-		f.off = dio_off;
+	if (!dio_known)
+		bio_file(bio, at_issue, &f);
 	s->file_kind = f.kind;
 	s->inode = f.inode;
 	s->file_dev = f.dev;
