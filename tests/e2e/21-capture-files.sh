@@ -49,6 +49,12 @@ run_fs() {
 	done
 	sed -n '/^busiest directories/,/^$/p' "$T/$fs.report" | grep -q " $M/sub\$" ||
 		fail "$fs: report: no directory $M/sub: $(cat "$T/$fs.report")"
+	# trace_ios(): the file and cause columns, as dump has them
+	q=$("$BLKPEAK" analyze query --csv "SELECT sum(file_bytes) FROM trace_ios('$T/$fs.bpt')
+		WHERE file_path = '$M/direct.dat' AND cause_comm = 'bpw-direct' AND op_name = 'write'") ||
+		fail "$fs: query trace_ios"
+	[ "$(echo "$q" | tail -1 | tr -d "\r")" = $(( 2 << 20 )) ] ||
+		fail "$fs: trace_ios: direct.dat's writes by bpw-direct: $q, want 2 MiB"
 	umount "$M" || fail "umount $M"
 }
 
