@@ -159,14 +159,17 @@ _Static_assert(sizeof(struct capture_event) == 192, "capture_event layout");
  * requests never finished): the request owning it and what its record
  * needs that the request no longer holds at completion.
  *
- * Two cache lines. The first holds what a completion reads: a request
+ * Three cache lines. The first holds what a completion reads: a request
  * often completes on another CPU than the one that created it, and every
  * line the completion touches then moves between CPUs. A completion reads
  * the disk and cmd_flags from the request itself (they do not change
  * while it is in flight), so their copies live in the second line, which
  * only creation and issue write: they are read only when the completion
  * was never seen (the request is used again, or still pending at the
- * end), when the request holds another use's values or none.
+ * end), when the request holds another use's values or none. The file
+ * and cause (format 1.3), written at creation and issue, fill the rest of
+ * the second line and the third; a completion copies them into its
+ * record.
  */
 struct capture_inflight {
 	__u64 rq;        /* the owner's key (rq_key() in capture.bpf.c); 0: free */
