@@ -640,14 +640,20 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 			"(writeback_dirty_folio: %s); paths are looked up at the end\n",
 			h->paths_error ? strerror(-h->paths_error) : "needs the kernel's BTF");
 	err = session_run(h, w, &conv, &sopts, res, &error);
+	uint64_t dirtier_missed = loader_counters(h)->dirtier_missed;
+	uint64_t paths_lost = loader_counters(h)->paths_lost;
+
 	loader_stop(h);
 	if (err)
 		pr_err("capture: %s", error.msg);
 	if (!o->no_files && files_finish(&files, w) && !err)
 		fprintf(stderr, "capture: warning: the path table is incomplete\n");
 	if (o->verbose && !o->no_files)
-		fprintf(stderr, "capture: %lu files named by I/O, %lu without a path\n",
-			(unsigned long)files.files, (unsigned long)files.unresolved);
+		fprintf(stderr, "capture: %lu files named by I/O, %lu without a path; "
+			"%lu page cache writes of an unknown dirtier (dirtied before the "
+			"capture, or evicted from its table), %lu paths not sent\n",
+			(unsigned long)files.files, (unsigned long)files.unresolved,
+			(unsigned long)dirtier_missed, (unsigned long)paths_lost);
 	files_free(&files);
 	/* the writer's first error is sticky: whether it came while
 	 * recording or now, werr names it */
