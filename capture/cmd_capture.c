@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw, quiet;
+	int allow_loss, json, verbose, force_raw, quiet, no_files, submitted_only;
 	const char *btf_path;
 	char **cmd;
 };
@@ -62,9 +62,13 @@ static void usage(FILE *f)
 "  -d, --device DEV        record this disk only: NAME, /dev/NAME or MAJOR:MINOR;\n"
 "                          repeat for more (at most %d); a partition records\n"
 "                          its whole disk. Default: all disks\n"
-"  -p, --pid PID           only I/O submitted by process PID\n"
-"  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
-"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
+"  -p, --pid PID           only I/O process PID submitted or caused (the\n"
+"                          writeback of what it wrote, its fsync's commit)\n"
+"  -c, --comm NAME         only I/O tasks named NAME submitted or caused\n"
+"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below,\n"
+"                          or caused by them\n"
+"      --submitted-only    -p, -c, --cgroup keep only the I/O those tasks\n"
+"                          submitted themselves\n"
 "      --duration TIME     stop after TIME (10, 1.5s, 2m); the old short\n"
 "                          form, -t, works with a warning until the next\n"
 "                          release (-t is the target in replay and measure)\n"
@@ -75,6 +79,8 @@ static void usage(FILE *f)
 "  -q, --quiet             no status line (on a terminal, one is redrawn each\n"
 "                          second: elapsed, I/Os, IOPS, MB/s, lost events)\n"
 "  -v, --verbose           show libbpf's messages and what was attached\n"
+"      --no-files          do not record the file (or class) of each I/O\n"
+"                          nor the paths of files opened\n"
 "      --raw-tp            use raw tracepoints even where tp_btf works\n"
 "      --btf FILE          kernel BTF to use when the kernel has none\n"
 "  -h, --help              this help\n"
@@ -128,7 +134,8 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF, OPT_DURATION };
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF, OPT_DURATION,
+       OPT_NO_FILES, OPT_SUBMITTED };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -145,6 +152,8 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
+		{ "no-files", no_argument, NULL, OPT_NO_FILES },
+		{ "submitted-only", no_argument, NULL, OPT_SUBMITTED },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -218,6 +227,12 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			break;
 		case OPT_RAW:
 			o->force_raw = 1;
+			break;
+		case OPT_NO_FILES:
+			o->no_files = 1;
+			break;
+		case OPT_SUBMITTED:
+			o->submitted_only = 1;
 			break;
 		case OPT_BTF:
 			o->btf_path = optarg;
@@ -497,7 +512,7 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			const struct capture_bpf_handle *h)
 {
 	bpt_header_init(hdr, "capture");
-	hdr->columns = BPT_COL_COMPLETION;
+	hdr->columns = BPT_COL_COMPLETION | (o->no_files ? 0 : BPT_COL_FILE | BPT_COL_CAUSE);
 	for (unsigned i = 0; i < t->n; i++)
 		bpt_header_add_device(hdr, &t->dev[i]);
 	add_meta(hdr, o, argc, argv, t, h);
@@ -564,7 +579,8 @@ static int load_and_attach(struct capture_bpf_handle *h, struct capture_opts *o,
 	struct loader_opts lo = {
 		.filters = &o->filters, .own_tgid = getpid(),
 		.ringbuf_bytes = o->buffer_bytes, .force_raw = o->force_raw,
-		.btf_path = o->btf_path,
+		.btf_path = o->btf_path, .no_files = o->no_files,
+		.submitted_only = o->submitted_only,
 	};
 	struct bpt_error error;
 
@@ -624,15 +640,35 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 				      .status = !o->quiet };
 	struct bpt_error error, berr = { 0 };
 	struct convert conv;
+	struct files files;
 	int err;
 
 	convert_init(&conv, hdr->start_mono_ns, &h->bits, intern_comm, w);
 	for (unsigned i = 0; i < table->n; i++)
 		convert_add_dev(&conv, capture_kdev(table->dev[i].major, table->dev[i].minor));
+	files_init(&files);
+	if (!o->no_files)
+		conv.files = &files;
+	if (!o->no_files && !h->paths_on)
+		fprintf(stderr, "capture: warning: no paths of files as they are written "
+			"(writeback_dirty_folio: %s); paths are looked up at the end\n",
+			h->paths_error ? strerror(-h->paths_error) : "needs the kernel's BTF");
 	err = session_run(h, w, &conv, &sopts, res, &error);
+	uint64_t dirtier_missed = loader_counters(h)->dirtier_missed;
+	uint64_t paths_lost = loader_counters(h)->paths_lost;
+
 	loader_stop(h);
 	if (err)
 		pr_err("capture: %s", error.msg);
+	if (!o->no_files && files_finish(&files, w) && !err)
+		fprintf(stderr, "capture: warning: the path table is incomplete\n");
+	if (o->verbose && !o->no_files)
+		fprintf(stderr, "capture: %lu files named by I/O, %lu without a path; "
+			"%lu page cache writes of an unknown dirtier (dirtied before the "
+			"capture, or evicted from its table), %lu paths not sent\n",
+			(unsigned long)files.files, (unsigned long)files.unresolved,
+			(unsigned long)dirtier_missed, (unsigned long)paths_lost);
+	files_free(&files);
 	/* the writer's first error is sticky: whether it came while
 	 * recording or now, werr names it */
 	*werr = bpt_writer_flush(w);

@@ -366,6 +366,12 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		err = -errno;
 		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
 	}
+	if (conv->files && loader_path_fd(h) >= 0 &&
+	    ring_buffer__add(s.rb, loader_path_fd(h), files_on_path, conv->files)) {
+		err = -errno;
+		ring_buffer__free(s.rb);
+		return bpt_error_set(error, err, "path ring buffer: %s", strerror(-err));
+	}
 	got_stop_signal = 0;
 	got_sigchld = 0;
 	install_handlers(old);
