@@ -32,6 +32,7 @@ struct convert_opts {
 	const char **devices; /* NULL-terminated, or NULL */
 	size_t ndevices;
 	int skip_bad, json, quiet;
+	unsigned writer_options; /* enum ff_writer_option */
 	uint32_t window;
 	const char *const *inputs;
 	size_t ninputs;
@@ -41,7 +42,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: blkpeak convert IN... -o OUT [--from FMT] [--to FMT] [--device NAME]...\n"
-"                       [--skip-bad] [--window N] [--json] [-q]\n"
+"                       [--skip-bad] [--window N] [--cgroup-ids] [--json] [-q]\n"
 "       blkpeak convert --list\n"
 "\n"
 "Convert block traces: blktrace, blkparse text, fio iologs, MSR Cambridge,\n"
@@ -50,10 +51,18 @@ static void usage(FILE *f)
 "other tools read. The input format is found from the content; several\n"
 "inputs are merged by time. Every other command reads these files too.\n"
 "\n"
-"  -o, --output OUT  the file to write (written whole or not at all)\n"
+"  -o, --output OUT  the file to write (written whole or not at all); for\n"
+"                    --to blktrace a directory (not a file prefix as for\n"
+"                    blktrace -o): DIR/DEV.blktrace.0 per device, which\n"
+"                    blkparse -D DIR -i DEV reads; or NAME.blktrace.0, that\n"
+"                    one file, for a trace of one device (blkparse -i NAME)\n"
 "  --from FMT        the inputs' format, instead of detecting it\n"
 "  --to FMT          the output format (bpt, or a writer of --list);\n"
-"                    default: from OUT's name, else bpt\n"
+"                    default: from OUT's name (NAME.blktrace.0: blktrace),\n"
+"                    else bpt\n"
+"  --cgroup-ids      --to blktrace: write the cgroup ids (BT_TA_CGROUP);\n"
+"                    blkparse, btt and iowatcher before blktrace 1.3.0\n"
+"                    drop every such event (\"Bad fs action\")\n"
 "  --device NAME     keep only the I/Os of this device (volume, disk);\n"
 "                    repeatable; needed when a trace has more than %d\n"
 "  --skip-bad        skip lines that cannot be read, count them (stored\n"
@@ -129,7 +138,10 @@ static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_re
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	memcpy(inputs, o->inputs, o->ninputs * sizeof(*inputs));
 	if (k->ops) {
-		rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
+		if (k->ops->open_opts)
+			rc = k->ops->open_opts(&k->state, o->out, hdr, inputs, o->writer_options, err);
+		else
+			rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
 		free(inputs);
 		return rc;
 	}
@@ -323,6 +335,10 @@ static int convert(const struct convert_opts *o)
 	}
 	if (wops)
 		to = wops->name;
+	if (o->writer_options & ~(wops ? wops->accepts : 0)) {
+		pr_err("convert: --cgroup-ids: not an option of the %s output (only of --to blktrace)", to);
+		return EXIT_USAGE;
+	}
 	foreign = !all_bpt(o);
 	if (foreign) {
 		rc = formats_reader_open_opts(&r, o->inputs, o->ninputs, &so, &err);
@@ -375,6 +391,7 @@ int cmd_convert(int argc, char **argv)
 		{ "to", required_argument, NULL, 'T' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "skip-bad", no_argument, NULL, 'b' },
+		{ "cgroup-ids", no_argument, NULL, 'g' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
@@ -399,6 +416,7 @@ int cmd_convert(int argc, char **argv)
 		case 'T': o.to = optarg; break;
 		case 'd': o.devices[o.ndevices++] = optarg; break;
 		case 'b': o.skip_bad = 1; break;
+		case 'g': o.writer_options |= FF_WOPT_CGROUP_IDS; break;
 		case 'l': list = 1; break;
 		case 'j': o.json = 1; break;
 		case 'q': o.quiet = 1; break;

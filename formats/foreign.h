@@ -97,7 +97,8 @@ struct ff_writer_ops {
 	const char *name;     /* --to NAME, e.g. "fio" */
 	const char *summary;
 	/* File name endings that select this writer when --to is not given
-	 * (".iolog"); NULL-terminated, may be NULL. */
+	 * (".iolog"; a final '#' stands for one or more digits);
+	 * NULL-terminated, may be NULL. */
 	const char *const *suffixes;
 	/* Create the output `out`. hdr is the trace's header (devices, start
 	 * time); inputs is the NULL-terminated list of input paths. */
@@ -110,6 +111,16 @@ struct ff_writer_ops {
 	/* Finish (failed == 0) or abandon (failed != 0: remove the partial
 	 * output) and free the state. Returns 0 or the error of finishing. */
 	int (*close)(void *state, int failed, struct bpt_error *err);
+	/* The convert options (enum ff_writer_option) this writer takes; a
+	 * writer that takes any has open_opts instead of open. */
+	unsigned accepts;
+	int (*open_opts)(void **state, const char *out, const struct bpt_header *hdr,
+			 const char *const *inputs, unsigned options, struct bpt_error *err);
+};
+
+/* Options of convert for writers (ff_writer_ops.accepts). */
+enum ff_writer_option {
+	FF_WOPT_CGROUP_IDS = 1u << 0, /* --cgroup-ids: write cgroup ids */
 };
 
 /* ------------------------------------------- what a reader calls on cx */

@@ -282,6 +282,7 @@ static int report(struct rb_state *rb, struct ff_ctx *cx)
 	    (rc = ff_note(cx, "passthrough_events", st->passthrough)) ||
 	    (rc = ff_note(cx, "zone_mgmt_requests", rb->zone_mgmt)) ||
 	    (rc = ff_note(cx, "unknown_actions", st->unknown_actions)) ||
+	    (rc = ff_note(cx, "given_up_in_flight", st->given_up)) ||
 	    (rc = ff_note(cx, "events_out_of_order", info.backwards)) ||
 	    (rc = ff_note(cx, "names_dropped", info.names_dropped)))
 		return rc;
@@ -360,7 +361,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 	rec->queue_ns = io.queue_ns;
 	rec->issue_ns = io.issue_ns;
 	rec->complete_ns = io.complete_ns;
-	rec->completion = io.completed ? BPT_COMPLETION_SEEN : BPT_COMPLETION_PENDING;
+	rec->completion = io.completed ? BPT_COMPLETION_SEEN : io.unseen;
 	rec->sector = io.sector;
 	rec->bytes = io.bytes;
 	rec->pid = io.pid;
