@@ -18,7 +18,10 @@ struct bt_pair;
 static void link_entry(struct bt_pair *p, uint32_t i);
 static int rehash(struct bt_pair *p, uint32_t nb);
 
-enum { E_FREE, E_QUEUED, E_ISSUED };
+/* E_SKIPC: a request ended by a completion-not-seen note; the writer's
+ * placeholder C after it (blktrace_writer.h) is taken here, not
+ * matched to another request. */
+enum { E_FREE, E_QUEUED, E_ISSUED, E_SKIPC };
 
 /*
  * Out order: requests leave in issue order, as .bpt records go. A
@@ -336,7 +339,7 @@ static int sweep(struct bt_pair *p, uint32_t *freed)
 		if (e->state == E_ISSUED) {
 			if (push_out(p, e, e->last_ns, 0, BPT_COMPLETION_PENDING) < 0)
 				return -ENOMEM;
-		} else {
+		} else if (e->state == E_QUEUED) {
 			p->st.never_issued++;
 		}
 		free_entry(p, i);
@@ -446,10 +449,14 @@ static uint32_t find(const struct bt_pair *p, uint32_t dev, uint64_t sector, int
 
 static int on_complete(struct bt_pair *p, const struct bt_event *ev)
 {
-	uint32_t i = find_cat(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 0, (uint32_t)ev->cat,
-			      OP_CATS);
+	uint32_t i = find(p, ev->dev, ev->sector, E_SKIPC, ev->bytes, 0);
 	struct bt_entry *e;
 
+	if (i != NIL && p->e[i].bytes == ev->bytes) {
+		free_entry(p, i);
+		return 0;
+	}
+	i = find_cat(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 0, (uint32_t)ev->cat, OP_CATS);
 	if (i == NIL) {
 		p->st.unmatched_completions++;
 		return 0;
@@ -611,7 +618,7 @@ int bt_pair_unseen(struct bt_pair *p, const struct bt_event *ev, uint8_t complet
 		return 0;
 	if ((rc = push_out(p, &p->e[i], bound, 0, completion)) < 0)
 		return rc;
-	free_entry(p, i);
+	p->e[i].state = E_SKIPC;
 	return 0;
 }
 

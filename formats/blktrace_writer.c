@@ -389,9 +389,12 @@ static int write_event(struct btw *w, struct btw_slot *s, struct bpt_error *err)
 			bt_encode_v1(rec, 0, time, s->sector, bytes,
 				     BT_TN_MESSAGE | (uint32_t)BT_TC_NOTIFY << BT_TC_SHIFT,
 				     s->pid, f->kdev, 0, 0, (uint16_t)len);
-			if ((rc = put(w, f, rec, BT_HDR_SIZE_1, err)))
+			if ((rc = put(w, f, rec, BT_HDR_SIZE_1, err)) ||
+			    (rc = put(w, f, msg, (size_t)len, err)))
 				return rc;
-			return put(w, f, msg, (size_t)len, err);
+			/* and a C at the same time, so that blkparse, btt and
+			 * iowatcher see the request end (latency 0) instead of
+			 * pairing a later C with it */
 		}
 		action = BT_TA_COMPLETE | (s->cat | BT_TC_COMPLETE | BT_TC_FS) << BT_TC_SHIFT;
 		error = s->error;

@@ -20,10 +20,13 @@
  *      it was not, a MESSAGE note instead, at the D's time, with the D's
  *      device, sector, bytes and pid and the text
  *      "blkpeak: completion not seen: reused|pending BOUND" (BOUND the
- *      record's complete_ns on the file's clock): blkparse prints it, and
- *      blkpeak's reader ends the request there with that completion
- *      value and bound, so the round trip keeps them and a reader never
- *      holds the request to the end of the file.
+ *      record's complete_ns on the file's clock), then a C at the same
+ *      time: blkparse prints the note, btt and iowatcher see the
+ *      request end (latency 0) instead of pairing a later C at its
+ *      sector with it; blkpeak's reader ends the request at the note
+ *      with that completion value and bound and takes the C that
+ *      follows as no completion, so the round trip keeps them and a
+ *      reader never holds the request to the end of the file.
  * Times are the record times plus the trace's start_mono_ns (so a
  * capture's events keep the machine's monotonic clock, as blktrace's
  * do; 1 s when it is 0, since readers take time 0 for "no time"); a

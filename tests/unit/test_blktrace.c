@@ -731,7 +731,7 @@ Test(blktrace_writer, cgroup_only_on_request_and_unseen_completions_round_trip,
 		data = tu_load(path, &len);
 		cr_assert(data);
 		scan_events(data, len, &cg, &msgs);
-		cr_assert_eq(cg, opt ? 7u : 0u, "events with the cgroup bit: %u", cg);
+		cr_assert_eq(cg, opt ? 9u : 0u, "events with the cgroup bit: %u", cg);
 		cr_assert_eq(msgs, 2);
 		f.len = 0;
 		buf_put(&f, data, len);
