@@ -211,10 +211,16 @@ int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out);
 int ff_head_line(const char *head, size_t len, unsigned nth, char *buf, size_t size);
 /*
  * The kernel's rwbs letters (blk_fill_rwbs: blkparse, biosnoop, the
- * block tracepoints): [F]{W|R|D[E]|F|N}[F][A][S][M] = preflush, the op,
- * then FUA, readahead, sync, meta. A write of 0 bytes with preflush is a
- * flush; N (another op) is a flush when it moves no bytes. 0, or -1 when
- * the letters are not rwbs.
+ * block tracepoints), of every kernel that wrote them
+ * (schemas/foreign-formats.md, "rwbs letters"):
+ *   4.10+          [F]{W|R|D|DE|F|N}[F][A][S][M]
+ *   2.6.36 - 4.9   [F]{W|D|R|N}[F][A][S][M][E]
+ *   to 2.6.35      {W|D|R|N}[A][B][S][M]
+ * F first = preflush; the op; then F = FUA, A readahead, S sync, M meta;
+ * B (barrier) = preflush; E (secure erase) and a D after W = discard. A
+ * write of 0 bytes with preflush (or barrier) is a flush; N (no data, or
+ * another op) is a flush when it moves no bytes and unknown otherwise.
+ * 0, or -1 when the letters are not rwbs.
  */
 int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flags);
 /* Case-insensitive comparison of a field with a word. */

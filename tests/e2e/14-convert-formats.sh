@@ -16,7 +16,7 @@ FX=$HERE/../fixtures/formats
 # One Python run checks them all (Python starts slowly on a busy machine).
 set -- msr msr.csv spc spc.csv alibaba alibaba.csv tencent tencent.csv systor17 systor.csv \
 	fiu fiu.txt fio fio2.iolog fio fio3.iolog biosnoop biosnoop.txt biosnoop biosnoop-q.txt \
-	blkparse blkparse.txt
+	blkparse blkparse.txt blkparse blkparse-old.txt
 args=()
 while [ $# -gt 0 ]; do
 	"$BLKPEAK" convert "$FX/$2" -o "$T/$2.bpt" >"$T/conv.out" 2>&1 || fail "convert $2: $(cat "$T/conv.out")"
@@ -27,6 +27,13 @@ while [ $# -gt 0 ]; do
 done
 python3 "$HERE/formats_expect.py" "${args[@]}" >"$T/expect.out" || fail "$(cat "$T/expect.out")"
 while read -r l; do note "$l"; done <"$T/expect.out"
+
+# Old kernels' rwbs letters keep their meaning: B (barrier) a preflush,
+# an empty barrier a flush, E a (secure) discard, FWFS preflush + FUA.
+# (the device "8,16" is quoted: one comma more)
+flags=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $6, $8, $9 }' "$T/blkparse-old.txt.csv")
+[ "$flags" = "2048:write:SP 4096:read:A 0:flush:P 100:write:SM 8192:discard:S 16384:discard: 0:flush: 300:write:SFP " ] ||
+	fail "old rwbs letters: $flags"
 
 # Every command reads the foreign file itself, with the same records.
 "$BLKPEAK" dump --format csv "$FX/msr.csv" >"$T/direct.csv" || fail "dump msr.csv directly"

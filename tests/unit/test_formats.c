@@ -161,6 +161,38 @@ Test(formats, rwbs_letters)
 	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1, "another op with data is not known");
 	f = fld("WX");
 	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1);
+	/* to 2.6.35: B (barrier) between A and S */
+	f = fld("WBS");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_WRITE);
+	cr_assert_eq(fl, BPT_F_PREFLUSH | BPT_F_SYNC);
+	f = fld("WBS");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH, "an empty barrier is a flush");
+	f = fld("RAB");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_READ);
+	cr_assert_eq(fl, BPT_F_READAHEAD | BPT_F_PREFLUSH);
+	f = fld("NB");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	/* 2.6.36 to 4.9: E (secure) last; a discard may also be W */
+	f = fld("DSE");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_DISCARD);
+	cr_assert_eq(fl, BPT_F_SYNC);
+	f = fld("WD");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_DISCARD);
+	f = fld("FWFSM");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	f = fld("FF");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	cr_assert_eq(fl, BPT_F_PREFLUSH);
+	f = fld("RE");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), -1, "a read is never secure-erased");
 }
 
 /* Every line of path read through ff_input, joined with '|'. */
