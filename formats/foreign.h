@@ -169,7 +169,7 @@ int ff_fail(struct ff_ctx *cx, int code, const char *fmt, ...)
  * index, FF_DEV_DROPPED when --device does not keep it, or -E2BIG (message
  * set) when more than BPT_MAX_DEVICES would be kept.
  */
-#define FF_DEV_DROPPED 0xffff
+#define FF_DEV_DROPPED 0x7fffffff /* above every index (< BPT_MAX_DEVICES) */
 int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t minor);
 /* ff_device for the name PREFIX followed by the decimal `num` ("vol"
  * 1283 -> "vol1283"), remembering the last answer: a format whose

@@ -37,7 +37,7 @@ struct inflight {
 	uint64_t sector;
 	uint64_t queue_ns, issue_ns;
 	uint32_t pid, comm_id;
-	uint16_t dev;
+	uint32_t dev;
 	uint8_t used;   /* 0 empty, 1 in use, 2 deleted */
 	uint8_t have_q, have_d, op, flags;
 	uint32_t bytes;
@@ -52,14 +52,14 @@ struct blkparse {
 	int draining;
 };
 
-static size_t slot_of(const struct blkparse *b, uint16_t dev, uint64_t sector)
+static size_t slot_of(const struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	uint64_t h = (sector ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
 
 	return (size_t)(h >> 20) & (b->cap - 1);
 }
 
-static struct inflight *find(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *find(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	if (!b->cap)
 		return NULL;
@@ -98,7 +98,7 @@ static int grow(struct blkparse *b)
 }
 
 /* The entry of (dev, sector), made empty when new. */
-static struct inflight *get(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *get(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	struct inflight *e = find(b, dev, sector);
 
@@ -304,13 +304,13 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 
 		switch (act) {
 		case 'Q':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			if (e->have_q && e->queue_ns <= t && !e->have_d)
 				break; /* a second bio on the sector before issue */
 			memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
 			e->used = 1;
-			e->dev = (uint16_t)d;
+			e->dev = (uint32_t)d;
 			e->have_q = 1;
 			e->queue_ns = t;
 			e->pid = (uint32_t)pid;
@@ -318,24 +318,24 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			break;
 		case 'M': /* back merge: the bio joins a request elsewhere */
-			if ((e = find(b, (uint16_t)d, sector)) && !e->have_d)
+			if ((e = find(b, (uint32_t)d, sector)) && !e->have_d)
 				drop(b, e);
 			break;
 		case 'F': { /* front merge: the request now starts at sector */
-			struct inflight *req = find(b, (uint16_t)d, sector + nsect), *bio, keep;
+			struct inflight *req = find(b, (uint32_t)d, sector + nsect), *bio, keep;
 
 			if (!req || req->have_d)
 				break;
 			keep = *req;
 			drop(b, req);
-			if (!(bio = get(b, (uint16_t)d, sector)))
+			if (!(bio = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			keep.sector = sector;
 			*bio = keep;
 			break;
 		}
 		case 'D':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			e->have_d = 1;
 			e->issue_ns = t;
@@ -360,8 +360,8 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 					goto bad;
 				}
 			}
-			e = find(b, (uint16_t)d, sector);
-			rec->dev = (uint16_t)d;
+			e = find(b, (uint32_t)d, sector);
+			rec->dev = (uint32_t)d;
 			rec->sector = sector == NO_SECTOR ? 0 : sector;
 			rec->bytes = (uint32_t)(nsect * 512);
 			rec->op = op;

@@ -325,7 +325,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		rb->zone_mgmt++;
 	}
 	if (rb->last_dev_idx >= 0 && io.dev == rb->last_dev) {
-		rec->dev = (uint16_t)rb->last_dev_idx;
+		rec->dev = (uint32_t)rb->last_dev_idx;
 	} else {
 		char devname[64];
 		uint32_t maj = bt_dev_major(io.dev), min = bt_dev_minor(io.dev);
@@ -341,7 +341,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		dev = ff_device(cx, devname, maj, min);
 		if (dev < 0)
 			return dev;
-		rec->dev = (uint16_t)dev;
+		rec->dev = (uint32_t)dev;
 		rb->last_dev = io.dev;
 		rb->last_dev_idx = dev;
 	}

@@ -450,6 +450,7 @@ void ff_source_close(struct ff_source *s)
 	free(s->devs.idx);
 	ff_window_free(&s->win);
 	free(s->later_min);
+	bpt_header_free(&s->hdr);
 	free(s);
 }
 

@@ -276,6 +276,7 @@ void bpt_reader_close(struct bpt_reader *r)
 	free(r->strs);
 	free(r->losses);
 	bpt_bcur_free(r->cur);
+	bpt_header_free(&r->hdr);
 	free(r->name);
 	free(r);
 }

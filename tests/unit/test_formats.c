@@ -386,7 +386,7 @@ Test(formats, reorder_window_sorts_within_and_fails_beyond)
 
 Test(formats, devices_limit_and_filter)
 {
-	static char text[1 << 14];
+	static char text[1 << 21];
 	size_t off = 0;
 	struct ff_source *s;
 	struct bpt_error e = { 0 };
@@ -394,22 +394,22 @@ Test(formats, devices_limit_and_filter)
 	const char *keep[] = { "vol3", "vol60", NULL };
 	struct ff_source_opts o = { .devices = keep };
 
-	for (int v = 0; v < 70; v++)
+	for (int v = 0; v < (int)BPT_MAX_DEVICES + 1; v++)
 		off += (size_t)snprintf(text + off, sizeof(text) - off, "1538323200,%d,8,0,%d\n", v, v);
 	const char *p = text_file("vols.csv", text);
 
 	cr_assert_eq(open_src(&s, p, NULL, &e), -E2BIG);
-	cr_assert(strstr(e.msg, "more than 64 devices"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "more than 65536 devices"), "%s", e.msg);
 	cr_assert(strstr(e.msg, "--device"), "%s", e.msg);
-	cr_assert(strstr(e.msg, "'vol64' at line 65"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "'vol65536' at line 65537"), "%s", e.msg);
 
 	cr_assert_eq(open_src(&s, p, &o, &e), 0, "%s", e.msg);
 	ff_source_totals(s, &t);
 	cr_assert_eq(ff_source_header(s)->ndevices, 2);
 	cr_assert_str_eq(ff_source_header(s)->devices[1].name, "vol60");
 	cr_assert_eq(t.records, 2);
-	cr_assert_eq(t.dropped, 68);
-	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_DROPPED), "68");
+	cr_assert_eq(t.dropped, 65535);
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_DROPPED), "65535");
 	ff_source_close(s);
 }
 
