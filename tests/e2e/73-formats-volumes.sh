@@ -36,8 +36,13 @@ grep -q "vol1000: span" "$T/rep" || fail "report has no per-device section"
 grep -q "50000 I/Os" "$T/imp" || fail "import: $(cat "$T/imp")"
 "$BLKPEAK" convert -q "$T/cbs.bpt" --to fio -o "$T/cbs.iolog" || fail "--to fio"
 [ "$(grep -c ' add$' "$T/cbs.iolog")" -eq 2038 ] || fail "iolog: not 2038 files added"
-"$BLKPEAK" convert -q "$T/cbs.csv" --to blktrace -o "$T/bt" || fail "--to blktrace"
-[ "$(ls "$T/bt" | wc -l)" -eq 2038 ] || fail "blktrace: $(ls "$T/bt" | wc -l) files"
+# one blktrace file per volume, all open at once: needs the descriptors
+if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -gt 2100 ]; then
+	"$BLKPEAK" convert -q "$T/cbs.csv" --to blktrace -o "$T/bt" || fail "--to blktrace"
+	[ "$(ls "$T/bt" | wc -l)" -eq 2038 ] || fail "blktrace: $(ls "$T/bt" | wc -l) files"
+else
+	note "--to blktrace not tried: ulimit -n $(ulimit -n) < 2038 files"
+fi
 
 # replay: a glob and a list to one target each, the rest to --target
 truncate -s 8G "$T/a.img" "$T/b.img"
