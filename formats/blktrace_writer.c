@@ -58,6 +58,7 @@ struct btw {
 	struct btw_node *heap;
 	uint32_t hn;
 	uint64_t seq, t0, last_out, max_issue;
+	uint64_t slack;      /* BTW_SLACK_NS, or the input's lag */
 	uint64_t *seen;      /* pid << 32 | name hash, 0 = empty */
 	uint32_t nseen;
 	const char *dir;
@@ -225,6 +226,7 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 	w->dir = dir;
 	w->inputs = all_inputs;
 	w->options = options;
+	w->slack = BTW_SLACK_NS;
 	/* A reader takes time 0 for "no time": an origin of 1 s when the
 	 * trace has none (imports start at 0). */
 	w->t0 = hdr->start_mono_ns ? hdr->start_mono_ns : 1000000000ull;
@@ -427,7 +429,7 @@ static int emit_one(struct btw *w, struct bpt_error *err)
 				     "events at %" PRIu64 " ns were written: a record queued more than "
 				     "%llu ms before its issue, or records not in issue order",
 				     w->dir, nd.time - w->t0, w->last_out - w->t0,
-				     BTW_SLACK_NS / 1000000);
+				     (unsigned long long)(w->slack / 1000000));
 	w->last_out = nd.time;
 	if ((rc = write_event(w, s, err)))
 		return rc;
@@ -463,6 +465,11 @@ static int seen_before(struct btw *w, uint32_t pid, const char *comm)
 	w->seen[i] = key;
 	w->nseen++;
 	return 0;
+}
+
+void btw_set_lag(struct btw *w, uint64_t lag_ns)
+{
+	w->slack = lag_ns >= BTW_SLACK_NS ? lag_ns + 1000 : BTW_SLACK_NS;
 }
 
 int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
@@ -532,7 +539,7 @@ int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
 	if (issue > w->max_issue)
 		w->max_issue = issue;
 	/* Nothing later can come before max_issue - slack. */
-	while (w->hn && w->heap[0].time + BTW_SLACK_NS < w->max_issue)
+	while (w->hn && w->heap[0].time + w->slack < w->max_issue)
 		if ((rc = emit_one(w, err)))
 			return rc;
 	return 0;

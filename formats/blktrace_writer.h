@@ -39,9 +39,10 @@
  *
  * Records come in issue-time order; queue and completion times are not
  * in order, so events are held in a heap until no later record can come
- * before them: up to BTW_SLACK_NS behind the latest issue time, and at
- * most BTW_MAX_HELD records. A record queued before events already
- * written (queued more than that before its issue) is an error naming it.
+ * before them: up to BTW_SLACK_NS behind the latest issue time, or the
+ * input's lag when convert measured it (btw_set_lag: a file blkpeak
+ * wrote always converts), and at most BTW_MAX_HELD records. A record
+ * queued before events already written is an error naming it.
  */
 #ifndef FORMATS_BLKTRACE_WRITER_H
 #define FORMATS_BLKTRACE_WRITER_H
@@ -66,6 +67,10 @@ struct btw;
  * overwritten. options: BTW_OPT_*. */
 int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 	     const char *const *inputs, unsigned options, struct bpt_error *err);
+/* The input's lag (ff_writer_opts.lag_ns): events are held that long
+ * (at least BTW_SLACK_NS) behind the latest issue, so that no record of
+ * the input comes too late (still at most BTW_MAX_HELD records). */
+void btw_set_lag(struct btw *w, uint64_t lag_ns);
 /* One record (issue-time order); comm is its process name, "" if none. */
 int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
 	    struct bpt_error *err);

@@ -125,7 +125,32 @@ struct sink {
 	struct bpt_writer *w;
 	uint32_t *comm_map;  /* source comm id -> writer comm id (.bpt) */
 	uint32_t ncomm;
+	uint64_t lag_ns;     /* FF_WOPT_LAG: measured by measure_lag() */
 };
+
+/* For a writer that wants it (FF_WOPT_LAG): read the input once, the most
+ * any record's queue time lies before the latest issue of the records
+ * read before it, then rewind. 0 or <0 (err set). */
+static int measure_lag(struct bpt_reader *r, uint64_t *lag, struct bpt_error *err)
+{
+	struct bpt_record rec;
+	uint64_t max_issue = 0;
+	int any = 0, rc;
+
+	*lag = 0;
+	while ((rc = bpt_reader_next(r, &rec, err)) == 1) {
+		uint64_t q = rec.queue_ns && rec.queue_ns <= rec.issue_ns ? rec.queue_ns : rec.issue_ns;
+
+		if (any && max_issue > q && max_issue - q > *lag)
+			*lag = max_issue - q;
+		if (!any || rec.issue_ns > max_issue)
+			max_issue = rec.issue_ns;
+		any = 1;
+	}
+	if (rc < 0)
+		return rc;
+	return bpt_reader_rewind(r, err);
+}
 
 static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_reader *r,
 		     struct bpt_error *err)
@@ -138,8 +163,12 @@ static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_re
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	memcpy(inputs, o->inputs, o->ninputs * sizeof(*inputs));
 	if (k->ops) {
+		struct ff_writer_opts wo = { .flags = o->writer_options, .lag_ns = k->lag_ns };
+
+		if (k->ops->accepts & FF_WOPT_LAG)
+			wo.flags |= FF_WOPT_LAG;
 		if (k->ops->open_opts)
-			rc = k->ops->open_opts(&k->state, o->out, hdr, inputs, o->writer_options, err);
+			rc = k->ops->open_opts(&k->state, o->out, hdr, inputs, &wo, err);
 		else
 			rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
 		free(inputs);
@@ -359,7 +388,11 @@ static int convert(const struct convert_opts *o)
 		return rc == -EINVAL && !err.msg[0] ? EXIT_USAGE : EXIT_FAIL;
 	}
 	k.ops = wops;
-	rc = sink_open(&k, o, r, &err);
+	rc = 0;
+	if (wops && (wops->accepts & FF_WOPT_LAG))
+		rc = measure_lag(r, &k.lag_ns, &err);
+	if (!rc)
+		rc = sink_open(&k, o, r, &err);
 	while (!rc && (rc = bpt_reader_next(r, &rec, &err)) == 1)
 		rc = sink_add(&k, r, &rec, o->out, &err);
 	end_progress(&prog);

@@ -78,6 +78,7 @@ enum ff_reader_flag {
 };
 
 struct ff_ctx; /* per input: its file, line, devices, names, bad-line policy */
+struct ff_writer_opts; /* below */
 
 struct ff_reader_ops {
 	const char *name;     /* --from NAME, e.g. "msr" */
@@ -115,12 +116,25 @@ struct ff_writer_ops {
 	 * writer that takes any has open_opts instead of open. */
 	unsigned accepts;
 	int (*open_opts)(void **state, const char *out, const struct bpt_header *hdr,
-			 const char *const *inputs, unsigned options, struct bpt_error *err);
+			 const char *const *inputs, const struct ff_writer_opts *o,
+			 struct bpt_error *err);
 };
 
 /* Options of convert for writers (ff_writer_ops.accepts). */
 enum ff_writer_option {
 	FF_WOPT_CGROUP_IDS = 1u << 0, /* --cgroup-ids: write cgroup ids */
+	/* not an option: the writer wants lag_ns, for which convert reads
+	 * the input once more before writing */
+	FF_WOPT_LAG = 1u << 1,
+};
+
+struct ff_writer_opts {
+	unsigned flags;   /* enum ff_writer_option */
+	/* FF_WOPT_LAG: the most any record's queue time (its issue time when
+	 * it has none) lies before the latest issue time of the records
+	 * before it in the input's order (a capture's records come in
+	 * completion order) */
+	uint64_t lag_ns;
 };
 
 /* ------------------------------------------- what a reader calls on cx */

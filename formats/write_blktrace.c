@@ -8,10 +8,14 @@
 #include "foreign.h"
 
 static int wopen(void **state, const char *out, const struct bpt_header *hdr,
-		 const char *const *inputs, unsigned options, struct bpt_error *err)
+		 const char *const *inputs, const struct ff_writer_opts *o, struct bpt_error *err)
 {
-	return btw_open((struct btw **)state, out, hdr, inputs,
-			options & FF_WOPT_CGROUP_IDS ? BTW_OPT_CGROUP : 0, err);
+	int rc = btw_open((struct btw **)state, out, hdr, inputs,
+			  o->flags & FF_WOPT_CGROUP_IDS ? BTW_OPT_CGROUP : 0, err);
+
+	if (!rc && (o->flags & FF_WOPT_LAG))
+		btw_set_lag(*state, o->lag_ns);
+	return rc;
 }
 
 static int wadd(void *state, const struct bpt_record *rec, const char *comm,
@@ -29,7 +33,7 @@ const struct ff_writer_ops ff_write_blktrace = {
 	.name = "blktrace",
 	.summary = "blktrace binary: a directory of DEV.blktrace.0 files (blkparse, btt, btreplay)",
 	.suffixes = (const char *const[]){ ".blktrace.#", NULL },
-	.accepts = FF_WOPT_CGROUP_IDS,
+	.accepts = FF_WOPT_CGROUP_IDS | FF_WOPT_LAG,
 	.open_opts = wopen,
 	.add = wadd,
 	.close = wclose,

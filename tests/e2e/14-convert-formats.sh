@@ -35,6 +35,22 @@ flags=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $6, $8, $9 }' "$T/blkparse-old.txt
 [ "$flags" = "2048:write:SP 4096:read:A 0:flush:P 100:write:SM 8192:discard:S 16384:discard: 0:flush: 300:write:SFP " ] ||
 	fail "old rwbs letters: $flags"
 
+# A request queued 3 s before its issue (a throttled cgroup) goes out to
+# blktrace and back: the writer holds events as long as the input needs.
+printf '%s\n' \
+	"  8,0    0        1     0.000000000   100  Q   W 800 + 8 [slow]" \
+	"  8,0    0        2     1.000000000   101  Q   R 64 + 8 [fast]" \
+	"  8,0    0        3     1.000001000   101  D   R 64 + 8 [fast]" \
+	"  8,0    0        4     1.000100000     0  C   R 64 + 8 [0]" \
+	"  8,0    0        5     3.000000000   100  D   W 800 + 8 [slow]" \
+	"  8,0    0        6     3.000200000     0  C   W 800 + 8 [0]" >"$T/slow.txt"
+"$BLKPEAK" convert -q "$T/slow.txt" -o "$T/slow.bpt" || fail "convert slow.txt"
+"$BLKPEAK" convert -q "$T/slow.bpt" --to blktrace -o "$T/slowbt" || fail "queued 3 s early: --to blktrace"
+"$BLKPEAK" convert -q "$T/slowbt/8,0.blktrace.0" -o "$T/slowback.bpt" || fail "queued 3 s early: back"
+"$BLKPEAK" dump --format csv "$T/slow.bpt" | cut -d, -f1-3,5- >"$T/s1.csv"
+"$BLKPEAK" dump --format csv "$T/slowback.bpt" | cut -d, -f1-3,5- >"$T/s2.csv"
+cmp -s "$T/s1.csv" "$T/s2.csv" || fail "queued 3 s early: $(diff "$T/s1.csv" "$T/s2.csv")"
+
 # Every command reads the foreign file itself, with the same records.
 "$BLKPEAK" dump --format csv "$FX/msr.csv" >"$T/direct.csv" || fail "dump msr.csv directly"
 cmp -s "$T/direct.csv" "$T/msr.csv.csv" || fail "dump of msr.csv differs from dump of its conversion"
