@@ -51,7 +51,7 @@
 #define ST_DEPTH_CLASSES 11
 #define ST_IDLE_CLASSES 7
 #define ST_TOP 10
-#define ST_MAX_DEV BPT_MAX_DEVICES
+#define ST_MAX_DEV 64 /* devices with their own figures (the trace may hold more) */
 #define ST_MAX_SECONDS (1u << 24) /* 194 days */
 
 /* Upper bounds (inclusive) of the seek classes 1.. as fractions num/den

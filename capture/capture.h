@@ -179,6 +179,10 @@ typedef int (*convert_intern_fn)(void *ctx, const char *s, uint32_t *id);
 
 #define CONVERT_COMM_SLOTS 256
 
+/* The disks one capture records at most (a machine's disks; the trace
+ * format holds far more, BPT_MAX_DEVICES, for imported traces). */
+#define CAPTURE_MAX_DEVICES 64
+
 /*
  * The state of the event -> record conversion: the device table's kernel
  * dev_t values (index = device index in the trace header), the op/flag
@@ -188,7 +192,7 @@ typedef int (*convert_intern_fn)(void *ctx, const char *s, uint32_t *id);
 struct convert {
 	uint64_t start_ns;              /* CLOCK_MONOTONIC of record time 0 */
 	struct req_bits bits;
-	uint32_t kdev[BPT_MAX_DEVICES];
+	uint32_t kdev[CAPTURE_MAX_DEVICES];
 	unsigned ndev;
 	unsigned last_dev;              /* index of the last device hit */
 	convert_intern_fn intern;

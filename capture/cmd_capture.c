@@ -261,7 +261,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 
 /* The disks of the trace's device table, chosen before it starts. */
 struct dev_table {
-	struct bpt_device dev[BPT_MAX_DEVICES];
+	struct bpt_device dev[CAPTURE_MAX_DEVICES];
 	unsigned n;
 	char names[256]; /* "loop0,loop1", or "all", for the trace's meta */
 };
@@ -273,7 +273,7 @@ static int table_add(struct dev_table *t, const struct bpt_device *dev)
 	for (unsigned j = 0; j < t->n; j++)
 		if (t->dev[j].major == dev->major && t->dev[j].minor == dev->minor)
 			return 0; /* named twice */
-	if (t->n >= BPT_MAX_DEVICES)
+	if (t->n >= CAPTURE_MAX_DEVICES)
 		return -E2BIG;
 	t->dev[t->n++] = *dev;
 	if (used < sizeof(t->names))
@@ -294,16 +294,16 @@ static int setup_devices(struct capture_opts *o, struct dev_table *t)
 
 	memset(t, 0, sizeof(*t));
 	if (!o->ndevs) {
-		n = devices_list_active(SYSFS, t->dev, BPT_MAX_DEVICES);
+		n = devices_list_active(SYSFS, t->dev, CAPTURE_MAX_DEVICES);
 		if (n < 0) {
 			pr_err("capture: %s/block: %s", SYSFS, strerror(-n));
 			return n;
 		}
-		if (n > BPT_MAX_DEVICES) {
+		if (n > CAPTURE_MAX_DEVICES) {
 			pr_warn("capture: %d disks, a trace holds %d: I/O on the "
 				"others is counted as lost; choose with -d",
-				n, BPT_MAX_DEVICES);
-			n = BPT_MAX_DEVICES;
+				n, CAPTURE_MAX_DEVICES);
+			n = CAPTURE_MAX_DEVICES;
 		}
 		t->n = n;
 		snprintf(t->names, sizeof(t->names), "all");
@@ -692,7 +692,7 @@ int cmd_capture(int argc, char **argv)
 	struct outfile out = { .lock_fd = -1 };
 	struct bpt_writer *w;
 	struct dev_table table;
-	struct bpt_header hdr;
+	struct bpt_header hdr = { 0 };
 	int rc, err, werr;
 	struct stat st;
 
@@ -724,5 +724,6 @@ out:
 	/* before outfile_place() the new file is removed; after it the trace
 	 * stays, also when the capture failed (it reads up to its last block) */
 	outfile_close(&out, rc != EXIT_OK ? -ECANCELED : 0);
+	bpt_header_free(&hdr);
 	return rc;
 }

@@ -25,7 +25,7 @@ void convert_init(struct convert *c, uint64_t start_ns, const struct req_bits *b
 
 int convert_add_dev(struct convert *c, uint32_t kdev)
 {
-	if (c->ndev >= BPT_MAX_DEVICES)
+	if (c->ndev >= CAPTURE_MAX_DEVICES)
 		return -E2BIG;
 	c->kdev[c->ndev++] = kdev;
 	return 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blktrace_source.h"
+#include "blktrace_writer.h"
 
 #define COMM_LEN 16          /* TASK_COMM_LEN */
 #define COMM_SLOTS (1u << 16) /* a power of two */
@@ -87,7 +88,12 @@ static struct comm_slot *comm_slot(struct bt_source *s, uint32_t pid)
 
 static int on_note(struct bt_source *s, const struct bt_event *ev)
 {
+	uint8_t completion;
+	uint64_t bound;
+
 	s->info.notes++;
+	if (ev->act == BT_TN_MESSAGE && btw_unseen_parse(ev->pdu, ev->pdu_len, &completion, &bound))
+		return bt_pair_unseen(s->pair, ev, completion, bound);
 	if (ev->act == BT_TN_PROCESS && ev->pdu_len) {
 		struct comm_slot *c;
 		size_t len = ev->pdu_len < COMM_LEN ? ev->pdu_len : COMM_LEN;
@@ -157,7 +163,8 @@ int bt_source_next(struct bt_source *s, struct bt_io *io, const char **comm,
 			for (unsigned i = 0; i < s->n; i++)
 				s->info.backwards += s->streams[i].backwards;
 			s->finished = 1;
-			bt_pair_finish(s->pair);
+			if (bt_pair_finish(s->pair) < 0)
+				return bpt_error_set(err, -ENOMEM, "%s: out of memory", s->streams[0].name);
 			continue;
 		}
 		if (s->streams[0].have_layout && !s->info.version) {

@@ -33,6 +33,7 @@ struct convert_opts {
 	const char **devices; /* NULL-terminated, or NULL */
 	size_t ndevices;
 	int skip_bad, json, quiet;
+	unsigned writer_options; /* enum ff_writer_option */
 	uint32_t window;
 	const char *const *inputs;
 	size_t ninputs;
@@ -42,7 +43,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: blkpeak convert IN... -o OUT [--from FMT] [--to FMT] [--device NAME]...\n"
-"                       [--skip-bad] [--window N] [--json] [-q]\n"
+"                       [--skip-bad] [--window N] [--cgroup-ids] [--json] [-q]\n"
 "       blkpeak convert --list\n"
 "\n"
 "Convert block traces: blktrace, blkparse text, fio iologs, MSR Cambridge,\n"
@@ -51,10 +52,18 @@ static void usage(FILE *f)
 "other tools read. The input format is found from the content; several\n"
 "inputs are merged by time. Every other command reads these files too.\n"
 "\n"
-"  -o, --output OUT  the file to write (written whole or not at all)\n"
+"  -o, --output OUT  the file to write (written whole or not at all); for\n"
+"                    --to blktrace a directory (not a file prefix as for\n"
+"                    blktrace -o): DIR/DEV.blktrace.0 per device, which\n"
+"                    blkparse -D DIR -i DEV reads; or NAME.blktrace.0, that\n"
+"                    one file, for a trace of one device (blkparse -i NAME)\n"
 "  --from FMT        the inputs' format, instead of detecting it\n"
 "  --to FMT          the output format (bpt, or a writer of --list);\n"
-"                    default: from OUT's name, else bpt\n"
+"                    default: from OUT's name (NAME.blktrace.0: blktrace),\n"
+"                    else bpt\n"
+"  --cgroup-ids      --to blktrace: write the cgroup ids (BT_TA_CGROUP);\n"
+"                    blkparse, btt and iowatcher before blktrace 1.3.0\n"
+"                    drop every such event (\"Bad fs action\")\n"
 "  --device NAME     keep only the I/Os of this device (volume, disk);\n"
 "                    repeatable; needed when a trace has more than %d\n"
 "  --skip-bad        skip lines that cannot be read, count them (stored\n"
@@ -109,7 +118,32 @@ struct sink {
 	struct bpt_writer *w;
 	uint32_t *comm_map;  /* source comm id -> writer comm id (.bpt) */
 	uint32_t ncomm;
+	uint64_t lag_ns;     /* FF_WOPT_LAG: measured by measure_lag() */
 };
+
+/* For a writer that wants it (FF_WOPT_LAG): read the input once, the most
+ * any record's queue time lies before the latest issue of the records
+ * read before it, then rewind. 0 or <0 (err set). */
+static int measure_lag(struct bpt_reader *r, uint64_t *lag, struct bpt_error *err)
+{
+	struct bpt_record rec;
+	uint64_t max_issue = 0;
+	int any = 0, rc;
+
+	*lag = 0;
+	while ((rc = bpt_reader_next(r, &rec, err)) == 1) {
+		uint64_t q = rec.queue_ns && rec.queue_ns <= rec.issue_ns ? rec.queue_ns : rec.issue_ns;
+
+		if (any && max_issue > q && max_issue - q > *lag)
+			*lag = max_issue - q;
+		if (!any || rec.issue_ns > max_issue)
+			max_issue = rec.issue_ns;
+		any = 1;
+	}
+	if (rc < 0)
+		return rc;
+	return bpt_reader_rewind(r, err);
+}
 
 static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_reader *r,
 		     struct bpt_error *err)
@@ -122,7 +156,14 @@ static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_re
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	memcpy(inputs, o->inputs, o->ninputs * sizeof(*inputs));
 	if (k->ops) {
-		rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
+		struct ff_writer_opts wo = { .flags = o->writer_options, .lag_ns = k->lag_ns };
+
+		if (k->ops->accepts & FF_WOPT_LAG)
+			wo.flags |= FF_WOPT_LAG;
+		if (k->ops->open_opts)
+			rc = k->ops->open_opts(&k->state, o->out, hdr, inputs, &wo, err);
+		else
+			rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
 		free(inputs);
 		return rc;
 	}
@@ -336,6 +377,10 @@ static int convert(const struct convert_opts *o)
 	}
 	if (wops)
 		to = wops->name;
+	if (o->writer_options & ~(wops ? wops->accepts : 0)) {
+		pr_err("convert: --cgroup-ids: not an option of the %s output (only of --to blktrace)", to);
+		return EXIT_USAGE;
+	}
 	foreign = !all_bpt(o);
 	if (foreign && o->from && !strcmp(o->from, "bpt")) {
 		pr_err("convert: --from bpt: %s: not a .bpt trace (leave --from out to detect "
@@ -361,7 +406,11 @@ static int convert(const struct convert_opts *o)
 		return rc == -EINVAL && !err.msg[0] ? EXIT_USAGE : EXIT_FAIL;
 	}
 	k.ops = wops;
-	rc = sink_open(&k, o, r, &err);
+	rc = 0;
+	if (wops && (wops->accepts & FF_WOPT_LAG))
+		rc = measure_lag(r, &k.lag_ns, &err);
+	if (!rc)
+		rc = sink_open(&k, o, r, &err);
 	bpt_reader_stats(r, &st); /* a complete file's count, from its footer */
 	snprintf(prog.what, sizeof(prog.what), "convert: writing %s", to);
 	prog.unit = "I/Os";
@@ -399,6 +448,7 @@ int cmd_convert(int argc, char **argv)
 		{ "to", required_argument, NULL, 'T' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "skip-bad", no_argument, NULL, 'b' },
+		{ "cgroup-ids", no_argument, NULL, 'g' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
@@ -423,6 +473,7 @@ int cmd_convert(int argc, char **argv)
 		case 'T': o.to = optarg; break;
 		case 'd': o.devices[o.ndevices++] = optarg; break;
 		case 'b': o.skip_bad = 1; break;
+		case 'g': o.writer_options |= FF_WOPT_CGROUP_IDS; break;
 		case 'l': list = 1; break;
 		case 'j': o.json = 1; break;
 		case 'q': o.quiet = 1; break;

@@ -165,8 +165,8 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 
 			if (s->hdr.ndevices == BPT_MAX_DEVICES)
 				return ff_fail(cx, -E2BIG,
-					       "more than %d devices (volumes, disks): '%s' at line %llu is one more; "
-					       "keep at most %d with --device NAME (blkpeak convert --device, repeatable)",
+					       "more than %u devices (volumes, disks): '%s' at line %llu is one more; "
+					       "keep at most %u with --device NAME (blkpeak convert --device, repeatable)",
 					       BPT_MAX_DEVICES, name, (unsigned long long)cx->line_no,
 					       BPT_MAX_DEVICES);
 			snprintf(d.name, sizeof(d.name), "%s", name);

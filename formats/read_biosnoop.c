@@ -133,7 +133,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		name[dl] = 0;
 		if ((d = ff_device(cx, name, 0, 0)) < 0)
 			return d;
-		rec->dev = (uint16_t)d;
+		rec->dev = (uint32_t)d;
 		rec->pid = (uint32_t)pid;
 		rec->sector = sector;
 		rec->bytes = (uint32_t)bytes;

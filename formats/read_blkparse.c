@@ -48,7 +48,7 @@
 struct inflight {
 	uint64_t sector;
 	uint32_t gen;   /* of its latest age-queue entry */
-	uint16_t dev;
+	uint32_t dev;
 	uint8_t used;   /* 0 empty, 1 in use, 2 deleted */
 	/* from here on cleared by a new Q */
 	uint64_t queue_ns, issue_ns;
@@ -64,7 +64,7 @@ struct aged {
 	uint64_t sector;
 	uint64_t issued;   /* requests issued (D) when it was pushed */
 	uint32_t gen;
-	uint16_t dev;
+	uint32_t dev;
 };
 
 struct blkparse {
@@ -82,7 +82,7 @@ struct blkparse {
 	uint64_t late;     /* C of requests emitted as pending */
 };
 
-static size_t slot_of(const struct blkparse *b, uint16_t dev, uint64_t sector)
+static size_t slot_of(const struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	uint64_t h = (sector ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
 
@@ -91,7 +91,7 @@ static size_t slot_of(const struct blkparse *b, uint16_t dev, uint64_t sector)
 	return (size_t)(h >> (64 - __builtin_ctzll(b->cap)));
 }
 
-static struct inflight *find(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *find(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	if (!b->cap)
 		return NULL;
@@ -130,7 +130,7 @@ static int grow(struct blkparse *b)
 }
 
 /* The entry of (dev, sector), made empty when new. */
-static struct inflight *get(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *get(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	struct inflight *e = find(b, dev, sector);
 
@@ -425,7 +425,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 
 		switch (act) {
 		case 'Q':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			if (e->have_q && e->queue_ns <= t && !e->have_d)
 				break; /* a second bio on the sector before issue */
@@ -439,17 +439,17 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			break;
 		case 'M': /* back merge: the bio joins a request elsewhere */
-			if ((e = find(b, (uint16_t)d, sector)) && !e->have_d)
+			if ((e = find(b, (uint32_t)d, sector)) && !e->have_d)
 				drop(b, e);
 			break;
 		case 'F': { /* front merge: the request now starts at sector */
-			struct inflight *req = find(b, (uint16_t)d, sector + nsect), *bio, keep;
+			struct inflight *req = find(b, (uint32_t)d, sector + nsect), *bio, keep;
 
 			if (!req || req->have_d)
 				break;
 			keep = *req;
 			drop(b, req);
-			if (!(bio = get(b, (uint16_t)d, sector)))
+			if (!(bio = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			keep.sector = sector;
 			*bio = keep;
@@ -458,7 +458,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			break;
 		}
 		case 'D':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			if (e->emitted) /* a new request on a tombstone's sector */
 				memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
@@ -488,13 +488,13 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 					goto bad;
 				}
 			}
-			e = find(b, (uint16_t)d, sector);
+			e = find(b, (uint32_t)d, sector);
 			if (e && e->emitted) { /* given out as pending already */
 				drop(b, e);
 				b->late++;
 				continue;
 			}
-			rec->dev = (uint16_t)d;
+			rec->dev = (uint32_t)d;
 			rec->sector = sector == NO_SECTOR ? 0 : sector;
 			rec->bytes = (uint32_t)(nsect * 512);
 			rec->op = op;

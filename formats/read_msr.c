@@ -177,7 +177,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			m->dev_idx = d;
 		}
 		d = m->dev_idx;
-		rec->dev = (uint16_t)d;
+		rec->dev = (uint32_t)d;
 		rec->issue_ns = (ts - FILETIME_UNIX_EPOCH) * 100;
 		if (resp > ((uint64_t)INT64_MAX - rec->issue_ns) / 100) {
 			if ((rc = ff_bad(cx, "ResponseTime", "too large")))

@@ -69,8 +69,16 @@ const struct ff_writer_ops *ff_writer_for_path(const char *out)
 
 	for (size_t i = 0; i < ff_nwriters; i++)
 		for (const char *const *s = ff_writers[i]->suffixes; s && *s; s++) {
-			size_t ls = strlen(*s);
+			size_t ls = strlen(*s), d = lo;
 
+			/* a suffix ending in '#' ends in one or more digits */
+			if (ls && (*s)[ls - 1] == '#') {
+				while (d > 0 && out[d - 1] >= '0' && out[d - 1] <= '9')
+					d--;
+				if (d == lo || d < ls - 1 || strncmp(out + d - (ls - 1), *s, ls - 1))
+					continue;
+				return ff_writers[i];
+			}
 			if (lo >= ls && !strcmp(out + lo - ls, *s))
 				return ff_writers[i];
 		}

@@ -79,11 +79,16 @@ static int accept(struct ff_source *s, struct ff_ctx *cx, struct bpt_record *rec
 
 static int too_late(struct ff_source *s, struct ff_ctx *cx, uint64_t issue_ns)
 {
+	char where[40] = "";
+
+	/* a binary input has no lines to name */
+	if (!(cx->ops->flags & FF_BINARY))
+		snprintf(where, sizeof(where), "line %" PRIu64 ": ", cx->line_no);
 	return ff_fail(cx, -ERANGE,
-		       "line %" PRIu64 ": out of time order by more than the reorder window "
+		       "%sout of time order by more than the reorder window "
 		       "of %u records (its I/O was issued %" PRIu64 " ns before one already "
 		       "passed on); a larger --window may do",
-		       cx->line_no, s->win.cap, s->last_out - issue_ns);
+		       where, s->win.cap, s->last_out - issue_ns);
 }
 
 /* The next accepted record of the inputs in merge order, and its input:
@@ -485,6 +490,7 @@ void ff_source_close(struct ff_source *s)
 	free(s->devs.idx);
 	ff_window_free(&s->win);
 	free(s->later_min);
+	bpt_header_free(&s->hdr);
 	free(s);
 }
 

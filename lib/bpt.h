@@ -29,7 +29,7 @@
 #include "error.h" /* struct bpt_error, from common/ */
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
-#define BPT_FORMAT_MINOR 2 /* additions older readers can skip */
+#define BPT_FORMAT_MINOR 3 /* additions older readers can skip */
 
 /* Operation of a request. Values are part of the file format. */
 enum bpt_op {
@@ -125,7 +125,7 @@ struct bpt_record {
 	uint32_t pid;         /* submitting task's tgid, 0 if unknown */
 	uint32_t comm_id;     /* index into the string table (bpt_*_intern) */
 	int32_t error;        /* 0, or a negative errno as the kernel returned */
-	uint16_t dev;         /* index into the header's device table */
+	uint32_t dev;         /* index into the header's device table */
 	uint8_t op;           /* enum bpt_op */
 	uint8_t flags;        /* enum bpt_flag bits */
 	uint32_t member;      /* BPT_COL_MEMBER */
@@ -181,7 +181,11 @@ void bpt_record_credit(const struct bpt_record *r, uint32_t columns, uint32_t *p
 #define BPT_SECTOR_END_OK(sector, bytes) \
 	((uint64_t)(sector) <= (UINT64_MAX - (uint64_t)(bytes)) >> 9)
 
-#define BPT_MAX_DEVICES 64
+/* Devices a trace may hold (format 1.3; 64 before). A file of at most
+ * BPT_DEVICES_V12 devices keeps the 1.2 device table, which 1.2 readers
+ * read. */
+#define BPT_MAX_DEVICES 65536u
+#define BPT_DEVICES_V12 64
 #define BPT_MAX_META 32
 
 /* One device the trace's records refer to (by index). */
@@ -275,18 +279,30 @@ struct bpt_header {
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start (record time 0) */
 	uint32_t columns;       /* enum bpt_column bits */
 	uint32_t ndevices;
-	struct bpt_device devices[BPT_MAX_DEVICES];
+	/* ndevices entries, malloc'd and owned by the header: grown by
+	 * bpt_header_add_device, freed by bpt_header_free, copied by
+	 * bpt_header_copy (a struct assignment would share them). NULL
+	 * when there are none. */
+	struct bpt_device *devices;
+	uint32_t devices_cap;
 	uint32_t nmeta;
 	struct bpt_meta meta[BPT_MAX_META];
 };
 
-/* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */
+/* Fill kind, tool version, host, kernel and both start clocks; zero the
+ * rest (no devices: call it on a header whose devices are freed). */
 void bpt_header_init(struct bpt_header *hdr, const char *kind);
+/* Free the device table (NULL-safe; the header keeps no devices). */
+void bpt_header_free(struct bpt_header *hdr);
+/* *dst = *src with its own copy of the device table; 0 or -ENOMEM (dst
+ * then has no devices). dst's old table is not freed. */
+int bpt_header_copy(struct bpt_header *dst, const struct bpt_header *src);
 /* Add or replace a meta entry; -E2BIG when full or too long. */
 int bpt_header_set_meta(struct bpt_header *hdr, const char *key, const char *value);
 /* The value of a meta key, or NULL. */
 const char *bpt_header_get_meta(const struct bpt_header *hdr, const char *key);
-/* Append a device; returns its index (>= 0) or -E2BIG. */
+/* Append a device; returns its index (>= 0), -E2BIG past
+ * BPT_MAX_DEVICES, or -ENOMEM. */
 int bpt_header_add_device(struct bpt_header *hdr, const struct bpt_device *dev);
 
 /* One partition of a recorded disk, in the disk's 512-byte sectors. */

@@ -601,7 +601,7 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->pid = (uint32_t)c->vals[COL_PID][j];
 	rec->comm_id = (uint32_t)c->vals[COL_COMM][j];
 	rec->error = (int32_t)c->vals[COL_ERROR][j];
-	rec->dev = (uint16_t)c->vals[COL_DEV][j];
+	rec->dev = (uint32_t)c->vals[COL_DEV][j];
 	rec->op = (uint8_t)c->vals[COL_OP][j];
 	rec->flags = (uint8_t)c->vals[COL_FLAGS][j];
 	rec->member = (uint32_t)c->vals[COL_MEMBER][j];

@@ -26,7 +26,8 @@
 #define BPT_TRAILER_MAGIC "\x89" "BPE\r\n\x1a\n"
 
 #define BPT_HDR_FIXED 16          /* magic, major, minor, header_size */
-#define BPT_HDR_MAX (1u << 20)    /* a reader refuses larger headers */
+#define BPT_HDR_MAX (1u << 24)    /* a reader refuses larger headers (1.2: 1 MiB) */
+#define BPT_NDEV_EXT 0xffffu      /* 1.3: ndevices escape, a u32 count follows */
 #define BPT_STR_HDR_MAX 65535     /* header strings: u16 length */
 
 #define BPT_BLOCK_MAGIC "BPTB"

@@ -121,7 +121,12 @@ int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *path,
 		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
 	}
 	w->fd = fd;
-	w->hdr = *hdr;
+	if (bpt_header_copy(&w->hdr, hdr)) {
+		free(w->path);
+		free(w);
+		close(fd);
+		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
+	}
 	w->hdr.version_major = BPT_FORMAT_MAJOR;
 	w->hdr.version_minor = BPT_FORMAT_MINOR;
 	w->block_records = opts && opts->block_records ? opts->block_records
@@ -404,6 +409,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 	free(w->index);
 	bpt_strtab_free(&w->strs);
 	bpt_pathtab_free(&w->paths);
+	bpt_header_free(&w->hdr);
 	free(w->path);
 	free(w);
 	return rc;

@@ -110,6 +110,7 @@ static int trace_open(struct ctx *c, struct bpt_writer **w, uint64_t capacity)
 	bpt_header_set_meta(&h, BPT_META_GENERATOR, "blkpeak measure");
 	if ((rc = bpt_writer_create(w, c->trace, &h, NULL, &err)))
 		pr_err("measure: %s", err.msg);
+	bpt_header_free(&h);
 	return rc;
 }
 

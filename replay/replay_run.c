@@ -6,6 +6,7 @@
  * with how many I/Os were done and why the replay stopped.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -91,7 +92,7 @@ static int target_index(struct replay *rp, const char *spec)
 	return (int)rp->ntargets++;
 }
 
-static int dev_matches(const struct bpt_device *d, const char *key)
+static int dev_matches_one(const struct bpt_device *d, const char *key)
 {
 	char buf[64];
 
@@ -101,7 +102,37 @@ static int dev_matches(const struct bpt_device *d, const char *key)
 	if (!strcmp(key, buf))
 		return 1;
 	snprintf(buf, sizeof(buf), "%u:%u", d->major, d->minor);
-	return !strcmp(key, buf);
+	if (!strcmp(key, buf))
+		return 1;
+	/* a glob (vol1*, sd[ab]) over the name, as the shell matches */
+	return strpbrk(key, "*?[") && fnmatch(key, d->name, 0) == 0;
+}
+
+/*
+ * Does --map key name device d? KEY is a name (NAME, /dev/NAME,
+ * MAJOR:MINOR), a glob over names, or a list of them joined by '|'
+ * (vol1|vol7|hm_*): a multi-volume trace (thousands of volumes) maps a
+ * set of them to one target.
+ */
+static int dev_matches(const struct bpt_device *d, const char *key)
+{
+	const char *bar = strchr(key, '|');
+	char one[256];
+
+	if (!bar)
+		return dev_matches_one(d, key);
+	for (const char *p = key;; p = bar + 1, bar = strchr(p, '|')) {
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n && n < sizeof(one)) {
+			memcpy(one, p, n);
+			one[n] = 0;
+			if (dev_matches_one(d, one))
+				return 1;
+		}
+		if (!bar)
+			return 0;
+	}
 }
 
 /* "sda (8:0), sdb (8:16)" and their stored partitions, for errors. */
@@ -235,7 +266,7 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 		return -1;
 	}
 	lo->region[lo->nregion++] = (struct region){ .start = start, .end = end, .at = m->at,
-						     .dev = (uint8_t)d, .target = (uint8_t)t };
+						     .dev = (uint32_t)d, .target = (uint8_t)t };
 	lo->has_region[d] = 1;
 	return 0;
 }
@@ -245,9 +276,15 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
 {
 	const struct replay_opts *o = rp->o;
-	const char *dev_names[BPT_MAX_DEVICES];
+	const char **dev_names = calloc(h->ndevices ? h->ndevices : 1, sizeof(*dev_names));
+	uint32_t *by_map = calloc(h->ndevices ? h->ndevices : 1, sizeof(*by_map));
 	struct bpt_error error;
+	int rc = -1;
 
+	if (!dev_names || !by_map) {
+		pr_err("replay: out of memory");
+		goto out;
+	}
 	for (unsigned d = 0; d < BPT_MAX_DEVICES; d++)
 		lo->dev_target[d] = LOAD_UNMAPPED;
 	for (unsigned m = 0; m < o->nmap; m++) {
@@ -256,22 +293,33 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 		for (unsigned d = 0; d < h->ndevices; d++) {
 			if (!dev_matches(&h->devices[d], o->map[m].dev))
 				continue;
+			/* two --map keys on one device: which one is meant? */
+			if (by_map[d] && strcmp(o->map[by_map[d] - 1].dev, o->map[m].dev)) {
+				char name[sizeof(h->devices[0].name) * 4 + 4];
+
+				fmt_text(h->devices[d].name, name, sizeof(name));
+				pr_err("replay: --map %s and --map %s both name recorded device %s: "
+				       "ambiguous; give each device one --map", o->map[by_map[d] - 1].dev,
+				       o->map[m].dev, name);
+				goto out;
+			}
+			by_map[d] = m + 1;
 			if (o->map[m].at_text) {
 				pr_err("replay: --map %s=%s@%s: @OFFSET places a region or a "
 				       "partition; for a whole device use --offset",
 				       o->map[m].dev, o->map[m].spec, o->map[m].at_text);
-				return -1;
+				goto out;
 			}
 			int t = target_index(rp, o->map[m].spec);
 			if (t < 0) {
 				pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
-				return -1;
+				goto out;
 			}
 			lo->dev_target[d] = (uint8_t)t;
 			hit = 1;
 		}
 		if (!hit && map_region(rp, h, &o->map[m], lo))
-			return -1;
+			goto out;
 	}
 	if (o->target) {
 		int t = -1;
@@ -280,17 +328,21 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 			if (lo->dev_target[d] == LOAD_UNMAPPED) {
 				t = t < 0 ? target_index(rp, o->target) : t;
 				if (t < 0)
-					return -1;
+					goto out;
 				lo->dev_target[d] = (uint8_t)t;
 			}
 	}
-	for (unsigned d = 0; d < h->ndevices && d < BPT_MAX_DEVICES; d++)
+	for (unsigned d = 0; d < h->ndevices; d++)
 		dev_names[d] = h->devices[d].name;
 	if (region_check(lo->region, lo->nregion, dev_names, &error)) {
 		pr_err("replay: --map: %s", error.msg);
-		return -1;
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(dev_names);
+	free(by_map);
+	return rc;
 }
 
 static int load(struct replay *rp)

@@ -8,7 +8,7 @@
 # and --skip-bad counts them into the meta (a binary record: file, record,
 # byte offset and field; a cut record); the completions, non-I/O counts
 # and bad fields of vscsi (binary fixtures kept as hex), mqsim, disksim,
-# k5cloud and iotracer; the reorder window, --device, the 64-device
+# k5cloud and iotracer; the reorder window, --device, the 65536-device
 # limit, and the refusals.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3 gzip bzip2 xz zstd
@@ -26,7 +26,8 @@ unhex() {
 set -- msr msr.csv spc spc.csv alibaba alibaba.csv tencent tencent.csv systor17 systor.csv \
 	fiu fiu.txt fio fio2.iolog fio fio3.iolog biosnoop biosnoop.txt biosnoop biosnoop-q.txt \
 	blkparse blkparse.txt vscsi vscsi1.hex vscsi vscsi2.hex mqsim mqsim.txt disksim disksim.txt \
-	k5cloud k5cloud.csv iotracer iotracer.csv iotracer iotracer13.csv
+	k5cloud k5cloud.csv iotracer iotracer.csv iotracer iotracer13.csv \
+	blkparse blkparse-old.txt
 args=()
 while [ $# -gt 0 ]; do
 	in=$FX/$2
@@ -41,6 +42,29 @@ while [ $# -gt 0 ]; do
 done
 python3 "$HERE/formats_expect.py" "${args[@]}" >"$T/expect.out" || fail "$(cat "$T/expect.out")"
 while read -r l; do note "$l"; done <"$T/expect.out"
+
+# Old kernels' rwbs letters keep their meaning: B (barrier) a preflush,
+# an empty barrier a flush, E a (secure) discard, FWFS preflush + FUA.
+# (the device "8,16" is quoted: one comma more)
+flags=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $6, $8, $9 }' "$T/blkparse-old.txt.csv")
+[ "$flags" = "2048:write:SP 4096:read:A 0:flush:P 100:write:SM 8192:discard:S 16384:discard: 0:flush: 300:write:SFP " ] ||
+	fail "old rwbs letters: $flags"
+
+# A request queued 3 s before its issue (a throttled cgroup) goes out to
+# blktrace and back: the writer holds events as long as the input needs.
+printf '%s\n' \
+	"  8,0    0        1     0.000000000   100  Q   W 800 + 8 [slow]" \
+	"  8,0    0        2     1.000000000   101  Q   R 64 + 8 [fast]" \
+	"  8,0    0        3     1.000001000   101  D   R 64 + 8 [fast]" \
+	"  8,0    0        4     1.000100000     0  C   R 64 + 8 [0]" \
+	"  8,0    0        5     3.000000000   100  D   W 800 + 8 [slow]" \
+	"  8,0    0        6     3.000200000     0  C   W 800 + 8 [0]" >"$T/slow.txt"
+"$BLKPEAK" convert -q "$T/slow.txt" -o "$T/slow.bpt" || fail "convert slow.txt"
+"$BLKPEAK" convert -q "$T/slow.bpt" --to blktrace -o "$T/slowbt" || fail "queued 3 s early: --to blktrace"
+"$BLKPEAK" convert -q "$T/slowbt/8,0.blktrace.0" -o "$T/slowback.bpt" || fail "queued 3 s early: back"
+"$BLKPEAK" dump --format csv "$T/slow.bpt" | cut -d, -f1-3,5- >"$T/s1.csv"
+"$BLKPEAK" dump --format csv "$T/slowback.bpt" | cut -d, -f1-3,5- >"$T/s2.csv"
+cmp -s "$T/s1.csv" "$T/s2.csv" || fail "queued 3 s early: $(diff "$T/s1.csv" "$T/s2.csv")"
 
 # Every command reads the foreign file itself, with the same records.
 "$BLKPEAK" dump --format csv "$FX/msr.csv" >"$T/direct.csv" || fail "dump msr.csv directly"
@@ -116,13 +140,15 @@ bad_case iotracer-comm "$T/itl.csv" "$T/itl.csv:3: command: longer than 63 bytes
 grep -q "line 4: out of time order by more than the reorder window of 1 records" "$T/err" ||
 	fail "window message: $(cat "$T/err")"
 
-# Devices: --device keeps some; more than 64 need it.
+# Devices: --device keeps some; more than 65536 need it (64 before 1.3).
 "$BLKPEAK" convert --device vol77 "$FX/tencent.csv" -o "$T/v.bpt" >"$T/out" || fail "--device"
 grep -q "2 I/Os on 1 device" "$T/out" || fail "--device summary: $(cat "$T/out")"
 grep -q "3 I/Os of other devices left out" "$T/out" || fail "--device dropped: $(cat "$T/out")"
 seq 0 69 | awk '{ printf "1538323200,%d,8,0,%d\n", $1 * 8, $1 }' >"$T/vols.csv"
-"$BLKPEAK" info "$T/vols.csv" 2>"$T/err" && fail "70 volumes read without --device"
-grep -q "more than 64 devices.*--device" "$T/err" || fail "device limit message: $(cat "$T/err")"
+"$BLKPEAK" info "$T/vols.csv" | grep -q "^devices: *70$" || fail "70 volumes: $("$BLKPEAK" info "$T/vols.csv" 2>&1 | head -3)"
+seq 0 65536 | awk '{ printf "1538323200,%d,8,0,%d\n", $1 * 8, $1 }' >"$T/vols.csv"
+"$BLKPEAK" info "$T/vols.csv" >/dev/null 2>"$T/err" && fail "65537 volumes read without --device"
+grep -q "more than 65536 devices.*--device" "$T/err" || fail "device limit message: $(cat "$T/err")"
 
 # Refusals: no format; an input as the output; a FIFO; unknown --to.
 echo "hello" >"$T/hello.txt"

@@ -112,7 +112,16 @@ def blkparse(lines):
         plus = len(f) > 9 and f[8] == "+"
         sector = int(f[7]) if plus else None
         nbytes = int(f[9]) * 512 if plus else 0
-        op = "flush" if nbytes == 0 else {"R": "read", "W": "write", "D": "discard"}[rwbs.lstrip("F")[0]]
+        # rwbs: [F]op[letters]; D (discard) or E (secure erase, 2.6.36-4.9)
+        # anywhere after the op's letter make a discard (kernels to 2.6.35
+        # could flag a discard W too)
+        body = rwbs[1:] if rwbs.startswith("F") and len(rwbs) > 1 and rwbs[1] in "WRDFN" else rwbs
+        if nbytes == 0:
+            op = "flush"
+        elif body[0] == "D" or "D" in body[1:] or "E" in body[1:]:
+            op = "discard"
+        else:
+            op = {"R": "read", "W": "write"}[body[0]]
         if act == "D":
             issued[(dev, sector)] = (t, op, nbytes)
         elif act == "C":

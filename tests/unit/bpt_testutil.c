@@ -32,7 +32,7 @@ void tu_header(struct bpt_header *h, unsigned ndev, uint32_t columns)
 		snprintf(d.name, sizeof(d.name), "loop%u", i);
 		d.major = 7;
 		d.minor = i;
-		d.size_bytes = (1ull << 30) << i;
+		d.size_bytes = (1ull << 30) << (i % 32);
 		d.logical_block_size = 512;
 		d.physical_block_size = 4096;
 		d.rotational = i & 1;
