@@ -14,6 +14,7 @@
 #include "jsonout.h"
 #include "partial.h"
 #include "report.h"
+#include "run_label.h"
 
 /* An escaped label or key (fmt_text): 4 bytes per byte at worst. */
 #define ESC_LABEL (sizeof(((struct cmp_entry *)0)->label) * 4 + 4)
@@ -85,7 +86,7 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 {
 	static const char sql[] =
 		"SELECT t.digest, t.path, r.trace_id IS NOT NULL, r.source_digest, r.target,"
-		" r.timing FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
+		" r.timing, t.label FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -104,15 +105,14 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	const char *src = (const char *)sqlite3_column_text(st, 3);
 	const char *target = (const char *)sqlite3_column_text(st, 4);
 	const char *timing = (const char *)sqlite3_column_text(st, 5);
-	const char *base = strrchr(path, '/');
+	const char *given = (const char *)sqlite3_column_text(st, 6);
 
 	e->is_run = sqlite3_column_int(st, 2);
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && src ? src : digest);
-	if (e->is_run && target)
-		snprintf(e->label, sizeof(e->label), "%s%s%s%s", target, timing ? " (" : "",
-			 timing ? timing : "", timing ? ")" : "");
-	else
-		snprintf(e->label, sizeof(e->label), "%s", base ? base + 1 : path);
+	run_label_make(given, e->is_run ? target : NULL, path, e->label, sizeof(e->label));
+	/* a repeat of the same configuration has the same group */
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label, target ? target : path,
+		 timing ? timing : "");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -122,17 +122,13 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 static void describe_file(struct cmp_entry *e)
 {
 	const struct st_report *r = &e->rep;
-	const char *base = strrchr(r->path, '/');
 
 	e->is_run = r->is_run;
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && r->source_digest[0] ? r->source_digest
 										  : r->digest);
-	if (e->is_run && r->target[0])
-		snprintf(e->label, sizeof(e->label), "%s%s%s%s", r->target, r->timing[0] ? " (" : "",
-			 r->timing, r->timing[0] ? ")" : "");
-	else
-		snprintf(e->label, sizeof(e->label), "%.*s", (int)sizeof(e->label) - 1,
-			 base ? base + 1 : r->path);
+	run_label_make(r->label, e->is_run ? r->target : NULL, r->path, e->label, sizeof(e->label));
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label,
+		 e->is_run && r->target[0] ? r->target : r->path, r->timing);
 }
 
 /* An entry's name in messages: "trace 3", or the file. */

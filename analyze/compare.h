@@ -14,9 +14,12 @@
 
 struct cmp_entry {
 	int64_t trace_id;
-	/* target and timing of a run, else the file name; a partial run's
-	 * label ends in its PARTIAL text, so every line naming it says so */
+	/* the display label (run_label.h); a partial run's label ends in
+	 * its PARTIAL text, so every line naming it says so */
 	char label[512];
+	/* label, full target (else path) and timing: entries of one group
+	 * are repeats of one configuration */
+	char group[1280];
 	char key[17];        /* digest of the trace this I/O comes from */
 	int is_run;
 	double time_saved_pct; /* (T0 - T) / T0 * 100 */

@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "plot.h"
+#include "run_label.h"
 #include "reorder.h"
 #include "stats.h"
 #include "svg.h"
@@ -130,31 +131,12 @@ static int finish(sqlite3_stmt *st, int rc)
 
 int plot_trace_label(sqlite3 *db, int64_t id, char *buf, size_t len)
 {
-	sqlite3_stmt *st;
-	int rc;
+	char label[RUN_LABEL_MAX];
+	int rc = run_label_db(db, id, label, sizeof(label));
 
-	if (prepare(db, "SELECT t.path, r.target, r.timing FROM traces t "
-			"LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?", &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		const char *path = (const char *)sqlite3_column_text(st, 0);
-		const char *target = (const char *)sqlite3_column_text(st, 1);
-		const char *timing = (const char *)sqlite3_column_text(st, 2);
-		const char *base = path ? strrchr(path, '/') : NULL;
-
-		if (target)
-			snprintf(buf, len, "%lld %s%s%s%s", (long long)id, target,
-				 timing ? " (" : "", timing ? timing : "", timing ? ")" : "");
-		else
-			snprintf(buf, len, "%lld %s", (long long)id,
-				 base ? base + 1 : path ? path : "?");
-		sqlite3_finalize(st);
-		return 0;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? -ENOENT : -EIO;
+	if (!rc)
+		snprintf(buf, len, "%lld %s", (long long)id, label);
+	return rc;
 }
 
 /* First issue and last completion of a trace; *empty = 1 when it has no I/O. */

@@ -77,7 +77,7 @@ Test(analyze_compare, trace_and_runs)
 	cr_assert_float_eq(c.e[1].speedup_pct, (10.0 / 6.31 - 1) * 100, 1e-9);
 	cr_assert_float_eq(c.e[2].speedup_pct, -20.0, 1e-9);
 	cr_assert_float_eq(c.e[1].rep.iops, 100 / 6.31e-3, 1e-6);
-	cr_assert_str_eq(c.e[1].label, "raid0:/dev/loop1,/dev/loop2 (afap)");
+	cr_assert_str_eq(c.e[1].label, "raid0 x2");
 	/* the report of a run says what it replayed */
 	cr_assert_eq(c.e[0].rep.is_run, 0);
 	cr_assert_eq(c.e[1].rep.is_run, 1);
@@ -106,8 +106,8 @@ Test(analyze_compare, trace_and_runs)
 	FILE *f = open_memstream(&out, &len);
 	cmp_print_text(f, &c);
 	fclose(f);
-	cr_assert(strstr(out, "raid0:/dev/loop1,/dev/loop2 (afap) finishes 36.9% sooner than"), "%s", out);
-	cr_assert(strstr(out, "/dev/loop3 (afap) finishes 25.0% later than"), "%s", out);
+	cr_assert(strstr(out, "raid0 x2 finishes 36.9% sooner than"), "%s", out);
+	cr_assert(strstr(out, "single loop3 finishes 25.0% later than"), "%s", out);
 	free(out);
 	cmp_free(&c);
 
