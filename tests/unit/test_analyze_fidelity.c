@@ -287,7 +287,7 @@ Test(analyze_fidelity, compare_rows_and_warning)
 	cr_assert_str_eq(cells(t, "  drift"), "- - 0.0012% -0.03%", "%s", t);
 	cr_assert_str_eq(cells(t, "  faithful"), "- - yes NO", "%s", t);
 	cr_assert_str_eq(cells(t, "  lateness p50"), "- 4.4 us 4.4 us 4.4 us", "%s", t);
-	cr_assert(strstr(t, "\nWARNING: single loop3 is not a faithful replay of the "
+	cr_assert(strstr(t, "\nWARNING: single loop3 (trace 4) is not a faithful replay of the "
 			 "trace: replay --verify found 3 I/Os missing, 1 misplaced, 12 events lost "
 			 "by the capture\n"), "%s", t);
 	cr_assert_null(strstr(t, "WARNING: single loop2"), "%s", t);
