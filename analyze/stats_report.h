@@ -101,7 +101,8 @@ struct st_report {
 	struct stats_latency lateness;      /* issue - sched (count 0: no due times) */
 	uint64_t ios, bytes, errors;
 	uint64_t unseen_completions;    /* I/Os whose completion was not seen: in
-					   every figure but the latencies */
+					   every figure but the latencies, the queue
+					   depth and busy/idle time */
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;
 	struct st_op op[BPT_OP__COUNT];
