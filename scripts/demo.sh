@@ -356,7 +356,7 @@ done
 wrote report.html
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
 	--title "blkpeak demo: the $WL workload on $WHAT" \
-	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing, $REPEAT time(s) each, on $WHAT (arrays of loop devices, RAID 0 and RAID 5 with 64 KiB chunks), $DISK_NOTE. $IPEAK_NOTE" \
+	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing, $REPEAT time(s) each, on $WHAT (arrays of loop devices, striped ones in 64 KiB chunks), $DISK_NOTE. $IPEAK_NOTE" \
 	"${IDS[@]}" "$CAP"
 say ""
 say "Results in $DIR: $WL.bpt (the recording), run-*.bpt (the replays),"
