@@ -101,6 +101,13 @@ grep -q '^  my disk: 1 run, trace 4$' "$T/db.txt" || fail "replay --label from t
 "$BLKPEAK" analyze label 2 "" | grep -q '^trace 2: single a.img$' || fail "analyze label '' takes it away"
 "$BLKPEAK" analyze label 9 x 2>"$T/err"; [ $? -eq 1 ] || fail "analyze label of a missing id: want exit 1"
 grep -q "no trace with id 9" "$T/err" || fail "missing id: $(cat "$T/err")"
+# a database of schema 6 (no labels) gets them on the next import
+if command -v sqlite3 >/dev/null; then
+	db_to_v6 "$BLKPEAK_DB" || fail "make a schema-6 database"
+	"$BLKPEAK" analyze import -q "$T/mine.2.bpt" || fail "import into a schema-6 database"
+	[ "$(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT label FROM traces WHERE id = 5")" = "7
+my disk" ] || fail "migration 6 -> 7: $(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT id, label FROM traces")"
+fi
 "$BLKPEAK" replay "$T/src.bpt" --target "$T/a.img" --label "" 2>/dev/null; [ $? -eq 2 ] || fail "--label '': want exit 2"
 "$BLKPEAK" replay "$T/src.bpt" --target "$T/a.img" --repeat 0 2>/dev/null; [ $? -eq 2 ] || fail "--repeat 0: want exit 2"
 exit 0
