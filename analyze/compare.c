@@ -204,6 +204,8 @@ int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, 
 			size_t l = strlen(e->label);
 
 			snprintf(e->label + l, sizeof(e->label) - l, " %s", e->rep.partial.text);
+			l = strlen(e->group); /* a partial run is no repeat of complete ones */
+			snprintf(e->group + l, sizeof(e->group) - l, "\npartial %d", i);
 		}
 		st_report_free(&e->rep); /* the series is not compared */
 	}
