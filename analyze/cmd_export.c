@@ -8,23 +8,28 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "db.h"
+#include "drawcmd.h"
 #include "outfile.h"
 #include "query.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze export ID --csv|--json [-o FILE] [--db PATH]\n\n"
-		"Write the I/Os of trace ID (one row each: idx, queue/issue/complete ns,\n"
-		"device, sector, bytes, op, flags, pid, comm, cgroup, error, service and\n"
-		"total latency, and the replay columns a run has).\n\n"
+		"usage: blkpeak analyze export ID|FILE [--csv|--json] [-o FILE] [--db PATH]\n\n"
+		"Write the I/Os of trace ID, or of the trace or run FILE (one row each:\n"
+		"idx, queue/issue/complete ns, device, sector, bytes, op, flags, pid, comm,\n"
+		"cgroup, error, service and total latency, and the replay columns a run\n"
+		"has).\n\n"
 		"  --csv          CSV with a header line (RFC 4180)\n"
 		"  --json         a JSON array of objects\n"
+		"                 (without either, -o FILE's suffix: .csv or .json)\n"
 		"  -o, --output FILE  write to FILE (replaced only when complete) instead of stdout\n"
 		"  --db PATH      database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help     this text\n");
@@ -88,6 +93,8 @@ int analyze_export(int argc, char **argv)
 	int fmt = -1, c, rc;
 	sqlite3 *db;
 	uint64_t id;
+	struct stat st;
+	char tmpdb[PATH_MAX] = "";
 	struct opt_loop ol = { .cmd = "analyze export", .usage = usage };
 
 	while ((c = opt_next(&ol, argc, argv, ":o:h", longopts)) != -1) {
@@ -100,30 +107,51 @@ int analyze_export(int argc, char **argv)
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (fmt < 0 && strcmp(outpath, "-")) {
+		/* the format from the output's suffix, as the user named it */
+		const char *dot = strrchr(outpath, '.');
+
+		if (dot && !strcasecmp(dot, ".csv"))
+			fmt = Q_CSV;
+		else if (dot && !strcasecmp(dot, ".json"))
+			fmt = Q_JSON;
+		else {
+			pr_err("analyze export: -o %s: the suffix is not .csv or .json; give --csv or --json",
+			       outpath);
+			return EXIT_USAGE;
+		}
+	}
 	if (optind != argc - 1 || fmt < 0) {
-		pr_err("analyze export: give one trace id and --csv or --json; see 'blkpeak analyze export --help'");
+		pr_err("analyze export: give one trace id and --csv or --json (or -o FILE.csv or "
+		       "FILE.json); see 'blkpeak analyze export --help'");
 		return EXIT_USAGE;
 	}
-	if (parse_u64(argv[optind], &id) || id == 0 || id > INT64_MAX) {
-		pr_err("analyze export: '%s': not a trace id", argv[optind]);
+	if (stat(argv[optind], &st) == 0) {
+		/* a trace or run file: read into a database of its own */
+		int64_t fid;
+
+		if (files_db_open("export", &argv[optind], 1, &db, &fid, tmpdb, NULL))
+			return EXIT_FAIL;
+		id = (uint64_t)fid;
+	} else if (parse_u64(argv[optind], &id) || id == 0 || id > INT64_MAX) {
+		pr_err("analyze export: '%s': neither a trace id nor a trace file", argv[optind]);
 		return EXIT_USAGE;
-	}
-	if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) {
+	} else if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) {
 		pr_err("analyze export: %s", err.msg);
 		return EXIT_FAIL;
 	}
-	const char *inputs[] = { adb_default_path(dbopt), NULL };
+	const char *inputs[] = { tmpdb[0] ? argv[optind] : adb_default_path(dbopt), NULL };
 
 	rc = outfile_open(&out, outpath, &(struct outfile_opts){
 		.what = fmt == Q_CSV ? "a CSV export" : "a JSON export",
 		.inputs = inputs, .allow_stdout = 1 });
 	if (rc) {
 		pr_err("analyze export: %s", out.err.msg);
-		sqlite3_close(db);
+		files_db_close(db, tmpdb);
 		return EXIT_FAIL;
 	}
 	rc = export_rows(db, (int64_t)id, (enum q_format)fmt, out.f, &err);
-	sqlite3_close(db);
+	files_db_close(db, tmpdb);
 	if (rc) {
 		outfile_close(&out, rc);
 		pr_err("analyze export: %s", err.msg);

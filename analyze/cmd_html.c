@@ -16,14 +16,16 @@
 static void html_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze html [ID...] -o FILE [--measurements LIST] [--title TEXT]\n"
+		"usage: blkpeak analyze html [ID...|FILE...] -o FILE [--measurements LIST] [--title TEXT]\n"
 		"                            [--note TEXT] [--db PATH]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
-		"network) on the traces and runs ID...: a table of each, the runs'\n"
-		"fidelity (lateness, the figures of replay's verify option), a comparison\n"
-		"against the first (time saved in %%), and the latency CDF, IOPS, access\n"
-		"map, queue depth and request-size charts.\n"
+		"network) on the traces and runs ID... (or trace and run files, read as\n"
+		"analyze import would, into a temporary database): a table of each, the\n"
+		"runs' fidelity (lateness, the figures of replay's verify option), a\n"
+		"comparison against the first (time saved in %%), and the charts of\n"
+		"analyze plot (latency CDF and over time, IOPS, MB/s, seeks, access map,\n"
+		"queue depth, sizes, array members, btt's queue wait and service).\n"
 		"\n"
 		"  -o, --output FILE  write the report here (\"-\" for standard output)\n"
 		"      --measurements LIST  add a Measurements section (blkpeak measure):\n"
@@ -75,6 +77,7 @@ int analyze_html(int argc, char **argv)
 	if (rc)
 		return rc;
 	ho.db_path = d.db_path;
+	ho.progress = &d.prog;
 	rc = html_write(d.db, d.ids, d.n, &ho, d.out.f, &err);
 	if (rc && err.msg[0])
 		pr_err("analyze html: %s", err.msg);

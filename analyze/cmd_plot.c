@@ -14,20 +14,30 @@
 #include "drawcmd.h"
 #include "measure_view.h"
 #include "plot.h"
+#include "progress.h"
 
 static void plot_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze plot ID... --kind KIND [-o FILE.svg] [--db PATH]\n"
+		"usage: blkpeak analyze plot ID...|FILE... --kind KIND [-o FILE.svg] [--db PATH]\n"
 		"\n"
 		"Draw one chart of the traces and runs ID... (traces.id, as listed by\n"
-		"`blkpeak analyze report`), overlaid in distinct colours.\n"
+		"`blkpeak analyze report`), or of trace and run files (read as analyze\n"
+		"import would, into a temporary database), overlaid in distinct colours\n"
+		"and dash patterns.\n"
 		"\n"
 		"  -k, --kind KIND    latency-cdf  service latency CDF, one line per ID\n"
 		"                     iops         I/Os completed per second over time\n"
 		"                     lba          offset over time (access map)\n"
 		"                     qd           I/Os in flight over time\n"
 		"                     sizes        request-size histogram\n"
+		"                     mbps         MB completed per second over time\n"
+		"                     latency-time service latency of the I/Os over time\n"
+		"                     seeks-time   seeks per second over time\n"
+		"                     members      I/Os per member of a virtual array\n"
+		"                     btt          mean queue wait (Q->D) and service\n"
+		"                                  (D->C) per ID, as btt breaks them down\n"
+		"                     btt-procs    the same per process (the busiest 8)\n"
 		"                   of measurements (blkpeak measure): the IDs are\n"
 		"                   measurements.id, all of the kind the chart draws:\n"
 		"                     qd-iops      qd-sweep: IOPS against queue depth\n"
@@ -87,7 +97,8 @@ int analyze_plot(int argc, char **argv)
 	if (ol.ret >= 0)
 		return ol.ret;
 	if (!kind_s) {
-		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd or sizes)");
+		pr_err("analyze plot: --kind is required (latency-cdf, iops, lba, qd, sizes, mbps, "
+		       "latency-time, seeks-time, members, btt or btt-procs; see --help)");
 		return EXIT_USAGE;
 	}
 	if (plot_kind_parse(kind_s, &kind)) {
@@ -95,14 +106,16 @@ int analyze_plot(int argc, char **argv)
 
 		if (!mview_chart_parse(kind_s, &mc))
 			return plot_measurements(mc, dbopt, out, argv + optind, argc - optind);
-		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, qd-iops,"
-		       " qd-p99, zcav, seeks or commit", kind_s);
+		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, mbps,"
+		       " latency-time, seeks-time, members, btt, btt-procs, qd-iops, qd-p99, zcav,"
+		       " seeks or commit", kind_s);
 		return EXIT_USAGE;
 	}
 	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind, 1);
 	if (rc)
 		return rc;
-	rc = plot_write(d.db, kind, d.ids, d.n, 1, d.out.f);
+	snprintf(d.prog.what, sizeof(d.prog.what), "plot");
+	rc = plot_write_progress(d.db, kind, d.ids, d.n, 1, d.out.f, &d.prog);
 	if (rc == -ENOENT)
 		pr_err("analyze plot: %s: a trace id is not in the database", d.db_path);
 	else if (rc == -ENODATA)

@@ -16,6 +16,7 @@
 #include "html.h"
 #include "measure_view.h"
 #include "plot.h"
+#include "progress.h"
 #include "compare.h"
 #include "run_verify.h"
 #include "stats_report.h"
@@ -23,19 +24,20 @@
 
 static const char css[] =
 	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:2em auto;"
-	"max-width:1040px;color:#222;padding:0 1em}"
+	"max-width:1500px;color:#222;padding:0 1.5em}"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;"
 	"border-bottom:1px solid #ccc;padding-bottom:.2em}"
 	".meta{color:#666;font-size:.9em}"
-	"table{border-collapse:collapse;font-size:.85em;margin:.6em 0}"
+	"table{border-collapse:collapse;font-size:.85em;margin:.6em 0;max-width:100%}"
 	"th,td{padding:.3em .45em;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}"
-	"th{background:#f4f4f4}td.l,th.l{text-align:left;white-space:normal}"
+	"th{background:#f4f4f4;white-space:normal}"
+	"td.l,th.l{text-align:left;white-space:normal;overflow-wrap:anywhere}"
 	"td.good{color:#0a6e31;font-weight:bold}td.bad{color:#b00020;font-weight:bold}"
 	".bar{display:inline-block;height:.8em;background:#0072b2;vertical-align:middle}"
 	".bar.neg{background:#d55e00}"
 	"figure{margin:1.2em 0}figcaption{color:#555;font-size:.9em;margin-top:.3em}"
 	".note{background:#f7f7e8;border-left:4px solid #e6c200;padding:.5em .8em}"
-	"svg.blkpeak-chart{max-width:100%;height:auto}";
+	"svg.blkpeak-chart{width:100%;height:auto}";
 
 void html_escape(FILE *f, const char *s)
 {
@@ -108,10 +110,34 @@ static void write_header(FILE *f, const struct html_options *o, size_t n)
 	}
 }
 
+/* An entry's name in the tables: the charts' short label (chart_label.h,
+ * through plot_trace_label) with its PARTIAL text, in a cell whose
+ * tooltip is the full name (the target spec); the full name alone when
+ * the entry is not in the database. */
+static void put_entry_label(FILE *f, sqlite3 *db, const struct cmp_entry *e, int with_id)
+{
+	char label[256];
+
+	fputs("<td class=\"l\" title=\"", f);
+	html_escape(f, e->label);
+	fputs("\">", f);
+	if (db && e->trace_id > 0 && !plot_trace_label(db, e->trace_id, label, sizeof(label))) {
+		/* "3 raid0 x2 64k": without the id where a column has it */
+		html_escape(f, with_id || !strchr(label, ' ') ? label : strchr(label, ' ') + 1);
+		if (e->rep.partial.partial) {
+			fputc(' ', f);
+			html_escape(f, e->rep.partial.text);
+		}
+	} else {
+		html_escape(f, e->label);
+	}
+	fputs("</td>", f);
+}
+
 /* Percentile slots of stats_latency.pct shown in the tables. */
 enum { P50 = 0, P99 = 2, P999 = 3 };
 
-static void write_runs_table(FILE *f, const struct cmp *c)
+static void write_runs_table(FILE *f, sqlite3 *db, const struct cmp *c)
 {
 	fputs("<h2 id=\"runs\">Traces and runs</h2>\n<table class=\"runs\">\n<tr><th>id</th>"
 	      "<th class=\"l\">trace or run</th><th class=\"l\">kind</th><th>I/Os</th><th>MB</th>"
@@ -120,9 +146,9 @@ static void write_runs_table(FILE *f, const struct cmp *c)
 	for (int i = 0; i < c->n; i++) {
 		const struct st_report *r = &c->e[i].rep;
 
-		fprintf(f, "<tr><td>%lld</td><td class=\"l\">", (long long)c->e[i].trace_id);
-		html_escape(f, c->e[i].label);
-		fputs("</td><td class=\"l\">", f);
+		fprintf(f, "<tr><td>%lld</td>", (long long)c->e[i].trace_id);
+		put_entry_label(f, db, &c->e[i], 0);
+		fputs("<td class=\"l\">", f);
 		html_escape(f, r->kind);
 		fprintf(f, "</td><td>%llu</td><td>%.1f</td><td>", (unsigned long long)r->ios,
 			r->bytes / 1e6);
@@ -144,7 +170,7 @@ static void write_runs_table(FILE *f, const struct cmp *c)
 
 /* A run's own clock and the kernel's view of it (replay --verify), as
  * `analyze compare` shows them; only when an entry is a run. */
-static void write_fidelity(FILE *f, const struct cmp *c)
+static void write_fidelity(FILE *f, sqlite3 *db, const struct cmp *c)
 {
 	static const enum rv_field cols[] = { RV_IOS, RV_PRESENT, RV_MISSING, RV_MISPLACED,
 					      RV_LOST, RV_ERR_P50, RV_ERR_P99, RV_ERR_MAX, RV_DRIFT };
@@ -168,9 +194,8 @@ static void write_fidelity(FILE *f, const struct cmp *c)
 		const struct run_verify *v = &r->verify;
 		int faithful = run_verify_faithful(v);
 
-		fputs("<tr><td class=\"l\">", f);
-		html_escape(f, c->e[i].label);
-		fputs("</td>", f);
+		fputs("<tr>", f);
+		put_entry_label(f, db, &c->e[i], 1);
 		for (unsigned k = 0; k < sizeof(late_pct) / sizeof(late_pct[0]); k++) {
 			if (r->lateness.count)
 				fmt_ns((double)r->lateness.pct[late_pct[k]], b, sizeof(b));
@@ -191,7 +216,7 @@ static void write_fidelity(FILE *f, const struct cmp *c)
 		else if (faithful > 0)
 			fputs("<td class=\"good\">yes</td></tr>\n", f);
 		else if (faithful == 0)
-			fprintf(f, "<td class=\"bad\">no: %s</td></tr>\n",
+			fprintf(f, "<td class=\"bad l\">no: %s</td></tr>\n",
 				run_verify_why(v, why, sizeof(why)));
 		else
 			fputs("<td>?</td></tr>\n", f);
@@ -205,15 +230,18 @@ static void write_fidelity(FILE *f, const struct cmp *c)
 	      "– marks a run without --verify.</p>\n", f);
 }
 
-static void write_comparison(FILE *f, const struct cmp *c)
+static void write_comparison(FILE *f, sqlite3 *db, const struct cmp *c)
 {
 	double maxabs = 1;
 
 	for (int i = 1; i < c->n; i++)
 		if (isfinite(c->e[i].time_saved_pct) && fabs(c->e[i].time_saved_pct) > maxabs)
 			maxabs = fabs(c->e[i].time_saved_pct);
+	char first[256];
+
 	fputs("<h2 id=\"comparison\">Comparison</h2>\n<p>Against the first, <b>", f);
-	html_escape(f, c->e[0].label);
+	html_escape(f, c->e[0].trace_id > 0 && !plot_trace_label(db, c->e[0].trace_id, first, sizeof(first))
+			       ? first : c->e[0].label);
 	fputs("</b>: time saved = (T<sub>base</sub> − T) / T<sub>base</sub>; speed-up = "
 	      "T<sub>base</sub> / T − 1.", f);
 	if (c->forced)
@@ -225,9 +253,9 @@ static void write_comparison(FILE *f, const struct cmp *c)
 		const struct cmp_entry *e = &c->e[i];
 		double saved = e->time_saved_pct;
 
-		fputs("<tr><td class=\"l\">", f);
-		html_escape(f, e->label);
-		fputs("</td><td>", f);
+		fputs("<tr>", f);
+		put_entry_label(f, db, e, 1);
+		fputs("<td>", f);
 		put_duration(f, e->rep.duration_ns);
 		if (i == 0)
 			fputs("</td><td>baseline</td><td class=\"l\"></td><td></td>", f);
@@ -248,20 +276,47 @@ static void write_comparison(FILE *f, const struct cmp *c)
 	fputs("</table>\n", f);
 }
 
-static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f)
+static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f,
+			struct progress *cmd_prog)
 {
+	struct progress own, *prog = cmd_prog ? cmd_prog : &own;
+	double ran0;
+
+	/* on a terminal, from 2 s on: which chart of how many, the time left */
+	if (!cmd_prog) {
+		progress_init(&own, "html", "charts", 1);
+		own.delay_ns = PROGRESS_DELAY_NS;
+	}
+	ran0 = progress_elapsed(prog); /* reading files and the tables came first */
 	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
 	for (int k = 0; k < PLOT_KIND_COUNT; k++) {
+		char line[160], eta[40];
+		double ran = progress_elapsed(prog), charts = ran - ran0;
 		int rc;
 
+		if (k)
+			progress_eta(charts / k * (PLOT_KIND_COUNT - k), eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "ETA after the first");
+		snprintf(line, sizeof(line), "html: chart %d of %d (%s), %.0f s so far, %s", k + 1,
+			 PLOT_KIND_COUNT, plot_kind_name(k), ran, eta);
+		progress_text(prog, line);
 		fprintf(f, "<figure id=\"chart-%s\">\n", plot_kind_name(k));
-		rc = plot_write(db, (enum plot_kind)k, ids, n, 0, f);
-		if (rc == -ENODATA)
+		snprintf(prog->what, sizeof(prog->what), "html: chart %d of %d", k + 1, PLOT_KIND_COUNT);
+		rc = plot_write_progress(db, (enum plot_kind)k, ids, n, 0, f, prog);
+		if (rc == -ENODATA && k == PLOT_MEMBERS)
+			fputs("<p>No run here replays onto a virtual array: no I/Os per member.</p>\n", f);
+		else if (rc == -ENODATA)
 			fprintf(f, "<p>No I/O to show in the %s chart.</p>\n", plot_kind_name(k));
-		else if (rc)
+		else if (rc) {
+			progress_end(prog);
 			return rc;
-		fprintf(f, "<figcaption>%s</figcaption>\n</figure>\n", plot_kind_caption(k));
+		}
+		if (!rc || k != PLOT_MEMBERS)
+			fprintf(f, "<figcaption>%s</figcaption>\n", plot_kind_caption(k));
+		fputs("</figure>\n", f);
 	}
+	progress_end(prog);
 	return 0;
 }
 
@@ -388,11 +443,11 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		goto out;
 	write_header(f, o, n);
 	if (n) {
-		write_runs_table(f, &c);
-		write_fidelity(f, &c);
+		write_runs_table(f, db, &c);
+		write_fidelity(f, db, &c);
 		if (n >= 2)
-			write_comparison(f, &c);
-		rc = write_charts(db, ids, n, f);
+			write_comparison(f, db, &c);
+		rc = write_charts(db, ids, n, f, o->progress);
 	}
 	if (!rc && o->measurements)
 		rc = write_measurements(db, o->measurements, f, err);

@@ -14,9 +14,12 @@
 
 #include "bpt.h"
 
+struct progress;
+
 struct html_options {
 	const char *title;     /* <h1> and <title>; NULL: "blkpeak report" */
 	const char *note;      /* a paragraph under the title (plain text), or NULL */
+	struct progress *progress; /* the command's progress line, or NULL: one of its own */
 	const char *db_path;   /* shown in the header */
 	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
 };

@@ -134,6 +134,32 @@ static void depth_json(struct jw *w, const struct st_report *r)
 	jw_arr_end(w);
 }
 
+static void files_json(struct jw *w, const struct st_report *r)
+{
+	jw_ku64(w, "files", r->nfile_total);
+	jw_key(w, "top_files");
+	jw_obj(w);
+	for (int pass = 0; pass < 2; pass++) {
+		const struct st_file *top = pass ? r->top_dirs : r->top_files;
+		uint32_t n = pass ? r->ntop_dirs : r->ntop_files;
+
+		jw_key(w, pass ? "directories" : "files");
+		jw_arr(w);
+		for (uint32_t i = 0; i < n; i++) {
+			jw_obj(w);
+			jw_kstr(w, "name", top[i].name);
+			jw_ku64(w, "ios", top[i].ios);
+			jw_ku64(w, "bytes", top[i].bytes);
+			jw_ku64(w, "reads", top[i].reads);
+			jw_ku64(w, "writes", top[i].writes);
+			jw_knum(w, "busy_share", top[i].busy_share, 6);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
 static void top_json(struct jw *w, const struct st_report *r)
 {
 	jw_ku64(w, "processes", r->nproc_total);
@@ -252,6 +278,7 @@ void report_print_json(FILE *f, const struct st_report *r)
 	latencies_json(&w, r, 1);
 	jw_obj_end(&w);
 	top_json(&w, r);
+	files_json(&w, r);
 	series_json(&w, r);
 	jw_obj_end(&w);
 	jw_finish(&w);

@@ -231,6 +231,35 @@ static void print_top(FILE *f, const struct st_report *r)
 	}
 }
 
+/* The busiest files and directories, when the trace names files. */
+static void print_files(FILE *f, const struct st_report *r)
+{
+	char b[32], name[ESC_LEN(r->top_files[0].name)];
+
+	if (!r->nfile_total)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct st_file *top = pass ? r->top_dirs : r->top_files;
+		uint32_t n = pass ? r->ntop_dirs : r->ntop_files;
+
+		if (!n)
+			continue;
+		fputc('\n', f);
+		if (pass)
+			fprintf(f, "busiest directories (by share of the service time)\n");
+		else
+			fprintf(f, "busiest files (by share of the service time; of %u)\n",
+				r->nfile_total);
+		fprintf(f, "  %6s %8s %11s %8s %8s  %s\n", "busy", "I/Os", "bytes", "reads",
+			"writes", pass ? "directory" : "file");
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(f, "  %5.1f%% %8" PRIu64 " %11s %8" PRIu64 " %8" PRIu64 "  %s\n",
+				100.0 * top[i].busy_share, top[i].ios,
+				fmt_bytes(top[i].bytes, b, sizeof(b)), top[i].reads, top[i].writes,
+				fmt_text(top[i].name, name, sizeof(name)));
+	}
+}
+
 void report_print_text(FILE *f, const struct st_report *r)
 {
 	print_summary(f, r);
@@ -243,4 +272,5 @@ void report_print_text(FILE *f, const struct st_report *r)
 	print_depth(f, r);
 	print_latency(f, r);
 	print_top(f, r);
+	print_files(f, r);
 }

@@ -6,17 +6,8 @@
  * else its file's name. Never a list of paths: the full target spec
  * stays in `analyze report`.
  *
- * Short names from a target spec (run_label_target):
- *   PATH                      single NAME (the file's or device's name)
- *   hdd:MODEL:PATH            single hdd:MODEL (MODEL's first item)
- *   raid0:chunk=64k:A,B       raid0 x2 64k   (raid10, raid5, raid6 alike;
- *                             ":missing=N" adds " degraded")
- *   raid1:A,B / linear:A,B,C  raid1 x2 / linear x3
- *   K=SPEC;K=SPEC;*=SPEC      (replay --map) the one name when every pair
- *                             has the same; "dual NAME" when two regions
- *                             of one recorded disk are on two targets
- *                             (NAME: the common model, if any); else the
- *                             names joined with " + "
+ * The short names are chart_label.h's ("single hdd:7200", "raid0 x2 64k
+ * hdd:7200", "dual hdd:7200", "single loop3 + linear x2").
  * Labels are recorded strings: escape them (fmt_text) before printing.
  */
 #ifndef BLKPEAK_ANALYZE_RUN_LABEL_H

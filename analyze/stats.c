@@ -38,6 +38,7 @@ struct scan {
 	struct stats_exact *lat[NSTREAMS];
 	int lat_more;                 /* another pass is wanted */
 	struct proc_table procs;
+	struct file_table files;
 	struct reorder ro;
 	/* depth sweep */
 	uint64_t d, t_prev;
@@ -224,7 +225,7 @@ static int pass1_row(void *ctx, const struct st_row *r)
 		d->span_hi = e > d->span_hi ? e : d->span_hi;
 		rep->data_ios++;
 	}
-	if (procs_add(&s->procs, r->pid, r->comm, r->bytes))
+	if (procs_add(&s->procs, r->pid, r->comm, r->bytes) || stfiles_add(&s->files, r))
 		return -ENOMEM;
 	lat_add(s, r);
 	if (r->completion)
@@ -393,6 +394,7 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 	if (after_pass1(rep, s))
 		return oom(err, src);
 	if ((rc = procs_finish(src, rep, &s->procs, err)) ||
+	    (rc = stfiles_finish(src, rep, &s->files, err)) ||
 	    (rc = src->ops->device_names(src, rep, err)))
 		return rc;
 	if (!n)
@@ -446,6 +448,7 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 		adb_exec(src->db, "COMMIT", NULL);
 	reorder_free(&s->ro);
 	procs_free(&s->procs);
+	stfiles_free(&s->files);
 	for (int i = 0; i < NSTREAMS; i++)
 		stats_exact_free(s->lat[i]);
 	free(s);

@@ -62,6 +62,7 @@ static int file_trace_row(struct st_source *src, struct st_report *rep, uint64_t
 	rep->loss_windows = st.loss_windows;
 	rep->truncated = !st.complete || st.truncated;
 	src->has_sched = !!(h->columns & BPT_COL_SCHED);
+	src->columns = h->columns;
 	rep->is_run = run_header_is_run(h);
 	run_verify_header(&rep->verify, h);
 	snprintf(rep->label, sizeof(rep->label), "%s",
@@ -94,8 +95,14 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 	int rc = 1;
 
 	while (n < max && (rc = bpt_reader_next(src->r, &rec, err)) == 1) {
+		uint32_t pid, comm;
+		uint64_t cgroup;
+
 		if (rec.internal)
 			continue; /* not a request: import skips it too */
+		/* "By program" credits the task that caused the I/O (the writer
+		 * of what a kworker wrote back) where the trace knows it */
+		bpt_record_credit(&rec, src->columns, &pid, &comm, &cgroup);
 		rows[n++] = (struct st_row){
 			.idx = bpt_reader_record_index(src->r),
 			.queue = rec.queue_ns ? rec.queue_ns : rec.issue_ns,
@@ -103,14 +110,21 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 			.complete = rec.complete_ns,
 			.sector = rec.sector,
 			.bytes = rec.bytes,
-			.pid = rec.pid,
-			.comm = rec.comm_id,
+			.pid = pid,
+			.comm = comm,
 			.dev = rec.dev,
 			.op = (uint8_t)(rec.op < BPT_OP__COUNT ? rec.op : BPT_OP__COUNT - 1),
 			.completion = rec.completion,
 			.error = rec.error,
 			.sched = rec.sched_ns,
 			.has_sched = (uint8_t)src->has_sched,
+			.file_class = rec.file_class,
+			.file_dev = rec.file_dev,
+			.file_bytes = rec.file_bytes,
+			.file2_dev = rec.file2_dev,
+			.file2_bytes = rec.file2_bytes,
+			.inode = rec.inode,
+			.inode2 = rec.inode2,
 		};
 	}
 	return rc < 0 ? rc : (long)n;
@@ -119,6 +133,17 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 static void file_scan_end(struct st_source *src)
 {
 	(void)src;
+}
+
+static int file_path_name(struct st_source *src, uint32_t dev, uint64_t inode, char *buf,
+			  size_t len)
+{
+	const char *p = bpt_reader_path(src->r, dev, inode);
+
+	if (!p)
+		return 0;
+	snprintf(buf, len, "%s", p);
+	return 1;
 }
 
 static void file_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
@@ -154,6 +179,7 @@ static const struct st_source_ops file_ops = {
 	.scan_fill = file_scan_fill,
 	.scan_end = file_scan_end,
 	.comm_name = file_comm_name,
+	.path_name = file_path_name,
 	.device_names = file_device_names,
 	.bind_from = file_bind_from,
 };

@@ -23,6 +23,10 @@ struct st_row {
 	uint8_t completion; /* ios.completion: 0 seen, else complete is a bound */
 	uint8_t has_sched;  /* the trace has the sched_ns column */
 	int error;
+	/* the file columns (format 1.3; 0 when the trace has none) */
+	uint8_t file_class;
+	uint32_t file_dev, file_bytes, file2_dev, file2_bytes;
+	uint64_t inode, inode2;
 };
 
 /*
@@ -45,6 +49,10 @@ struct st_source_ops {
 	long (*scan_fill)(struct st_source *s, struct st_row *rows, size_t max,
 			  struct bpt_error *err);
 	void (*scan_end)(struct st_source *s);
+	/* The path of file (dev, inode) into buf: 1, or 0 when not known
+	 * (may be NULL: no paths). */
+	int (*path_name)(struct st_source *s, uint32_t dev, uint64_t inode, char *buf,
+			 size_t len);
 	/* The name of process string `comm` into buf, "?" when unknown. */
 	void (*comm_name)(struct st_source *s, uint32_t comm, char *buf, size_t len);
 	/* Device names into rep->dev[].name: 0 or -EIO (err). */
@@ -63,6 +71,7 @@ struct st_source {
 	int64_t id;                 /* database: the trace id */
 	const char *path;           /* file: as given */
 	int has_sched;              /* the rows have sched_ns (set by trace_row) */
+	uint32_t columns;           /* file: the header's optional columns */
 	struct bpt_reader *r;       /* file */
 	void *scan;                 /* the source's pass state */
 	struct progress *progress;  /* NULL, or the terminal's progress line */
@@ -98,5 +107,19 @@ int procs_add(struct proc_table *t, uint32_t pid, uint32_t comm, uint32_t bytes)
 int procs_finish(struct st_source *src, struct st_report *rep, struct proc_table *t,
 		 struct bpt_error *err);
 void procs_free(struct proc_table *t);
+
+/* I/Os, bytes and service time per file (stats_files.c). */
+struct file_slot;
+struct file_table {
+	struct file_slot *slot;
+	uint64_t cap, used;
+	double service_ns; /* of all rows */
+};
+
+int stfiles_add(struct file_table *t, const struct st_row *r);
+/* The file figures of rep, paths from the source; frees t. */
+int stfiles_finish(struct st_source *src, struct st_report *rep, struct file_table *t,
+		 struct bpt_error *err);
+void stfiles_free(struct file_table *t);
 
 #endif

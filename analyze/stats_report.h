@@ -51,7 +51,7 @@
 #define ST_DEPTH_CLASSES 11
 #define ST_IDLE_CLASSES 7
 #define ST_TOP 10
-#define ST_MAX_DEV BPT_MAX_DEVICES
+#define ST_MAX_DEV 64 /* devices with their own figures (the trace may hold more) */
 #define ST_MAX_SECONDS (1u << 24) /* 194 days */
 
 /* Upper bounds (inclusive) of the seek classes 1.. as fractions num/den
@@ -73,6 +73,13 @@ struct st_proc {
 	uint32_t pid;
 	char comm[64];
 	uint64_t ios, bytes;
+};
+
+/* A file or directory of the report's file figures (stats_files.c). */
+struct st_file {
+	char name[512];     /* path, or "dev M:m inode N" */
+	uint64_t ios, bytes, reads, writes;
+	double busy_share;  /* of the service time of all I/Os */
 };
 
 struct st_dev {
@@ -121,6 +128,10 @@ struct st_report {
 	uint32_t nproc_total;           /* distinct (pid, comm) */
 	uint32_t ntop_ios, ntop_bytes;
 	struct st_proc top_ios[ST_TOP], top_bytes[ST_TOP];
+	/* the file columns (format 1.3): distinct files, the busiest files
+	 * and directories by share of the service time */
+	uint32_t nfile_total, ntop_files, ntop_dirs;
+	struct st_file top_files[ST_TOP], top_dirs[ST_TOP];
 	/* queue depth / seeks came from a sorted query: the rows were further
 	 * out of order than the reorder window (stats.c) */
 	int depth_resorted, seeks_resorted;

@@ -2,7 +2,12 @@
  * svg.c — the SVG chart writer declared in svg.h.
  *
  * Layout: title on top, the plot area framed by its axes, x ticks and
- * label below, y ticks and label on the left, the legend on the right.
+ * label below, y ticks and label on the left, the legend under the x
+ * label in as many rows as its labels need: the plot keeps the chart's
+ * whole width, and a label is cut only when one alone is wider than the
+ * chart. Each series has its colour and, so that one line never hides
+ * another and the chart reads in grey too, its own dash pattern (lines)
+ * or marker shape (points); the legend shows both.
  * Data coordinates go through one mapping per axis (linear or log10), so
  * a point is either inside the plot area or not drawn at all.
  */
@@ -13,13 +18,18 @@
 
 #include "svg.h"
 
-#define LEGEND_W   220
 #define MARGIN_L   72
 #define MARGIN_T   40
 #define MARGIN_B   52
-#define MARGIN_R   16
+#define MARGIN_R   28
 #define MAX_TICKS  24
-#define LEGEND_CHARS 31
+#define LEGEND_ROW 18   /* pixels per legend row */
+#define LEGEND_SW  34   /* swatch and gap before the text */
+#define LEGEND_GAP 22   /* between two items of a row */
+/* Width of a legend character at font-size 11 (DejaVu Sans averages
+ * 0.6 em for letters and digits; bold is not used): generous, so that an
+ * item's box never runs into the next one. */
+#define LEGEND_CH  7.0
 
 /* Okabe–Ito colours, readable by colour-blind people, then two greys. */
 static const char *const palette[] = {
@@ -27,9 +37,52 @@ static const char *const palette[] = {
 	"#e69f00", "#56b4e9", "#555555", "#f0e442",
 };
 
+/* Dash patterns of the lines, so that each series differs by more than
+ * its colour; the first is solid. */
+static const char *const dashes[] = {
+	"", "7 3", "2 2.5", "10 3 2 3", "4 4", "12 4", "1 3", "6 2 2 2 2 2",
+};
+#define NDASHES (sizeof(dashes) / sizeof(dashes[0]))
+
 const char *svg_color(size_t i)
 {
 	return palette[i % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+const char *svg_dash(size_t i)
+{
+	/* colours and dashes cycle at the same length: a colour comes back
+	 * with another dash (9th series: blue, dashed) */
+	return dashes[(i + i / NDASHES) % NDASHES];
+}
+
+/* Marker shapes of the points: circle, square, triangle, diamond. A
+ * shape other than the circle is a <path> that starts with "M cx cy" at
+ * its centre and draws itself with relative steps, so a reader finds the
+ * point as it finds a circle's. */
+enum { NMARKERS = 4 };
+
+static void put_marker(FILE *f, size_t i, double x, double y, double r, const char *extra)
+{
+	const char *col = svg_color(i);
+
+	switch (i % NMARKERS) {
+	case 0:
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"%s/>\n", x, y, r, col,
+			extra);
+		break;
+	case 1:
+		fprintf(f, "<path d=\"M%.1f %.1fm%.1f %.1fh%.1fv%.1fh%.1fz\" fill=\"%s\"%s/>\n", x, y, -r, -r,
+			2 * r, 2 * r, -2 * r, col, extra);
+		break;
+	case 2:
+		fprintf(f, "<path d=\"M%.1f %.1fm0 %.1fl%.1f %.1fl%.1f 0z\" fill=\"%s\"%s/>\n", x, y,
+			-1.3 * r, 1.2 * r, 2.2 * r, -2.4 * r, col, extra);
+		break;
+	default:
+		fprintf(f, "<path d=\"M%.1f %.1fm0 %.1fl%.1f %.1fl%.1f %.1fl%.1f %.1fz\" fill=\"%s\"%s/>\n",
+			x, y, -1.3 * r, 1.3 * r, 1.3 * r, -1.3 * r, 1.3 * r, -1.3 * r, -1.3 * r, col, extra);
+	}
 }
 
 /* The frame of the plot area and how data maps into it. */
@@ -39,17 +92,19 @@ struct frame {
 	enum svg_scale xs, ys;
 };
 
-static void put_escaped(FILE *f, const char *s, size_t max_bytes)
+/* s escaped for XML, at most max_chars characters (UTF-8 sequences
+ * counted once and never split), then "…" when it was longer. */
+static void put_escaped(FILE *f, const char *s, size_t max_chars)
 {
-	size_t n = strlen(s);
+	size_t n = 0, chars = 0;
 	int cut = 0;
 
-	if (n > max_bytes) {
-		n = max_bytes;
-		/* never split a UTF-8 sequence */
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-		cut = 1;
+	while (s[n]) {
+		if (((unsigned char)s[n] & 0xc0) != 0x80 && chars++ == max_chars) {
+			cut = 1;
+			break;
+		}
+		n++;
 	}
 	for (size_t i = 0; i < n; i++) {
 		switch (s[i]) {
@@ -194,6 +249,49 @@ static int settle_axis(const struct svg_axis *ax, const struct svg_series *s, si
 	return 0;
 }
 
+/* Characters of a bar chart's category name that fit its share of the axis. */
+static size_t category_chars(double plot_w, size_t ncat)
+{
+	return (size_t)fmax(4, plot_w / (double)ncat / LEGEND_CH) - 1;
+}
+
+static size_t utf8_chars(const char *s, size_t bytes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Where to split name into two lines of at most fit characters: the byte
+ * offset of the space, or 0 when it fits on one line (or has no space). */
+static size_t wrap_at(const char *name, size_t fit)
+{
+	size_t best = 0;
+
+	if (utf8_chars(name, strlen(name)) <= fit)
+		return 0;
+	for (size_t i = 0; name[i]; i++)
+		if (name[i] == ' ' && utf8_chars(name, i) <= fit)
+			best = i;
+	return best;
+}
+
+/* Does any category name of a bar chart take two lines? */
+static int categories_wrap(const struct svg_chart *c, double plot_w)
+{
+	size_t fit;
+
+	if (c->kind != SVG_BARS || !c->ncategories)
+		return 0;
+	fit = category_chars(plot_w, c->ncategories);
+	for (size_t i = 0; i < c->ncategories; i++)
+		if (c->categories[i] && wrap_at(c->categories[i], fit))
+			return 1;
+	return 0;
+}
+
 static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *fr,
 		       const double *xt, size_t nx, const double *yt, size_t ny)
 {
@@ -226,17 +324,33 @@ static void write_axes(FILE *f, const struct svg_chart *c, const struct frame *f
 	} else {
 		double gw = fr->w / (double)c->ncategories;
 
+		size_t fit = category_chars(fr->w, c->ncategories);
+
 		for (size_t i = 0; i < c->ncategories; i++) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-				fr->x0 + gw * (i + 0.5), fr->y0 + fr->h + 16);
-			put_escaped(f, c->categories[i] ? c->categories[i] : "", 16);
+			const char *name = c->categories[i] ? c->categories[i] : "";
+			size_t cut = wrap_at(name, fit);
+			double x = fr->x0 + gw * (i + 0.5);
+
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + fr->h + 16);
+			if (cut) { /* two lines, split at a space */
+				char first[256];
+
+				snprintf(first, sizeof(first), "%.*s", (int)(cut < sizeof(first) ? cut : sizeof(first) - 1),
+					 name);
+				put_escaped(f, first, fit);
+				fprintf(f, "<tspan x=\"%.1f\" dy=\"13\">", x);
+				put_escaped(f, name + cut + 1, fit);
+				fputs("</tspan>", f);
+			} else {
+				put_escaped(f, name, fit);
+			}
 			fputs("</text>\n", f);
 		}
 	}
 	fprintf(f, "<rect class=\"plot-area\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		   "fill=\"none\" stroke=\"#888\"/>\n", fr->x0, fr->y0, fr->w, fr->h);
 	fprintf(f, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
-		fr->x0 + fr->w / 2, fr->y0 + fr->h + 38);
+		fr->x0 + fr->w / 2, fr->y0 + fr->h + 38 + (categories_wrap(c, fr->w) ? 13 : 0));
 	put_escaped(f, c->x.label ? c->x.label : "", 80);
 	fprintf(f, "</text>\n<text class=\"y-label\" transform=\"translate(16 %.1f) rotate(-90)\" "
 		   "text-anchor=\"middle\" font-size=\"12\">", fr->y0 + fr->h / 2);
@@ -291,8 +405,10 @@ static void write_series(FILE *f, const struct svg_chart *c, const struct frame 
 			}
 		} else if (c->kind == SVG_LINES) {
 			series_open(f, i, s[i].label, count_inside(fr, &s[i]));
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" "
-				   "stroke-linejoin=\"round\" points=\"", col);
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+				   "stroke-opacity=\"0.9\" stroke-linejoin=\"round\"%s%s%s points=\"", col,
+				svg_dash(i)[0] ? " stroke-dasharray=\"" : "", svg_dash(i),
+				svg_dash(i)[0] ? "\"" : "");
 			for (size_t j = 0; j < s[i].n; j++)
 				if (map(fr, s[i].x[j], s[i].y[j], &px, &py))
 					fprintf(f, "%.1f,%.1f ", px, py);
@@ -301,44 +417,98 @@ static void write_series(FILE *f, const struct svg_chart *c, const struct frame 
 			series_open(f, i, s[i].label, count_inside(fr, &s[i]));
 			for (size_t j = 0; j < s[i].n; j++)
 				if (map(fr, s[i].x[j], s[i].y[j], &px, &py))
-					fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.6\" fill=\"%s\" "
-						   "fill-opacity=\"0.7\"/>\n", px, py, col);
+					put_marker(f, i, px, py, 1.8, " fill-opacity=\"0.7\"");
 		}
 		fputs("</g>\n", f);
 	}
 }
 
-static void write_legend(FILE *f, const struct frame *fr, const struct svg_series *s, size_t ns)
+/* The legend: rows under the x label, items left to right, a new row
+ * when the next one would pass the right margin; a label is cut only
+ * when it alone is wider than the chart. */
+static size_t utf8_len(const char *s)
 {
-	double lx = fr->x0 + fr->w + 14;
+	size_t n = 0;
 
-	fputs("<g class=\"legend\" font-size=\"11\">\n", f);
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static double item_width(const char *label, size_t max_chars)
+{
+	size_t n = utf8_len(label);
+
+	return LEGEND_SW + (double)(n < max_chars ? n : max_chars) * LEGEND_CH;
+}
+
+/* Lay the legend out for a chart W pixels wide from y = top, and draw it
+ * when `draw`. Returns the rows used. */
+static size_t legend_flow(FILE *f, int W, double top, const struct svg_chart *c,
+			  const struct svg_series *s, size_t ns, int draw)
+{
+	double x0 = MARGIN_L, right = W - MARGIN_R, x = x0, y = top;
+	size_t rows = ns ? 1 : 0, max_chars = (size_t)((right - x0 - LEGEND_SW) / LEGEND_CH);
+
 	for (size_t i = 0; i < ns; i++) {
-		double ly = fr->y0 + 6 + 20.0 * i;
+		const char *label = s[i].label ? s[i].label : "";
+		double w = item_width(label, max_chars);
 
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\">", lx, ly, svg_color(i), lx + 18, ly + 10);
-		put_escaped(f, s[i].label ? s[i].label : "", LEGEND_CHARS);
-		fputs("<title>", f);
-		put_escaped(f, s[i].label ? s[i].label : "", 4096);
-		fputs("</title></text>\n", f);
+		if (x > x0 && x + w > right) {
+			x = x0;
+			y += LEGEND_ROW;
+			rows++;
+		}
+		if (draw) {
+			double my = y + 6;
+
+			fprintf(f, "<g class=\"legend-item\" data-series=\"%zu\">", i);
+			if (c->kind == SVG_LINES)
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+					   "stroke-width=\"2.4\"%s%s%s/>", x, my, x + 26, my, svg_color(i),
+					svg_dash(i)[0] ? " stroke-dasharray=\"" : "", svg_dash(i),
+					svg_dash(i)[0] ? "\"" : "");
+			else if (c->kind == SVG_POINTS)
+				put_marker(f, i, x + 13, my, 4.5, "");
+			else
+				fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"26\" height=\"12\" fill=\"%s\"/>",
+					x, y, svg_color(i));
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + LEGEND_SW, y + 10);
+			put_escaped(f, label, max_chars);
+			fputs("<title>", f);
+			put_escaped(f, label, 4096);
+			fputs("</title></text></g>\n", f);
+		}
+		x += w + LEGEND_GAP;
 	}
+	return rows;
+}
+
+static void write_legend(FILE *f, int W, double top, const struct svg_chart *c,
+			 const struct svg_series *s, size_t ns)
+{
+	fputs("<g class=\"legend\" font-size=\"11\">\n", f);
+	legend_flow(f, W, top, c, s, ns, 1);
 	fputs("</g>\n", f);
 }
 
 int svg_write(FILE *f, const struct svg_chart *c, const struct svg_series *s, size_t ns)
 {
-	int W = c->width > 0 ? c->width : 760, H = c->height > 0 ? c->height : 420;
+	int W = c->width > 0 ? c->width : 960, H = c->height > 0 ? c->height : 400;
 	double xt[MAX_TICKS], yt[MAX_TICKS];
-	size_t nx = 0, ny = 0;
+	size_t nx = 0, ny = 0, rows;
 	struct frame fr = {
 		.x0 = MARGIN_L, .y0 = MARGIN_T,
-		.w = W - MARGIN_L - MARGIN_R - LEGEND_W, .h = H - MARGIN_T - MARGIN_B,
+		.w = W - MARGIN_L - MARGIN_R, .h = H - MARGIN_T - MARGIN_B,
 		.xs = c->x.scale, .ys = c->y.scale,
 	};
+	double legend_top;
 
 	if (ns == 0 || fr.w < 50 || fr.h < 50)
 		return -EINVAL;
+	if (categories_wrap(c, fr.w))
+		H += 13; /* a second line of category names: below the plot, not in it */
+	legend_top = H - 4;
 	if (c->kind == SVG_BARS) {
 		if (c->ncategories == 0)
 			return -EINVAL;
@@ -350,6 +520,9 @@ int svg_write(FILE *f, const struct svg_chart *c, const struct svg_series *s, si
 	}
 	if (settle_axis(&c->y, s, ns, 0, 1, &fr.ylo, &fr.yhi, yt, &ny))
 		return -EINVAL;
+	/* the legend's rows make the chart taller, never the plot smaller */
+	rows = legend_flow(f, W, legend_top, c, s, ns, 0);
+	H += (int)(rows * LEGEND_ROW) + 6;
 
 	if (c->standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -363,7 +536,7 @@ int svg_write(FILE *f, const struct svg_chart *c, const struct svg_series *s, si
 	fputs("</text>\n", f);
 	write_axes(f, c, &fr, xt, nx, yt, ny);
 	write_series(f, c, &fr, s, ns);
-	write_legend(f, &fr, s, ns);
+	write_legend(f, W, legend_top, c, s, ns);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -8,8 +8,10 @@
  * The output is meant to be read by programs too (tests, scripts): the
  * plot area is <rect class="plot-area">, each series is one
  * <g class="series" data-label="..." data-points="N"> holding a
- * <polyline> (lines), <circle>s (points) or <rect>s (bars), every drawn
- * point lies inside the plot area, and the legend is <g class="legend">.
+ * <polyline> (lines), markers (points: <circle>, <rect> or <path>, by
+ * series) or <rect>s (bars), every drawn point lies inside the plot area,
+ * and the legend is <g class="legend"> under the plot, one
+ * <g class="legend-item"> per series.
  */
 #ifndef BLKPEAK_SVG_H
 #define BLKPEAK_SVG_H
@@ -50,13 +52,16 @@ struct svg_chart {
 	struct svg_axis x, y;
 	const char *const *categories; /* SVG_BARS: names of the x categories */
 	size_t ncategories;
-	int width, height;             /* pixels; 0 gives 760 x 420 */
+	int width, height;             /* pixels; 0 gives 960 x 400, plus the
+					  legend's rows under the plot */
 	int standalone;                /* 1: XML prolog and xmlns (an .svg file);
 					  0: an <svg> element to inline in HTML */
 };
 
 /* The fill colour of series i (cycles through a palette of 8). */
 const char *svg_color(size_t i);
+/* The stroke-dasharray of series i's line ("" for the first: solid). */
+const char *svg_dash(size_t i);
 
 /*
  * Write the chart to f. Returns 0, -EINVAL when there is nothing to draw

@@ -23,7 +23,12 @@
 enum col {
 	C_IDX, C_QUEUE, C_ISSUE, C_COMPLETE, C_DEV, C_SECTOR, C_BYTES, C_OP, C_FLAGS, C_PID,
 	C_COMM_ID, C_CGROUP, C_ERROR, C_SCHED, C_SOURCE, C_MEMBER, C_COMPLETION, C_OP_NAME,
-	C_COMM, C_SERVICE, C_TOTAL, C_PATH, C__COUNT
+	C_COMM, C_SERVICE, C_TOTAL,
+	/* the file and cause columns (format 1.3): NULL when the trace has none */
+	C_FILE, C_FILE_DEV, C_INODE, C_FILE_OFFSET, C_FILE_BYTES, C_FILE_PATH,
+	C_FILE2_DEV, C_INODE2, C_FILE2_OFFSET, C_FILE2_BYTES, C_FILE2_PATH,
+	C_CAUSE_PID, C_CAUSE_COMM, C_CAUSE_CGROUP,
+	C_PATH, C__COUNT
 };
 
 static const char schema[] =
@@ -31,7 +36,11 @@ static const char schema[] =
 	" dev INTEGER, sector INTEGER, bytes INTEGER, op INTEGER, flags INTEGER, pid INTEGER,"
 	" comm_id INTEGER, cgroup_id INTEGER, error INTEGER, sched_ns INTEGER,"
 	" source_index INTEGER, member INTEGER, completion INTEGER, op_name TEXT, comm TEXT,"
-	" service_ns INTEGER, total_ns INTEGER, path HIDDEN)";
+	" service_ns INTEGER, total_ns INTEGER,"
+	" file TEXT, file_dev INTEGER, inode INTEGER, file_offset INTEGER, file_bytes INTEGER,"
+	" file_path TEXT, file2_dev INTEGER, inode2 INTEGER, file2_offset INTEGER,"
+	" file2_bytes INTEGER, file2_path TEXT, cause_pid INTEGER, cause_comm TEXT,"
+	" cause_cgroup INTEGER, path HIDDEN)";
 
 #define MAX_CONS 16        /* integer constraints pushed down at most */
 #define PROGRESS_EVERY (1u << 20)
@@ -226,6 +235,32 @@ static int64_t int_col(const struct tcursor *c, int col, int *null)
 	case C_COMPLETION: return r->completion;
 	case C_SERVICE: return (int64_t)(r->complete_ns - r->issue_ns);
 	case C_TOTAL: return (int64_t)(r->complete_ns - (r->queue_ns ? r->queue_ns : r->issue_ns));
+	/* a file's fields only for data (NULL otherwise, and an unknown offset) */
+	case C_FILE_DEV:
+		*null = !(c->cols & BPT_COL_FILE) || !r->file_dev;
+		return r->file_dev;
+	case C_INODE: *null = !(c->cols & BPT_COL_FILE) || r->file_class != BPT_FILE_DATA;
+		return (int64_t)r->inode;
+	case C_FILE_OFFSET:
+		*null = !(c->cols & BPT_COL_FILE) || r->file_class != BPT_FILE_DATA ||
+			r->file_offset == BPT_FILE_OFFSET_UNKNOWN;
+		return (int64_t)r->file_offset;
+	case C_FILE_BYTES: *null = !(c->cols & BPT_COL_FILE) || r->file_class != BPT_FILE_DATA;
+		return r->file_bytes;
+	case C_FILE2_DEV: *null = !(c->cols & BPT_COL_FILE) || !r->file2_bytes;
+		return r->file2_dev;
+	case C_INODE2: *null = !(c->cols & BPT_COL_FILE) || !r->file2_bytes;
+		return (int64_t)r->inode2;
+	case C_FILE2_OFFSET:
+		*null = !(c->cols & BPT_COL_FILE) || !r->file2_bytes ||
+			r->file2_offset == BPT_FILE_OFFSET_UNKNOWN;
+		return (int64_t)r->file2_offset;
+	case C_FILE2_BYTES: *null = !(c->cols & BPT_COL_FILE) || !r->file2_bytes;
+		return r->file2_bytes;
+	case C_CAUSE_PID: *null = !(c->cols & BPT_COL_CAUSE) || !r->cause_pid;
+		return r->cause_pid;
+	case C_CAUSE_CGROUP: *null = !(c->cols & BPT_COL_CAUSE) || !r->cause_pid;
+		return (int64_t)r->cause_cgroup;
 	default: *null = 1; return 0;
 	}
 }
@@ -445,6 +480,34 @@ static int tv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		return SQLITE_OK;
 	case C_PATH:
 		sqlite3_result_text(ctx, c->path, -1, SQLITE_TRANSIENT);
+		return SQLITE_OK;
+	case C_FILE:
+		if (c->cols & BPT_COL_FILE)
+			sqlite3_result_text(ctx, bpt_file_class_name(c->rec.file_class), -1,
+					    SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+		return SQLITE_OK;
+	case C_FILE_PATH:
+	case C_FILE2_PATH:
+		s = NULL;
+		if ((c->cols & BPT_COL_FILE) && c->rec.file_class == BPT_FILE_DATA)
+			s = col == C_FILE_PATH
+			    ? bpt_reader_path(c->r, c->rec.file_dev, c->rec.inode)
+			    : c->rec.file2_bytes
+			    ? bpt_reader_path(c->r, c->rec.file2_dev, c->rec.inode2) : NULL;
+		if (s)
+			sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_result_null(ctx);
+		return SQLITE_OK;
+	case C_CAUSE_COMM:
+		s = (c->cols & BPT_COL_CAUSE) && c->rec.cause_pid
+		    ? bpt_reader_string(c->r, c->rec.cause_comm_id) : NULL;
+		if (s)
+			sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_result_null(ctx);
 		return SQLITE_OK;
 	}
 	v = int_col(c, col, &null);

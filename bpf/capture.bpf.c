@@ -52,6 +52,10 @@ const volatile __u8 filter_comm_on = 0;
 const volatile __u8 filter_comm[CAPTURE_COMM_LEN] = {};
 /* 1: only tasks in the cgroup in cgroup_filter[0] or below it. */
 const volatile __u8 filter_cgroup_on = 0;
+/* 1: -p/-c/--cgroup keep the I/O a kept task caused (writeback of what
+ * it dirtied, the journal commit of its fsync) as well as what it
+ * submitted; 0 (--submitted-only): what it submitted only. */
+const volatile __u8 filter_cause = 1;
 /* The capture's own tgid: its requests are left out and counted. */
 const volatile __u32 own_tgid = 0;
 /* Wake the reader early once this much data waits in the ring buffer. */
@@ -70,6 +74,8 @@ const volatile __u8 raw_idx_issue = 0;
 const volatile __u8 raw_idx_complete = 0;
 const volatile __u8 raw_idx_merge = 0;
 const volatile __u8 raw_idx_requeue = 0;
+
+#define PF_KTHREAD_ 0x00200000 /* include/linux/sched.h */
 
 /* ------------------------------------------------ state */
 
@@ -119,7 +125,7 @@ struct flush_owner {
 	__u64 queue_ns;
 	__u64 cgroup_id;
 	__u32 pid;
-	__u32 pad;
+	__u32 kthread;
 	__u8 comm[CAPTURE_COMM_LEN];
 };
 
@@ -141,6 +147,8 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } cgroup_filter SEC(".maps");
+
+#include "files.bpf.h"
 
 /* ------------------------------------------------ reading a request */
 
@@ -222,24 +230,45 @@ static __always_inline void comm_copy_btf(__u8 *dst, const char *src)
 static __always_inline int take_task(struct capture_event *ev, const int btf)
 {
 	struct task_struct *t = btf ? bpf_get_current_task_btf() : NULL;
+	int pass = 1;
 
 	ev->pid = btf ? t->tgid : bpf_get_current_pid_tgid() >> 32;
 	if (own_tgid && ev->pid == own_tgid) {
 		__sync_fetch_and_add(&counters.own, 1);
-		return 0;
+		return -1;
 	}
 	if (filter_tgid && ev->pid != filter_tgid)
-		return 0;
+		pass = 0;
 	if (btf)
 		comm_copy_btf(ev->comm, t->comm);
 	else
 		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
-	if (!comm_passes(ev->comm))
-		return 0;
-	if (filter_cgroup_on &&
+	if (pass && !comm_passes(ev->comm))
+		pass = 0;
+	if (pass && filter_cgroup_on &&
 	    bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
-		return 0;
+		pass = 0;
 	ev->cgroup_id = btf ? task_cgroup_id_btf(t) : bpf_get_current_cgroup_id();
+	ev->kthread = !!((btf ? t->flags : BPF_CORE_READ((struct task_struct *)
+						bpf_get_current_task(), flags)) & PF_KTHREAD_);
+	return pass;
+}
+
+/* Does the current task pass the -p/-c/--cgroup filters? (Recorded with
+ * a dirtier or an fsync owner, whose I/O the filters follow.) */
+static __always_inline __u32 current_passes(void)
+{
+	__u8 comm[CAPTURE_COMM_LEN];
+
+	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
+		return 0;
+	if (filter_comm_on) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		if (!comm_passes(comm))
+			return 0;
+	}
+	if (filter_cgroup_on && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return 0;
 	return 1;
 }
 
@@ -336,7 +365,26 @@ static __always_inline void fill_event(struct capture_event *out,
 	__builtin_memcpy(out->comm, s->comm, sizeof(out->comm));
 	out->status = status;
 	out->completion = completion;
+	out->file_kind = s->file_kind;
 	__builtin_memset(out->pad, 0, sizeof(out->pad));
+	out->inode = s->inode;
+	out->file_off = s->file_off;
+	out->file_dev = s->file_dev;
+	out->file_bytes = s->file_bytes;
+	out->inode2 = s->inode2;
+	out->file2_off = s->file2_off;
+	out->file2_dev = s->file2_dev;
+	out->file2_bytes = s->file2_bytes;
+	out->cause_cgroup = s->cause_cgroup;
+	out->cause_pid = s->cause_pid;
+	out->cause_kind = s->cause_kind;
+	out->kthread = s->kthread;
+	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
+	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
+	out->cause2_cgroup = s->cause2_cgroup;
+	out->cause2_pid = s->cause2_pid;
+	out->pad3 = 0;
+	__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
 }
 
 /*
@@ -366,17 +414,17 @@ static __always_inline void send_unseen(const struct capture_inflight *s, __u64 
  * already tracked keeps its entry (block_rq_insert sees requeued requests
  * again).
  */
-static __always_inline void track(__u64 rq, const struct capture_event *ev,
-				  __u64 now, int keep_existing)
+static __always_inline struct capture_inflight *
+track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 {
 	struct capture_inflight *s;
 	int had = 0;
 
 	if (keep_existing && slot_find(rq))
-		return;
+		return NULL;
 	s = slot_claim(rq, &had);
 	if (!s)
-		return;
+		return NULL;
 	/* The entry still holds this struct request's previous, issued use,
 	 * whose completion never reached us. */
 	if (had && s->issue_ns)
@@ -390,6 +438,15 @@ static __always_inline void track(__u64 rq, const struct capture_event *ev,
 	s->bytes = ev->bytes;
 	s->pid = ev->pid;
 	__builtin_memcpy(s->comm, ev->comm, sizeof(s->comm));
+	s->kthread = ev->kthread;
+	s->pending_filter = 0;
+	s->cause_passes = s->cause2_passes = 0;
+	s->cause_kind = CAPTURE_CAUSE_NONE;
+	s->cause_pid = 0;
+	s->cause_cgroup = 0;
+	s->cause2_pid = 0;
+	s->cause2_cgroup = 0;
+	return s;
 }
 
 /* Created (block_io_start, 6.5+) or inserted (block_rq_insert, before 6.5). */
@@ -397,8 +454,10 @@ static __always_inline int on_start(struct request *rq, const int btf,
 				    int keep_existing)
 {
 	struct capture_event ev = {};
+	struct capture_inflight *s;
 	__u32 dev = rq_dev(rq, btf);
 	__u32 cmd_flags;
+	int pass, pending = 0;
 	__u64 q;
 
 	if (!dev_passes(dev))
@@ -406,9 +465,14 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.queue_ns = bpf_ktime_get_ns();
 	ev.dev = dev;
 	cmd_flags = RQ_FIELD(btf, rq, cmd_flags);
-	if (!take_task(&ev, btf)) {
-		struct capture_inflight *s;
-
+	pass = take_task(&ev, btf);
+	/* A write by a task the filters leave out may still be caused by one
+	 * they keep (its writeback, its fsync's commit): followed until the
+	 * cause is known (issue), unless --submitted-only. */
+	if (!pass && filter_cause && files_on && btf &&
+	    ((cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */ || ev.kthread))
+		pending = 1;
+	if (pass <= 0 && !pending) {
 		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 			/* a flush asked by a task we leave out */
 			q = rq_queue(rq, btf);
@@ -428,12 +492,41 @@ static __always_inline int on_start(struct request *rq, const int btf,
 		return 0;
 	}
 	ev.cmd_flags = cmd_flags;
-	track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
+	/* the sector now, to see at issue whether a front merge changed
+	 * the request's first bio */
+	ev.sector = RQ_FIELD(btf, rq, __sector);
+	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
+	if (s) {
+		take_dio_offset(rq, s);
+		/* a kernel thread's write (jbd2) while one task is in fsync
+		 * on the disk: that task's commit */
+		if (btf && ev.kthread && files_on) {
+			struct fsync_state *fs = bpf_map_lookup_elem(&fsyncs, &dev);
+
+			if (fs && fs->count == 1 && fs->t.pid) {
+				s->cause_kind = CAPTURE_CAUSE_FSYNC;
+				s->cause_pid = fs->t.pid;
+				s->cause_cgroup = fs->t.cgroup;
+				__builtin_memcpy(s->cause_comm, fs->t.comm, sizeof(s->cause_comm));
+				if (fs->t.pad) /* the fsync's task passes */
+					pending = 0;
+			}
+		}
+		s->pending_filter = pending;
+	}
+	if (pending) {
+		if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
+			q = rq_queue(rq, btf);
+			bpf_map_delete_elem(&flush_owners, &q);
+		}
+		return 0;
+	}
 	if (cmd_flags & (req_preflush_mask() | req_fua_mask())) {
 		struct flush_owner fo = {
 			.queue_ns = ev.queue_ns,
 			.cgroup_id = ev.cgroup_id,
 			.pid = ev.pid,
+			.kthread = ev.kthread,
 		};
 
 		__builtin_memcpy(fo.comm, ev.comm, sizeof(fo.comm));
@@ -457,6 +550,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 {
 	struct capture_event ev = {};
 	int flush_rq = (cmd_flags & req_preflush_mask()) && bytes == 0;
+	struct capture_inflight *s;
 	struct flush_owner *fo;
 	__u64 q;
 
@@ -474,10 +568,11 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 		ev.queue_ns = fo->queue_ns;
 		ev.cgroup_id = fo->cgroup_id;
 		ev.pid = fo->pid;
+		ev.kthread = fo->kthread;
 		__builtin_memcpy(ev.comm, fo->comm, sizeof(ev.comm));
 		bpf_map_delete_elem(&flush_owners, &q);
 	} else {
-		if (!take_task(&ev, btf))
+		if (take_task(&ev, btf) <= 0)
 			return;
 		ev.queue_ns = now;
 	}
@@ -485,7 +580,9 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.sector = sector;
 	ev.bytes = bytes;
 	ev.cmd_flags = cmd_flags;
-	track(key, &ev, now, 0);
+	s = track(key, &ev, now, 0);
+	if (s)
+		take_file(rq, s, 1);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
@@ -516,6 +613,19 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 		slot_release(s);
 		on_issue_untracked(rq, btf, key, now, sector, bytes, cmd_flags, 1);
 		return 0;
+	}
+	/* the file(s), now that merges are done; a direct I/O's offset from
+	 * creation holds while no front merge put another bio first */
+	take_file(rq, s, s->sector == sector ? 2 : 1);
+	/* a write the filters follow to its cause: kept when the task that
+	 * dirtied its data passes them */
+	if (s->pending_filter) {
+		if (!(s->cause_kind == CAPTURE_CAUSE_DIRTIER && s->cause_passes) &&
+		    !(s->cause2_pid && s->cause2_passes)) {
+			slot_release(s);
+			return 0;
+		}
+		s->pending_filter = 0;
 	}
 	s->issue_ns = now;
 	s->sector = sector;
@@ -673,6 +783,160 @@ SEC("raw_tp/block_rq_requeue")
 int rq_requeue_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	return on_requeue(rq_key(raw_rq(ctx, raw_idx_requeue), 0));
+}
+
+/* ------------------------------------------------ paths of written files */
+
+/*
+ * The path of every regular file on a file system with a block device
+ * whose page cache gets dirty (writeback_dirty_folio: buffered writes and
+ * mmap stores, the first time a folio is dirtied), once per inode (the
+ * LRU below remembers which were sent; one it evicted is sent again, and
+ * the user side keeps the first path). Taken while the file still has its
+ * name, so a file deleted before its writeback keeps it. The path is the
+ * chain of dentry names up to the file system's root (the user side puts
+ * the mount point before it): bpf_d_path() would give it whole, but only
+ * from fentry programs, which this machine's kernel refuses to load (see
+ * docs/capture.md). Files only read, or written before the capture, are
+ * named by the user side at the end (capture/files.c).
+ */
+struct path_key {
+	__u64 inode;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct path_key);
+	__type(value, __u8);
+} paths_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 2 << 20);
+} path_events SEC(".maps");
+
+#define PATH_DEPTH 16
+#define NAME_MAX_ 255
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
+{
+	struct inode *inode;
+	struct capture_path_event *ev;
+	struct path_key k = {};
+	struct dentry *d, *parent;
+	struct hlist_node *alias;
+	__u32 off = 0;
+	__u8 one = 1;
+
+	if (!files_on || !mapping || !folio)
+		return 0;
+	inode = BPF_CORE_READ(mapping, host);
+	if (!inode ||
+	    (BPF_CORE_READ(inode, i_mode) & S_IFMT_) != S_IFREG_ ||
+	    !BPF_CORE_READ(inode, i_sb, s_bdev))
+		return 0;
+	k.inode = BPF_CORE_READ(inode, i_ino);
+	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	if (!own_tgid || (bpf_get_current_pid_tgid() >> 32) != own_tgid) {
+		struct dirty_key dk = { .inode = k.inode, .dev = k.dev,
+					.index = BPF_CORE_READ(folio, index) };
+		struct task_id id = {};
+
+		task_id_current(&id);
+		id.pad = current_passes();
+		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
+	}
+	if (bpf_map_lookup_elem(&paths_seen, &k))
+		return 0;
+	bpf_map_update_elem(&paths_seen, &k, &one, BPF_ANY);
+	alias = BPF_CORE_READ(inode, i_dentry.first);
+	if (!alias)
+		return 0;
+	d = (void *)alias - bpf_core_field_offset(struct dentry, d_u.d_alias);
+	ev = bpf_ringbuf_reserve(&path_events, sizeof(*ev), 0);
+	if (!ev) {
+		__sync_fetch_and_add(&counters.paths_lost, 1);
+		return 0;
+	}
+	/* names from the file up, each NUL-terminated: "c\0b\0a\0" */
+	for (int i = 0; i < PATH_DEPTH; i++) {
+		const unsigned char *name;
+		long n;
+
+		parent = BPF_CORE_READ(d, d_parent);
+		if (!parent || parent == d)
+			break;
+		if (off > CAPTURE_PATH_MAX - NAME_MAX_ - 1)
+			goto too_long;
+		name = BPF_CORE_READ(d, d_name.name);
+		n = bpf_probe_read_kernel_str(ev->path + off, NAME_MAX_ + 1, name);
+		if (n <= 1)
+			goto too_long;
+		off += n;
+		d = parent;
+	}
+	if (parent != d || off == 0)
+		goto too_long; /* deeper than PATH_DEPTH */
+	ev->inode = k.inode;
+	ev->file_dev = k.dev;
+	ev->len = off;
+	__sync_fetch_and_add(&counters.paths_sent, 1);
+	bpf_ringbuf_submit(ev, BPF_RB_NO_WAKEUP);
+	return 0;
+too_long:
+	bpf_ringbuf_discard(ev, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&counters.paths_lost, 1);
+	return 0;
+}
+
+/* The whole disk of an inode's file system (fsyncs' key: rq_dev's). */
+static __always_inline __u32 inode_disk(struct inode *inode)
+{
+	return BPF_CORE_READ(inode, i_sb, s_bdev, bd_disk, part0, bd_dev);
+}
+
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(sync_enter, struct file *file, int datasync)
+{
+	struct inode *inode;
+	struct fsync_state *fs, init = {};
+	__u32 disk;
+
+	if (!files_on || !file)
+		return 0;
+	inode = BPF_CORE_READ(file, f_inode);
+	disk = inode_disk(inode);
+	fs = bpf_map_lookup_elem(&fsyncs, &disk);
+	if (!fs) {
+		bpf_map_update_elem(&fsyncs, &disk, &init, BPF_NOEXIST);
+		fs = bpf_map_lookup_elem(&fsyncs, &disk);
+		if (!fs)
+			return 0;
+	}
+	if (__sync_fetch_and_add(&fs->count, 1) == 0) {
+		task_id_current(&fs->t);
+		fs->t.pad = current_passes();
+	}
+	return 0;
+}
+
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(sync_exit, struct inode *inode, int ret)
+{
+	struct fsync_state *fs;
+	__u32 disk;
+
+	if (!files_on || !inode)
+		return 0;
+	disk = inode_disk(inode);
+	fs = bpf_map_lookup_elem(&fsyncs, &disk);
+	if (fs && __sync_fetch_and_add(&fs->count, -1) <= 0)
+		fs->count = 0; /* entered before the capture */
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -178,6 +178,7 @@ static void set_filters(struct capture_bpf *skel, const struct loader_opts *o)
 	}
 	skel->rodata->filter_cgroup_on = f->cgroup_fd >= 0;
 	skel->rodata->own_tgid = o->own_tgid;
+	skel->rodata->filter_cause = !o->submitted_only && !o->no_files;
 }
 
 static const char *load_reason(int err)
@@ -330,6 +331,21 @@ int loader_load(struct capture_bpf_handle *h, const struct loader_opts *o,
 	h->skel = skel;
 	err = choose_tracepoints(skel, btf, kernel_btf && !o->btf_path && !o->force_raw,
 				 tps, error);
+	files_set_rodata(skel, btf, !o->no_files);
+	/* the paths and dirtiers of written files, the tasks in fsync:
+	 * tp_btf programs, so the kernel's own BTF, with the tracepoint */
+	{
+		struct { struct bpf_program *p; const char *tp; } opt[] = {
+			{ skel->progs.dirty_folio, "btf_trace_writeback_dirty_folio" },
+			{ skel->progs.sync_enter, "btf_trace_ext4_sync_file_enter" },
+			{ skel->progs.sync_exit, "btf_trace_ext4_sync_file_exit" },
+		};
+
+		for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+			bpf_program__set_autoload(opt[i].p,
+				!o->no_files && kernel_btf && !o->btf_path &&
+				btf__find_by_name_kind(btf, opt[i].tp, BTF_KIND_TYPEDEF) > 0);
+	}
 	btf__free(btf);
 	if (err)
 		goto fail;
@@ -372,6 +388,18 @@ int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error)
 		{ sk->progs.io_start_raw, &sk->links.io_start_raw },
 	};
 
+	/* the paths of written files: without them the trace still names
+	 * each I/O's inode, so a kernel that refuses the hook is no error */
+	if (bpf_program__autoload(sk->progs.dirty_folio)) {
+		sk->links.dirty_folio = bpf_program__attach(sk->progs.dirty_folio);
+		h->paths_on = sk->links.dirty_folio != NULL;
+		h->paths_error = h->paths_on ? 0 : -errno;
+	}
+	/* without them a journal commit is not credited to its fsync */
+	if (bpf_program__autoload(sk->progs.sync_exit))
+		sk->links.sync_exit = bpf_program__attach(sk->progs.sync_exit);
+	if (sk->links.sync_exit && bpf_program__autoload(sk->progs.sync_enter))
+		sk->links.sync_enter = bpf_program__attach(sk->progs.sync_enter);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		const char *reason;
 		int err;
@@ -400,6 +428,11 @@ void loader_stop(struct capture_bpf_handle *h)
 int loader_ringbuf_fd(const struct capture_bpf_handle *h)
 {
 	return bpf_map__fd(h->skel->maps.events);
+}
+
+int loader_path_fd(const struct capture_bpf_handle *h)
+{
+	return h->paths_on ? bpf_map__fd(h->skel->maps.path_events) : -1;
 }
 
 uint64_t loader_missed_runs(const struct capture_bpf_handle *h)
@@ -519,6 +552,25 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		for (int k = 0; k < CAPTURE_COMM_LEN; k++)
 			ev.comm[k] = s->comm[k];
 		ev.completion = CAPTURE_COMPLETION_PENDING;
+		ev.file_kind = s->file_kind;
+		ev.inode = s->inode;
+		ev.file_off = s->file_off;
+		ev.file_dev = s->file_dev;
+		ev.file_bytes = s->file_bytes;
+		ev.inode2 = s->inode2;
+		ev.file2_off = s->file2_off;
+		ev.file2_dev = s->file2_dev;
+		ev.file2_bytes = s->file2_bytes;
+		ev.cause_kind = s->cause_kind;
+		ev.kthread = s->kthread;
+		ev.cause_pid = s->cause_pid;
+		ev.cause_cgroup = s->cause_cgroup;
+		ev.cause2_pid = s->cause2_pid;
+		ev.cause2_cgroup = s->cause2_cgroup;
+		for (int k = 0; k < CAPTURE_COMM_LEN; k++) {
+			ev.cause_comm[k] = s->cause_comm[k];
+			ev.cause2_comm[k] = s->cause2_comm[k];
+		}
 		rc = fn(ctx, &ev);
 	}
 	munmap((void *)t, len);

@@ -42,10 +42,11 @@ struct dev_spec {
 };
 
 /*
- * Resolve "/dev/NAME" (a block device node) or "MAJ:MIN" against the
+ * Resolve "/dev/NAME" (a block device node), "NAME" (a kernel name, as
+ * --map and lsblk spell it) or "MAJ:MIN" against the
  * sysfs tree at `sysfs` ("/sys" normally; tests pass a fake one).
  * -ENOENT: no such device; -ENOTBLK: not a block device; -EINVAL: neither
- * form. `error` says which.
+ * of them. `error` says which.
  */
 int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
 		    struct bpt_error *error);
@@ -125,12 +126,62 @@ int req_map(const struct req_bits *b, uint32_t cmd_flags, uint8_t *op,
 /* blk_status_t -> negative errno, as the kernel's blk_status_to_errno(). */
 int32_t req_status_errno(uint8_t status);
 
+/* ------------------------------------------------------------ files.c */
+
+#define FILES_MOUNTS 256
+
+/* One inode some I/O or open event named. */
+struct files_inode {
+	uint64_t ino;
+	uint32_t dev;        /* the file system's s_dev (kernel encoding) */
+	uint8_t used, used_by_io, walked;
+	uint8_t rel;         /* path is relative to the file system's root */
+	char *path;          /* the first path seen, or NULL */
+};
+
+/*
+ * The file state of one capture: the devices holding mounted file
+ * systems (and their disks), and the inodes seen with their paths.
+ */
+struct files {
+	uint32_t mounted[FILES_MOUNTS], mdisk[FILES_MOUNTS];
+	unsigned nmounted;
+	uint64_t read_ns;    /* when the mounts were read */
+	struct files_inode *tab; /* open addressing, cap a power of two */
+	size_t n, cap;
+	uint64_t paths_dropped;  /* open events the table had no room for */
+	/* files_finish's outcome */
+	uint64_t files, unresolved, walked_entries;
+};
+
+struct capture_bpf;
+struct btf;
+/* Set the BPF side's file settings from the kernel's BTF and kallsyms;
+ * on == 0 (--no-files) turns the file reading off. */
+void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on);
+void files_init(struct files *fs);
+void files_free(struct files *fs);
+uint64_t files_now_ns(void);
+/* The ring buffer callback of the path events (ctx: struct files):
+ * keeps the first path of an inode. */
+int files_on_path(void *ctx, void *data, size_t size);
+/* The file class and fields of `rec` from event `e`, submitted by `comm`. */
+void files_classify(struct files *fs, const struct capture_event *e, const char *comm,
+		    struct bpt_record *rec);
+/* At the end: resolve paths of files I/O named that were not opened while
+ * recording, and add every named file's path to the writer's path table. */
+int files_finish(struct files *fs, struct bpt_writer *w);
+
 /* ------------------------------------------------------------ convert.c */
 
 /* Turns strings into string-table ids (bpt_writer_intern in a capture). */
 typedef int (*convert_intern_fn)(void *ctx, const char *s, uint32_t *id);
 
 #define CONVERT_COMM_SLOTS 256
+
+/* The disks one capture records at most (a machine's disks; the trace
+ * format holds far more, BPT_MAX_DEVICES, for imported traces). */
+#define CAPTURE_MAX_DEVICES 64
 
 /*
  * The state of the event -> record conversion: the device table's kernel
@@ -141,11 +192,12 @@ typedef int (*convert_intern_fn)(void *ctx, const char *s, uint32_t *id);
 struct convert {
 	uint64_t start_ns;              /* CLOCK_MONOTONIC of record time 0 */
 	struct req_bits bits;
-	uint32_t kdev[BPT_MAX_DEVICES];
+	uint32_t kdev[CAPTURE_MAX_DEVICES];
 	unsigned ndev;
 	unsigned last_dev;              /* index of the last device hit */
 	convert_intern_fn intern;
 	void *intern_ctx;
+	struct files *files;            /* NULL: no file columns */
 	struct convert_comm {
 		uint64_t c0, c1;        /* the 16 comm bytes */
 		uint32_t pid, id;
@@ -171,6 +223,8 @@ struct capture_bpf;
 
 struct loader_opts {
 	const struct capture_filters *filters;
+	int no_files;            /* --no-files: no file of each I/O, no paths */
+	int submitted_only;      /* --submitted-only: filters by submitter only */
 	uint32_t own_tgid;       /* 0: do not leave out the capture's own I/O */
 	uint64_t ringbuf_bytes;  /* rounded up to a power of two >= 4 KiB */
 	uint32_t inflight_max;   /* in-flight table entries (a power of two); 0 = 32768 */
@@ -187,6 +241,8 @@ struct capture_bpf_handle {
 	struct req_bits bits;
 	uint64_t ringbuf_bytes;
 	char attach[192];
+	int paths_on;        /* writeback_dirty_folio (paths) attached */
+	int paths_error;     /* why it is not (negative errno), 0 */
 };
 
 /* Open, configure and load (not attach). On failure `error` says why in one
@@ -199,6 +255,10 @@ int loader_attach(struct capture_bpf_handle *h, struct bpt_error *error);
 void loader_stop(struct capture_bpf_handle *h);
 /* The ring buffer's map fd and the live counters (in the mapped .bss). */
 int loader_ringbuf_fd(const struct capture_bpf_handle *h);
+/* The path events' ring buffer (struct capture_path_event), or -1 when
+ * their hook is not attached (--no-files, or the kernel refused it:
+ * paths_error then holds why). */
+int loader_path_fd(const struct capture_bpf_handle *h);
 const volatile struct capture_counters *loader_counters(const struct capture_bpf_handle *h);
 /*
  * Runs of the start, insert and issue programs the kernel skipped: a BPF
@@ -235,6 +295,7 @@ struct session_opts {
 	uint64_t duration_ns; /* 0: until a signal or CMD exits */
 	char **cmd;           /* NULL, or argv of the command to run */
 	unsigned poll_ms;     /* reader period; 0 = 50 */
+	int status;           /* 1: the status line on a terminal (not --quiet) */
 };
 
 struct session_result {

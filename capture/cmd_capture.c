@@ -44,7 +44,7 @@ struct capture_opts {
 	struct capture_filters filters;
 	uint64_t duration_ns;
 	uint64_t buffer_bytes;
-	int allow_loss, json, verbose, force_raw;
+	int allow_loss, json, verbose, force_raw, quiet, no_files, submitted_only;
 	const char *btf_path;
 	char **cmd;
 };
@@ -56,28 +56,38 @@ static void usage(FILE *f)
 "\n"
 "Record every block I/O request of this machine (or of the disks, process,\n"
 "command or cgroup chosen) into a .bpt trace, with eBPF on the block\n"
-"tracepoints. Ends after -t, on Ctrl-C / SIGTERM, or when CMD exits.\n"
+"tracepoints. Ends after --duration, on Ctrl-C / SIGTERM, or when CMD exits.\n"
 "\n"
 "  -o, --output FILE       the trace to write (replaced if it exists)\n"
-"  -d, --device DEV        record this disk only: /dev/NAME or MAJOR:MINOR;\n"
+"  -d, --device DEV        record this disk only: NAME, /dev/NAME or MAJOR:MINOR;\n"
 "                          repeat for more (at most %d); a partition records\n"
 "                          its whole disk. Default: all disks\n"
-"  -p, --pid PID           only I/O submitted by process PID\n"
-"  -c, --comm NAME         only I/O submitted by tasks named NAME\n"
-"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below\n"
-"  -t, --duration TIME     stop after TIME (10, 1.5s, 2m)\n"
+"  -p, --pid PID           only I/O process PID submitted or caused (the\n"
+"                          writeback of what it wrote, its fsync's commit)\n"
+"  -c, --comm NAME         only I/O tasks named NAME submitted or caused\n"
+"      --cgroup PATH       only I/O from tasks in this cgroup (v2) or below,\n"
+"                          or caused by them\n"
+"      --submitted-only    -p, -c, --cgroup keep only the I/O those tasks\n"
+"                          submitted themselves\n"
+"      --duration TIME     stop after TIME (10, 1.5s, 2m); the old short\n"
+"                          form, -t, works with a warning until the next\n"
+"                          release (-t is the target in replay and measure)\n"
 "      --buffer-size SIZE  ring buffer, MiB (or with a unit: 64k, 1g);\n"
 "                          default %d, rounded up to a power of two\n"
 "      --allow-loss        exit 0 even when events were lost\n"
 "      --json              print the summary as JSON on stdout\n"
+"  -q, --quiet             no status line (on a terminal, one is redrawn each\n"
+"                          second: elapsed, I/Os, IOPS, MB/s, lost events)\n"
 "  -v, --verbose           show libbpf's messages and what was attached\n"
+"      --no-files          do not record the file (or class) of each I/O\n"
+"                          nor the paths of files opened\n"
 "      --raw-tp            use raw tracepoints even where tp_btf works\n"
 "      --btf FILE          kernel BTF to use when the kernel has none\n"
 "  -h, --help              this help\n"
 "\n"
 "With -- CMD, CMD is run and recorded until it exits; blkpeak exits with\n"
 "its status (1 if the capture failed first). SIGINT and SIGTERM then go\n"
-"to CMD, and -t ends it with SIGTERM. When the trace cannot be written\n"
+"to CMD, and --duration ends it with SIGTERM. When the trace cannot be written\n"
 "(a full disk), the end line counts the I/Os the file holds, names the\n"
 "error and how many were not written, and the exit status is 1.\n"
 "Events lost to a full buffer are counted, written into the\n"
@@ -124,7 +134,8 @@ static int parse_buffer_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF };
+enum { OPT_CGROUP = 256, OPT_BUFFER, OPT_ALLOW_LOSS, OPT_JSON, OPT_RAW, OPT_BTF, OPT_DURATION,
+       OPT_NO_FILES, OPT_SUBMITTED };
 
 static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
@@ -134,12 +145,15 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "duration", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "raw-tp", no_argument, NULL, OPT_RAW },
+		{ "no-files", no_argument, NULL, OPT_NO_FILES },
+		{ "submitted-only", no_argument, NULL, OPT_SUBMITTED },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -148,7 +162,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	struct opt_loop ol = { .cmd = "capture", .usage = usage };
 
 	/* '+': options end at the first operand or "--" (-- CMD mode) */
-	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vh", longopts)) != -1) {
+	while ((c = opt_next(&ol, argc, argv, "+:o:d:p:c:t:vqh", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -180,6 +194,11 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 			o->filters.cgroup_path = optarg;
 			break;
 		case 't':
+			/* one meaning per short option across commands (issue 25) */
+			pr_warn("capture: -t is deprecated, use --duration (-t is the target in replay "
+				"and measure); it goes in the next release");
+			/* fall through */
+		case OPT_DURATION:
 			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns) {
 				pr_err("capture: --duration: '%s': not a duration", optarg);
 				return EXIT_USAGE;
@@ -203,8 +222,17 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
+		case 'q':
+			o->quiet = 1;
+			break;
 		case OPT_RAW:
 			o->force_raw = 1;
+			break;
+		case OPT_NO_FILES:
+			o->no_files = 1;
+			break;
+		case OPT_SUBMITTED:
+			o->submitted_only = 1;
 			break;
 		case OPT_BTF:
 			o->btf_path = optarg;
@@ -233,7 +261,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 
 /* The disks of the trace's device table, chosen before it starts. */
 struct dev_table {
-	struct bpt_device dev[BPT_MAX_DEVICES];
+	struct bpt_device dev[CAPTURE_MAX_DEVICES];
 	unsigned n;
 	char names[256]; /* "loop0,loop1", or "all", for the trace's meta */
 };
@@ -245,7 +273,7 @@ static int table_add(struct dev_table *t, const struct bpt_device *dev)
 	for (unsigned j = 0; j < t->n; j++)
 		if (t->dev[j].major == dev->major && t->dev[j].minor == dev->minor)
 			return 0; /* named twice */
-	if (t->n >= BPT_MAX_DEVICES)
+	if (t->n >= CAPTURE_MAX_DEVICES)
 		return -E2BIG;
 	t->dev[t->n++] = *dev;
 	if (used < sizeof(t->names))
@@ -266,16 +294,16 @@ static int setup_devices(struct capture_opts *o, struct dev_table *t)
 
 	memset(t, 0, sizeof(*t));
 	if (!o->ndevs) {
-		n = devices_list_active(SYSFS, t->dev, BPT_MAX_DEVICES);
+		n = devices_list_active(SYSFS, t->dev, CAPTURE_MAX_DEVICES);
 		if (n < 0) {
 			pr_err("capture: %s/block: %s", SYSFS, strerror(-n));
 			return n;
 		}
-		if (n > BPT_MAX_DEVICES) {
+		if (n > CAPTURE_MAX_DEVICES) {
 			pr_warn("capture: %d disks, a trace holds %d: I/O on the "
 				"others is counted as lost; choose with -d",
-				n, BPT_MAX_DEVICES);
-			n = BPT_MAX_DEVICES;
+				n, CAPTURE_MAX_DEVICES);
+			n = CAPTURE_MAX_DEVICES;
 		}
 		t->n = n;
 		snprintf(t->names, sizeof(t->names), "all");
@@ -484,7 +512,7 @@ static void make_header(struct bpt_header *hdr, const struct capture_opts *o,
 			const struct capture_bpf_handle *h)
 {
 	bpt_header_init(hdr, "capture");
-	hdr->columns = BPT_COL_COMPLETION;
+	hdr->columns = BPT_COL_COMPLETION | (o->no_files ? 0 : BPT_COL_FILE | BPT_COL_CAUSE);
 	for (unsigned i = 0; i < t->n; i++)
 		bpt_header_add_device(hdr, &t->dev[i]);
 	add_meta(hdr, o, argc, argv, t, h);
@@ -551,7 +579,8 @@ static int load_and_attach(struct capture_bpf_handle *h, struct capture_opts *o,
 	struct loader_opts lo = {
 		.filters = &o->filters, .own_tgid = getpid(),
 		.ringbuf_bytes = o->buffer_bytes, .force_raw = o->force_raw,
-		.btf_path = o->btf_path,
+		.btf_path = o->btf_path, .no_files = o->no_files,
+		.submitted_only = o->submitted_only,
 	};
 	struct bpt_error error;
 
@@ -607,18 +636,39 @@ static int record(struct capture_bpf_handle *h, struct bpt_writer *w,
 		  const struct capture_opts *o, const struct bpt_header *hdr,
 		  const struct dev_table *table, struct session_result *res, int *werr)
 {
-	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd };
+	struct session_opts sopts = { .duration_ns = o->duration_ns, .cmd = o->cmd,
+				      .status = !o->quiet };
 	struct bpt_error error, berr = { 0 };
 	struct convert conv;
+	struct files files;
 	int err;
 
 	convert_init(&conv, hdr->start_mono_ns, &h->bits, intern_comm, w);
 	for (unsigned i = 0; i < table->n; i++)
 		convert_add_dev(&conv, capture_kdev(table->dev[i].major, table->dev[i].minor));
+	files_init(&files);
+	if (!o->no_files)
+		conv.files = &files;
+	if (!o->no_files && !h->paths_on)
+		fprintf(stderr, "capture: warning: no paths of files as they are written "
+			"(writeback_dirty_folio: %s); paths are looked up at the end\n",
+			h->paths_error ? strerror(-h->paths_error) : "needs the kernel's BTF");
 	err = session_run(h, w, &conv, &sopts, res, &error);
+	uint64_t dirtier_missed = loader_counters(h)->dirtier_missed;
+	uint64_t paths_lost = loader_counters(h)->paths_lost;
+
 	loader_stop(h);
 	if (err)
 		pr_err("capture: %s", error.msg);
+	if (!o->no_files && files_finish(&files, w) && !err)
+		fprintf(stderr, "capture: warning: the path table is incomplete\n");
+	if (o->verbose && !o->no_files)
+		fprintf(stderr, "capture: %lu files named by I/O, %lu without a path; "
+			"%lu page cache writes of an unknown dirtier (dirtied before the "
+			"capture, or evicted from its table), %lu paths not sent\n",
+			(unsigned long)files.files, (unsigned long)files.unresolved,
+			(unsigned long)dirtier_missed, (unsigned long)paths_lost);
+	files_free(&files);
 	/* the writer's first error is sticky: whether it came while
 	 * recording or now, werr names it */
 	*werr = bpt_writer_flush(w);
@@ -642,7 +692,7 @@ int cmd_capture(int argc, char **argv)
 	struct outfile out = { .lock_fd = -1 };
 	struct bpt_writer *w;
 	struct dev_table table;
-	struct bpt_header hdr;
+	struct bpt_header hdr = { 0 };
 	int rc, err, werr;
 	struct stat st;
 
@@ -674,5 +724,6 @@ out:
 	/* before outfile_place() the new file is removed; after it the trace
 	 * stays, also when the capture failed (it reads up to its last block) */
 	outfile_close(&out, rc != EXIT_OK ? -ECANCELED : 0);
+	bpt_header_free(&hdr);
 	return rc;
 }

@@ -25,7 +25,7 @@ void convert_init(struct convert *c, uint64_t start_ns, const struct req_bits *b
 
 int convert_add_dev(struct convert *c, uint32_t kdev)
 {
-	if (c->ndev >= BPT_MAX_DEVICES)
+	if (c->ndev >= CAPTURE_MAX_DEVICES)
 		return -E2BIG;
 	c->kdev[c->ndev++] = kdev;
 	return 0;
@@ -71,6 +71,38 @@ static int comm_id(struct convert *c, uint32_t pid,
 	return 0;
 }
 
+/*
+ * The task that caused the I/O (docs/capture.md, "Who caused an I/O"):
+ * the one the kernel side found (the dirtier of a written-back folio, the
+ * one task in fsync for a journal commit); else the submitter, unless it
+ * is a kernel thread or the I/O writes page cache data (a sync or a
+ * flusher writing what someone else dirtied before the capture): then
+ * nobody (cause_pid 0), never a guess.
+ */
+static int take_cause(struct convert *c, const struct capture_event *e,
+		      struct bpt_record *rec)
+{
+	if (rec->file2_bytes && e->cause2_pid) {
+		int err = comm_id(c, e->cause2_pid, e->cause2_comm, &rec->cause2_comm_id);
+
+		if (err)
+			return err;
+		rec->cause2_pid = e->cause2_pid;
+		rec->cause2_cgroup = e->cause2_cgroup;
+	}
+	if (e->cause_kind != CAPTURE_CAUSE_NONE && e->cause_pid) {
+		rec->cause_pid = e->cause_pid;
+		rec->cause_cgroup = e->cause_cgroup;
+		return comm_id(c, e->cause_pid, e->cause_comm, &rec->cause_comm_id);
+	}
+	if (e->kthread || (e->file_kind == CAPTURE_FILE_DATA && rec->op == BPT_OP_WRITE))
+		return 0;
+	rec->cause_pid = rec->pid;
+	rec->cause_comm_id = rec->comm_id;
+	rec->cause_cgroup = rec->cgroup_id;
+	return 0;
+}
+
 static uint64_t since_start(const struct convert *c, uint64_t t)
 {
 	return t > c->start_ns ? t - c->start_ns : 0;
@@ -103,5 +135,15 @@ int convert_event(struct convert *c, const struct capture_event *e,
 	/* the values are the trace's enum bpt_completion (capture_events.h) */
 	rec->completion = e->completion < BPT_COMPLETION__COUNT ? e->completion
 								: BPT_COMPLETION_PENDING;
+	if (c->files) {
+		char comm[CAPTURE_COMM_LEN + 1];
+
+		memcpy(comm, e->comm, CAPTURE_COMM_LEN);
+		comm[CAPTURE_COMM_LEN] = '\0';
+		files_classify(c->files, e, comm, rec);
+		err = take_cause(c, e, rec);
+		if (err)
+			return err;
+	}
 	return 0;
 }

@@ -206,6 +206,32 @@ static int resolve_majmin(const char *sysfs, uint32_t major, uint32_t minor,
 	return 0;
 }
 
+/* A kernel name ("loop4", "sda1", as --map and lsblk spell it) to its
+ * MAJ:MIN: SYSFS/block/NAME/dev for a disk, SYSFS/block/DISK/NAME/dev for a
+ * partition. -ENOENT when no block device has that name. */
+static int name_majmin(const char *sysfs, const char *name, uint32_t *major, uint32_t *minor)
+{
+	enum { MAX_NAMES = 4096 };
+	char rel[PATH_MAX], buf[32], (*names)[32];
+	int n, rc = -ENOENT;
+
+	if (!name[0] || name[0] == '.' || strchr(name, '/') || strlen(name) >= 32)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "block/%s/dev", name);
+	if (!read_line(sysfs, rel, buf, sizeof(buf)))
+		return parse_majmin(buf, major, minor) ? -ENOENT : 0;
+	if (!(names = malloc(MAX_NAMES * sizeof(*names))))
+		return -ENOMEM;
+	n = devices_list(sysfs, names, MAX_NAMES);
+	for (int i = 0; i < n && i < MAX_NAMES && rc; i++) {
+		snprintf(rel, sizeof(rel), "block/%s/%s/dev", names[i], name);
+		if (!read_line(sysfs, rel, buf, sizeof(buf)) && !parse_majmin(buf, major, minor))
+			rc = 0;
+	}
+	free(names);
+	return rc;
+}
+
 int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
 		    struct bpt_error *error)
 {
@@ -224,12 +250,11 @@ int devices_resolve(const char *sysfs, const char *spec, struct dev_spec *out,
 		}
 		major = major(st.st_rdev);
 		minor = minor(st.st_rdev);
-	} else {
-		err = parse_majmin(spec, &major, &minor);
-		if (err) {
-			return bpt_error_set(error, -EINVAL,
-				 "'%s': not a device; give /dev/NAME or MAJOR:MINOR", spec);
-		}
+	} else if (!parse_majmin(spec, &major, &minor)) {
+		/* MAJOR:MINOR */
+	} else if (name_majmin(sysfs, spec, &major, &minor)) {
+		return bpt_error_set(error, -EINVAL,
+				     "'%s': not a device; give NAME, /dev/NAME or MAJOR:MINOR", spec);
 	}
 	err = resolve_majmin(sysfs, major, minor, out);
 	if (err) {

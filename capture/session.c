@@ -10,7 +10,10 @@
  *   - reads the loss counters (mapped .bss: no system call) and writes
  *     any increase as a loss entry covering the time since the last turn;
  *   - flushes the writer once a second, so a SIGKILL loses about a second;
- *   - checks the end conditions: SIGINT/SIGTERM, the duration, CMD's exit.
+ *   - checks the end conditions: SIGINT/SIGTERM, the duration, CMD's exit;
+ *   - on a terminal, redraws the status line once a second (elapsed,
+ *     I/Os, IOPS and MB/s over the last second, lost events), as iostat
+ *     and biotop do; common/progress.h draws it, and erases it at the end.
  * At the end, the requests still in flight get a moment to finish; then
  * the programs are detached and those that did not are recorded as
  * pending (their completion not seen).
@@ -31,6 +34,7 @@
 
 #include "capture.h"
 #include "cliutil.h"
+#include "progress.h"
 
 #define NSEC_PER_SEC 1000000000ull
 #define MAX_WARNED_DEVS 8
@@ -60,6 +64,7 @@ struct drain {
 	struct bpt_writer *w;
 	struct convert *conv;
 	struct session_result *res;
+	uint64_t bytes;                /* of the records seen (the status line) */
 	int err;                       /* first writer error; stops the capture */
 	uint32_t warned[MAX_WARNED_DEVS]; /* unknown devices already reported */
 	unsigned nwarned;
@@ -112,6 +117,7 @@ static int record_event(struct drain *d, const struct capture_event *ev)
 	}
 	/* in hand from here on: a failed write counts it as not written */
 	d->res->seen++;
+	d->bytes += rec.bytes;
 	if (rec.completion == BPT_COMPLETION_REUSED)
 		d->res->unseen_reused++;
 	else if (rec.completion == BPT_COMPLETION_PENDING)
@@ -200,7 +206,29 @@ struct session {
 	uint64_t last_turn, last_flush, deadline, lost_seen;
 	pid_t child;   /* -- CMD while it runs, else -1 */
 	int forwarded; /* a stop signal was passed on to CMD */
+	struct progress status;             /* the status line (terminal only) */
+	uint64_t st_ns, st_ios, st_bytes;   /* at its last redraw */
 };
+
+/* The status line, once a second: the rates are over the last second. */
+static void status_line(struct session *s, uint64_t now)
+{
+	char line[160];
+	double dt = (double)(now - s->st_ns) / 1e9;
+	uint64_t ios = s->res->seen, lost = s->lost_seen;
+
+	if (!s->status.on || now - s->st_ns < NSEC_PER_SEC)
+		return;
+	snprintf(line, sizeof(line), "capture: %.0f s, %llu I/Os, %.0f IOPS, %.1f MB/s, %llu lost",
+		 (double)(now - s->conv->start_ns) / 1e9,
+		 (unsigned long long)ios, (double)(ios - s->st_ios) / dt,
+		 (double)(s->d.bytes - s->st_bytes) / 1e6 / dt, (unsigned long long)lost);
+	if (progress_text(&s->status, line)) {
+		s->st_ns = now;
+		s->st_ios = ios;
+		s->st_bytes = s->d.bytes;
+	}
+}
 
 /* One turn: drain the ring buffer into the writer, write new losses with
  * the window they happened in, flush once a second. 0 or the error that
@@ -232,6 +260,7 @@ static int record_turn(struct session *s, unsigned poll_ms, struct bpt_error *er
 	if (err)
 		return bpt_error_set(error, err, "writing the trace: %s", strerror(-err));
 	s->last_turn = now;
+	status_line(s, now);
 	return 0;
 }
 
@@ -337,6 +366,12 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 		err = -errno;
 		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
 	}
+	if (conv->files && loader_path_fd(h) >= 0 &&
+	    ring_buffer__add(s.rb, loader_path_fd(h), files_on_path, conv->files)) {
+		err = -errno;
+		ring_buffer__free(s.rb);
+		return bpt_error_set(error, err, "path ring buffer: %s", strerror(-err));
+	}
 	got_stop_signal = 0;
 	got_sigchld = 0;
 	install_handlers(old);
@@ -347,14 +382,17 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 			bpt_error_set(error, err, "%s: cannot start: %s", o->cmd[0], strerror(-err));
 		}
 	}
+	progress_init(&s.status, "capture", "I/Os", o->status);
+	s.status.period_ns = NSEC_PER_SEC / 2; /* status_line() keeps to once a second */
 	if (!err) {
-		s.last_turn = s.last_flush = now_mono_ns();
+		s.last_turn = s.last_flush = s.st_ns = now_mono_ns();
 		s.deadline = o->duration_ns ? s.last_turn + o->duration_ns : 0;
 		while (!(err = record_turn(&s, poll_ms, error)) && !should_stop(&s))
 			;
 		if (!err)
 			err = record_unfinished(&s, error);
 	}
+	progress_end(&s.status);
 	end_cmd(&s);
 	restore_handlers(old);
 	ring_buffer__free(s.rb);

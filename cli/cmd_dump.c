@@ -33,6 +33,16 @@ static void usage(FILE *f)
 "  -h, --help       this text\n");
 }
 
+static const char *dump_path(void *ctx, uint32_t file_dev, uint64_t inode)
+{
+	return bpt_reader_path(ctx, file_dev, inode);
+}
+
+static const char *dump_string(void *ctx, uint32_t id)
+{
+	return bpt_reader_string(ctx, id);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -85,6 +95,9 @@ int cmd_dump(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	out.hdr = bpt_reader_header(r);
+	out.path = dump_path;
+	out.string = dump_string;
+	out.path_ctx = r;
 	/* fully buffered in large chunks: dumps run to millions of lines */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	dump_begin(&out);

@@ -16,7 +16,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: blkpeak info FILE [--json] [--verify]\n"
+"usage: blkpeak info FILE [--json] [--verify] [--window N]\n"
 "\n"
 "Show a trace's header (kind, versions, host, kernel, start, options),\n"
 "its device table, record count, time span, I/O mix, flags, errors, lost\n"
@@ -25,6 +25,8 @@ static void usage(FILE *f)
 "  --json      the same as one JSON object\n"
 "  --verify    read every block and check every checksum and the footer;\n"
 "              exit 1 naming the offset of the first problem\n"
+"  --window N  a foreign trace: re-order within N records (default 65536;\n"
+"              as blkpeak convert --window)\n"
 "  -h, --help  this text\n");
 }
 
@@ -51,6 +53,7 @@ int cmd_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -64,6 +67,16 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'v': verify = 1; break;
+		case 'w': {
+			uint64_t v;
+
+			if (parse_u64(optarg, &v) || formats_set_window(v)) {
+				pr_err("info: --window: '%s': not a number of records from 1 to %u",
+				       optarg, FORMATS_WINDOW_MAX);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		}
 	}
 	if (ol.ret >= 0)

@@ -20,6 +20,22 @@
  *                                  (the request was used again then) or
  *                                  "pending" (the end of the capture);
  *                                  service_us is then up to that bound
+ *   file file_dev inode file_offset file_bytes
+ *   file2_dev inode2 file2_offset file2_bytes path path2
+ *                                  captures with the file columns (1.3):
+ *                                  the class ("data", "metadata",
+ *                                  "journal", "swap", "raw", "unknown"),
+ *                                  and for data the file system's
+ *                                  MAJ:MIN, inode, byte offset in the
+ *                                  file, bytes of the I/O that are the
+ *                                  file's, the same for a second file
+ *                                  merged into the request, the paths;
+ *                                  "-" (CSV: empty, JSON: null) where none
+ *   cause_pid cause_comm cause_cgroup
+ *                                  with the cause columns (1.3): the task
+ *                                  that caused the I/O (the writer of
+ *                                  data a kworker wrote back); "-" (CSV:
+ *                                  empty, JSON: null) when not known
  *
  * JSON output is one array of objects, one object per line, so
  * `json.load` reads it whole and `sed 1d;$d` leaves JSON lines.
@@ -39,6 +55,11 @@ struct dump_out {
 	enum dump_format fmt;
 	const struct bpt_header *hdr; /* device names and optional columns */
 	uint64_t lines;               /* records written so far */
+	/* the path of a file (the trace's path table), or NULL; may be NULL */
+	const char *(*path)(void *ctx, uint32_t file_dev, uint64_t inode);
+	/* a string of the string table by id (the cause's comm), or NULL */
+	const char *(*string)(void *ctx, uint32_t id);
+	void *path_ctx;
 };
 
 /* Parse "text", "csv" or "json"; -EINVAL otherwise. */

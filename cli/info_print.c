@@ -16,7 +16,7 @@
 #define ESC_LEN(field) (sizeof(field) * 4 + 4)
 
 static const char *const col_names[] = { "sched", "source", "member", "completion",
-					 "internal" };
+					 "internal", "file", "cause" };
 #define NCOL_NAMES (sizeof(col_names) / sizeof(col_names[0]))
 
 static uint64_t span_ns(const struct bpt_stats *st)

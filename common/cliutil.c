@@ -103,6 +103,33 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+const char *parse_size_why(const char *s, char *buf, size_t len)
+{
+	uint64_t v;
+	char *end;
+	int rc;
+
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return "not a number";
+	errno = 0;
+	(void)strtod(s, &end);
+	if (end == s)
+		return "not a number";
+	if ((rc = parse_size(s, &v)) == -ERANGE || errno == ERANGE)
+		return "too large (64 bits)";
+	if (!rc)
+		return "no reason";
+	if (*end == 'e' || *end == 'E')
+		return "not a number (an exponent without digits)";
+	static const char *const known[] = { "", "b", "k", "kb", "kib", "m", "mb", "mib",
+					     "g", "gb", "gib", "t", "tb", "tib" };
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcasecmp(end, known[i]))
+			return "not a whole number of bytes";
+	snprintf(buf, len, "unknown unit '%.16s' (none for bytes, or k, m, g, t)", end);
+	return buf;
+}
+
 int parse_duration_ns(const char *s, uint64_t *out)
 {
 	static const struct unit units[] = {

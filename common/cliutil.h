@@ -10,6 +10,7 @@
 #define BLKPEAK_CLIUTIL_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -19,6 +20,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* "4096", "4k", "4K", "4KiB", "64m", "1G", "2t": binary units, bytes. */
 int parse_size(const char *s, uint64_t *out);
+/* Why parse_size() refused s, in words: "not a number", "unknown unit
+ * 'x' (...)" (in buf[len]), "not a whole number of bytes", "too large". */
+const char *parse_size_why(const char *s, char *buf, size_t len);
 /* "10" (seconds), "1.5s", "500ms", "20us", "100ns", "2m", "1h" -> ns. */
 int parse_duration_ns(const char *s, uint64_t *out);
 /* Plain unsigned decimal (or 0x hex) with range check. */

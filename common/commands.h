@@ -33,5 +33,9 @@ int cmd_convert(int argc, char **argv);  /* formats/cmd_convert.c */
 struct bpt_reader;
 struct bpt_error;
 int formats_reader_open(struct bpt_reader **out, const char *path, struct bpt_error *err);
+/* The reorder window (records) formats_reader_open() uses from now on,
+ * for a command's --window: 1 .. FORMATS_WINDOW_MAX, else -ERANGE. */
+#define FORMATS_WINDOW_MAX (1u << 24)
+int formats_set_window(unsigned long long n);
 
 #endif

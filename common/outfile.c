@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "filekind.h"
+#include "loopback.h"
 #include "outfile.h"
 
 int outfile_check(const char *path, const char *what, const char *const *inputs,
@@ -45,6 +46,19 @@ int outfile_check(const char *path, const char *what, const char *const *inputs,
 			bpt_error_set(error, -EEXIST, "%s: the same file as the input %s, refusing to write %s there",
 				 path, inputs[i], what);
 		return -EEXIST;
+	}
+	char loop[300];
+	int rc = loopback_find_file("/sys", "/dev", &st, loop, sizeof(loop));
+
+	if (rc > 0) {
+		bpt_error_set(error, -EBUSY, "%s: backs the loop device %s (its disk), refusing to "
+			      "write %s there", path, loop, what);
+		return -EBUSY;
+	}
+	if (rc < 0) {
+		bpt_error_set(error, rc, "%s: cannot tell whether it backs a loop device (/sys/block: "
+			      "%s), refusing to write %s there", path, strerror(-rc), what);
+		return rc;
 	}
 	return 0;
 }

@@ -9,9 +9,11 @@
  *    FIFO, a socket or a directory is refused with one line naming the
  *    path and what it is ("/dev/loop3: a block device, refusing to write
  *    a trace there"); nothing is opened, created or written.
- *  - An output that is one of the command's inputs or its database (the
- *    same device and inode, so through symbolic and hard links) is
- *    refused: writing it would destroy what is being read.
+ *  - An output that is one of the command's inputs, its targets or its
+ *    database (the same device and inode, so through symbolic and hard
+ *    links) is refused: writing it would destroy what is being read.
+ *  - A file that backs an attached loop device (common/loopback.h) is
+ *    refused: replacing it would leave the disk on a deleted file.
  *  - The text goes to a new regular file next to the destination
  *    (PATH.tmp.XXXXXX, made with O_EXCL), which is renamed over the
  *    destination: a symbolic link at PATH is replaced, never written
@@ -55,7 +57,8 @@
 struct outfile_opts {
 	const char *what;           /* for messages: "a trace", "a chart" */
 	const char *const *inputs;  /* NULL-terminated paths the command reads
-				     * (traces, targets, the database); may be NULL */
+				     * or writes besides (traces, target members,
+				     * the database); may be NULL */
 	int allow_stdout;           /* "-" means standard output */
 };
 
@@ -71,9 +74,10 @@ struct outfile {
 
 /*
  * May PATH be written as `what` by a command that reads `inputs`? 0 when
- * it is absent or a regular file that is none of the inputs; else
- * -EISDIR (a directory), -EINVAL (another non-regular file), -EEXIST (an
- * input) or the -errno of stat, with "PATH: reason" in error.
+ * it is absent or a regular file that is none of the inputs and backs no
+ * loop device; else -EISDIR (a directory), -EINVAL (another non-regular
+ * file), -EEXIST (an input), -EBUSY (a loop device's backing file) or the
+ * -errno of stat, with "PATH: reason" in error.
  */
 int outfile_check(const char *path, const char *what, const char *const *inputs,
 		  struct bpt_error *error);

@@ -18,10 +18,33 @@ struct bt_pair;
 static void link_entry(struct bt_pair *p, uint32_t i);
 static int rehash(struct bt_pair *p, uint32_t nb);
 
-enum { E_FREE, E_QUEUED, E_ISSUED };
+/* E_SKIPC: a request ended by a completion-not-seen note; the writer's
+ * placeholder C after it (blktrace_writer.h) is taken here, not
+ * matched to another request. */
+enum { E_FREE, E_QUEUED, E_ISSUED, E_SKIPC };
+
+/*
+ * Out order: requests leave in issue order, as .bpt records go. A
+ * finished request waits in the heap until every request issued before
+ * it has finished: the issue FIFO holds one item per D, in time order;
+ * its oldest item still in flight (same gen) is the barrier (none: the
+ * time of the last event, as later D's come later). When more than
+ * BT_PAIR_MAX_HELD requests wait, the oldest request in flight is given
+ * up as pending (its completion lost: counted), so memory stays bounded.
+ */
+struct bt_held {
+	struct bt_io io;
+	uint64_t seq;
+};
+
+struct bt_issued {
+	uint64_t issue_ns, gen;
+	uint32_t idx;
+};
 
 struct bt_entry {
 	uint64_t queue_ns, issue_ns, sector, cgroup, last_ns;
+	uint64_t gen;    /* of its last D: its item in the issue FIFO */
 	uint32_t bytes;  /* the request's length */
 	uint32_t left;   /* of it, not completed yet */
 	uint32_t pid, dev, cat, next;
@@ -35,18 +58,27 @@ struct bt_pair {
 	uint32_t *bucket;
 	uint32_t mask;
 	uint64_t now;
-	struct bt_io *out;    /* ring of finished requests */
-	uint32_t out_cap, out_head, out_n;
-	uint32_t finish_pos;  /* bt_pair_finish: next entry to look at */
+	struct bt_held *out;  /* min-heap of finished requests by issue time */
+	uint32_t out_cap, out_n;
+	uint64_t out_seq, gen;
+	struct bt_issued *fifo; /* ring of D's in issue order (out_order) */
+	uint32_t fifo_cap, fifo_head, fifo_n;
 	int finishing;
 	struct bt_pair_stats st;
 };
 
 static uint32_t hash(const struct bt_pair *p, uint32_t dev, uint64_t sector)
 {
-	uint64_t h = (sector ^ ((uint64_t)dev << 40)) * 0x9e3779b97f4a7c15ull;
+	/* murmur3's finaliser: sectors of one size class (multiples of 8)
+	 * and sequential runs spread over every bucket */
+	uint64_t h = sector ^ ((uint64_t)dev << 40);
 
-	return (uint32_t)(h >> 32) & p->mask;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (uint32_t)h & p->mask;
 }
 
 /*
@@ -114,6 +146,7 @@ void bt_pair_free(struct bt_pair *p)
 	free(p->e);
 	free(p->bucket);
 	free(p->out);
+	free(p->fifo);
 	free(p);
 }
 
@@ -133,62 +166,130 @@ int32_t bt_errno(uint16_t error)
 
 /* ------------------------------------------------------- output ring */
 
-static int push_out(struct bt_pair *p, const struct bt_entry *e, uint64_t complete_ns,
-		    int completed)
+static int held_before(const struct bt_held *a, const struct bt_held *b)
 {
-	struct bt_io *io;
+	return a->io.issue_ns != b->io.issue_ns ? a->io.issue_ns < b->io.issue_ns : a->seq < b->seq;
+}
+
+static int push_out(struct bt_pair *p, const struct bt_entry *e, uint64_t complete_ns,
+		    int completed, uint8_t unseen)
+{
+	struct bt_held h;
+	uint32_t i;
 
 	if (p->out_n == p->out_cap) {
 		uint32_t ncap = p->out_cap ? p->out_cap * 2 : 64;
-		struct bt_io *n = malloc(ncap * sizeof(*n));
+		struct bt_held *n = realloc(p->out, ncap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < p->out_n; i++)
-			n[i] = p->out[(p->out_head + i) % p->out_cap];
-		free(p->out);
 		p->out = n;
 		p->out_cap = ncap;
-		p->out_head = 0;
 	}
-	io = &p->out[(p->out_head + p->out_n) % p->out_cap];
-	p->out_n++;
-	io->queue_ns = e->queue_ns;
-	io->issue_ns = e->issue_ns;
-	io->complete_ns = complete_ns;
-	io->sector = e->sector;
-	io->cgroup = e->cgroup;
-	io->bytes = e->bytes;
-	io->pid = e->pid;
-	io->dev = e->dev;
-	io->cat = e->cat;
-	io->error = e->error;
-	io->completed = (uint8_t)completed;
+	h.seq = p->out_seq++;
+	h.io = (struct bt_io){
+		.queue_ns = e->queue_ns, .issue_ns = e->issue_ns, .complete_ns = complete_ns,
+		.sector = e->sector, .cgroup = e->cgroup, .bytes = e->bytes, .pid = e->pid,
+		.dev = e->dev, .cat = e->cat, .error = e->error, .completed = (uint8_t)completed,
+		.unseen = completed ? 0 : unseen,
+	};
+	for (i = p->out_n++; i; ) {
+		uint32_t up = (i - 1) / 2;
+
+		if (!held_before(&h, &p->out[up]))
+			break;
+		p->out[i] = p->out[up];
+		i = up;
+	}
+	p->out[i] = h;
 	p->st.ios++;
 	if (!completed)
 		p->st.pending++;
 	return 0;
 }
 
+static struct bt_io pop_out(struct bt_pair *p)
+{
+	struct bt_io top = p->out[0].io;
+	struct bt_held last = p->out[--p->out_n];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t l = 2 * i + 1, m;
+
+		if (l >= p->out_n)
+			break;
+		m = l + 1 < p->out_n && held_before(&p->out[l + 1], &p->out[l]) ? l + 1 : l;
+		if (!held_before(&p->out[m], &last))
+			break;
+		p->out[i] = p->out[m];
+		i = m;
+	}
+	p->out[i] = last;
+	return top;
+}
+
+/* Note a D of entry idx in the issue FIFO. 0 or -ENOMEM. */
+static int fifo_push(struct bt_pair *p, uint32_t idx)
+{
+	struct bt_entry *e = &p->e[idx];
+
+	if (p->fifo_n == p->fifo_cap) {
+		uint32_t ncap = p->fifo_cap ? p->fifo_cap * 2 : 1024;
+		struct bt_issued *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < p->fifo_n; i++)
+			n[i] = p->fifo[(p->fifo_head + i) & (p->fifo_cap - 1)];
+		free(p->fifo);
+		p->fifo = n;
+		p->fifo_cap = ncap;
+		p->fifo_head = 0;
+	}
+	e->gen = ++p->gen;
+	p->fifo[(p->fifo_head + p->fifo_n++) & (p->fifo_cap - 1)] =
+		(struct bt_issued){ e->issue_ns, e->gen, idx };
+	return 0;
+}
+
+/* The oldest request still in flight: its FIFO item (stale items of
+ * requests done are dropped), or NULL. */
+static const struct bt_issued *oldest_in_flight(struct bt_pair *p)
+{
+	while (p->fifo_n) {
+		const struct bt_issued *it = &p->fifo[p->fifo_head];
+
+		if (it->idx < p->cap && p->e[it->idx].state == E_ISSUED && p->e[it->idx].gen == it->gen)
+			return it;
+		p->fifo_head = (p->fifo_head + 1) & (p->fifo_cap - 1);
+		p->fifo_n--;
+	}
+	return NULL;
+}
+
+static void free_entry(struct bt_pair *p, uint32_t i);
+
 int bt_pair_take(struct bt_pair *p, struct bt_io *io)
 {
-	while (!p->out_n && p->finishing && p->finish_pos < p->cap) {
-		struct bt_entry *e = &p->e[p->finish_pos++];
+	for (;;) {
+		const struct bt_issued *old = p->finishing ? NULL : oldest_in_flight(p);
+		uint64_t barrier = p->finishing ? UINT64_MAX : old ? old->issue_ns : p->now;
 
-		if (e->state == E_ISSUED) {
-			if (push_out(p, e, p->now, 0) < 0)
-				return -ENOMEM;
-		} else if (e->state == E_QUEUED) {
-			p->st.never_issued++;
+		if (p->out_n && p->out[0].io.issue_ns <= barrier) {
+			*io = pop_out(p);
+			return 1;
 		}
-		e->state = E_FREE;
+		if (!old || p->out_n <= BT_PAIR_MAX_HELD)
+			return 0;
+		/* Too many wait for it: its completion is taken as lost. */
+		uint32_t i = old->idx;
+
+		if (push_out(p, &p->e[i], p->e[i].last_ns, 0, BPT_COMPLETION_PENDING) < 0)
+			return -ENOMEM;
+		p->st.given_up++;
+		free_entry(p, i);
 	}
-	if (!p->out_n)
-		return 0;
-	*io = p->out[p->out_head];
-	p->out_head = (p->out_head + 1) % p->out_cap;
-	p->out_n--;
-	return 1;
 }
 
 /* ------------------------------------------------------------ table */
@@ -236,9 +337,9 @@ static int sweep(struct bt_pair *p, uint32_t *freed)
 		if (e->state == E_FREE || e->last_ns + BT_PAIR_STALE_NS > p->now)
 			continue;
 		if (e->state == E_ISSUED) {
-			if (push_out(p, e, e->last_ns, 0) < 0)
+			if (push_out(p, e, e->last_ns, 0, BPT_COMPLETION_PENDING) < 0)
 				return -ENOMEM;
-		} else {
+		} else if (e->state == E_QUEUED) {
 			p->st.never_issued++;
 		}
 		free_entry(p, i);
@@ -281,7 +382,7 @@ static int new_entry(struct bt_pair *p, const struct bt_event *ev, int state,
 		p->cap = ncap;
 		uint32_t nb = p->mask + 1;
 
-		while (nb < 2 * ncap && nb < (1u << 20))
+		while (nb < 2 * ncap && nb < (1u << 24))
 			nb <<= 1;
 		if (nb != p->mask + 1 && (rc = rehash(p, nb)))
 			return rc;
@@ -308,34 +409,54 @@ static int new_entry(struct bt_pair *p, const struct bt_event *ev, int state,
 
 /*
  * The entry of `state` at (dev, sector): the oldest, or the newest when
- * `newest`; one whose length is `bytes` is preferred over one that is
- * not. NIL when none.
+ * `newest`; one whose category bits under `catmask` are those of `cat`
+ * is preferred (a C has its D's categories: of two requests at one place,
+ * a read and a write, each C finds its own), then one whose length is
+ * `bytes`. NIL when none.
  */
-static uint32_t find(const struct bt_pair *p, uint32_t dev, uint64_t sector, int state,
-		     uint32_t bytes, int newest)
+#define OP_CATS (BT_TC_READ | BT_TC_WRITE | BT_TC_FLUSH | BT_TC_DISCARD | BT_TC_WRITE_ZEROES)
+
+static uint32_t find_cat(const struct bt_pair *p, uint32_t dev, uint64_t sector, int state,
+			 uint32_t bytes, int newest, uint32_t cat, uint32_t catmask)
 {
-	uint32_t any = NIL, same = NIL;
+	uint32_t best = NIL;
+	int best_score = -1;
 
 	for (uint32_t i = p->bucket[hash(p, dev, sector)]; i != NIL; i = p->e[i].next) {
 		const struct bt_entry *e = &p->e[i];
+		int score;
 
 		if (e->sector != sector || e->dev != dev || e->state != state)
 			continue;
-		if (!newest || any == NIL)
-			any = i;
-		if ((state == E_ISSUED ? e->left : e->bytes) == bytes && (!newest || same == NIL))
-			same = i;
+		score = ((e->cat & catmask) == (cat & catmask)) * 2 +
+			((state == E_ISSUED ? e->left : e->bytes) == bytes);
+		/* along a chain: newest first */
+		if (score > best_score || (score == best_score && !newest)) {
+			best = i;
+			best_score = score;
+		}
 	}
-	return same != NIL ? same : any;
+	return best;
+}
+
+static uint32_t find(const struct bt_pair *p, uint32_t dev, uint64_t sector, int state,
+		     uint32_t bytes, int newest)
+{
+	return find_cat(p, dev, sector, state, bytes, newest, 0, 0);
 }
 
 /* ------------------------------------------------------------ events */
 
 static int on_complete(struct bt_pair *p, const struct bt_event *ev)
 {
-	uint32_t i = find(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 0);
+	uint32_t i = find(p, ev->dev, ev->sector, E_SKIPC, ev->bytes, 0);
 	struct bt_entry *e;
 
+	if (i != NIL && p->e[i].bytes == ev->bytes) {
+		free_entry(p, i);
+		return 0;
+	}
+	i = find_cat(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 0, (uint32_t)ev->cat, OP_CATS);
 	if (i == NIL) {
 		p->st.unmatched_completions++;
 		return 0;
@@ -354,7 +475,7 @@ static int on_complete(struct bt_pair *p, const struct bt_event *ev)
 	/* The request's sector is where it was issued, not where its last
 	 * part completed. */
 	e->sector -= (uint64_t)(e->bytes - e->left) / 512;
-	int rc = push_out(p, e, ev->time, 1);
+	int rc = push_out(p, e, ev->time, 1, 0);
 	e->sector += (uint64_t)(e->bytes - e->left) / 512;
 	free_entry(p, i);
 	return rc;
@@ -455,7 +576,7 @@ int bt_pair_feed(struct bt_pair *p, const struct bt_event *ev)
 		p->e[i].last_ns = ev->time;
 		p->e[i].bytes = p->e[i].left = ev->bytes;
 		p->e[i].cat = (uint32_t)ev->cat;
-		return 0;
+		return fifo_push(p, i);
 	case BT_TA_REQUEUE:
 		p->st.requeues++;
 		i = find(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 0);
@@ -487,10 +608,34 @@ int bt_pair_feed(struct bt_pair *p, const struct bt_event *ev)
 	}
 }
 
+int bt_pair_unseen(struct bt_pair *p, const struct bt_event *ev, uint8_t completion,
+		   uint64_t bound)
+{
+	uint32_t i = find(p, ev->dev, ev->sector, E_ISSUED, ev->bytes, 1);
+	int rc;
+
+	if (i == NIL || p->e[i].left != ev->bytes)
+		return 0;
+	if ((rc = push_out(p, &p->e[i], bound, 0, completion)) < 0)
+		return rc;
+	p->e[i].state = E_SKIPC;
+	return 0;
+}
+
 int bt_pair_finish(struct bt_pair *p)
 {
+	for (uint32_t i = 0; i < p->cap; i++) {
+		struct bt_entry *e = &p->e[i];
+
+		if (e->state == E_ISSUED) {
+			if (push_out(p, e, p->now, 0, BPT_COMPLETION_PENDING) < 0)
+				return -ENOMEM;
+		} else if (e->state == E_QUEUED) {
+			p->st.never_issued++;
+		}
+		e->state = E_FREE;
+	}
 	p->finishing = 1;
-	p->finish_pos = 0;
 	return 0;
 }
 

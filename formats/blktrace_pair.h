@@ -31,10 +31,17 @@
  *    passthrough (PC) requests are not block I/O of a device's sectors and
  *    are counted, not returned.
  *
- * Memory: the table of requests in flight only, at most max_inflight
- * (when full, requests untouched for 60 s of trace time are given up:
- * issued ones are returned as still pending, queued ones counted; if none
- * is that old, bt_pair_feed fails).
+ * Requests leave in issue order: a finished one waits until every
+ * request issued before it is done. When more than BT_PAIR_MAX_HELD
+ * wait, the oldest request in flight is given up (returned as pending,
+ * counted in given_up): a request whose completion the trace lost does
+ * not hold the rest to the end of the file.
+ *
+ * Memory: the table of requests in flight, at most max_inflight (when
+ * full, requests untouched for 60 s of trace time are given up: issued
+ * ones are returned as still pending, queued ones counted; if none is
+ * that old, bt_pair_feed fails), and at most BT_PAIR_MAX_HELD finished
+ * requests waiting for their turn.
  */
 #ifndef FORMATS_BLKTRACE_PAIR_H
 #define FORMATS_BLKTRACE_PAIR_H
@@ -56,6 +63,8 @@ struct bt_io {
 	uint32_t cat;         /* category bits of its D (its Q when never issued) */
 	int32_t error;        /* 0 or a negative errno */
 	uint8_t completed;    /* 0: issued, its completion not in the trace */
+	uint8_t unseen;       /* when not completed: BPT_COMPLETION_PENDING, or
+				 REUSED from a note (bt_pair_unseen) */
 };
 
 /* What the pairing saw, for the user: nothing is dropped silently. */
@@ -73,11 +82,16 @@ struct bt_pair_stats {
 	uint64_t never_issued;         /* queued, no D by the end (or given up) */
 	uint64_t unknown_actions;      /* action codes this reader does not know */
 	uint64_t max_inflight;         /* most requests in the table at once */
+	uint64_t given_up;             /* in flight while BT_PAIR_MAX_HELD later
+					  ones finished: returned as pending */
 };
 
 struct bt_pair;
 
-#define BT_PAIR_MAX_INFLIGHT (1u << 18)
+/* Each request in flight took at least one event (48 bytes) of the input:
+ * the table never outgrows what the input allows. */
+#define BT_PAIR_MAX_INFLIGHT (1u << 23)
+#define BT_PAIR_MAX_HELD (1u << 20)
 #define BT_PAIR_STALE_NS (60ull * 1000000000ull)
 
 /* max_inflight 0 = BT_PAIR_MAX_INFLIGHT. 0 or -ENOMEM. */
@@ -88,12 +102,19 @@ void bt_pair_free(struct bt_pair *p);
  * when more than max_inflight requests are in flight within 60 s. */
 int bt_pair_feed(struct bt_pair *p, const struct bt_event *ev);
 
+/* A note that the request just issued at ev's device, sector and bytes
+ * will have no completion: it is done, not completed, with complete_ns =
+ * bound and unseen = completion (blktrace_writer.h writes such notes).
+ * Nothing happens when no such request is in flight. 0 or -ENOMEM. */
+int bt_pair_unseen(struct bt_pair *p, const struct bt_event *ev, uint8_t completion,
+		   uint64_t bound);
+
 /* The end of the events: requests still issued become pending I/Os
  * (bt_pair_take returns them), queued ones are counted as never issued. */
 int bt_pair_finish(struct bt_pair *p);
 
-/* A finished request, in the order they finished: 1, or 0 when none is
- * waiting. */
+/* A finished request, in issue order (those issued before it are all
+ * done or given up): 1, or 0 when none is ready; -ENOMEM. */
 int bt_pair_take(struct bt_pair *p, struct bt_io *io);
 
 const struct bt_pair_stats *bt_pair_stats(const struct bt_pair *p);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "blktrace_source.h"
+#include "blktrace_writer.h"
 
 #define COMM_LEN 16          /* TASK_COMM_LEN */
 #define COMM_SLOTS (1u << 16) /* a power of two */
@@ -87,7 +88,12 @@ static struct comm_slot *comm_slot(struct bt_source *s, uint32_t pid)
 
 static int on_note(struct bt_source *s, const struct bt_event *ev)
 {
+	uint8_t completion;
+	uint64_t bound;
+
 	s->info.notes++;
+	if (ev->act == BT_TN_MESSAGE && btw_unseen_parse(ev->pdu, ev->pdu_len, &completion, &bound))
+		return bt_pair_unseen(s->pair, ev, completion, bound);
 	if (ev->act == BT_TN_PROCESS && ev->pdu_len) {
 		struct comm_slot *c;
 		size_t len = ev->pdu_len < COMM_LEN ? ev->pdu_len : COMM_LEN;
@@ -116,6 +122,8 @@ static int on_note(struct bt_source *s, const struct bt_event *ev)
 			sec = __builtin_bswap32(sec);
 			nsec = __builtin_bswap32(nsec);
 		}
+		if (ev->time > (uint64_t)INT64_MAX)
+			return -ERANGE; /* no wall clock to subtract it from */
 		s->info.has_wall = 1;
 		s->info.wall_minus_time = (int64_t)sec * 1000000000 + nsec - (int64_t)ev->time;
 	}
@@ -155,7 +163,8 @@ int bt_source_next(struct bt_source *s, struct bt_io *io, const char **comm,
 			for (unsigned i = 0; i < s->n; i++)
 				s->info.backwards += s->streams[i].backwards;
 			s->finished = 1;
-			bt_pair_finish(s->pair);
+			if (bt_pair_finish(s->pair) < 0)
+				return bpt_error_set(err, -ENOMEM, "%s: out of memory", s->streams[0].name);
 			continue;
 		}
 		if (s->streams[0].have_layout && !s->info.version) {
@@ -165,7 +174,11 @@ int bt_source_next(struct bt_source *s, struct bt_io *io, const char **comm,
 		/* Notes first, by category: their action codes overlap the
 		 * I/O actions'. */
 		if (ev.cat & BT_TC_NOTIFY) {
-			if ((rc = on_note(s, &ev)))
+			if ((rc = on_note(s, &ev)) == -ERANGE)
+				return bpt_error_set(err, -EBADMSG, "%s: a TIMESTAMP note at time %" PRIu64
+						     " ns: 2^63 ns or more, not a time this reader can place",
+						     s->streams[0].name, ev.time);
+			if (rc)
 				return bpt_error_set(err, rc, "%s: out of memory", s->streams[0].name);
 			continue;
 		}

@@ -21,6 +21,9 @@
 
 enum { K_NOTE, K_Q, K_D, K_C, K_DONE };
 
+/* A not-seen completion is written as a MESSAGE note at the D's time
+ * (kind K_C with unseen set): blktrace_writer.h. */
+
 struct btw_file {
 	struct outfile o;
 	char *path;
@@ -33,7 +36,9 @@ struct btw_slot {
 	uint64_t sector, cgroup;
 	uint32_t bytes, pid, cat, next_free;
 	uint16_t error, dev;
+	uint64_t bound;      /* unseen: complete_ns on the file's clock */
 	uint8_t kind, last;  /* next kind to write, last kind to write */
+	uint8_t unseen;      /* 0 seen, else the enum bpt_completion value */
 	char comm[17];
 };
 
@@ -53,10 +58,12 @@ struct btw {
 	struct btw_node *heap;
 	uint32_t hn;
 	uint64_t seq, t0, last_out, max_issue;
+	uint64_t slack;      /* BTW_SLACK_NS, or the input's lag */
 	uint64_t *seen;      /* pid << 32 | name hash, 0 = empty */
 	uint32_t nseen;
 	const char *dir;
 	char **inputs;       /* expand_inputs() */
+	unsigned options;    /* BTW_OPT_* */
 };
 
 void btw_file_name(const char *dev, char *buf, size_t len)
@@ -172,16 +179,45 @@ fail:
 	return NULL;
 }
 
+/*
+ * Is path DIR/NAME.blktrace.N? Returns N (as far as it is digits), or -1
+ * when path has no such ending.
+ */
+static long cpu_suffix(const char *path)
+{
+	static const char tag[] = ".blktrace.";
+	size_t len = strlen(path), d = len;
+
+	while (d > 0 && path[d - 1] >= '0' && path[d - 1] <= '9')
+		d--;
+	if (d == len || len - d > 9 || d <= sizeof(tag) - 1 ||
+	    memcmp(path + d - (sizeof(tag) - 1), tag, sizeof(tag) - 1) ||
+	    path[d - sizeof(tag)] == '/')
+		return -1;
+	return strtol(path + d, NULL, 10);
+}
+
 int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
-	     const char *const *inputs, struct bpt_error *err)
+	     const char *const *inputs, unsigned options, struct bpt_error *err)
 {
 	char **all_inputs = expand_inputs(inputs);
 	struct outfile_opts oo = { .what = "a blktrace file", .inputs = (const char *const *)all_inputs };
 	struct btw *w = calloc(1, sizeof(*w));
 	unsigned n = hdr->ndevices ? hdr->ndevices : 1;
+	long cpu = cpu_suffix(dir);
 	int rc;
 
 	*out = NULL;
+	if (cpu > 0 || (cpu == 0 && n > 1)) {
+		free(w);
+		free_strv(all_inputs);
+		if (cpu > 0)
+			return bpt_error_set(err, -EINVAL, "%s: a trace without CPUs is written as "
+					     "CPU 0: give NAME.blktrace.0, or a directory", dir);
+		return bpt_error_set(err, -EINVAL, "%s: the trace has %u devices, one file each: "
+				     "give a directory (-o DIR, DIR/DEV.blktrace.0 per device)",
+				     dir, n);
+	}
 	if (!w || !all_inputs) {
 		free(w);
 		free_strv(all_inputs);
@@ -189,6 +225,8 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 	}
 	w->dir = dir;
 	w->inputs = all_inputs;
+	w->options = options;
+	w->slack = BTW_SLACK_NS;
 	/* A reader takes time 0 for "no time": an origin of 1 s when the
 	 * trace has none (imports start at 0). */
 	w->t0 = hdr->start_mono_ns ? hdr->start_mono_ns : 1000000000ull;
@@ -199,7 +237,7 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 		free_all(w, 1);
 		return bpt_error_set(err, -ENOMEM, "%s: out of memory", dir);
 	}
-	if ((rc = make_dir(dir, err))) {
+	if (cpu < 0 && (rc = make_dir(dir, err))) {
 		free_all(w, 1);
 		return rc;
 	}
@@ -221,7 +259,10 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 			free_all(w, 1);
 			return bpt_error_set(err, -ENOMEM, "%s: out of memory", dir);
 		}
-		snprintf(w->f[i].path, len, "%s/%s.blktrace.0", dir, name);
+		if (cpu == 0) /* NAME.blktrace.0: that file */
+			snprintf(w->f[i].path, len, "%s", dir);
+		else
+			snprintf(w->f[i].path, len, "%s/%s.blktrace.0", dir, name);
 		w->f[i].kdev = d ? bt_dev_make(d->major, d->minor) : 0;
 		if ((rc = outfile_open(&w->f[i].o, w->f[i].path, &oo))) {
 			*err = w->f[i].o.err;
@@ -321,6 +362,7 @@ static int write_event(struct btw *w, struct btw_slot *s, struct bpt_error *err)
 	uint16_t error = 0, pdu = 0;
 	uint64_t time = s->t[s->kind];
 	uint32_t seq = 0;
+	int rc;
 
 	switch (s->kind) {
 	case K_NOTE: {
@@ -340,11 +382,27 @@ static int write_event(struct btw *w, struct btw_slot *s, struct bpt_error *err)
 		action = BT_TA_ISSUE | (s->cat | BT_TC_ISSUE | BT_TC_FS) << BT_TC_SHIFT;
 		break;
 	default:
+		if (s->unseen) {
+			char msg[BTW_UNSEEN_MAX];
+			int len = btw_unseen_text(msg, sizeof(msg), s->unseen, s->bound);
+
+			/* The note names the request by its header (device,
+			 * sector, bytes, pid), as its D does. */
+			bt_encode_v1(rec, 0, time, s->sector, bytes,
+				     BT_TN_MESSAGE | (uint32_t)BT_TC_NOTIFY << BT_TC_SHIFT,
+				     s->pid, f->kdev, 0, 0, (uint16_t)len);
+			if ((rc = put(w, f, rec, BT_HDR_SIZE_1, err)) ||
+			    (rc = put(w, f, msg, (size_t)len, err)))
+				return rc;
+			/* and a C at the same time, so that blkparse, btt and
+			 * iowatcher see the request end (latency 0) instead of
+			 * pairing a later C with it */
+		}
 		action = BT_TA_COMPLETE | (s->cat | BT_TC_COMPLETE | BT_TC_FS) << BT_TC_SHIFT;
 		error = s->error;
 		break;
 	}
-	if (s->cgroup) {
+	if (s->cgroup && (w->options & BTW_OPT_CGROUP)) {
 		uint64_t cg = s->cgroup;
 
 		action |= BT_TA_CGROUP;
@@ -371,7 +429,7 @@ static int emit_one(struct btw *w, struct bpt_error *err)
 				     "events at %" PRIu64 " ns were written: a record queued more than "
 				     "%llu ms before its issue, or records not in issue order",
 				     w->dir, nd.time - w->t0, w->last_out - w->t0,
-				     BTW_SLACK_NS / 1000000);
+				     (unsigned long long)(w->slack / 1000000));
 	w->last_out = nd.time;
 	if ((rc = write_event(w, s, err)))
 		return rc;
@@ -407,6 +465,11 @@ static int seen_before(struct btw *w, uint32_t pid, const char *comm)
 	w->seen[i] = key;
 	w->nseen++;
 	return 0;
+}
+
+void btw_set_lag(struct btw *w, uint64_t lag_ns)
+{
+	w->slack = lag_ns >= BTW_SLACK_NS ? lag_ns + 1000 : BTW_SLACK_NS;
 }
 
 int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
@@ -464,13 +527,19 @@ int btw_add(struct btw *w, const struct bpt_record *rec, const char *comm,
 	s->error = (uint16_t)(int16_t)rec->error;
 	s->dev = rec->dev;
 	s->kind = comm && comm[0] && !seen_before(w, rec->pid, comm) ? K_NOTE : K_Q;
-	s->last = rec->completion == BPT_COMPLETION_SEEN ? K_C : K_D;
+	s->last = K_C;
+	if (rec->completion != BPT_COMPLETION_SEEN) {
+		/* The note right after the D, at its time. */
+		s->unseen = rec->completion;
+		s->bound = w->t0 + rec->complete_ns;
+		s->t[K_C] = issue;
+	}
 	snprintf(s->comm, sizeof(s->comm), "%s", comm ? comm : "");
 	heap_push(w, i);
 	if (issue > w->max_issue)
 		w->max_issue = issue;
 	/* Nothing later can come before max_issue - slack. */
-	while (w->hn && w->heap[0].time + BTW_SLACK_NS < w->max_issue)
+	while (w->hn && w->heap[0].time + w->slack < w->max_issue)
 		if ((rc = emit_one(w, err)))
 			return rc;
 	return 0;
@@ -496,4 +565,43 @@ int btw_close(struct btw *w, int failed, struct bpt_error *err)
 	}
 	free_all(w, 1);
 	return failed ? 0 : rc;
+}
+
+int btw_unseen_text(char *buf, size_t len, unsigned completion, uint64_t bound)
+{
+	int n = snprintf(buf, len, "%s%s %" PRIu64, BTW_UNSEEN_TAG,
+			 completion == BPT_COMPLETION_REUSED ? "reused" : "pending", bound);
+
+	return n < 0 || (size_t)n >= len ? (int)len - 1 : n;
+}
+
+int btw_unseen_parse(const uint8_t *pdu, size_t len, uint8_t *completion, uint64_t *bound)
+{
+	size_t tl = sizeof(BTW_UNSEEN_TAG) - 1, i;
+	char buf[BTW_UNSEEN_MAX];
+	uint64_t v = 0;
+
+	/* The kernel's messages end in a NUL or not: either. */
+	while (len && pdu[len - 1] == 0)
+		len--;
+	if (len <= tl || len >= sizeof(buf) || memcmp(pdu, BTW_UNSEEN_TAG, tl))
+		return 0;
+	memcpy(buf, pdu, len);
+	buf[len] = 0;
+	if (!strncmp(buf + tl, "reused ", 7))
+		*completion = BPT_COMPLETION_REUSED;
+	else if (!strncmp(buf + tl, "pending ", 8))
+		*completion = BPT_COMPLETION_PENDING;
+	else
+		return 0;
+	i = tl + (*completion == BPT_COMPLETION_REUSED ? 7 : 8);
+	if (!buf[i])
+		return 0;
+	for (; buf[i]; i++) {
+		if (buf[i] < '0' || buf[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(buf[i] - '0');
+	}
+	*bound = v;
+	return 1;
 }

@@ -24,6 +24,7 @@
 #include "foreign.h"
 #include "jsonout.h"
 #include "outfile.h"
+#include "progress.h"
 #include "source.h"
 
 struct convert_opts {
@@ -32,6 +33,7 @@ struct convert_opts {
 	const char **devices; /* NULL-terminated, or NULL */
 	size_t ndevices;
 	int skip_bad, json, quiet;
+	unsigned writer_options; /* enum ff_writer_option */
 	uint32_t window;
 	const char *const *inputs;
 	size_t ninputs;
@@ -41,7 +43,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: blkpeak convert IN... -o OUT [--from FMT] [--to FMT] [--device NAME]...\n"
-"                       [--skip-bad] [--window N] [--json] [-q]\n"
+"                       [--skip-bad] [--window N] [--cgroup-ids] [--json] [-q]\n"
 "       blkpeak convert --list\n"
 "\n"
 "Convert block traces: blktrace, blkparse text, fio iologs, MSR Cambridge,\n"
@@ -50,10 +52,18 @@ static void usage(FILE *f)
 "other tools read. The input format is found from the content; several\n"
 "inputs are merged by time. Every other command reads these files too.\n"
 "\n"
-"  -o, --output OUT  the file to write (written whole or not at all)\n"
+"  -o, --output OUT  the file to write (written whole or not at all); for\n"
+"                    --to blktrace a directory (not a file prefix as for\n"
+"                    blktrace -o): DIR/DEV.blktrace.0 per device, which\n"
+"                    blkparse -D DIR -i DEV reads; or NAME.blktrace.0, that\n"
+"                    one file, for a trace of one device (blkparse -i NAME)\n"
 "  --from FMT        the inputs' format, instead of detecting it\n"
 "  --to FMT          the output format (bpt, or a writer of --list);\n"
-"                    default: from OUT's name, else bpt\n"
+"                    default: from OUT's name (NAME.blktrace.0: blktrace),\n"
+"                    else bpt\n"
+"  --cgroup-ids      --to blktrace: write the cgroup ids (BT_TA_CGROUP);\n"
+"                    blkparse, btt and iowatcher before blktrace 1.3.0\n"
+"                    drop every such event (\"Bad fs action\")\n"
 "  --device NAME     keep only the I/Os of this device (volume, disk);\n"
 "                    repeatable; needed when a trace has more than %d\n"
 "  --skip-bad        skip lines that cannot be read, count them (stored\n"
@@ -79,33 +89,25 @@ static void list_formats(void)
 		printf("  %-10s %s\n", ff_writers[i]->name, ff_writers[i]->summary);
 }
 
-/* Progress on a terminal: one line, rewritten at most twice a second. */
-struct progress {
-	int on;
-	uint64_t last_ns;
-	int shown;
-};
-
+/* Progress on a terminal (common/progress.h): from 2 s on, the phase
+ * ("checking", "converting"), how far through the input, the rate and the
+ * time left; each phase has its own rate. */
 static void show_progress(void *arg, const char *phase, uint64_t done, uint64_t total)
 {
 	struct progress *p = arg;
-	uint64_t now = now_mono_ns();
+	char what[sizeof(p->what)];
 
-	if (!p->on || now - p->last_ns < 500000000ull)
-		return;
-	p->last_ns = now;
-	p->shown = 1;
-	if (total)
-		fprintf(stderr, "\rconvert: %s %3.0f%% ", phase, 100.0 * (double)done / (double)total);
-	else
-		fprintf(stderr, "\rconvert: %s ", phase);
-}
+	snprintf(what, sizeof(what), "convert: %s", phase);
+	if (p->on && strcmp(what, p->what)) {
+		double ran = progress_elapsed(p);
+		struct progress next;
 
-static void end_progress(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r%40s\r", "");
-	p->shown = 0;
+		progress_init(&next, what, "bytes", 1);
+		next.delay_ns = ran * 1e9 >= PROGRESS_DELAY_NS ? 0 : PROGRESS_DELAY_NS - (uint64_t)(ran * 1e9);
+		next.shown = p->shown;
+		*p = next;
+	}
+	progress_update(p, done, total);
 }
 
 struct sink {
@@ -116,7 +118,32 @@ struct sink {
 	struct bpt_writer *w;
 	uint32_t *comm_map;  /* source comm id -> writer comm id (.bpt) */
 	uint32_t ncomm;
+	uint64_t lag_ns;     /* FF_WOPT_LAG: measured by measure_lag() */
 };
+
+/* For a writer that wants it (FF_WOPT_LAG): read the input once, the most
+ * any record's queue time lies before the latest issue of the records
+ * read before it, then rewind. 0 or <0 (err set). */
+static int measure_lag(struct bpt_reader *r, uint64_t *lag, struct bpt_error *err)
+{
+	struct bpt_record rec;
+	uint64_t max_issue = 0;
+	int any = 0, rc;
+
+	*lag = 0;
+	while ((rc = bpt_reader_next(r, &rec, err)) == 1) {
+		uint64_t q = rec.queue_ns && rec.queue_ns <= rec.issue_ns ? rec.queue_ns : rec.issue_ns;
+
+		if (any && max_issue > q && max_issue - q > *lag)
+			*lag = max_issue - q;
+		if (!any || rec.issue_ns > max_issue)
+			max_issue = rec.issue_ns;
+		any = 1;
+	}
+	if (rc < 0)
+		return rc;
+	return bpt_reader_rewind(r, err);
+}
 
 static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_reader *r,
 		     struct bpt_error *err)
@@ -129,7 +156,14 @@ static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_re
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	memcpy(inputs, o->inputs, o->ninputs * sizeof(*inputs));
 	if (k->ops) {
-		rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
+		struct ff_writer_opts wo = { .flags = o->writer_options, .lag_ns = k->lag_ns };
+
+		if (k->ops->accepts & FF_WOPT_LAG)
+			wo.flags |= FF_WOPT_LAG;
+		if (k->ops->open_opts)
+			rc = k->ops->open_opts(&k->state, o->out, hdr, inputs, &wo, err);
+		else
+			rc = k->ops->open(&k->state, o->out, hdr, inputs, err);
 		free(inputs);
 		return rc;
 	}
@@ -228,25 +262,39 @@ static int sink_close(struct sink *k, int failed, struct bpt_error *err)
 	return rc;
 }
 
+/* 1 when path is a .bpt file (its magic). */
+static int is_bpt(const char *path)
+{
+	static const char magic[8] = "\x89" "BPT\r\n\x1a\n";
+	char m[8];
+	struct stat st;
+	/* O_NONBLOCK: a FIFO must not wait for a writer here */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		 pread(fd, m, 8, 0) == 8 && !memcmp(m, magic, 8);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The first input that is not a .bpt file. */
+static const char *first_not_bpt(const struct convert_opts *o)
+{
+	for (size_t i = 0; i < o->ninputs; i++)
+		if (!is_bpt(o->inputs[i]))
+			return o->inputs[i];
+	return o->inputs[0];
+}
+
 /* 1 when every input is a .bpt file (read by the trace reader itself). */
 static int all_bpt(const struct convert_opts *o)
 {
 	if (o->from && strcmp(o->from, "bpt"))
 		return 0;
-	for (size_t i = 0; i < o->ninputs; i++) {
-		static const char magic[8] = "\x89" "BPT\r\n\x1a\n";
-		char m[8];
-		struct stat st;
-		/* O_NONBLOCK: a FIFO must not wait for a writer here */
-		int fd = open(o->inputs[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		int ok = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-			 pread(fd, m, 8, 0) == 8 && !memcmp(m, magic, 8);
-
-		if (fd >= 0)
-			close(fd);
-		if (!ok)
+	for (size_t i = 0; i < o->ninputs; i++)
+		if (!is_bpt(o->inputs[i]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -255,11 +303,14 @@ static void print_summary(const struct convert_opts *o, const char *to,
 			  const struct ff_totals *t, int foreign)
 {
 	const char *fmt = bpt_header_get_meta(hdr, BPT_META_IMPORT_FORMAT);
+	/* a writer's output on standard output (-o - with fio, oracle,
+	 * csv-zst): the summary must not join it */
+	FILE *f = strcmp(o->out, "-") || !strcmp(to, "bpt") || !strcmp(to, "blktrace") ? stdout : stderr;
 
 	if (o->json) {
 		struct jw j;
 
-		jw_init(&j, stdout, 2);
+		jw_init(&j, f, 2);
 		jw_obj(&j);
 		jw_kstr(&j, "output", o->out);
 		jw_kstr(&j, "to", to);
@@ -274,35 +325,38 @@ static void print_summary(const struct convert_opts *o, const char *to,
 		jw_finish(&j);
 		return;
 	}
-	printf("%s: %" PRIu64 " I/Os on %u device%s over %.3f s, from %s, written as %s\n",
+	fprintf(f, "%s: %" PRIu64 " I/Os on %u device%s over %.3f s, from %s, written as %s\n",
 	       o->out, st->records, hdr->ndevices, hdr->ndevices == 1 ? "" : "s",
 	       (double)(st->last_issue_ns - st->first_issue_ns) / 1e9,
 	       foreign && fmt ? fmt : "bpt", to);
 	if (o->skip_bad)
-		printf("%s: %" PRIu64 " bad line%s skipped (--skip-bad)\n", o->out, t->bad_lines,
+		fprintf(f, "%s: %" PRIu64 " bad line%s skipped (--skip-bad)\n", o->out, t->bad_lines,
 		       t->bad_lines == 1 ? "" : "s");
 	if (o->ndevices)
-		printf("%s: %" PRIu64 " I/O%s of other devices left out (--device)\n", o->out,
+		fprintf(f, "%s: %" PRIu64 " I/O%s of other devices left out (--device)\n", o->out,
 		       t->dropped, t->dropped == 1 ? "" : "s");
 	/* what a reader counted besides records (ff_note) */
 	for (uint32_t i = 0; i < hdr->nmeta; i++)
 		if (!strncmp(hdr->meta[i].key, "note.", 5)) {
-			printf("%s: %s ", o->out, hdr->meta[i].value);
+			fprintf(f, "%s: %s ", o->out, hdr->meta[i].value);
 			for (const char *c = hdr->meta[i].key + 5; *c; c++)
-				putchar(*c == '_' ? ' ' : *c);
-			putchar('\n');
+				fputc(*c == '_' ? ' ' : *c, f);
+			fputc('\n', f);
 		}
 }
 
 static int convert(const struct convert_opts *o)
 {
 	const struct ff_writer_ops *wops = NULL;
-	struct progress prog = { .on = isatty(2) && !o->json && !o->quiet };
+	struct progress prog;
 	struct ff_source_opts so = {
 		.from = o->from && strcmp(o->from, "bpt") ? o->from : NULL,
 		.devices = o->devices, .skip_bad = o->skip_bad, .window = o->window,
 		.progress = show_progress, .progress_arg = &prog,
 	};
+
+	progress_init(&prog, "convert", "bytes", !o->json && !o->quiet);
+	prog.delay_ns = PROGRESS_DELAY_NS;
 	struct bpt_reader *r = NULL;
 	struct bpt_error err = { 0 };
 	struct ff_totals t = { 0 };
@@ -323,7 +377,16 @@ static int convert(const struct convert_opts *o)
 	}
 	if (wops)
 		to = wops->name;
+	if (o->writer_options & ~(wops ? wops->accepts : 0)) {
+		pr_err("convert: --cgroup-ids: not an option of the %s output (only of --to blktrace)", to);
+		return EXIT_USAGE;
+	}
 	foreign = !all_bpt(o);
+	if (foreign && o->from && !strcmp(o->from, "bpt")) {
+		pr_err("convert: --from bpt: %s: not a .bpt trace (leave --from out to detect "
+		       "its format)", first_not_bpt(o));
+		return EXIT_FAIL;
+	}
 	if (foreign) {
 		rc = formats_reader_open_opts(&r, o->inputs, o->ninputs, &so, &err);
 	} else {
@@ -333,7 +396,7 @@ static int convert(const struct convert_opts *o)
 		}
 		rc = bpt_reader_open(&r, o->inputs[0], &err);
 	}
-	end_progress(&prog);
+	progress_end(&prog);
 	if (rc) {
 		if (rc == -ENOMSG)
 			pr_err("convert: %s: not a trace format blkpeak reads (%s)",
@@ -343,10 +406,20 @@ static int convert(const struct convert_opts *o)
 		return rc == -EINVAL && !err.msg[0] ? EXIT_USAGE : EXIT_FAIL;
 	}
 	k.ops = wops;
-	rc = sink_open(&k, o, r, &err);
-	while (!rc && (rc = bpt_reader_next(r, &rec, &err)) == 1)
+	rc = 0;
+	if (wops && (wops->accepts & FF_WOPT_LAG))
+		rc = measure_lag(r, &k.lag_ns, &err);
+	if (!rc)
+		rc = sink_open(&k, o, r, &err);
+	bpt_reader_stats(r, &st); /* a complete file's count, from its footer */
+	snprintf(prog.what, sizeof(prog.what), "convert: writing %s", to);
+	prog.unit = "I/Os";
+	for (uint64_t n = 0; !rc && (rc = bpt_reader_next(r, &rec, &err)) == 1; n++) {
 		rc = sink_add(&k, r, &rec, o->out, &err);
-	end_progress(&prog);
+		if (!(n & 0xffff))
+			progress_update(&prog, n, st.complete ? st.records : 0);
+	}
+	progress_end(&prog);
 	rc = sink_close(&k, rc < 0 ? rc : 0, &err);
 	if (rc) {
 		pr_err("convert: %s", err.msg[0] ? err.msg : strerror(-rc));
@@ -375,6 +448,7 @@ int cmd_convert(int argc, char **argv)
 		{ "to", required_argument, NULL, 'T' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "skip-bad", no_argument, NULL, 'b' },
+		{ "cgroup-ids", no_argument, NULL, 'g' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
@@ -399,6 +473,7 @@ int cmd_convert(int argc, char **argv)
 		case 'T': o.to = optarg; break;
 		case 'd': o.devices[o.ndevices++] = optarg; break;
 		case 'b': o.skip_bad = 1; break;
+		case 'g': o.writer_options |= FF_WOPT_CGROUP_IDS; break;
 		case 'l': list = 1; break;
 		case 'j': o.json = 1; break;
 		case 'q': o.quiet = 1; break;

@@ -21,23 +21,40 @@ struct ff_input *ff_ctx_input(struct ff_ctx *cx)
 	return cx->in;
 }
 
+/*
+ * A text line holding a NUL byte is bad (a binary file, or a hostile
+ * one): the readers' C strings would stop there, and a device or process
+ * name cut at the NUL would be wrongly merged with another.
+ */
 int ff_line(struct ff_ctx *cx, char **line, size_t *len)
 {
-	int rc = ff_input_line(cx->in, line, len, &cx->err);
+	for (;;) {
+		int rc = ff_input_line(cx->in, line, len, &cx->err);
+		const char *nul;
 
-	if (rc == 1) {
+		if (rc != 1) {
+			cx->line = NULL;
+			return rc;
+		}
 		cx->line_no++;
 		cx->line = *line;
 		cx->line_len = *len;
-	} else {
-		cx->line = NULL;
+		if (!(nul = memchr(*line, 0, *len)))
+			return 1;
+		if ((rc = ff_bad(cx, "line", "a NUL byte at column %zu: not text",
+				 (size_t)(nul - *line) + 1)))
+			return rc;
 	}
-	return rc;
 }
 
 size_t ff_ctx_index(const struct ff_ctx *cx)
 {
 	return (size_t)(cx - cx->src->cx);
+}
+
+uint32_t ff_ctx_window(const struct ff_ctx *cx)
+{
+	return cx->src->win.cap;
 }
 
 const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i)
@@ -119,20 +136,28 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 
 	if (cx->last_dev_idx >= 0 && len < sizeof(cx->last_dev) && !strcmp(cx->last_dev, name))
 		return cx->last_dev_idx;
-	uint32_t before = m->names.n;
-
-	if ((rc = ff_names_id(&m->names, name, len, &id)))
+	if ((rc = ff_names_id(&m->names, name, len, &id)) == -E2BIG)
+		return ff_fail(cx, rc, "line %llu: more than %u device names, or %u MiB of them: "
+			       "more than this reader holds", (unsigned long long)cx->line_no,
+			       FF_NAMES_MAX, FF_NAMES_BYTES_MAX >> 20);
+	if (rc)
 		return ff_fail(cx, rc, "out of memory");
-	if (m->names.n != before) { /* first sight */
+	/* first sight: m->idx covers the ids asked so far, and an id not
+	 * yet asked (the table's own "", id 0) holds FF_DEV_UNSEEN */
+	if (id >= m->nidx || m->idx[id] == FF_DEV_UNSEEN) {
 		if (id >= m->cap) {
 			uint32_t cap = m->cap ? m->cap * 2 : 64;
-			int *p = realloc(m->idx, sizeof(*p) * cap);
+			int *p;
 
-			if (!p)
+			while (cap <= id)
+				cap *= 2;
+			if (!(p = realloc(m->idx, sizeof(*p) * cap)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			m->idx = p;
 			m->cap = cap;
 		}
+		while (m->nidx <= id)
+			m->idx[m->nidx++] = FF_DEV_UNSEEN;
 		if (!kept_by_filter(s, name)) {
 			m->idx[id] = FF_DEV_DROPPED;
 		} else {
@@ -140,8 +165,8 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 
 			if (s->hdr.ndevices == BPT_MAX_DEVICES)
 				return ff_fail(cx, -E2BIG,
-					       "more than %d devices (volumes, disks): '%s' at line %llu is one more; "
-					       "keep at most %d with --device NAME (blkpeak convert --device, repeatable)",
+					       "more than %u devices (volumes, disks): '%s' at line %llu is one more; "
+					       "keep at most %u with --device NAME (blkpeak convert --device, repeatable)",
 					       BPT_MAX_DEVICES, name, (unsigned long long)cx->line_no,
 					       BPT_MAX_DEVICES);
 			snprintf(d.name, sizeof(d.name), "%s", name);
@@ -180,6 +205,10 @@ int ff_intern(struct ff_ctx *cx, const char *str, size_t len, uint32_t *id)
 {
 	int rc = ff_names_id(&cx->src->names, str, len, id);
 
+	if (rc == -E2BIG)
+		return ff_fail(cx, rc, "line %llu: more than %u process names, or %u MiB of them: "
+			       "more than this reader holds", (unsigned long long)cx->line_no,
+			       FF_NAMES_MAX, FF_NAMES_BYTES_MAX >> 20);
 	return rc ? ff_fail(cx, rc, "out of memory") : 0;
 }
 

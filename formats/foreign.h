@@ -78,6 +78,7 @@ enum ff_reader_flag {
 };
 
 struct ff_ctx; /* per input: its file, line, devices, names, bad-line policy */
+struct ff_writer_opts; /* below */
 
 struct ff_reader_ops {
 	const char *name;     /* --from NAME, e.g. "msr" */
@@ -97,7 +98,8 @@ struct ff_writer_ops {
 	const char *name;     /* --to NAME, e.g. "fio" */
 	const char *summary;
 	/* File name endings that select this writer when --to is not given
-	 * (".iolog"); NULL-terminated, may be NULL. */
+	 * (".iolog"; a final '#' stands for one or more digits);
+	 * NULL-terminated, may be NULL. */
 	const char *const *suffixes;
 	/* Create the output `out`. hdr is the trace's header (devices, start
 	 * time); inputs is the NULL-terminated list of input paths. */
@@ -110,6 +112,29 @@ struct ff_writer_ops {
 	/* Finish (failed == 0) or abandon (failed != 0: remove the partial
 	 * output) and free the state. Returns 0 or the error of finishing. */
 	int (*close)(void *state, int failed, struct bpt_error *err);
+	/* The convert options (enum ff_writer_option) this writer takes; a
+	 * writer that takes any has open_opts instead of open. */
+	unsigned accepts;
+	int (*open_opts)(void **state, const char *out, const struct bpt_header *hdr,
+			 const char *const *inputs, const struct ff_writer_opts *o,
+			 struct bpt_error *err);
+};
+
+/* Options of convert for writers (ff_writer_ops.accepts). */
+enum ff_writer_option {
+	FF_WOPT_CGROUP_IDS = 1u << 0, /* --cgroup-ids: write cgroup ids */
+	/* not an option: the writer wants lag_ns, for which convert reads
+	 * the input once more before writing */
+	FF_WOPT_LAG = 1u << 1,
+};
+
+struct ff_writer_opts {
+	unsigned flags;   /* enum ff_writer_option */
+	/* FF_WOPT_LAG: the most any record's queue time (its issue time when
+	 * it has none) lies before the latest issue time of the records
+	 * before it in the input's order (a capture's records come in
+	 * completion order) */
+	uint64_t lag_ns;
 };
 
 /* ------------------------------------------- what a reader calls on cx */
@@ -122,6 +147,9 @@ struct ff_input *ff_ctx_input(struct ff_ctx *cx);
  * (blktrace's per-CPU files): this input's index, and the path of input
  * i (NULL past the last). Valid from the first next() on. */
 size_t ff_ctx_index(const struct ff_ctx *cx);
+/* The reorder window, in records: a reader that holds records back (to
+ * pair events) gives each out before this many later ones. */
+uint32_t ff_ctx_window(const struct ff_ctx *cx);
 const char *ff_ctx_input_path(const struct ff_ctx *cx, size_t i);
 /*
  * Count n events of the input that are no records and no bad lines (for
@@ -158,7 +186,7 @@ int ff_fail(struct ff_ctx *cx, int code, const char *fmt, ...)
  * index, FF_DEV_DROPPED when --device does not keep it, or -E2BIG (message
  * set) when more than BPT_MAX_DEVICES would be kept.
  */
-#define FF_DEV_DROPPED 0xffff
+#define FF_DEV_DROPPED 0x7fffffff /* above every index (< BPT_MAX_DEVICES) */
 int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t minor);
 /* ff_device for the name PREFIX followed by the decimal `num` ("vol"
  * 1283 -> "vol1283"), remembering the last answer: a format whose
@@ -200,10 +228,16 @@ int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out);
 int ff_head_line(const char *head, size_t len, unsigned nth, char *buf, size_t size);
 /*
  * The kernel's rwbs letters (blk_fill_rwbs: blkparse, biosnoop, the
- * block tracepoints): [F]{W|R|D[E]|F|N}[F][A][S][M] = preflush, the op,
- * then FUA, readahead, sync, meta. A write of 0 bytes with preflush is a
- * flush; N (another op) is a flush when it moves no bytes. 0, or -1 when
- * the letters are not rwbs.
+ * block tracepoints), of every kernel that wrote them
+ * (schemas/foreign-formats.md, "rwbs letters"):
+ *   4.10+          [F]{W|R|D|DE|F|N}[F][A][S][M]
+ *   2.6.36 - 4.9   [F]{W|D|R|N}[F][A][S][M][E]
+ *   to 2.6.35      {W|D|R|N}[A][B][S][M]
+ * F first = preflush; the op; then F = FUA, A readahead, S sync, M meta;
+ * B (barrier) = preflush; E (secure erase) and a D after W = discard. A
+ * write of 0 bytes with preflush (or barrier) is a flush; N (no data, or
+ * another op) is a flush when it moves no bytes and unknown otherwise.
+ * 0, or -1 when the letters are not rwbs.
  */
 int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flags);
 /* Case-insensitive comparison of a field with a word. */

@@ -36,6 +36,7 @@ struct ff_input {
 	enum comp comp;
 	uint64_t file_size, file_pos;
 	uint64_t consumed;        /* decompressed bytes handed out */
+	uint64_t lines;           /* lines handed out (for messages) */
 	uint8_t *raw;
 	size_t raw_pos, raw_end;
 	int raw_eof;
@@ -279,6 +280,7 @@ static int start(struct ff_input *in, struct bpt_error *err)
 	in->eof = 0;
 	in->dec_done = 0;
 	in->consumed = 0;
+	in->lines = 0;
 	if ((rc = raw_fill(in, err)))
 		return rc;
 	in->comp = sniff(in->raw, in->raw_end);
@@ -408,6 +410,7 @@ int ff_input_line(struct ff_input *in, char **line, size_t *len, struct bpt_erro
 			s[l] = 0; /* over the '\n', or the spare byte after end */
 			*line = s;
 			*len = l;
+			in->lines++;
 			return 1;
 		}
 		if (in->eof)
@@ -415,8 +418,8 @@ int ff_input_line(struct ff_input *in, char **line, size_t *len, struct bpt_erro
 		scanned = in->end - in->pos;
 		if (scanned >= FF_LINE_MAX)
 			return bpt_error_set(err, -EBADMSG,
-					     "%s: a line longer than %u bytes after byte %llu: not a text trace",
-					     in->path, FF_LINE_MAX, (unsigned long long)in->consumed);
+					     "%s:%llu: a line longer than %u bytes: not a text trace",
+					     in->path, (unsigned long long)in->lines + 1, FF_LINE_MAX);
 		if ((rc = fill(in, scanned + 1, err)))
 			return rc;
 	}

@@ -156,7 +156,7 @@ ff_table_next(const struct ff_line_table *t, struct ff_ctx *cx, struct bpt_recor
 		if (t->dev_prefix) {
 			if ((d = ff_device_num(cx, t->dev_prefix, row.v[t->dev_col])) < 0)
 				return d;
-			rec->dev = (uint16_t)d;
+			rec->dev = (uint32_t)d;
 		}
 		if ((rc = t->build(cx, &row, rec)))
 			return rc;

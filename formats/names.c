@@ -21,8 +21,7 @@ static uint64_t hash(const char *s, size_t len)
 
 static int add_slot(struct ff_names *t, uint32_t id)
 {
-	const char *s = t->str[id];
-	uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, strlen(s)) & m;
+	uint32_t m = t->nslot - 1, i = (uint32_t)hash(t->str[id], t->len[id]) & m;
 
 	while (t->slot[i])
 		i = (i + 1) & m;
@@ -58,6 +57,7 @@ void ff_names_free(struct ff_names *t)
 	for (uint32_t i = 0; i < t->n; i++)
 		free(t->str[i]);
 	free(t->str);
+	free(t->len);
 	free(t->slot);
 	memset(t, 0, sizeof(*t));
 }
@@ -68,23 +68,30 @@ int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id)
 		uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, len) & m;
 
 		for (; t->slot[i]; i = (i + 1) & m) {
-			const char *c = t->str[t->slot[i] - 1];
+			uint32_t c = t->slot[i] - 1;
 
-			if (!strncmp(c, s, len) && !c[len]) {
+			/* by length and bytes: a name may hold a NUL (an
+			 * untrusted input's), and a shorter stored name must
+			 * not be read past its end */
+			if (t->len[c] == len && !memcmp(t->str[c], s, len)) {
 				*id = t->slot[i] - 1;
 				return 0;
 			}
 		}
 	}
-	if (t->n == UINT32_MAX - 1)
+	if (t->n >= FF_NAMES_MAX || len > FF_NAMES_BYTES_MAX - t->bytes)
 		return -E2BIG;
 	if (t->n == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 64;
 		char **p = realloc(t->str, sizeof(*p) * cap);
+		uint32_t *l;
 
 		if (!p)
 			return -ENOMEM;
 		t->str = p;
+		if (!(l = realloc(t->len, sizeof(*l) * cap)))
+			return -ENOMEM;
+		t->len = l;
 		t->cap = cap;
 	}
 	char *c = malloc(len + 1);
@@ -94,6 +101,8 @@ int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id)
 	memcpy(c, s, len);
 	c[len] = 0;
 	t->str[t->n] = c;
+	t->len[t->n] = (uint32_t)len;
+	t->bytes += len;
 	*id = t->n++;
 	if (t->n * 2 >= t->nslot)
 		return grow_slots(t);

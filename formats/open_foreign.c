@@ -68,7 +68,19 @@ int formats_reader_open_opts(struct bpt_reader **out, const char *const *paths, 
 	return bpt_reader_open_source(out, paths[0], ff_source_header(s), &bt, &source_ops, s, err);
 }
 
+static uint32_t window; /* formats_set_window(); 0: the default */
+
+int formats_set_window(unsigned long long n)
+{
+	if (n < 1 || n > FORMATS_WINDOW_MAX)
+		return -ERANGE;
+	window = (uint32_t)n;
+	return 0;
+}
+
 int formats_reader_open(struct bpt_reader **out, const char *path, struct bpt_error *err)
 {
-	return formats_reader_open_opts(out, &path, 1, NULL, err);
+	struct ff_source_opts o = { .window = window };
+
+	return formats_reader_open_opts(out, &path, 1, &o, err);
 }

@@ -256,16 +256,16 @@ int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flag
 	if (p == e)
 		return -1;
 	switch (*p++) {
-	case 'W': o = bytes || !(fl & BPT_F_PREFLUSH) ? BPT_OP_WRITE : BPT_OP_FLUSH; break;
+	case 'W': o = BPT_OP_WRITE; break;
 	case 'R': o = BPT_OP_READ; break;
 	case 'D':
 		o = BPT_OP_DISCARD;
-		if (p < e && *p == 'E')
+		if (p < e && *p == 'E') /* secure erase, 4.10+ */
 			p++;
 		break;
 	case 'F': o = BPT_OP_FLUSH; break;
 	case 'N':
-		if (bytes)
+		if (bytes) /* write-zeroes, zone append, driver ops: unknown */
 			return -1;
 		o = BPT_OP_FLUSH;
 		break;
@@ -277,9 +277,19 @@ int ff_rwbs(const struct ff_field *f, uint64_t bytes, uint8_t *op, uint8_t *flag
 		case 'A': fl |= BPT_F_READAHEAD; break;
 		case 'S': fl |= BPT_F_SYNC; break;
 		case 'M': fl |= BPT_F_META; break;
+		case 'B': fl |= BPT_F_PREFLUSH; break; /* barrier, to 2.6.36 */
+		case 'E':                              /* secure, 2.6.36 to 4.9 */
+		case 'D':                              /* a discard also flagged W */
+			if (o != BPT_OP_WRITE && o != BPT_OP_DISCARD)
+				return -1;
+			o = BPT_OP_DISCARD;
+			break;
 		default: return -1;
 		}
 	}
+	/* an empty preflush (or barrier) write is a flush */
+	if (o == BPT_OP_WRITE && !bytes && (fl & BPT_F_PREFLUSH))
+		o = BPT_OP_FLUSH;
 	*op = (uint8_t)o;
 	*flags = fl;
 	return 0;

@@ -115,8 +115,9 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			why = "not seconds";
 			goto bad;
 		}
-		if (lat + que > T_ORIGIN) {
-			field = "LAT(ms)";
+		/* each bounded first: a sum near 2^64 would wrap */
+		if (lat > T_ORIGIN || que > T_ORIGIN - lat) {
+			field = lat > T_ORIGIN ? "LAT(ms)" : "QUE(ms)";
 			why = "longer than the trace";
 			goto bad;
 		}
@@ -132,7 +133,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		name[dl] = 0;
 		if ((d = ff_device(cx, name, 0, 0)) < 0)
 			return d;
-		rec->dev = (uint16_t)d;
+		rec->dev = (uint32_t)d;
 		rec->pid = (uint32_t)pid;
 		rec->sector = sector;
 		rec->bytes = (uint32_t)bytes;

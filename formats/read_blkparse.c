@@ -15,11 +15,23 @@
  * issue time, C its completion and error; they are paired by device and
  * sector. A front merge (F) moves the request to the merged bio's sector;
  * a back merge (M) ends the bio's own entry. A C without D (the trace
- * began while it was in flight) gets issue = queue = completion; a D
- * without C at the end is kept as pending. Other actions (G, I, P, U, A,
- * X, m messages...), '#' lines and the per-CPU and total summaries that
- * end the output are skipped. Requests complete out of order: the reorder
- * window sorts them by issue time.
+ * began while it was in flight) gets issue = queue = completion. Other
+ * actions (G, I, P, U, A, X, m messages...), '#' lines and the per-CPU
+ * and total summaries that end the output are skipped. Requests complete
+ * out of order: the reorder window sorts them by issue time.
+ *
+ * Bounded memory (schemas/foreign-formats.md): the requests held wait in
+ * an age queue, in the order of their latest Q, D or F event. A request
+ * leaves the table once `limit` requests (the reorder window) were
+ * issued after its event, or when the queue holds 2 * limit events: a
+ * request issued (D) but not completed is then emitted as pending
+ * (completion unknown). Fewer than `limit` records issued after it can
+ * have been emitted before it (each is a request issued after it), so
+ * the window still puts it in order. It stays as a tombstone for another
+ * `limit` issues, so that its late C is counted
+ * (note.blkparse_late_completions), not emitted twice; a request queued
+ * but never issued is forgotten. At the end the requests still issued
+ * are emitted as pending in the order of their D (time order).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -35,12 +47,24 @@
 
 struct inflight {
 	uint64_t sector;
+	uint32_t gen;   /* of its latest age-queue entry */
+	uint32_t dev;
+	uint8_t used;   /* 0 empty, 1 in use, 2 deleted */
+	/* from here on cleared by a new Q */
 	uint64_t queue_ns, issue_ns;
 	uint32_t pid, comm_id;
-	uint16_t dev;
-	uint8_t used;   /* 0 empty, 1 in use, 2 deleted */
 	uint8_t have_q, have_d, op, flags;
+	uint8_t emitted; /* given out as pending: a tombstone for its late C */
 	uint32_t bytes;
+};
+
+/* An age-queue entry: which request, and the event that put it there
+ * (a stale one, whose request had a later event or left, is skipped). */
+struct aged {
+	uint64_t sector;
+	uint64_t issued;   /* requests issued (D) when it was pushed */
+	uint32_t gen;
+	uint32_t dev;
 };
 
 struct blkparse {
@@ -48,18 +72,26 @@ struct blkparse {
 	size_t cap, used, dead;
 	int summary;       /* the summaries began: the rest is skipped */
 	uint64_t last_ns;  /* latest time seen (pending requests end there) */
-	size_t drain;      /* at the end: the next slot to give out */
 	int draining;
+	struct aged *age;  /* ring of age_cap (a power of two), grown up to
+			    * more than 2 * limit */
+	size_t age_cap, age_head, age_len;
+	uint32_t gen;      /* events pushed so far */
+	uint64_t issued;   /* D events so far */
+	uint32_t limit;    /* later issues a request may wait: the window */
+	uint64_t late;     /* C of requests emitted as pending */
 };
 
-static size_t slot_of(const struct blkparse *b, uint16_t dev, uint64_t sector)
+static size_t slot_of(const struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	uint64_t h = (sector ^ ((uint64_t)dev << 48)) * 0x9e3779b97f4a7c15ull;
 
-	return (size_t)(h >> 20) & (b->cap - 1);
+	/* the product's top bits: the low ones of sector * odd repeat the
+	 * sectors' own pattern (sequential I/O, 8-sector steps) */
+	return (size_t)(h >> (64 - __builtin_ctzll(b->cap)));
 }
 
-static struct inflight *find(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *find(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	if (!b->cap)
 		return NULL;
@@ -98,7 +130,7 @@ static int grow(struct blkparse *b)
 }
 
 /* The entry of (dev, sector), made empty when new. */
-static struct inflight *get(struct blkparse *b, uint16_t dev, uint64_t sector)
+static struct inflight *get(struct blkparse *b, uint32_t dev, uint64_t sector)
 {
 	struct inflight *e = find(b, dev, sector);
 
@@ -161,18 +193,112 @@ static int detect(const char *path, const char *head, size_t len)
 
 static int open_bp(struct ff_ctx *cx, void **state)
 {
-	(void)cx;
-	*state = calloc(1, sizeof(struct blkparse));
-	return *state ? 0 : -ENOMEM;
+	struct blkparse *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	b->limit = ff_ctx_window(cx);
+	b->age_cap = 1024;
+	if (!(b->age = malloc(b->age_cap * sizeof(*b->age)))) {
+		free(b);
+		return -ENOMEM;
+	}
+	*state = b;
+	return 0;
 }
 
 static void close_bp(void *state)
 {
 	struct blkparse *b = state;
 
-	if (b)
+	if (b) {
 		free(b->tab);
+		free(b->age);
+	}
 	free(b);
+}
+
+/* e had an event: it goes to the back of the age queue (age_out() leaves
+ * at most 2 * limit entries, and a line pushes one). 0 or -ENOMEM. */
+static int age_push(struct blkparse *b, struct inflight *e)
+{
+	if (b->age_len == b->age_cap) { /* double, the ring unrolled */
+		struct aged *p = malloc(2 * b->age_cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (size_t i = 0; i < b->age_len; i++)
+			p[i] = b->age[(b->age_head + i) & (b->age_cap - 1)];
+		free(b->age);
+		b->age = p;
+		b->age_head = 0;
+		b->age_cap *= 2;
+	}
+	struct aged *a = &b->age[(b->age_head + b->age_len) & (b->age_cap - 1)];
+
+	e->gen = ++b->gen;
+	*a = (struct aged){ .sector = e->sector, .issued = b->issued, .gen = e->gen, .dev = e->dev };
+	b->age_len++;
+	return 0;
+}
+
+/* The request of the front entry, or NULL when the entry is stale; the
+ * entry is taken off either way. */
+static struct inflight *age_pop(struct blkparse *b)
+{
+	struct aged a = b->age[b->age_head];
+	struct inflight *e;
+
+	b->age_head = (b->age_head + 1) & (b->age_cap - 1);
+	b->age_len--;
+	e = find(b, a.dev, a.sector);
+	return e && e->gen == a.gen ? e : NULL;
+}
+
+/* The issued request e as a pending record (completion unknown). */
+static void pending_record(const struct blkparse *b, const struct inflight *e,
+			   struct bpt_record *rec)
+{
+	rec->dev = e->dev;
+	rec->sector = e->sector == NO_SECTOR ? 0 : e->sector;
+	rec->bytes = e->bytes;
+	rec->op = e->op;
+	rec->flags = e->flags;
+	rec->pid = e->pid;
+	rec->comm_id = e->comm_id;
+	rec->queue_ns = e->have_q ? e->queue_ns : 0;
+	rec->issue_ns = e->issue_ns;
+	rec->complete_ns = b->last_ns > e->issue_ns ? b->last_ns : e->issue_ns;
+	rec->completion = BPT_COMPLETION_PENDING;
+}
+
+/*
+ * Take off the front entries with `limit` issues after them, or beyond
+ * 2 * limit entries (all of them when `all`): 1 with a record when one
+ * was an issued request, else 0.
+ */
+static int age_out(struct blkparse *b, int all, struct bpt_record *rec)
+{
+	while (b->age_len && (all || b->issued - b->age[b->age_head].issued >= b->limit ||
+			      b->age_len >= 2 * (size_t)b->limit)) {
+		struct inflight *e = age_pop(b);
+
+		if (!e)
+			continue;
+		if (e->have_d && !e->emitted) {
+			pending_record(b, e, rec);
+			if (all) {
+				drop(b, e);
+			} else {
+				e->emitted = 1;
+				if (age_push(b, e)) /* a tombstone for another `limit` */
+					drop(b, e); /* no room: its late C reads as unpaired */
+			}
+			return 1;
+		}
+		drop(b, e); /* never issued, or a tombstone's time is up */
+	}
+	return 0;
 }
 
 /* The summaries: "CPU0 (8,0):", "Total (8,0):" and what follows. */
@@ -182,27 +308,18 @@ static int summary_start(const char *line)
 	       !strncmp(line, "Total (", 7);
 }
 
-/* At the end: the requests issued but never completed, as pending. */
-static int drain(struct blkparse *b, struct bpt_record *rec)
+/* At the end: the requests issued but never completed, as pending, in
+ * the order of their last event (time order). */
+static int drain(struct ff_ctx *cx, struct blkparse *b, struct bpt_record *rec)
 {
-	for (; b->drain < b->cap; b->drain++) {
-		struct inflight *e = &b->tab[b->drain];
-
-		if (e->used != 1 || !e->have_d)
-			continue;
-		rec->dev = e->dev;
-		rec->sector = e->sector == NO_SECTOR ? 0 : e->sector;
-		rec->bytes = e->bytes;
-		rec->op = e->op;
-		rec->flags = e->flags;
-		rec->pid = e->pid;
-		rec->comm_id = e->comm_id;
-		rec->queue_ns = e->have_q ? e->queue_ns : 0;
-		rec->issue_ns = e->issue_ns;
-		rec->complete_ns = b->last_ns > e->issue_ns ? b->last_ns : e->issue_ns;
-		rec->completion = BPT_COMPLETION_PENDING;
-		b->drain++;
+	if (age_out(b, 1, rec))
 		return 1;
+	if (b->late) {
+		int rc = ff_note(cx, "blkparse_late_completions", b->late);
+
+		b->late = 0;
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -216,8 +333,12 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 	int rc;
 
 	if (b->draining)
-		return drain(b, rec);
-	while ((rc = ff_line(cx, &line, &len)) == 1) {
+		return drain(cx, b, rec);
+	for (;;) {
+		if (age_out(b, 0, rec))
+			return 1;
+		if ((rc = ff_line(cx, &line, &len)) != 1)
+			break;
 		const char *field = "line", *why = "not a blkparse event line";
 		uint64_t t, pid, sector = NO_SECTOR, nsect = 0, maj, min;
 		uint8_t op, flags;
@@ -304,13 +425,13 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 
 		switch (act) {
 		case 'Q':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			if (e->have_q && e->queue_ns <= t && !e->have_d)
 				break; /* a second bio on the sector before issue */
 			memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
-			e->used = 1;
-			e->dev = (uint16_t)d;
+			if (age_push(b, e))
+				return ff_fail(cx, -ENOMEM, "out of memory");
 			e->have_q = 1;
 			e->queue_ns = t;
 			e->pid = (uint32_t)pid;
@@ -318,24 +439,31 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			break;
 		case 'M': /* back merge: the bio joins a request elsewhere */
-			if ((e = find(b, (uint16_t)d, sector)) && !e->have_d)
+			if ((e = find(b, (uint32_t)d, sector)) && !e->have_d)
 				drop(b, e);
 			break;
 		case 'F': { /* front merge: the request now starts at sector */
-			struct inflight *req = find(b, (uint16_t)d, sector + nsect), *bio, keep;
+			struct inflight *req = find(b, (uint32_t)d, sector + nsect), *bio, keep;
 
 			if (!req || req->have_d)
 				break;
 			keep = *req;
 			drop(b, req);
-			if (!(bio = get(b, (uint16_t)d, sector)))
+			if (!(bio = get(b, (uint32_t)d, sector)))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			keep.sector = sector;
 			*bio = keep;
+			if (age_push(b, bio))
+				return ff_fail(cx, -ENOMEM, "out of memory");
 			break;
 		}
 		case 'D':
-			if (!(e = get(b, (uint16_t)d, sector)))
+			if (!(e = get(b, (uint32_t)d, sector)))
+				return ff_fail(cx, -ENOMEM, "out of memory");
+			if (e->emitted) /* a new request on a tombstone's sector */
+				memset(&e->queue_ns, 0, sizeof(*e) - offsetof(struct inflight, queue_ns));
+			b->issued++;
+			if (age_push(b, e))
 				return ff_fail(cx, -ENOMEM, "out of memory");
 			e->have_d = 1;
 			e->issue_ns = t;
@@ -360,8 +488,13 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 					goto bad;
 				}
 			}
-			e = find(b, (uint16_t)d, sector);
-			rec->dev = (uint16_t)d;
+			e = find(b, (uint32_t)d, sector);
+			if (e && e->emitted) { /* given out as pending already */
+				drop(b, e);
+				b->late++;
+				continue;
+			}
+			rec->dev = (uint32_t)d;
 			rec->sector = sector == NO_SECTOR ? 0 : sector;
 			rec->bytes = (uint32_t)(nsect * 512);
 			rec->op = op;
@@ -393,7 +526,7 @@ bad:
 	if (rc < 0)
 		return rc;
 	b->draining = 1;
-	return drain(b, rec);
+	return drain(cx, b, rec);
 }
 
 const struct ff_reader_ops ff_read_blkparse = {

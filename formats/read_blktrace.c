@@ -282,6 +282,7 @@ static int report(struct rb_state *rb, struct ff_ctx *cx)
 	    (rc = ff_note(cx, "passthrough_events", st->passthrough)) ||
 	    (rc = ff_note(cx, "zone_mgmt_requests", rb->zone_mgmt)) ||
 	    (rc = ff_note(cx, "unknown_actions", st->unknown_actions)) ||
+	    (rc = ff_note(cx, "given_up_in_flight", st->given_up)) ||
 	    (rc = ff_note(cx, "events_out_of_order", info.backwards)) ||
 	    (rc = ff_note(cx, "names_dropped", info.names_dropped)))
 		return rc;
@@ -324,7 +325,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		rb->zone_mgmt++;
 	}
 	if (rb->last_dev_idx >= 0 && io.dev == rb->last_dev) {
-		rec->dev = (uint16_t)rb->last_dev_idx;
+		rec->dev = (uint32_t)rb->last_dev_idx;
 	} else {
 		char devname[64];
 		uint32_t maj = bt_dev_major(io.dev), min = bt_dev_minor(io.dev);
@@ -340,7 +341,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		dev = ff_device(cx, devname, maj, min);
 		if (dev < 0)
 			return dev;
-		rec->dev = (uint16_t)dev;
+		rec->dev = (uint32_t)dev;
 		rb->last_dev = io.dev;
 		rb->last_dev_idx = dev;
 	}
@@ -360,7 +361,7 @@ static int rb_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 	rec->queue_ns = io.queue_ns;
 	rec->issue_ns = io.issue_ns;
 	rec->complete_ns = io.complete_ns;
-	rec->completion = io.completed ? BPT_COMPLETION_SEEN : BPT_COMPLETION_PENDING;
+	rec->completion = io.completed ? BPT_COMPLETION_SEEN : io.unseen;
 	rec->sector = io.sector;
 	rec->bytes = io.bytes;
 	rec->pid = io.pid;

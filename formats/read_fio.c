@@ -167,7 +167,7 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		}
 		if ((d = device_of(cx, &a[0])) < 0)
 			return d;
-		rec->dev = (uint16_t)d;
+		rec->dev = (uint32_t)d;
 		rec->sector = off / 512;
 		rec->bytes = (uint32_t)length;
 		rec->issue_ns = fl->version == 3 ? ts * 1000 : fl->t_ns;

@@ -77,7 +77,7 @@ static int build(struct ff_ctx *cx, const struct ff_row *row, struct bpt_record 
 		 (unsigned long long)v[C_MINOR]);
 	if ((d = ff_device(cx, name, (uint32_t)v[C_MAJOR], (uint32_t)v[C_MINOR])) < 0)
 		return d;
-	rec->dev = (uint16_t)d;
+	rec->dev = (uint32_t)d;
 	rec->op = (uint8_t)v[C_OP];
 	rec->pid = (uint32_t)v[C_PID];
 	rec->sector = v[C_LBA];

@@ -122,6 +122,12 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 				return rc;
 			continue;
 		}
+		/* in ns since 1970 it must fit 63 bits: times past 2262 wrapped */
+		if (ts - FILETIME_UNIX_EPOCH > (uint64_t)INT64_MAX / 100) {
+			if ((rc = ff_bad(cx, "Timestamp", "after the year 2262 (2^63 ns since 1970)")))
+				return rc;
+			continue;
+		}
 		if (is_word(&f[F_TYPE], "Read", 4)) {
 			rec->op = BPT_OP_READ;
 		} else if (is_word(&f[F_TYPE], "Write", 5)) {
@@ -171,9 +177,9 @@ static int next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			m->dev_idx = d;
 		}
 		d = m->dev_idx;
-		rec->dev = (uint16_t)d;
+		rec->dev = (uint32_t)d;
 		rec->issue_ns = (ts - FILETIME_UNIX_EPOCH) * 100;
-		if (resp > (UINT64_MAX - rec->issue_ns) / 100) {
+		if (resp > ((uint64_t)INT64_MAX - rec->issue_ns) / 100) {
 			if ((rc = ff_bad(cx, "ResponseTime", "too large")))
 				return rc;
 			continue;

@@ -10,7 +10,8 @@
 
 extern const struct ff_reader_ops ff_read_blktrace, ff_read_fio, ff_read_biosnoop, ff_read_systor,
 	ff_read_blkparse, ff_read_msr, ff_read_alibaba, ff_read_tencent, ff_read_fiu,
-	ff_read_spc;
+	ff_read_spc, ff_read_vscsi, ff_read_mqsim, ff_read_disksim, ff_read_k5cloud,
+	ff_read_iotracer, ff_read_csv;
 
 const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_blktrace,
@@ -23,15 +24,25 @@ const struct ff_reader_ops *const ff_readers[] = {
 	&ff_read_tencent,
 	&ff_read_fiu,
 	&ff_read_spc,
+	&ff_read_k5cloud,
+	&ff_read_iotracer,
+	&ff_read_mqsim,
+	&ff_read_disksim,
+	&ff_read_csv,
+	/* binary without a magic number: its version bytes (\x01, \x02)
+	 * never occur in text, so its place among the text formats is free */
+	&ff_read_vscsi,
 	NULL,
 };
 const size_t ff_nreaders = sizeof(ff_readers) / sizeof(ff_readers[0]) - 1;
 
-extern const struct ff_writer_ops ff_write_blktrace, ff_write_fio;
+extern const struct ff_writer_ops ff_write_blktrace, ff_write_fio, ff_write_oracle, ff_write_csvzst;
 
 const struct ff_writer_ops *const ff_writers[] = {
 	&ff_write_blktrace,
 	&ff_write_fio,
+	&ff_write_oracle,
+	&ff_write_csvzst,
 	NULL,
 };
 const size_t ff_nwriters = sizeof(ff_writers) / sizeof(ff_writers[0]) - 1;
@@ -58,8 +69,16 @@ const struct ff_writer_ops *ff_writer_for_path(const char *out)
 
 	for (size_t i = 0; i < ff_nwriters; i++)
 		for (const char *const *s = ff_writers[i]->suffixes; s && *s; s++) {
-			size_t ls = strlen(*s);
+			size_t ls = strlen(*s), d = lo;
 
+			/* a suffix ending in '#' ends in one or more digits */
+			if (ls && (*s)[ls - 1] == '#') {
+				while (d > 0 && out[d - 1] >= '0' && out[d - 1] <= '9')
+					d--;
+				if (d == lo || d < ls - 1 || strncmp(out + d - (ls - 1), *s, ls - 1))
+					continue;
+				return ff_writers[i];
+			}
 			if (lo >= ls && !strcmp(out + lo - ls, *s))
 				return ff_writers[i];
 		}

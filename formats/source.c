@@ -79,11 +79,16 @@ static int accept(struct ff_source *s, struct ff_ctx *cx, struct bpt_record *rec
 
 static int too_late(struct ff_source *s, struct ff_ctx *cx, uint64_t issue_ns)
 {
+	char where[40] = "";
+
+	/* a binary input has no lines to name */
+	if (!(cx->ops->flags & FF_BINARY))
+		snprintf(where, sizeof(where), "line %" PRIu64 ": ", cx->line_no);
 	return ff_fail(cx, -ERANGE,
-		       "line %" PRIu64 ": out of time order by more than the reorder window "
+		       "%sout of time order by more than the reorder window "
 		       "of %u records (its I/O was issued %" PRIu64 " ns before one already "
 		       "passed on); a larger --window may do",
-		       cx->line_no, s->win.cap, s->last_out - issue_ns);
+		       where, s->win.cap, s->last_out - issue_ns);
 }
 
 /* The next accepted record of the inputs in merge order, and its input:
@@ -178,6 +183,12 @@ static void to_relative(const struct ff_source *s, struct bpt_record *rec)
 		rec->complete_ns = rec->issue_ns;
 	} else {
 		rec->complete_ns -= s->base;
+		/* pending means "at the end of the capture": a reader that
+		 * gives a request out as pending before its input ends
+		 * (read_blkparse.c) knows only a time it was still pending */
+		if (rec->completion == BPT_COMPLETION_PENDING && s->scanned &&
+		    rec->complete_ns < s->tot.last_complete_ns)
+			rec->complete_ns = s->tot.last_complete_ns;
 	}
 }
 
@@ -287,6 +298,38 @@ static int note_chunk_min(struct ff_source *s, uint64_t n, uint64_t t)
  * window: 8 bytes a record, not the record), which gives the same
  * verdict as the reading would; an input in time order is marked sorted
  * and later read without a window. */
+/* Every --device name is a device of the inputs: else -ENODEV, naming
+ * the devices there are (an empty trace is no answer to a typo). */
+static int check_kept(const struct ff_source *s, struct bpt_error *err)
+{
+	const struct ff_devmap *m = &s->devs;
+
+	for (const char *const *k = s->keep; k && *k; k++) {
+		char have[400];
+		size_t off = 0;
+		uint32_t shown = 0, id;
+
+		for (id = 0; id < m->nidx; id++)
+			if (m->idx[id] != FF_DEV_UNSEEN && !strcmp(m->names.str[id], *k))
+				break;
+		if (id < m->nidx)
+			continue;
+		have[0] = 0;
+		for (id = 0; id < m->nidx && off < sizeof(have) - 40; id++) {
+			if (m->idx[id] == FF_DEV_UNSEEN)
+				continue;
+			off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s", shown++ ? ", " : "",
+						m->names.str[id]);
+		}
+		if (id < m->nidx)
+			snprintf(have + off, sizeof(have) - off, ", ...");
+		return bpt_error_set(err, -ENODEV, "--device %s: no such device in %s (%s%s)", *k,
+				     s->n > 1 ? "the inputs" : s->cx[0].path, shown ? "it has: " : "no devices",
+				     have);
+	}
+	return 0;
+}
+
 static int scan(struct ff_source *s, struct bpt_error *err)
 {
 	struct bpt_record rec;
@@ -342,6 +385,8 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 	}
 	ff_keywin_free(&kw);
 	if (rc < 0)
+		return rc;
+	if ((rc = check_kept(s, err)))
 		return rc;
 	for (size_t c = s->nchunks; c-- > 1;) /* each chunk's min and later */
 		if (s->later_min[c] < s->later_min[c - 1])
@@ -445,6 +490,7 @@ void ff_source_close(struct ff_source *s)
 	free(s->devs.idx);
 	ff_window_free(&s->win);
 	free(s->later_min);
+	bpt_header_free(&s->hdr);
 	free(s);
 }
 

@@ -20,9 +20,10 @@
 #include <stdint.h>
 
 #include "bpt.h"
+#include "commands.h" /* FORMATS_WINDOW_MAX */
 
 #define FF_WINDOW_DEFAULT 65536u /* records held for re-ordering */
-#define FF_WINDOW_MAX (1u << 24)
+#define FF_WINDOW_MAX FORMATS_WINDOW_MAX /* common/commands.h */
 
 struct ff_source_opts {
 	const char *from;           /* reader name (--from), NULL = detect */

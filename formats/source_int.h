@@ -14,16 +14,25 @@
 #include "foreign.h"
 #include "source.h"
 
-/* Strings by id and ids by string (open addressing on a hash). */
+/*
+ * Strings by id and ids by string (open addressing on a hash). Memory
+ * grows with the input's distinct names, so a table holds at most
+ * FF_NAMES_MAX of them and FF_NAMES_BYTES_MAX bytes in all
+ * (schemas/foreign-formats.md, "Bounds"); one more is -E2BIG.
+ */
+#define FF_NAMES_MAX (1u << 20)
+#define FF_NAMES_BYTES_MAX (64u << 20)
 struct ff_names {
 	char **str;           /* by id; id 0 is "" */
+	uint32_t *len;        /* by id: the length (a name may hold a NUL) */
+	uint64_t bytes;       /* of all the names */
 	uint32_t n, cap;
 	uint32_t *slot;       /* id + 1, 0 = empty */
 	uint32_t nslot;       /* a power of two, > 2 n */
 };
 int ff_names_init(struct ff_names *t);
 void ff_names_free(struct ff_names *t);
-/* The id of s[0..len), added if new; <0 on ENOMEM. */
+/* The id of s[0..len), added if new; -ENOMEM, or -E2BIG past the bounds. */
 int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id);
 
 /* One record held by the reorder window, with its arrival number (ties
@@ -109,10 +118,13 @@ struct ff_ctx {
 	} numdev[FF_NUMDEV_CACHE];
 };
 
+#define FF_DEV_UNSEEN (-1) /* struct ff_devmap: a name id not asked yet */
+
 /* Device lookup state of a source: every name seen, kept or not. */
 struct ff_devmap {
 	struct ff_names names;  /* device names by their own id */
 	int *idx;               /* per name id: device index or FF_DEV_DROPPED */
+	uint32_t nidx;          /* ids < nidx have an idx (FF_DEV_UNSEEN: not asked yet) */
 	uint32_t cap;
 };
 

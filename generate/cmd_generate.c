@@ -69,9 +69,11 @@ static int write_trace(const struct gen_options *o, struct outfile *out)
 	ret = outfile_dup_fd(out);
 	if (ret < 0) {
 		pr_err("generate: %s", out->err.msg);
+		bpt_header_free(&hdr);
 		return ret;
 	}
 	ret = bpt_writer_create_fd(&w, ret, o->output, &hdr, NULL, &err);
+	bpt_header_free(&hdr); /* the writer has its copy */
 	if (ret) {
 		pr_err("generate: %s", err.msg);
 		return ret;

@@ -63,8 +63,8 @@ void gen_options_usage(FILE *f)
 "  --offset SIZE          where the span starts (default 0)\n"
 "  --count N              number of I/Os (default %d)\n"
 "  --duration T           or: arrivals for this long (10s, 500ms, ...)\n"
-"  --iops R               arrival rate; 0 (default): closed loop, keeping\n"
-"                         --queue-depth I/Os outstanding\n"
+"  --iops R               arrival rate (0.001 to 1e9); 0 (default): closed\n"
+"                         loop, keeping --queue-depth I/Os outstanding\n"
 "  --arrival A            fixed (default) or poisson spacing of arrivals\n"
 "  --queue-depth Q        I/Os the device serves at once (default 1); more\n"
 "                         wait in the queue\n"
@@ -136,8 +136,10 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 				return bpt_error_set(error, -EINVAL, "--duration: '%s': not a duration above 0", optarg);
 			break;
 		case OPT_IOPS:
-			if (parse_double(optarg, &o->p.iops) || o->p.iops < 0 || o->p.iops > 1e9)
-				return bpt_error_set(error, -EINVAL, "--iops: '%s': not a rate from 0 to 1000000000", optarg);
+			if (parse_double(optarg, &o->p.iops) || o->p.iops < 0 || o->p.iops > 1e9 ||
+			    (o->p.iops > 0 && o->p.iops < GEN_MIN_IOPS))
+				return bpt_error_set(error, -EINVAL, "--iops: '%s': not 0 or a rate from %g to "
+						     "1000000000", optarg, GEN_MIN_IOPS);
 			break;
 		case OPT_ARRIVAL:
 			if (!strcmp(optarg, "fixed"))
@@ -192,6 +194,11 @@ int gen_options_parse(int argc, char **argv, struct gen_options *o,
 		return bpt_error_set(error, -EINVAL, "--count and --duration: give one, not both");
 	if (!o->p.count && !o->p.duration_ns)
 		o->p.count = GEN_DEFAULT_COUNT;
+	/* arrivals past 2^62 ns would be clamped, not spaced */
+	if (o->p.iops > 0 && o->p.count && (double)o->p.count / o->p.iops >= 0x1p62 / 1e9)
+		return bpt_error_set(error, -EINVAL, "--iops %g with --count %" PRIu64 ": the trace "
+				     "would last %.3g s; the longest is 2^62 ns (about 146 years)",
+				     o->p.iops, o->p.count, (double)o->p.count / o->p.iops);
 
 	/* the pattern first, explicit options over it */
 	if (!strcmp(o->pattern, "random")) {

@@ -13,6 +13,8 @@
 #include "gen_model.h"
 
 #define GEN_DEFAULT_COUNT 100000
+/* The lowest --iops above 0: one arrival in 1000 s. */
+#define GEN_MIN_IOPS 0.001
 
 struct gen_options {
 	struct gen_params p;

@@ -60,6 +60,10 @@ int size_mix_parse(const char *s, struct size_mix *mix, struct bpt_error *error)
 		ret = parse_item(s, len, &mix->size[mix->n], &mix->weight[mix->n], error);
 		if (ret)
 			return ret;
+		for (unsigned i = 0; i < mix->n; i++) /* a size twice: which weight? */
+			if (mix->size[i] == mix->size[mix->n])
+				return bpt_error_set(error, -EINVAL, "'%.*s': the size %u given twice",
+						     (int)len, s, mix->size[mix->n]);
 		mix->total += mix->weight[mix->n];
 		mix->n++;
 		if (!comma)

@@ -29,7 +29,7 @@
 #include "error.h" /* struct bpt_error, from common/ */
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
-#define BPT_FORMAT_MINOR 2 /* additions older readers can skip */
+#define BPT_FORMAT_MINOR 3 /* additions older readers can skip */
 
 /* Operation of a request. Values are part of the file format. */
 enum bpt_op {
@@ -63,7 +63,9 @@ enum bpt_column {
 	BPT_COL_MEMBER = 1u << 2, /* member: target member (virtual arrays) */
 	BPT_COL_COMPLETION = 1u << 3, /* completion: was the completion seen (1.2) */
 	BPT_COL_INTERNAL = 1u << 4, /* internal: an array-internal member I/O */
-	BPT_COL__KNOWN = (1u << 5) - 1
+	BPT_COL_FILE = 1u << 5,     /* file_*: the file or class an I/O touched (1.3) */
+	BPT_COL_CAUSE = 1u << 6,    /* cause_*: the task that caused the I/O (1.3) */
+	BPT_COL__KNOWN = (1u << 7) - 1
 };
 
 /*
@@ -87,6 +89,29 @@ enum bpt_completion {
 const char *bpt_completion_name(unsigned completion);
 
 /*
+ * What an I/O touched (the BPT_COL_FILE columns, format 1.3; lib/bpt_file.c,
+ * schemas/trace-format.md "Files and paths"). Values are part of the file
+ * format. Only DATA names a file (file_dev, inode, file_offset, file_bytes);
+ * a trace without the columns reads as UNKNOWN.
+ */
+enum bpt_file_class {
+	BPT_FILE_UNKNOWN = 0,  /* not known (flushes, old traces, the kernel
+				  gave no way to tell) */
+	BPT_FILE_DATA = 1,     /* pages of a regular file */
+	BPT_FILE_META = 2,     /* file system metadata */
+	BPT_FILE_JOURNAL = 3,  /* the file system's journal or log */
+	BPT_FILE_SWAP = 4,     /* swap */
+	BPT_FILE_RAW = 5,      /* the block device itself, no file system */
+	BPT_FILE__COUNT
+};
+#define BPT_FILE_OFFSET_UNKNOWN UINT64_MAX
+
+/* "unknown", "data", "metadata", "journal", "swap", "raw"; "?" if bad. */
+const char *bpt_file_class_name(unsigned cls);
+/* Parse a class name; returns the class or -EINVAL. */
+int bpt_file_class_parse(const char *name);
+
+/*
  * One completed request. Mandatory fields first, then the optional replay
  * columns (valid only when the header's `columns` has their bit).
  */
@@ -100,7 +125,7 @@ struct bpt_record {
 	uint32_t pid;         /* submitting task's tgid, 0 if unknown */
 	uint32_t comm_id;     /* index into the string table (bpt_*_intern) */
 	int32_t error;        /* 0, or a negative errno as the kernel returned */
-	uint16_t dev;         /* index into the header's device table */
+	uint32_t dev;         /* index into the header's device table */
 	uint8_t op;           /* enum bpt_op */
 	uint8_t flags;        /* enum bpt_flag bits */
 	uint32_t member;      /* BPT_COL_MEMBER */
@@ -111,7 +136,40 @@ struct bpt_record {
 			       * raid5/raid6 array made on its own (parity,
 			       * old data), sector on the member `member`
 			       * names; 0 for a request of the trace */
+	/* BPT_COL_FILE (1.3): the file the I/O's data belong to */
+	uint8_t file_class;   /* enum bpt_file_class */
+	uint32_t file_dev;    /* DATA: the file system's device, major << 20 | minor */
+	uint32_t file_bytes;  /* DATA: bytes of the I/O, from its start, that are
+			       * this file's from file_offset on (<= bytes; the
+			       * rest belongs to other files or is unknown) */
+	uint64_t inode;       /* DATA: the file's inode number on file_dev */
+	uint64_t file_offset; /* DATA: byte offset in the file of the I/O's
+			       * first byte; BPT_FILE_OFFSET_UNKNOWN if not known */
+	/* DATA: a second file whose data follow the first's in the same
+	 * request (the writeback of two files merged): file2_bytes of the
+	 * I/O from byte file_bytes on; 0 when there is none */
+	uint32_t file2_dev;
+	uint32_t file2_bytes; /* file_bytes + file2_bytes <= bytes */
+	uint64_t inode2;
+	uint64_t file2_offset;
+	/* BPT_COL_CAUSE (1.3): the task that caused the I/O, beside the one
+	 * that submitted it (pid, comm_id, cgroup_id): the writer of data a
+	 * kworker wrote back, the fsync a journal commit was for. cause_pid
+	 * 0: not known */
+	uint32_t cause_pid;     /* tgid */
+	uint32_t cause_comm_id; /* string id */
+	uint64_t cause_cgroup;  /* cgroup v2 id */
+	/* the same for the second file's part (file2_bytes), which another
+	 * task may have written; 0: not known or no second file */
+	uint32_t cause2_pid;
+	uint32_t cause2_comm_id;
+	uint64_t cause2_cgroup;
 };
+
+/* The causing task of `r` when the file carries it and it is known, else
+ * the submitter: pid, comm id and cgroup of the one to credit. */
+void bpt_record_credit(const struct bpt_record *r, uint32_t columns, uint32_t *pid,
+		       uint32_t *comm_id, uint64_t *cgroup);
 
 /*
  * The largest sector a record may name: the I/O's last byte,
@@ -123,7 +181,11 @@ struct bpt_record {
 #define BPT_SECTOR_END_OK(sector, bytes) \
 	((uint64_t)(sector) <= (UINT64_MAX - (uint64_t)(bytes)) >> 9)
 
-#define BPT_MAX_DEVICES 64
+/* Devices a trace may hold (format 1.3; 64 before). A file of at most
+ * BPT_DEVICES_V12 devices keeps the 1.2 device table, which 1.2 readers
+ * read. */
+#define BPT_MAX_DEVICES 65536u
+#define BPT_DEVICES_V12 64
 #define BPT_MAX_META 32
 
 /* One device the trace's records refer to (by index). */
@@ -219,18 +281,30 @@ struct bpt_header {
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start (record time 0) */
 	uint32_t columns;       /* enum bpt_column bits */
 	uint32_t ndevices;
-	struct bpt_device devices[BPT_MAX_DEVICES];
+	/* ndevices entries, malloc'd and owned by the header: grown by
+	 * bpt_header_add_device, freed by bpt_header_free, copied by
+	 * bpt_header_copy (a struct assignment would share them). NULL
+	 * when there are none. */
+	struct bpt_device *devices;
+	uint32_t devices_cap;
 	uint32_t nmeta;
 	struct bpt_meta meta[BPT_MAX_META];
 };
 
-/* Fill kind, tool version, host, kernel and both start clocks; zero the rest. */
+/* Fill kind, tool version, host, kernel and both start clocks; zero the
+ * rest (no devices: call it on a header whose devices are freed). */
 void bpt_header_init(struct bpt_header *hdr, const char *kind);
+/* Free the device table (NULL-safe; the header keeps no devices). */
+void bpt_header_free(struct bpt_header *hdr);
+/* *dst = *src with its own copy of the device table; 0 or -ENOMEM (dst
+ * then has no devices). dst's old table is not freed. */
+int bpt_header_copy(struct bpt_header *dst, const struct bpt_header *src);
 /* Add or replace a meta entry; -E2BIG when full or too long. */
 int bpt_header_set_meta(struct bpt_header *hdr, const char *key, const char *value);
 /* The value of a meta key, or NULL. */
 const char *bpt_header_get_meta(const struct bpt_header *hdr, const char *key);
-/* Append a device; returns its index (>= 0) or -E2BIG. */
+/* Append a device; returns its index (>= 0), -E2BIG past
+ * BPT_MAX_DEVICES, or -ENOMEM. */
 int bpt_header_add_device(struct bpt_header *hdr, const struct bpt_device *dev);
 
 /* One partition of a recorded disk, in the disk's 512-byte sectors. */
@@ -267,6 +341,20 @@ int bpt_op_parse(const char *name);
 /* Flags as letters, blktrace style: S sync, F fua, P preflush, M meta,
  * A readahead; "" when none. buf must hold 8 bytes. Returns buf. */
 char *bpt_flags_str(unsigned flags, char buf[8]);
+
+/*
+ * The path table (format 1.3, in the footer): the path(s) a file had
+ * during the capture, by (file_dev, inode). An inode may have several
+ * entries (hard links, renames: first seen first); a deleted or renamed
+ * file keeps the path it was seen with. Paths are strings of the string
+ * table (path_id).
+ */
+struct bpt_path {
+	uint32_t file_dev;
+	uint32_t path_id;
+	uint64_t inode;
+};
+#define BPT_MAX_PATHS (1u << 22)
 
 /* ---------------------------------------------------------------- writer */
 
@@ -338,6 +426,15 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err);
  * keys.
  */
 int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *value);
+
+/*
+ * Add a path of the file (file_dev, inode) to the path table written with
+ * the footer; the same triple twice is stored once. -E2BIG past
+ * BPT_MAX_PATHS entries or for a path longer than 4095 bytes, -EINVAL
+ * for an empty one.
+ */
+int bpt_writer_add_path(struct bpt_writer *w, uint32_t file_dev, uint64_t inode,
+			const char *path);
 
 /* Records written so far (including the open block). */
 uint64_t bpt_writer_count(const struct bpt_writer *w);
@@ -440,6 +537,14 @@ int bpt_reader_rewind(struct bpt_reader *r, struct bpt_error *err);
 const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id);
 
 void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st);
+
+/* The path table, sorted by (file_dev, inode), entries of one inode in
+ * the order they were added: the count, *paths owned by the reader (none
+ * for a file without footer or older than 1.3). */
+size_t bpt_reader_paths(const struct bpt_reader *r, const struct bpt_path **paths);
+/* The first path of (file_dev, inode), or NULL. */
+const char *bpt_reader_path(const struct bpt_reader *r, uint32_t file_dev,
+			    uint64_t inode);
 
 /* Loss entries seen so far (all of them when complete). Returns the count
  * and sets *losses to an array owned by the reader, valid until the next

@@ -152,8 +152,7 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 			return BAD(poff, "block payload: column %llu twice",
 				   (unsigned long long)id);
 		if (!bpt_col_wanted(r->hdr.columns, bc->coding, (int)id))
-			return BAD(poff, id < COL_OPTIONAL_END || id == COL_COMPLETION ||
-					 id == COL_INTERNAL
+			return BAD(poff, bpt_col_optional((int)id)
 				   ? "block payload: column %llu not declared in the header"
 				   : "block payload: column %llu not used by the block's coding",
 				   (unsigned long long)id);
@@ -518,6 +517,17 @@ static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uin
 			return BAD(c->blk_off, "block %u: record %u: bad internal flag %llu",
 				   c->seq - 1, i0 + j,
 				   (unsigned long long)c->vals[COL_INTERNAL][j]);
+		if (bpt_cause_bad(c, j, r->nstrs))
+			return BAD(c->blk_off, "block %u: record %u: bad cause (pid %llu, "
+				   "string %llu)", c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_CAUSE_PID][j],
+				   (unsigned long long)c->vals[COL_CAUSE_COMM][j]);
+		if (bpt_file_bad(c, j))
+			return BAD(c->blk_off, "block %u: record %u: bad file columns "
+				   "(class %llu, %llu of %llu bytes)", c->seq - 1, i0 + j,
+				   (unsigned long long)c->vals[COL_FILE_CLASS][j],
+				   (unsigned long long)c->vals[COL_FILE_BYTES][j],
+				   (unsigned long long)bytes[j]);
 	}
 	return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
 }
@@ -565,7 +575,8 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
 		       c->vals[COL_COMM][j] >= r->nstrs ||
 		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
-		       c->vals[COL_INTERNAL][j] > 1 ||
+		       c->vals[COL_INTERNAL][j] > 1 || bpt_file_bad(c, j) ||
+		       bpt_cause_bad(c, j, r->nstrs) ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
 	if (bad || lim32 > UINT32_MAX)
@@ -590,7 +601,7 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->pid = (uint32_t)c->vals[COL_PID][j];
 	rec->comm_id = (uint32_t)c->vals[COL_COMM][j];
 	rec->error = (int32_t)c->vals[COL_ERROR][j];
-	rec->dev = (uint16_t)c->vals[COL_DEV][j];
+	rec->dev = (uint32_t)c->vals[COL_DEV][j];
 	rec->op = (uint8_t)c->vals[COL_OP][j];
 	rec->flags = (uint8_t)c->vals[COL_FLAGS][j];
 	rec->member = (uint32_t)c->vals[COL_MEMBER][j];
@@ -598,4 +609,6 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->source_index = c->vals[COL_SOURCE][j];
 	rec->completion = (uint8_t)c->vals[COL_COMPLETION][j];
 	rec->internal = (uint8_t)c->vals[COL_INTERNAL][j];
+	bpt_file_decode(c, j, rec);
+	bpt_cause_decode(c, j, rec);
 }

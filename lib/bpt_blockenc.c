@@ -16,6 +16,7 @@
 #endif
 
 #include "bpt_blockenc.h"
+#include "bpt_file.h"
 
 /*
  * Each byte plane of a large block starts a new zstd block (a flush), so
@@ -62,9 +63,7 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 	e->level = level;
 	e->columns = columns;
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (((id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
-		     id == COL_COMPLETION || id == COL_INTERNAL) &&
-		    !bpt_col_wanted(columns, 0, id))
+		if (bpt_col_optional(id) && !bpt_col_wanted(columns, 0, id))
 			continue;
 		e->col[id] = malloc(sizeof(uint64_t) * first);
 		if (!e->col[id])
@@ -137,6 +136,10 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r)
 		e->col[COL_COMPLETION][i] = r->completion;
 	if (e->col[COL_INTERNAL])
 		e->col[COL_INTERNAL][i] = r->internal;
+	if (e->col[COL_FILE_CLASS])
+		bpt_file_encode(e, i, r);
+	if (e->col[COL_CAUSE_PID])
+		bpt_cause_encode(e, i, r);
 	e->n++;
 	return 0;
 }

@@ -138,6 +138,38 @@ static int read_end_meta(struct bpt_reader *r, struct rbuf *b,
 	return 0;
 }
 
+/*
+ * The path table (format 1.3): u32 count, then (u32 file_dev, u64 inode,
+ * u32 string id) entries; kept sorted by (file_dev, inode).
+ */
+static int read_paths(struct bpt_reader *r, struct rbuf *b, struct bpt_error *err)
+{
+	uint64_t at = rb_tell(b);
+	uint8_t nb[4], e[BPT_PATH_ENTRY];
+	uint32_t n;
+
+	if (rb_get(b, nb, 4) || (n = get_le32(nb)) > BPT_MAX_PATHS ||
+	    n > (b->end - rb_tell(b)) / BPT_PATH_ENTRY)
+		return BAD(at, "footer: path table count malformed");
+	r->paths.e = malloc(sizeof(*r->paths.e) * (n ? n : 1));
+	if (!r->paths.e)
+		return bpt_err(err, -ENOMEM, r->name, 0, 0, "out of memory");
+	r->paths.cap = n;
+	for (uint32_t i = 0; i < n; i++) {
+		at = rb_tell(b);
+		if (rb_get(b, e, sizeof(e)))
+			return BAD(at, "footer: path table cut short");
+		struct bpt_path p = { .file_dev = get_le32(e), .inode = get_le64(e + 4),
+				      .path_id = get_le32(e + 12) };
+
+		if (p.path_id >= r->nstrs || !r->strs[p.path_id][0])
+			return BAD(at, "footer: path %u: bad string id %u", i, p.path_id);
+		r->paths.e[r->paths.n++] = p;
+	}
+	bpt_pathtab_sort(&r->paths);
+	return 0;
+}
+
 static int read_tables(struct bpt_reader *r, struct rbuf *b,
 		       struct bpt_error *err)
 {
@@ -178,8 +210,12 @@ static int read_tables(struct bpt_reader *r, struct rbuf *b,
 	}
 	/* Minor 1 adds the end meta; an older file ends here, and bytes
 	 * left after what this reader knows are fields of a newer minor. */
-	if (r->hdr.version_minor >= 1 && rb_tell(b) < b->end)
-		return read_end_meta(r, b, err);
+	if (r->hdr.version_minor >= 1 && rb_tell(b) < b->end &&
+	    (rc = read_end_meta(r, b, err)))
+		return rc;
+	/* Minor 3 adds the path table after it. */
+	if (rb_tell(b) < b->end)
+		return read_paths(r, b, err);
 	return 0;
 }
 

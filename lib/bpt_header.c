@@ -5,6 +5,7 @@
  * "Header".
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -78,10 +79,46 @@ const char *bpt_header_get_meta(const struct bpt_header *hdr, const char *key)
 	return NULL;
 }
 
+void bpt_header_free(struct bpt_header *hdr)
+{
+	if (!hdr)
+		return;
+	free(hdr->devices);
+	hdr->devices = NULL;
+	hdr->ndevices = hdr->devices_cap = 0;
+}
+
+int bpt_header_copy(struct bpt_header *dst, const struct bpt_header *src)
+{
+	*dst = *src;
+	dst->devices = NULL;
+	dst->devices_cap = 0;
+	if (!src->ndevices)
+		return 0;
+	if (!(dst->devices = malloc(src->ndevices * sizeof(*dst->devices)))) {
+		dst->ndevices = 0;
+		return -ENOMEM;
+	}
+	memcpy(dst->devices, src->devices, src->ndevices * sizeof(*dst->devices));
+	dst->devices_cap = src->ndevices;
+	return 0;
+}
+
 int bpt_header_add_device(struct bpt_header *hdr, const struct bpt_device *dev)
 {
 	if (hdr->ndevices >= BPT_MAX_DEVICES)
 		return -E2BIG;
+	if (hdr->ndevices == hdr->devices_cap) {
+		uint32_t cap = hdr->devices_cap ? hdr->devices_cap * 2 : 8;
+		struct bpt_device *d;
+
+		if (cap > BPT_MAX_DEVICES)
+			cap = BPT_MAX_DEVICES;
+		if (!(d = realloc(hdr->devices, cap * sizeof(*d))))
+			return -ENOMEM;
+		hdr->devices = d;
+		hdr->devices_cap = cap;
+	}
 	hdr->devices[hdr->ndevices] = *dev;
 	/* Guarantee termination whatever the caller left in the arrays. */
 	hdr->devices[hdr->ndevices].name[sizeof(dev->name) - 1] = 0;
@@ -134,6 +171,8 @@ char *bpt_flags_str(unsigned flags, char buf[8])
 }
 
 /* A fixed-size char field is valid when NUL-terminated inside the array. */
+/* The smallest device entry: two empty strings and the fixed fields. */
+#define DEV_ENTRY_MIN (2 + 4 + 4 + 8 + 4 + 4 + 1 + 2)
 #define FIELD_OK(f) (strnlen((f), sizeof(f)) < sizeof(f))
 
 int bpt_header_encode(const struct bpt_header *hdr, struct bpt_buf *out,
@@ -162,7 +201,13 @@ int bpt_header_encode(const struct bpt_header *hdr, struct bpt_buf *out,
 	buf_u64(out, (uint64_t)hdr->start_wall_ns);
 	buf_u64(out, hdr->start_mono_ns);
 	buf_u32(out, hdr->columns);
-	buf_u16(out, (uint16_t)hdr->ndevices);
+	if (hdr->ndevices > BPT_DEVICES_V12) {
+		/* 1.3: 1.2 readers refuse the escape (more than their 64) */
+		buf_u16(out, BPT_NDEV_EXT);
+		buf_u32(out, hdr->ndevices);
+	} else {
+		buf_u16(out, (uint16_t)hdr->ndevices);
+	}
 	for (uint32_t i = 0; i < hdr->ndevices; i++) {
 		const struct bpt_device *d = &hdr->devices[i];
 
@@ -240,13 +285,14 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 {
 	struct bpt_cur c = { .p = p, .len = hdr_size - 8, .pos = BPT_HDR_FIXED };
 	uint64_t want = get_le64(p + hdr_size - 8);
-	uint16_t ndev, nmeta;
+	uint16_t ndev16, nmeta;
+	uint32_t ndev;
 	uint64_t wall;
 
 	if (!BPT_CKSUM_OK(bpt_xxh64(p, hdr_size - 8, 0), want))
 		return bpt_err(err, -EBADMSG, name, 1, hdr_size - 8,
 			       "header checksum mismatch");
-	memset(hdr, 0, sizeof(*hdr));
+	memset(hdr, 0, sizeof(*hdr)); /* hdr holds no devices yet */
 	hdr->version_major = get_le16(p + 8);
 	hdr->version_minor = get_le16(p + 10);
 	if (cur_str16(&c, hdr->kind, sizeof(hdr->kind)) ||
@@ -254,15 +300,34 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 	    cur_str16(&c, hdr->host, sizeof(hdr->host)) ||
 	    cur_str16(&c, hdr->kernel, sizeof(hdr->kernel)) ||
 	    cur_u64(&c, &wall) || cur_u64(&c, &hdr->start_mono_ns) ||
-	    cur_u32(&c, &hdr->columns) || cur_u16(&c, &ndev))
+	    cur_u32(&c, &hdr->columns) || cur_u16(&c, &ndev16))
 		goto bad;
+	ndev = ndev16;
+	if (ndev16 == BPT_NDEV_EXT && hdr->version_minor >= 3) {
+		if (cur_u32(&c, &ndev))
+			goto bad;
+		if (ndev <= BPT_DEVICES_V12)
+			return bpt_err(err, -EBADMSG, name, 1, c.pos - 4,
+				       "header: %u devices in the 1.3 table, which holds more than %d",
+				       ndev, BPT_DEVICES_V12);
+	}
 	hdr->start_wall_ns = (int64_t)wall;
 	/* Bits of columns a newer minor added: their data is skipped. */
 	hdr->columns &= BPT_COL__KNOWN;
-	if (ndev > BPT_MAX_DEVICES)
+	if (ndev > BPT_MAX_DEVICES || (hdr->version_minor < 3 && ndev > BPT_DEVICES_V12))
 		return bpt_err(err, -EBADMSG, name, 1, c.pos - 2,
-			       "header: %u devices, at most %d", ndev, BPT_MAX_DEVICES);
-	for (uint16_t i = 0; i < ndev; i++) {
+			       "header: %u devices, at most %u", ndev,
+			       hdr->version_minor < 3 ? BPT_DEVICES_V12 : BPT_MAX_DEVICES);
+	/* Each entry takes at least DEV_ENTRY_MIN bytes: a count the header
+	 * cannot hold is refused before anything is allocated. */
+	if ((uint64_t)ndev * DEV_ENTRY_MIN > c.len - c.pos)
+		return bpt_err(err, -EBADMSG, name, 1, c.pos,
+			       "header: %u devices do not fit its %zu bytes left", ndev,
+			       (size_t)(c.len - c.pos));
+	if (ndev && !(hdr->devices = malloc(ndev * sizeof(*hdr->devices))))
+		return bpt_err(err, -ENOMEM, name, 0, 0, "header: out of memory");
+	hdr->devices_cap = ndev;
+	for (uint32_t i = 0; i < ndev; i++) {
 		struct bpt_device *d = &hdr->devices[i];
 
 		if (cur_str16(&c, d->name, sizeof(d->name)) ||
@@ -289,6 +354,7 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 	*hdr_checksum = want;
 	return 0;
 bad:
+	bpt_header_free(hdr);
 	return bpt_err(err, -EBADMSG, name, 1, c.pos,
 		       "header: field malformed or too long");
 }

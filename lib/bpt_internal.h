@@ -26,7 +26,8 @@
 #define BPT_TRAILER_MAGIC "\x89" "BPE\r\n\x1a\n"
 
 #define BPT_HDR_FIXED 16          /* magic, major, minor, header_size */
-#define BPT_HDR_MAX (1u << 20)    /* a reader refuses larger headers */
+#define BPT_HDR_MAX (1u << 24)    /* a reader refuses larger headers (1.2: 1 MiB) */
+#define BPT_NDEV_EXT 0xffffu      /* 1.3: ndevices escape, a u32 count follows */
 #define BPT_STR_HDR_MAX 65535     /* header strings: u16 length */
 
 #define BPT_BLOCK_MAGIC "BPTB"
@@ -116,7 +117,24 @@ enum bpt_col_id {
 	COL_COMPLETION = 17, /* raw enum bpt_completion; header bit 3
 				(format 1.2) */
 	COL_INTERNAL = 18,   /* raw 0/1; header bit 4 */
-	COL_KNOWN = 19
+	/* header bit 5 (format 1.3): the file an I/O touched, bpt_file.c */
+	COL_FILE_CLASS = 19, /* raw enum bpt_file_class */
+	COL_FILE_DEV = 20,   /* raw */
+	COL_INODE = 21,      /* raw */
+	COL_FILE_OFF = 22,   /* raw */
+	COL_FILE_BYTES = 23, /* raw */
+	COL_FILE2_DEV = 24,  /* raw: the second file of a merged request */
+	COL_INODE2 = 25,     /* raw */
+	COL_FILE2_OFF = 26,  /* raw */
+	COL_FILE2_BYTES = 27, /* raw */
+	/* header bit 6 (format 1.3): the causing task, bpt_file.c */
+	COL_CAUSE_PID = 28,  /* raw */
+	COL_CAUSE_COMM = 29, /* raw string id */
+	COL_CAUSE_CGROUP = 30, /* raw */
+	COL_CAUSE2_PID = 31, /* raw: the second file's part */
+	COL_CAUSE2_COMM = 32,
+	COL_CAUSE2_CGROUP = 33,
+	COL_KNOWN = 34
 };
 
 #define BPT_REF_WINDOW 32 /* records a reference column can reach back */
@@ -125,6 +143,14 @@ enum bpt_col_id {
  * 1 when column `id` must be in a block with this coding byte in a file
  * whose header declares the optional `columns`, 0 when it must not be.
  */
+/* 1 for a column a header bit declares (not a reference column). */
+static inline int bpt_col_optional(int id)
+{
+	return (id >= COL_MANDATORY && id < COL_OPTIONAL_END) ||
+	       id == COL_COMPLETION || id == COL_INTERNAL ||
+	       (id >= COL_FILE_CLASS && id <= COL_CAUSE2_CGROUP);
+}
+
 static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 {
 	if (id < COL_MANDATORY)
@@ -137,6 +163,10 @@ static inline int bpt_col_wanted(uint32_t columns, unsigned coding, int id)
 		return !!(columns & BPT_COL_COMPLETION);
 	if (id == COL_INTERNAL)
 		return !!(columns & BPT_COL_INTERNAL);
+	if (id >= COL_FILE_CLASS && id <= COL_FILE2_BYTES)
+		return !!(columns & BPT_COL_FILE);
+	if (id >= COL_CAUSE_PID && id <= COL_CAUSE2_CGROUP)
+		return !!(columns & BPT_COL_CAUSE);
 	return (coding & BPT_CODING_TIME_MASK) == BPT_CODING_TIME_AFTER;
 }
 

@@ -275,7 +275,9 @@ void bpt_reader_close(struct bpt_reader *r)
 		free(r->strs[i]);
 	free(r->strs);
 	free(r->losses);
+	bpt_pathtab_free(&r->paths);
 	bpt_bcur_free(r->cur);
+	bpt_header_free(&r->hdr);
 	free(r->name);
 	free(r);
 }

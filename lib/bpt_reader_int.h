@@ -18,6 +18,7 @@
 #define BPT_READER_INT_H
 
 #include "bpt_internal.h"
+#include "bpt_file.h"
 
 #define BPT_CHUNK 1024 /* records decoded at a time */
 
@@ -65,6 +66,7 @@ struct bpt_reader {
 	uint32_t nstrs, cap_strs;
 	struct bpt_loss *losses;
 	size_t nloss, cap_loss;
+	struct bpt_pathtab paths; /* from the footer (1.3), sorted */
 
 	/* Totals of blocks read so far (used when there is no footer). */
 	uint32_t seen_blocks;

@@ -28,7 +28,12 @@ int bpt_reader_open_source(struct bpt_reader **out, const char *name,
 		return bpt_err(err, -ENOMEM, name, 0, 0, "out of memory");
 	}
 	r->fd = -1;
-	r->hdr = *hdr;
+	if (bpt_header_copy(&r->hdr, hdr)) {
+		free(r->name);
+		free(r);
+		ops->close(ctx);
+		return bpt_err(err, -ENOMEM, name, 0, 0, "out of memory");
+	}
 	r->complete = 1;
 	r->src = ops;
 	r->src_ctx = ctx;

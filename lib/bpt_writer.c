@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bpt_blockenc.h"
+#include "bpt_file.h"
 
 struct index_entry {
 	uint64_t off;
@@ -48,6 +49,7 @@ struct bpt_writer {
 	/* meta known only at the end (bpt_writer_set_end_meta), for the footer */
 	struct bpt_meta end_meta[BPT_MAX_META];
 	uint32_t nend_meta;
+	struct bpt_pathtab paths; /* the path table (1.3), for the footer */
 };
 
 static int fail(struct bpt_writer *w, int code, int has_off, const char *what)
@@ -119,7 +121,12 @@ int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *path,
 		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
 	}
 	w->fd = fd;
-	w->hdr = *hdr;
+	if (bpt_header_copy(&w->hdr, hdr)) {
+		free(w->path);
+		free(w);
+		close(fd);
+		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
+	}
 	w->hdr.version_major = BPT_FORMAT_MAJOR;
 	w->hdr.version_minor = BPT_FORMAT_MINOR;
 	w->block_records = opts && opts->block_records ? opts->block_records
@@ -203,7 +210,8 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 		return w->error;
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
 	    (r->flags & ~BPT_F__ALL) || r->completion >= BPT_COMPLETION__COUNT ||
-	    r->internal > 1 ||
+	    r->internal > 1 || bpt_file_record_bad(r) ||
+	    bpt_cause_record_bad(r, w->strs.count) ||
 	    r->comm_id >= w->strs.count || !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {
@@ -361,6 +369,8 @@ static int write_footer(struct bpt_writer *w)
 		buf_str16(&f, w->end_meta[i].key, strlen(w->end_meta[i].key));
 		buf_str16(&f, w->end_meta[i].value, strlen(w->end_meta[i].value));
 	}
+	/* extension of minor 3: the path table */
+	bpt_pathtab_encode(&f, &w->paths);
 	if (f.oom) {
 		buf_free(&f);
 		return fail(w, -ENOMEM, 0, "footer: out of memory");
@@ -398,9 +408,24 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 	free(w->losses);
 	free(w->index);
 	bpt_strtab_free(&w->strs);
+	bpt_pathtab_free(&w->paths);
+	bpt_header_free(&w->hdr);
 	free(w->path);
 	free(w);
 	return rc;
+}
+
+int bpt_writer_add_path(struct bpt_writer *w, uint32_t file_dev, uint64_t inode,
+			const char *path)
+{
+	uint32_t id;
+	int rc;
+
+	if (!path[0])
+		return -EINVAL;
+	if ((rc = bpt_writer_intern(w, path, &id)))
+		return rc;
+	return bpt_pathtab_add(&w->paths, file_dev, inode, id);
 }
 
 int bpt_writer_set_end_meta(struct bpt_writer *w, const char *key, const char *value)

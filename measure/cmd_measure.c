@@ -17,19 +17,24 @@
 #include "measure.h"
 #include "outfile.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: blkpeak measure KIND --target SPEC [options]\n"
-"\n"
+/* The help, in sections: `blkpeak measure --help` prints them all,
+ * `blkpeak measure KIND --help` only what KIND takes. */
+static const char help_kinds[] =
 "The standard disk measurements, run through replay's engines and targets\n"
-"(each step is a child 'blkpeak replay', as fast as possible). KIND:\n"
+"(each step is a child 'blkpeak replay', as fast as possible). KIND:\n";
+static const char *const help_kind_line[] = {
+	[MEASURE_QD_SWEEP] =
 "  qd-sweep   an IOMeter access spec at each queue depth: IOPS, MB/s,\n"
-"             latency p50/p99/p99.9/max, and a weighted score\n"
+"             latency p50/p99/p99.9/max, and a weighted score\n",
+	[MEASURE_ZCAV] =
 "  zcav       sequential read throughput in zones from the first to the\n"
-"             last sector\n"
-"  seeks      random reads at depth 1 over spans of the target\n"
-"  commit     small writes at depth 1, each followed by a flush (or FUA)\n"
+"             last sector\n",
+	[MEASURE_SEEKS] =
+"  seeks      random reads at depth 1 over spans of the target\n",
+	[MEASURE_COMMIT] =
+"  commit     small writes at depth 1, each followed by a flush (or FUA)\n",
+};
+static const char help_common[] =
 "\n"
 "target and safety (as in blkpeak replay):\n"
 "  -t, --target SPEC      /dev/sdX, a regular file, or raid0:chunk=64k:A,B,\n"
@@ -49,7 +54,9 @@ static void usage(FILE *f)
 "  --seed N               random seed of the access spec (default 1)\n"
 "  --engine NAME          libaio (default) or null (no I/O, for tests);\n"
 "  --null-latency T       the null engine's service time\n"
-"\n"
+"\n";
+static const char *const help_kind_opts[] = {
+	[MEASURE_QD_SWEEP] =
 "qd-sweep:\n"
 "  --pattern P            fileserver, webserver, workstation, database (the\n"
 "                         IOMeter specs), random (default) or sequential\n"
@@ -57,18 +64,23 @@ static void usage(FILE *f)
 "  --depths LIST          queue depths (default 1,2,4,8,16,32,64,128,256)\n"
 "  --weights LIST         DEPTH:WEIGHT,... for the score (default equal)\n"
 "  --weights-from TRACE   weights = the share of the trace's busy time spent\n"
-"                         at each depth (counted for the next swept depth up)\n"
+"                         at each depth (counted for the next swept depth up)\n",
+	[MEASURE_ZCAV] =
 "zcav:\n"
 "  --zones N              zones from start to end (default 16)\n"
 "  --bs SIZE              read size (default 1m)\n"
-"  --depth N              queue depth (default 1)\n"
+"  --depth N              queue depth (default 1)\n",
+	[MEASURE_SEEKS] =
 "seeks:\n"
 "  --spans LIST           spans in percent of the target (default 1,10,50,100)\n"
-"  --bs SIZE              read size (default 4k)\n"
+"  --bs SIZE              read size (default 4k)\n",
+	[MEASURE_COMMIT] =
 "commit:\n"
 "  --bs SIZE              write size (default 4k)\n"
 "  --region SIZE          bytes the writes cycle over from offset 0 (default 1m)\n"
-"  --fua                  FUA writes instead of a flush after each write\n"
+"  --fua                  FUA writes instead of a flush after each write\n",
+};
+static const char help_output[] =
 "\n"
 "output:\n"
 "  -o, --output FILE      write the results document (JSON)\n"
@@ -83,7 +95,29 @@ static void usage(FILE *f)
 "  -h, --help             this text\n"
 "\n"
 "Exit status: 0 when every step ran without an I/O error, 1 when a step\n"
-"failed or had I/O errors, 2 for bad usage.\n");
+"failed or had I/O errors, 2 for bad usage.\n";
+
+/* The kind named on the command line before --help, or -1: its help. */
+static int help_kind = -1;
+
+static void usage(FILE *f)
+{
+	int nk = (int)(sizeof(help_kind_line) / sizeof(help_kind_line[0]));
+
+	if (help_kind >= 0 && help_kind < nk) {
+		fprintf(f, "usage: blkpeak measure %s --target SPEC [options]\n\n%s",
+			measure_kind_name((enum measure_kind)help_kind), help_kind_line[help_kind]);
+		fprintf(f, "%s%s%s", help_common, help_kind_opts[help_kind], help_output);
+		fputs("\nThe other kinds: blkpeak measure --help.\n", f);
+		return;
+	}
+	fprintf(f, "usage: blkpeak measure KIND --target SPEC [options]\n\n%s", help_kinds);
+	for (int k = 0; k < nk; k++)
+		fputs(help_kind_line[k], f);
+	fputs(help_common, f);
+	for (int k = 0; k < nk; k++)
+		fputs(help_kind_opts[k], f);
+	fputs(help_output, f);
 }
 
 enum {
@@ -491,6 +525,15 @@ int cmd_measure(int argc, char **argv)
 	int c, rc, ios_set = 0, warmup_set = 0, nseen = 0;
 	int seen_opt[64];
 
+	/* KIND before --help ("measure qd-sweep --help"): KIND's own help */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		enum measure_kind k;
+
+		if (argv[i][0] != '-' && !measure_kind_parse(argv[i], &k)) {
+			help_kind = (int)k;
+			break;
+		}
+	}
 	while ((c = opt_next(&ol, argc, argv, ":ht:o:", long_opts)) != -1) {
 		if ((rc = parse_opt(c, optarg, &o, &ios_set, &warmup_set, &depths, &weights)))
 			return rc;

@@ -48,6 +48,7 @@ int depths_weights_parse(const char *s, struct depths *d, struct bpt_error *err)
 {
 	char buf[1024], *save = NULL, *tok;
 	double w[MEASURE_MAX_DEPTHS] = { 0 }, sum = 0;
+	int given[MEASURE_MAX_DEPTHS] = { 0 };
 
 	if (strlen(s) >= sizeof(buf))
 		return bpt_error_set(err, -EINVAL, "--weights: '%.40s...': too long", s);
@@ -69,6 +70,8 @@ int depths_weights_parse(const char *s, struct depths *d, struct bpt_error *err)
 			;
 		if (i == d->n)
 			return bpt_error_set(err, -EINVAL, "--weights: depth %s is not in --depths", tok);
+		if (given[i]++)
+			return bpt_error_set(err, -EINVAL, "--weights: depth %s given twice", tok);
 		w[i] = v;
 	}
 	for (unsigned i = 0; i < d->n; i++)

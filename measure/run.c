@@ -19,13 +19,32 @@
 #include "child.h"
 #include "cliutil.h"
 #include "measure.h"
+#include "progress.h"
 
 struct ctx {
 	const struct measure_opts *o;
 	struct measure_result *r;
 	char dir[256];
 	char trace[300], run[300], log[300];
+	struct progress prog;   /* the progress line (terminal only, from 2 s on) */
+	unsigned step, nsteps;  /* run_step() calls so far, and in all */
 };
+
+/* The progress line at the start of a step: which step of how many, and
+ * the time left at the finished steps' mean pace. */
+static void step_progress(struct ctx *c)
+{
+	char line[160], eta[40];
+	double ran = progress_elapsed(&c->prog);
+
+	if (c->step)
+		progress_eta(ran / c->step * (c->nsteps - c->step), eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "ETA after the first step");
+	snprintf(line, sizeof(line), "measure %s: step %u of %u, %.0f s so far, %s",
+		 measure_kind_name(c->o->kind), c->step + 1, c->nsteps, ran, eta);
+	progress_text(&c->prog, line);
+}
 
 static int make_dir(struct ctx *c)
 {
@@ -91,6 +110,7 @@ static int trace_open(struct ctx *c, struct bpt_writer **w, uint64_t capacity)
 	bpt_header_set_meta(&h, BPT_META_GENERATOR, "blkpeak measure");
 	if ((rc = bpt_writer_create(w, c->trace, &h, NULL, &err)))
 		pr_err("measure: %s", err.msg);
+	bpt_header_free(&h);
 	return rc;
 }
 
@@ -125,7 +145,7 @@ static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 {
 	const struct measure_opts *o = c->o;
 	char qd[16], lat[32];
-	char *argv[20];
+	char *argv[24];
 	int n = 0;
 
 	snprintf(qd, sizeof(qd), "%u", depth);
@@ -141,6 +161,10 @@ static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 	argv[n++] = qd;
 	argv[n++] = "-o";
 	argv[n++] = c->run;
+	if (o->output) { /* a target member must not be our results file */
+		argv[n++] = "--protect";
+		argv[n++] = (char *)o->output;
+	}
 	if (o->allow_write)
 		argv[n++] = "--allow-write";
 	if (o->engine) {
@@ -239,7 +263,9 @@ static int run_step(struct ctx *c, unsigned depth, unsigned per, uint64_t n,
 		pr_err("measure: out of memory for %" PRIu64 " I/Os", n);
 		return -ENOMEM;
 	}
+	step_progress(c);
 	rc = replay_step(c, depth, &timed);
+	c->step++;
 	if (!rc)
 		rc = load_units(c, per, n, timed, u, &done);
 	if (!rc && c->o->warmup_ns) {
@@ -470,6 +496,11 @@ int measure_run(const struct measure_opts *o, struct measure_result *r)
 	child_catch_signals();
 	if ((rc = make_dir(&c)))
 		return EXIT_FAIL;
+	c.nsteps = o->kind == MEASURE_QD_SWEEP ? o->depths.n : o->kind == MEASURE_SEEKS ? o->nspans
+		 : o->kind == MEASURE_ZCAV ? o->zones : 1;
+	progress_init(&c.prog, "measure", "steps", !o->json);
+	c.prog.delay_ns = PROGRESS_DELAY_NS;
+	c.prog.period_ns = 1; /* a line per step: steps are far apart */
 	rc = probe_capacity(&c);
 	if (!rc) {
 		switch (o->kind) {
@@ -479,6 +510,7 @@ int measure_run(const struct measure_opts *o, struct measure_result *r)
 		case MEASURE_COMMIT: rc = commit(&c); break;
 		}
 	}
+	progress_end(&c.prog);
 	remove_dir(&c);
 	if (rc)
 		return EXIT_FAIL;

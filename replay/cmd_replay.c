@@ -35,7 +35,9 @@ static void usage(FILE *f)
 "                         raid0:chunk=64k:hdd:7200:A,hdd:7200,wcache=off:B\n"
 "  --map DEV=SPEC         send the I/Os of recorded device DEV (name, /dev/name\n"
 "                         or major:minor) to SPEC; repeatable; --target takes\n"
-"                         the devices no --map names\n"
+"                         the devices no --map names; DEV may be a glob\n"
+"                         ('vol1*') or a list ('vol1|vol7|hm_*') of devices\n"
+"                         for one SPEC; a device two --map keys name is refused\n"
 "  --map DEV:START-END=SPEC[@OFFSET]\n"
 "                         send the bytes START to END of DEV (END left out:\n"
 "                         to its end) to SPEC, START landing at 0 there (or\n"
@@ -103,6 +105,8 @@ static void usage(FILE *f)
 "                         run that fails\n"
 "  --json                 print the summary as JSON (with --repeat: one\n"
 "                         object per run, one per line)\n"
+"  --protect PATH         refuse to run when PATH is a member of the target\n"
+"                         (repeatable; measure passes its -o)\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
 "  --engine NAME          io_uring, libaio or null (no I/O: measures the\n"
@@ -123,7 +127,8 @@ static void usage(FILE *f)
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
-	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_LABEL, OPT_REPEAT,
+	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
+	OPT_REPEAT,
 };
 
 static const struct option long_opts[] = {
@@ -149,6 +154,7 @@ static const struct option long_opts[] = {
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -183,11 +189,18 @@ static int parse_map(const char *arg, char *eq, struct replay_map *m)
 	return 0;
 }
 
+/* A --map key without "/dev/", to compare keys. */
+static const char *map_key(const char *dev)
+{
+	return strncmp(dev, "/dev/", 5) ? dev : dev + 5;
+}
+
 /* Parse one option into o; 0, or EXIT_USAGE after printing why. */
 static int parse_opt(int c, const char *arg, struct replay_opts *o)
 {
 	uint64_t v;
 	char *eq;
+	int rc;
 
 	switch (c) {
 	case 't': o->target = arg; return 0;
@@ -246,13 +259,32 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 			pr_err("replay: --map: more than %d maps", LOAD_MAX_TARGETS);
 			return EXIT_USAGE;
 		}
-		return parse_map(arg, eq, &o->map[o->nmap++]);
+		if ((rc = parse_map(arg, eq, &o->map[o->nmap])))
+			return rc;
+		/* a key given twice: the last would silently win */
+		for (unsigned m = 0; m < o->nmap; m++)
+			if (!strcmp(map_key(o->map[m].dev), map_key(o->map[o->nmap].dev))) {
+				pr_err("replay: --map %s=%s: %s is mapped already (--map %s=%s)",
+				       o->map[o->nmap].dev, o->map[o->nmap].spec, o->map[o->nmap].dev,
+				       o->map[m].dev, o->map[m].spec);
+				return EXIT_USAGE;
+			}
+		o->nmap++;
+		return 0;
 	case OPT_STOP: o->stop_on_error = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case OPT_REALTIME: o->realtime = 1; return 0;
 	case OPT_NO_WARMUP: o->no_warmup = 1; return 0;
 	case OPT_POLL: o->poll = 1; return 0;
 	case OPT_VERIFY: o->verify = 1; return 0;
+	case OPT_PROTECT:
+		if (o->nprotect == sizeof(o->protect) / sizeof(o->protect[0])) {
+			pr_err("replay: --protect: more than %zu paths",
+			       sizeof(o->protect) / sizeof(o->protect[0]));
+			return EXIT_USAGE;
+		}
+		o->protect[o->nprotect++] = arg;
+		return 0;
 	case OPT_ENGINE: o->engine = arg; return 0;
 	case OPT_LABEL:
 		if (!*arg || strlen(arg) > REPLAY_LABEL_MAX) {

@@ -7,11 +7,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cliutil.h"
+#include "filekind.h"
 #include "disk_model.h"
 
 #define MS 1e6
@@ -150,8 +154,16 @@ static int parse_zones(const char *v, struct disk_params *p, struct bpt_error *e
 
 static int apply_file(const char *path, struct disk_params *p, int depth, struct bpt_error *error);
 
+/* The keys one list (a spec's items, or one file's lines) has set: a key
+ * given twice is refused, not silently the last one. */
+struct keys_seen {
+	char key[40][32];
+	unsigned n;
+};
+
 /* One item: a preset name, key=value or file=PATH. */
-static int apply_item(const char *item, struct disk_params *p, int depth, struct bpt_error *error)
+static int apply_item(const char *item, struct disk_params *p, int depth, struct keys_seen *seen,
+		      struct bpt_error *error)
 {
 	const char *eq = strchr(item, '=');
 	char key[32];
@@ -171,14 +183,19 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 		return 0;
 	}
 	if ((size_t)(eq - item) >= sizeof(key))
-		return bpt_error_set(error, -EINVAL, "'%s': unknown model key", item);
+		return bpt_error_set(error, -EINVAL, "'%.40s': unknown model key", item);
 	memcpy(key, item, (size_t)(eq - item));
 	key[eq - item] = 0;
 	v = eq + 1;
+	for (unsigned i = 0; i < seen->n; i++)
+		if (!strcmp(seen->key[i], key))
+			return bpt_error_set(error, -EINVAL, "'%.60s': %s= given twice", item, key);
+	if (seen->n < sizeof(seen->key) / sizeof(seen->key[0]))
+		memcpy(seen->key[seen->n++], key, sizeof(key));
 	if (strcmp(key, "file") && strcmp(key, "preset"))
 		snprintf(p->name, sizeof(p->name), "custom");
 	if (!strcmp(key, "preset"))
-		return apply_item(v, p, depth, error);
+		return apply_item(v, p, depth, seen, error);
 	if (!strcmp(key, "file"))
 		return apply_file(v, p, depth + 1, error);
 	if (!strcmp(key, "type")) {
@@ -250,27 +267,76 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 		   key);
 }
 
-/* A model file: one key=value (or preset name) per line, '#' comments. */
+/* A model file's bounds: a model is a few dozen lines. */
+#define MODEL_FILE_MAX (64u << 10)
+#define MODEL_ITEM_MAX 1000 /* bytes of a line without its comment */
+
+/*
+ * A model file: one key=value (or preset name) per line, '#' comments.
+ * Only a regular file of at most MODEL_FILE_MAX bytes (a device or a FIFO
+ * would be read forever or block), read whole; a comment may be of any
+ * length, the rest of a line at most MODEL_ITEM_MAX bytes.
+ */
 static int apply_file(const char *path, struct disk_params *p, int depth, struct bpt_error *error)
 {
-	char line[1100];
-	FILE *f;
-	int rc = 0, lineno = 0;
+	struct keys_seen seen = { .n = 0 };
+	struct stat st;
+	char *text, *line, *next;
+	ssize_t got;
+	int fd, rc = 0, lineno = 0;
 
 	if (depth > 4)
 		return bpt_error_set(error, -EINVAL, "%s: model files nest deeper than 4", path);
-	f = fopen(path, "re");
-	if (!f) {
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
 		rc = -errno;
-		bpt_error_set(error, rc, "%s: %s", path, strerror(errno));
-		return rc;
+		return bpt_error_set(error, rc, "%s: %s", path, strerror(errno));
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		char *s = line, *e, *hash = strchr(line, '#');
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		close(fd);
+		return bpt_error_set(error, rc, "%s: %s", path, strerror(-rc));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return bpt_error_set(error, -EINVAL, "%s: %s, not a disk model file (a regular file)",
+				     path, file_kind(st.st_mode));
+	}
+	if (st.st_size > MODEL_FILE_MAX) {
+		close(fd);
+		return bpt_error_set(error, -EFBIG, "%s: larger than %u KiB, not a disk model file",
+				     path, MODEL_FILE_MAX >> 10);
+	}
+	if (!(text = malloc(MODEL_FILE_MAX + 2))) {
+		close(fd);
+		return bpt_error_set(error, -ENOMEM, "%s: out of memory", path);
+	}
+	got = read(fd, text, MODEL_FILE_MAX + 1); /* one byte more: it grew */
+	rc = got < 0 ? -errno : 0;
+	close(fd);
+	if (rc || got > (ssize_t)MODEL_FILE_MAX) {
+		free(text);
+		if (rc)
+			return bpt_error_set(error, rc, "%s: %s", path, strerror(-rc));
+		return bpt_error_set(error, -EFBIG, "%s: larger than %u KiB, not a disk model file",
+				     path, MODEL_FILE_MAX >> 10);
+	}
+	text[got] = 0;
+	for (line = text; !rc && line < text + got; line = next) {
+		char *s = line, *e, *nl = memchr(line, '\n', (size_t)(text + got - line));
+		char *hash;
 		struct bpt_error inner;
 
+		next = nl ? nl + 1 : text + got;
+		if (nl)
+			*nl = 0;
 		lineno++;
-		if (hash)
+		if (strlen(line) != (size_t)((nl ? nl : text + got) - line)) {
+			rc = bpt_error_set(error, -EINVAL, "%s:%d: a NUL byte: not a disk model file",
+					   path, lineno);
+			break;
+		}
+		if ((hash = strchr(line, '#')))
 			*hash = 0;
 		while (isspace((unsigned char)*s))
 			s++;
@@ -279,6 +345,11 @@ static int apply_file(const char *path, struct disk_params *p, int depth, struct
 			*--e = 0;
 		if (!*s)
 			continue;
+		if (e - s > MODEL_ITEM_MAX) {
+			rc = bpt_error_set(error, -EINVAL, "%s:%d: longer than %u bytes (without its "
+					   "comment)", path, lineno, MODEL_ITEM_MAX);
+			break;
+		}
 		/* "key = value" is accepted too */
 		char *eq = strchr(s, '=');
 		if (eq) {
@@ -289,21 +360,17 @@ static int apply_file(const char *path, struct disk_params *p, int depth, struct
 			*k = 0;
 			while (isspace((unsigned char)*v))
 				v++;
-			char kv[1100];
+			char kv[MODEL_ITEM_MAX + 2];
 
 			snprintf(kv, sizeof(kv), "%s=%s", s, v);
-			rc = apply_item(kv, p, depth, &inner);
+			rc = apply_item(kv, p, depth, &seen, &inner);
 		} else {
-			rc = apply_item(s, p, depth, &inner);
+			rc = apply_item(s, p, depth, &seen, &inner);
 		}
 		if (rc)
 			bpt_error_set(error, rc, "%s:%d: %s", path, lineno, inner.msg);
 	}
-	if (!rc && ferror(f)) {
-		rc = -EIO;
-		bpt_error_set(error, rc, "%s: read error", path);
-	}
-	fclose(f);
+	free(text);
 	return rc;
 }
 
@@ -323,8 +390,10 @@ int disk_params_parse(const char *spec, struct disk_params *p, struct bpt_error 
 	p->queue = 1;
 	p->bus_rate = 150;
 	snprintf(p->name, sizeof(p->name), "custom");
+	struct keys_seen seen = { .n = 0 };
+
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		rc = apply_item(tok, p, 0, error);
+		rc = apply_item(tok, p, 0, &seen, error);
 		if (rc)
 			return rc;
 	}

@@ -1,9 +1,11 @@
 /* region.c — region maps: parsing, checking, and cutting I/Os (region.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cliutil.h"
 #include "region.h"
@@ -72,9 +74,16 @@ int region_parse_at(const char *spec, size_t *spec_len, uint64_t *at,
 	if (!sign || !sign[1])
 		return 0;
 	if (region_parse_size(sign + 1, &v)) {
+		struct stat st;
+
 		if (parse_size(sign + 1, &v) == 0) /* a size, but not in sectors */
 			return bpt_error_set(error, -EINVAL, "'%s': @%s is not a whole number of "
 					     "512-byte sectors", spec, sign + 1);
+		/* a digit after '@' means an offset, unless the whole names
+		 * an existing file ("disk@2.img") */
+		if (isdigit((unsigned char)sign[1]) && stat(spec, &st))
+			return bpt_error_set(error, -EINVAL, "'%s': @%s is not an offset (a size such "
+					     "as 1G, 512M, 4k or 2048s)", spec, sign + 1);
 		return 0; /* part of a path */
 	}
 	if (sign == spec)

@@ -34,7 +34,7 @@
 struct region {
 	uint64_t start, end;  /* bytes on the recorded device, start < end */
 	uint64_t at;          /* where `start` lands on the target, bytes */
-	uint8_t dev;          /* recorded device index */
+	uint32_t dev;         /* recorded device index */
 	uint8_t target;       /* target index */
 };
 

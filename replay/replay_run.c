@@ -6,6 +6,7 @@
  * with how many I/Os were done and why the replay stopped.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -52,6 +53,7 @@ struct replay {
 	int raid;                                /* a target is raid5/raid6 */
 	struct target tgt[LOAD_MAX_TARGETS];
 	int opened[LOAD_MAX_TARGETS];
+	int ran;                   /* the schedule started: I/O was done */
 	struct sched_target st[LOAD_MAX_TARGETS];
 	struct fit fit[LOAD_MAX_TARGETS];
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
@@ -90,7 +92,7 @@ static int target_index(struct replay *rp, const char *spec)
 	return (int)rp->ntargets++;
 }
 
-static int dev_matches(const struct bpt_device *d, const char *key)
+static int dev_matches_one(const struct bpt_device *d, const char *key)
 {
 	char buf[64];
 
@@ -100,7 +102,37 @@ static int dev_matches(const struct bpt_device *d, const char *key)
 	if (!strcmp(key, buf))
 		return 1;
 	snprintf(buf, sizeof(buf), "%u:%u", d->major, d->minor);
-	return !strcmp(key, buf);
+	if (!strcmp(key, buf))
+		return 1;
+	/* a glob (vol1*, sd[ab]) over the name, as the shell matches */
+	return strpbrk(key, "*?[") && fnmatch(key, d->name, 0) == 0;
+}
+
+/*
+ * Does --map key name device d? KEY is a name (NAME, /dev/NAME,
+ * MAJOR:MINOR), a glob over names, or a list of them joined by '|'
+ * (vol1|vol7|hm_*): a multi-volume trace (thousands of volumes) maps a
+ * set of them to one target.
+ */
+static int dev_matches(const struct bpt_device *d, const char *key)
+{
+	const char *bar = strchr(key, '|');
+	char one[256];
+
+	if (!bar)
+		return dev_matches_one(d, key);
+	for (const char *p = key;; p = bar + 1, bar = strchr(p, '|')) {
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n && n < sizeof(one)) {
+			memcpy(one, p, n);
+			one[n] = 0;
+			if (dev_matches_one(d, one))
+				return 1;
+		}
+		if (!bar)
+			return 0;
+	}
 }
 
 /* "sda (8:0), sdb (8:16)" and their stored partitions, for errors. */
@@ -234,7 +266,7 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 		return -1;
 	}
 	lo->region[lo->nregion++] = (struct region){ .start = start, .end = end, .at = m->at,
-						     .dev = (uint8_t)d, .target = (uint8_t)t };
+						     .dev = (uint32_t)d, .target = (uint8_t)t };
 	lo->has_region[d] = 1;
 	return 0;
 }
@@ -244,9 +276,15 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
 {
 	const struct replay_opts *o = rp->o;
-	const char *dev_names[BPT_MAX_DEVICES];
+	const char **dev_names = calloc(h->ndevices ? h->ndevices : 1, sizeof(*dev_names));
+	uint32_t *by_map = calloc(h->ndevices ? h->ndevices : 1, sizeof(*by_map));
 	struct bpt_error error;
+	int rc = -1;
 
+	if (!dev_names || !by_map) {
+		pr_err("replay: out of memory");
+		goto out;
+	}
 	for (unsigned d = 0; d < BPT_MAX_DEVICES; d++)
 		lo->dev_target[d] = LOAD_UNMAPPED;
 	for (unsigned m = 0; m < o->nmap; m++) {
@@ -255,22 +293,33 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 		for (unsigned d = 0; d < h->ndevices; d++) {
 			if (!dev_matches(&h->devices[d], o->map[m].dev))
 				continue;
+			/* two --map keys on one device: which one is meant? */
+			if (by_map[d] && strcmp(o->map[by_map[d] - 1].dev, o->map[m].dev)) {
+				char name[sizeof(h->devices[0].name) * 4 + 4];
+
+				fmt_text(h->devices[d].name, name, sizeof(name));
+				pr_err("replay: --map %s and --map %s both name recorded device %s: "
+				       "ambiguous; give each device one --map", o->map[by_map[d] - 1].dev,
+				       o->map[m].dev, name);
+				goto out;
+			}
+			by_map[d] = m + 1;
 			if (o->map[m].at_text) {
 				pr_err("replay: --map %s=%s@%s: @OFFSET places a region or a "
 				       "partition; for a whole device use --offset",
 				       o->map[m].dev, o->map[m].spec, o->map[m].at_text);
-				return -1;
+				goto out;
 			}
 			int t = target_index(rp, o->map[m].spec);
 			if (t < 0) {
 				pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
-				return -1;
+				goto out;
 			}
 			lo->dev_target[d] = (uint8_t)t;
 			hit = 1;
 		}
 		if (!hit && map_region(rp, h, &o->map[m], lo))
-			return -1;
+			goto out;
 	}
 	if (o->target) {
 		int t = -1;
@@ -279,17 +328,21 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 			if (lo->dev_target[d] == LOAD_UNMAPPED) {
 				t = t < 0 ? target_index(rp, o->target) : t;
 				if (t < 0)
-					return -1;
+					goto out;
 				lo->dev_target[d] = (uint8_t)t;
 			}
 	}
-	for (unsigned d = 0; d < h->ndevices && d < BPT_MAX_DEVICES; d++)
+	for (unsigned d = 0; d < h->ndevices; d++)
 		dev_names[d] = h->devices[d].name;
 	if (region_check(lo->region, lo->nregion, dev_names, &error)) {
 		pr_err("replay: --map: %s", error.msg);
-		return -1;
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(dev_names);
+	free(by_map);
+	return rc;
 }
 
 static int load(struct replay *rp)
@@ -478,22 +531,31 @@ static int open_output(struct replay *rp)
 	return 0;
 }
 
-/* -1 (after saying why) when -o names a target member, which writing the
- * run file would destroy (the trace is checked by open_output). */
+/* -1 (after saying why) when -o or a --protect path names a target
+ * member, which writing the run file (or the parent command's output)
+ * would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
-	const char *out = rp->o->output;
-	struct stat o;
+	for (unsigned i = 0; i <= rp->o->nprotect; i++) {
+		const char *out = i < rp->o->nprotect ? rp->o->protect[i] : rp->o->output;
+		struct stat o;
 
-	if (!out || stat(out, &o))
-		return 0; /* no run file, or a new one */
-	for (unsigned t = 0; t < rp->ntargets; t++)
-		for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
-			if (same_file(rp->tgt[t].fd[m], &o)) {
-				pr_err("replay: -o %s: that is a member of the target, refusing "
-				       "to overwrite it", out);
+		if (!out || stat(out, &o))
+			continue; /* no run file, or a new one */
+		for (unsigned t = 0; t < rp->ntargets; t++)
+			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++) {
+				if (!same_file(rp->tgt[t].fd[m], &o))
+					continue;
+				if (i < rp->o->nprotect)
+					pr_err("replay: %s: a member of the target, and --protect (the "
+					       "output of the calling command, such as measure -o), "
+					       "refusing to run", out);
+				else
+					pr_err("replay: -o %s: that is a member of the target, refusing "
+					       "to overwrite it", out);
 				return -1;
 			}
+	}
 	return 0;
 }
 
@@ -737,9 +799,13 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total, uint64_t elaps
 
 static void replay_free(struct replay *rp)
 {
+	/* a replay refused before its first I/O leaves no file its --create
+	 * made (target_discard); one that ran keeps them */
 	for (unsigned t = 0; t < rp->ntargets; t++)
-		if (rp->opened[t])
+		if (rp->opened[t] && rp->ran)
 			target_close(&rp->tgt[t]);
+		else if (rp->opened[t])
+			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
 	load_stream_close(rp->stream); /* its thread reads the reader */
 	hdd_set_free(rp->hdd);
@@ -1030,6 +1096,7 @@ int replay_run(const struct replay_opts *opts)
 	ret = EXIT_FAIL;
 	if (configure(&rp, ops, &cfg) || (o.verify && start_verify(&rp)))
 		goto out;
+	rp.ran = 1;
 	rc = run_schedule(&rp, &cfg, &stats);
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;

@@ -25,6 +25,8 @@ struct replay_map {
 struct replay_opts {
 	const char *trace;
 	const char *output;          /* -o, or NULL */
+	const char *protect[8];      /* --protect: paths no target member may be */
+	unsigned nprotect;
 	const char *target;          /* --target, or NULL when --map covers all */
 	struct replay_map map[LOAD_MAX_TARGETS];
 	unsigned nmap;

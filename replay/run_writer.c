@@ -60,6 +60,7 @@ int run_writer_open(struct run_writer **out, int fd, const char *path,
 		goto fail;
 	}
 	rw->pid = (uint32_t)getpid();
+	bpt_header_free(hdr);
 	free(hdr);
 	*out = rw;
 	return 0;
@@ -69,6 +70,7 @@ fail:
 		snprintf(err->msg, sizeof(err->msg), "%s: cannot write the header: %s", path,
 			 strerror(-rc));
 	}
+	bpt_header_free(hdr);
 	free(hdr);
 	free(rw);
 	return rc;

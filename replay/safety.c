@@ -4,16 +4,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/loop.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "loopback.h"
 #include "safety.h"
 
 const struct safety_paths safety_system_paths = {
@@ -198,82 +197,43 @@ int safety_find_swap_of(const struct safety_paths *sp, const struct stat *target
 	return scan_lines(sp->swaps, 1, swap_line, &c); /* no swap support: none */
 }
 
-/* sysfs `loop/backing_file`: the path (which may hold any byte but NUL,
- * newlines too), a newline, and " (deleted)" before it when the file was
- * removed (it then names nothing to compare). */
-static int read_backing_file(const char *path, char *out, size_t len)
+/* safety_find_loop's question for a block device: the loop device's
+ * backing path names it (or a related device), or, when the path names
+ * nothing now, the loop device's own status does. Regular files are
+ * common/loopback.c's. */
+struct find_blk {
+	const struct safety_paths *sp;
+	const struct stat *target;
+	char *loop;
+	size_t len;
+};
+
+static int backs_blkdev(const char *name, const char *backing, void *arg)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
+	struct find_blk *c = arg;
+	struct stat bst;
+	dev_t dev, rdev;
+	ino_t ino;
 
-	if (!f)
-		return 0;
-	n = fread(out, 1, len - 1, f);
-	fclose(f);
-	out[n] = 0;
-	if (n && out[n - 1] == '\n')
-		out[--n] = 0;
-	return n > 0;
-}
-
-/* The kernel's huge_encode_dev() of a loop_info64 device number, decoded. */
-static dev_t loop_dev(uint64_t x)
-{
-	return makedev((unsigned)((x >> 8) & 0xfff), (unsigned)((x & 0xff) | ((x >> 12) & 0xfff00)));
-}
-
-/* 1 when loop device sp->dev/NAME reports `target` as its backing file
- * (device and inode) or device (rdev). */
-static int loop_status_names(const struct safety_paths *sp, const char *name,
-			     const struct stat *target)
-{
-	char path[PATH_MAX];
-	struct loop_info64 li;
-	int fd, ok;
-
-	if (!sp->dev)
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", sp->dev, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	ok = !ioctl(fd, LOOP_GET_STATUS64, &li);
-	close(fd);
-	if (!ok)
-		return 0;
-	if (S_ISBLK(target->st_mode))
-		return li.lo_rdevice && safety_related(sp, target->st_rdev, loop_dev(li.lo_rdevice));
-	return loop_dev(li.lo_device) == target->st_dev && li.lo_inode == target->st_ino;
+	if (names_target(c->sp, c->target, backing) ||
+	    (stat(backing, &bst) && !loopback_status(c->sp->dev, name, &dev, &ino, &rdev) && rdev &&
+	     safety_related(c->sp, c->target->st_rdev, rdev))) {
+		snprintf(c->loop, c->len, "/dev/%s", name);
+		return 1;
+	}
+	return 0;
 }
 
 int safety_find_loop(const struct safety_paths *sp, const struct stat *target,
 		     char *loop, size_t len)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 300], backing[PATH_MAX];
-	DIR *d;
-	struct dirent *e;
-	int found = 0;
+	struct find_blk c = { sp, target, loop, len };
 
-	snprintf(dir, sizeof(dir), "%s/block", sp->sysfs);
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while (!found && (e = readdir(d))) {
-		if (strncmp(e->d_name, "loop", 4))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/loop/backing_file", dir, e->d_name);
-		if (!read_backing_file(path, backing, sizeof(backing)))
-			continue; /* not attached */
-		struct stat bst;
-
-		if (names_target(sp, target, backing) ||
-		    (stat(backing, &bst) && loop_status_names(sp, e->d_name, target))) {
-			snprintf(loop, len, "/dev/%s", e->d_name);
-			found = 1;
-		}
-	}
-	closedir(d);
-	return found;
+	if (S_ISREG(target->st_mode))
+		return loopback_find_file(sp->sysfs, sp->dev, target, loop, len);
+	if (!S_ISBLK(target->st_mode))
+		return 0;
+	return loopback_each(sp->sysfs, backs_blkdev, &c);
 }
 
 /* First entry of directory `dir` other than . and .., into name[len]. */

@@ -157,9 +157,14 @@ static int parse_missing(const char *text, const char *list, unsigned most,
 		unsigned long m = strtoul(p, &end, 10);
 
 		if (end == p || !isdigit((unsigned char)*p) || m >= LAYOUT_MAX_MEMBERS ||
-		    (*end && *end != ',') || (*mask & (1u << m))) {
+		    (*end && *end != ',')) {
 			bpt_error_set(error, -EINVAL, "'%s': missing='%s': expected member "
 					   "indexes from 0, separated by ','", text, list);
+			return -EINVAL;
+		}
+		if (*mask & (1u << m)) {
+			bpt_error_set(error, -EINVAL, "'%s': missing=%s: member %lu given twice",
+				      text, list, m);
 			return -EINVAL;
 		}
 		*mask |= 1u << m;
@@ -181,7 +186,7 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 			 struct target_spec *spec, struct bpt_error *error)
 {
 	int is_raid = k->kind == LAYOUT_RAID5 || k->kind == LAYOUT_RAID6;
-	int have_chunk = 0, rc;
+	int have_chunk = 0, have_layout = 0, have_missing = 0, rc;
 	char val[64];
 
 	spec->algo = RAID_LEFT_SYMMETRIC;
@@ -196,8 +201,18 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 			}
 			if ((rc = option_value(text, k->name, "chunk=", rest, val, sizeof(val), error)))
 				return rc;
-			if (parse_size(val, &spec->chunk) < 0 || !spec->chunk ||
-			    spec->chunk % 512) {
+			if (have_chunk) {
+				bpt_error_set(error, -EINVAL, "'%s': chunk= given twice", text);
+				return -EINVAL;
+			}
+			if (parse_size(val, &spec->chunk) < 0) {
+				char why[80];
+
+				bpt_error_set(error, -EINVAL, "'%s': chunk '%s': %s", text, val,
+					      parse_size_why(val, why, sizeof(why)));
+				return -EINVAL;
+			}
+			if (!spec->chunk || spec->chunk % 512) {
 				bpt_error_set(error, -EINVAL, "'%s': chunk '%s' is not a multiple of 512 bytes",
 					 text, val);
 				return -EINVAL;
@@ -209,6 +224,10 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 			}
 			have_chunk = 1;
 		} else if (is_raid && !strncmp(p, "layout=", 7)) {
+			if (have_layout++) {
+				bpt_error_set(error, -EINVAL, "'%s': layout= given twice", text);
+				return -EINVAL;
+			}
 			if ((rc = option_value(text, k->name, "layout=", rest, val, sizeof(val), error)))
 				return rc;
 			if (raid_algo_parse(val, &spec->algo)) {
@@ -218,6 +237,10 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 				return -EINVAL;
 			}
 		} else if (is_raid && !strncmp(p, "missing=", 8)) {
+			if (have_missing++) {
+				bpt_error_set(error, -EINVAL, "'%s': missing= given twice", text);
+				return -EINVAL;
+			}
 			if ((rc = option_value(text, k->name, "missing=", rest, val, sizeof(val), error)))
 				return rc;
 			if ((rc = parse_missing(text, val, k->kind == LAYOUT_RAID6 ? 2 : 1,
@@ -289,9 +312,11 @@ int target_spec_parse(const char *text, struct target_spec *spec, struct bpt_err
 			return rc;
 		}
 		if (spec->nmembers < 32 && (spec->missing >> spec->nmembers)) {
-			bpt_error_set(error, -EINVAL, "'%s': missing=: member %u does not exist "
+			unsigned bad = 31 - (unsigned)__builtin_clz(spec->missing);
+
+			bpt_error_set(error, -EINVAL, "'%s': missing=%u: member %u does not exist "
 					   "(members count from 0; there are %u)", text,
-				 31 - (unsigned)__builtin_clz(spec->missing), spec->nmembers);
+				 bad, bad, spec->nmembers);
 			target_spec_free(spec);
 			return -EINVAL;
 		}

@@ -60,6 +60,9 @@ struct target {
 	unsigned lbs[LAYOUT_MAX_MEMBERS];  /* logical block size */
 	unsigned align;                    /* largest lbs of the members */
 	char text[256];                    /* the spec as typed */
+	/* --create: what this open made, for target_discard() to undo */
+	int created[LAYOUT_MAX_MEMBERS];   /* the file did not exist */
+	int64_t old_size[LAYOUT_MAX_MEMBERS]; /* extended from this size, else -1 */
 };
 
 /*
@@ -67,10 +70,16 @@ struct target {
  * them O_DIRECT (block devices also O_EXCL), then build the layout.
  * On failure returns a negative errno with the reason in why[len]
  * ("/dev/loop3: mounted at /mnt, refusing to use it") and leaves nothing
- * open.
+ * open, and no file it created or extended (target_discard).
  */
 int target_open(struct target *t, const char *text,
 		const struct target_policy *pol, struct bpt_error *error);
 void target_close(struct target *t);
+/*
+ * Close t after a refusal, before any I/O: first undo what its --create
+ * did in this run (remove a member file it created, cut one it extended
+ * back to its old size); a file that existed is never removed.
+ */
+void target_discard(struct target *t);
 
 #endif

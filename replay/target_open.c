@@ -22,6 +22,25 @@ void target_close(struct target *t)
 	target_spec_free(&t->spec);
 }
 
+void target_discard(struct target *t)
+{
+	for (unsigned i = 0; i < t->spec.nmembers; i++) {
+		struct stat a, b;
+
+		if (t->fd[i] < 0)
+			continue;
+		if (t->created[i]) {
+			/* only while the path is still the file we made */
+			if (!fstat(t->fd[i], &a) && !stat(t->spec.members[i], &b) &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				unlink(t->spec.members[i]);
+		} else if (t->old_size[i] >= 0 && ftruncate(t->fd[i], (off_t)t->old_size[i])) {
+			/* best effort: the extension holds only zeros */
+		}
+	}
+	target_close(t);
+}
+
 /* Open member `i` of t->spec; fill fd, size, block size. */
 static int open_member(struct target *t, unsigned i, const struct target_policy *pol,
 		       struct bpt_error *error)
@@ -104,9 +123,16 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 		rc = -errno;
 		bpt_error_set(error, rc, "%s: cannot make it %llu bytes: %s", path,
 			 (unsigned long long)new_size, strerror(errno));
+		if (!exists)
+			unlink(path);
+		else if (ftruncate(fd, st.st_size)) {
+			/* best effort */
+		}
 		close(fd);
 		return rc;
 	}
+	t->created[i] = !exists;
+	t->old_size[i] = exists && new_size ? (int64_t)st.st_size : -1;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		close(fd);
@@ -144,8 +170,10 @@ int target_open(struct target *t, const char *text,
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	for (unsigned i = 0; i < LAYOUT_MAX_MEMBERS; i++)
+	for (unsigned i = 0; i < LAYOUT_MAX_MEMBERS; i++) {
 		t->fd[i] = -1;
+		t->old_size[i] = -1;
+	}
 	snprintf(t->text, sizeof(t->text), "%s", text);
 	rc = target_spec_parse(text, &t->spec, error);
 	if (rc)
@@ -175,6 +203,6 @@ int target_open(struct target *t, const char *text,
 	}
 	return 0;
 fail:
-	target_close(t);
+	target_discard(t);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * on the members, the replay's I/Os kept as they complete, and the kernel
  * trace read back and handed to the matcher.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -158,6 +159,60 @@ static int wait_ready(struct verify *v, int sock, struct bpt_error *err)
 	return -1;
 }
 
+/*
+ * The kernel's trace lives in TMPDIR/blkpeak-verify-PID-XXXXXX (PID: the
+ * replay's). A replay killed by SIGKILL cannot remove it, so each
+ * --verify first removes those whose replay is gone: directories of our
+ * own user whose PID is no process, holding only the names a verify puts
+ * there (the trace, its temporary file and lock, the capture's log). A
+ * directory holding anything else is left alone.
+ */
+static int verify_file_name(const char *n)
+{
+	return !strcmp(n, "kernel.bpt") || !strcmp(n, "capture.err") ||
+	       !strcmp(n, ".kernel.bpt.lock") || !strncmp(n, "kernel.bpt.tmp.", 15);
+}
+
+static void remove_stale_dirs(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *p = e->d_name + 15;
+		char *end;
+		long pid;
+		struct stat st;
+		int fd;
+
+		if (strncmp(e->d_name, "blkpeak-verify-", 15) || !(*p >= '1' && *p <= '9'))
+			continue;
+		pid = strtol(p, &end, 10);
+		if (*end != '-' || strlen(end) != 7 || pid <= 0 || pid == getpid() ||
+		    !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		DIR *in = NULL;
+
+		if (!fstat(fd, &st) && st.st_uid == geteuid() && (in = fdopendir(fd))) {
+			struct dirent *f;
+
+			while ((f = readdir(in)))
+				if (verify_file_name(f->d_name))
+					unlinkat(dirfd(in), f->d_name, 0);
+			closedir(in);
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR); /* fails if not empty */
+		} else {
+			close(fd);
+		}
+	}
+	closedir(d);
+}
+
 int verify_start(struct verify **out, const struct verify_target *t, unsigned n,
 		 struct bpt_error *err)
 {
@@ -180,6 +235,9 @@ int verify_start(struct verify **out, const struct verify_target *t, unsigned n,
 			      "loads BPF programs)");
 		return -1;
 	}
+	const char *tmp = getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 32 ? getenv("TMPDIR") : "/tmp";
+
+	remove_stale_dirs(tmp);
 	for (unsigned i = 0; i < n; i++) {
 		v->set.layout[i] = t[i].layout;
 		v->set.base[i] = v->set.nmembers;
@@ -191,8 +249,7 @@ int verify_start(struct verify **out, const struct verify_target *t, unsigned n,
 		}
 	}
 	v->set.ntargets = n;
-	snprintf(v->dir, sizeof(v->dir), "%s/blkpeak-verify-XXXXXX",
-		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 32 ? getenv("TMPDIR") : "/tmp");
+	snprintf(v->dir, sizeof(v->dir), "%s/blkpeak-verify-%d-XXXXXX", tmp, (int)getpid());
 	if (!mkdtemp(v->dir)) {
 		bpt_error_set(err, -errno, "--verify: %s: cannot make a directory for the "
 			      "kernel's trace: %s", v->dir, strerror(errno));

@@ -106,7 +106,7 @@ _blkpeak()
 		if [[ -n $arg ]]; then
 			case $prev in
 			--timing) w="original afap causal" ;;
-			--kind|-k) w="latency-cdf iops lba qd sizes qd-iops qd-p99 zcav seeks commit" ;;
+			--kind|-k) w="latency-cdf iops lba qd sizes mbps latency-time seeks-time members btt btt-procs qd-iops qd-p99 zcav seeks commit" ;;
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
 			--engine) w="io_uring libaio null" ;;

@@ -17,11 +17,13 @@ PKGS="$PKGS mmdebstrap systemd-container"
 # (photo-edit), tar and zstd (backup), python3 (cold-start), dpkg
 # (install), sqlite3 (database); `make demo` records one of them.
 PKGS="$PKGS imagemagick zstd dpkg"
-# Only the tests open the HTML report in headless Chromium and render the
-# man pages with man -l (man-db, groff): `make check` passes --tests;
+# Only the tests open the HTML report in headless Chromium, render the
+# man pages with man -l (man-db, groff) and use pandas: `make check` passes --tests;
 # `make demo` does not pull a browser in. scdoc above builds the man pages.
+# tests/e2e/72-formats-writers.sh reads convert's .csv.zst with pandas as
+# it is (pandas needs the zstandard module for .zst).
 if [ "${1:-}" = "--tests" ]; then
-	PKGS="$PKGS chromium man-db groff-base"
+	PKGS="$PKGS chromium man-db groff-base python3-pandas python3-zstandard"
 fi
 
 missing=""

@@ -54,7 +54,7 @@ refused "generate -o dev" "$L: a block device, refusing to write a trace there" 
 refused "replay -o dev" "$L: a block device, refusing to write a run file there" \
 	"$BLKPEAK" replay "$T/g.bpt" --target "$F" --create 64m --engine null --fit wrap --timing afap -o "$L"
 refused "capture -o dev" "$L: a block device, refusing to write a trace there" \
-	"$BLKPEAK" capture -o "$L" -t 1s -d "$L"
+	"$BLKPEAK" capture -o "$L" --duration 1s -d "$L"
 refused "import --db dev" "$L: a block device, not a database" \
 	"$BLKPEAK" analyze import --db "$L" "$T/g.bpt"
 BLKPEAK_DB=$L refused "BLKPEAK_DB=dev" "$L: a block device, not a database" \
@@ -120,13 +120,13 @@ wait "$first" || fail "the first replay failed"
 note "a second replay onto the same -o: refused while the first runs"
 
 if [ -r /sys/kernel/btf/vmlinux ] &&
-	"$BLKPEAK" capture -o "$T/probe.bpt" -t 10ms -d "$L" >/dev/null 2>&1; then
-	bg_start "$BLKPEAK" capture -o "$T/c.bpt" -t 60s -d "$L"
+	"$BLKPEAK" capture -o "$T/probe.bpt" --duration 10ms -d "$L" >/dev/null 2>&1; then
+	bg_start "$BLKPEAK" capture -o "$T/c.bpt" --duration 60s -d "$L"
 	cap=$BG_PID
 	for _ in $(seq 200); do [ -e "$T/c.bpt" ] && break; sleep 0.05; done
 	[ -e "$T/c.bpt" ] || fail "the capture did not start"
 	refused "second capture -o same" "$T/c.bpt: in use by PID $cap" \
-		"$BLKPEAK" capture -o "$T/c.bpt" -t 1s -d "$L"
+		"$BLKPEAK" capture -o "$T/c.bpt" --duration 1s -d "$L"
 	dd if="$L" of=/dev/null bs=4k count=2000 iflag=direct status=none
 	sleep 2.5 # blocks are flushed at least once a second
 	kill -KILL "$cap"
@@ -134,7 +134,7 @@ if [ -r /sys/kernel/btf/vmlinux ] &&
 	"$BLKPEAK" info "$T/c.bpt" >"$T/info" 2>&1 || true
 	grep -q "^records: *[1-9]" "$T/info" || fail "a SIGKILLed capture left no readable trace: $(cat "$T/info")"
 	[ -e "$T/.c.bpt.lock" ] || fail "expected the killed capture's stale lock file"
-	"$BLKPEAK" capture -o "$T/c.bpt" -t 200ms -d "$L" >/dev/null 2>"$T/err" ||
+	"$BLKPEAK" capture -o "$T/c.bpt" --duration 200ms -d "$L" >/dev/null 2>"$T/err" ||
 		fail "the stale lock file of a killed capture blocked the next one: $(cat "$T/err")"
 	note "a second capture refused; a SIGKILLed capture left $(grep '^records' "$T/info")"
 else

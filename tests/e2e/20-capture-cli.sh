@@ -1,7 +1,8 @@
 #!/bin/bash
 # capture's command line: usage errors (exit 2), the errors that must be
 # one clear line and exit 1 (not root, unknown device, unwritable output,
-# no BTF), `-- CMD` mode and its exit status, -t, --json.
+# no BTF), `-- CMD` mode and its exit status, --duration (and its old
+# spelling -t, with a warning), -d NAME, --json.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/capture_lib.sh"
 T=$E2E_TMP
@@ -18,7 +19,7 @@ expect_usage "-o FILE is required" -d 7:0
 expect_usage "longer than a task name" -o "$T/x" -c abcdefghijklmnopq
 expect_usage "out of range" -o "$T/x" --buffer-size 0
 expect_usage "not a size" -o "$T/x" --buffer-size lots
-expect_usage "not a duration" -o "$T/x" -t soon
+expect_usage "not a duration" -o "$T/x" --duration soon
 expect_usage "not a process id" -o "$T/x" -p 0
 expect_usage "a command goes after --" -o "$T/x" fio
 
@@ -75,14 +76,21 @@ start=$(date +%s%N)
 # (a bound on wall time is only against a hang: loading the programs on a
 # loaded machine can take seconds; the reported span counts from before
 # loading, so it is at least 1 s)
-timeout 60 "$BLKPEAK" capture -o "$T/t.bpt" -d "$L" -t 1 2>"$T/err" || fail "-t 1: exit $?: $(cat "$T/err")"
+timeout 60 "$BLKPEAK" capture -o "$T/t.bpt" -d "$L" --duration 1 2>"$T/err" || fail "-t 1: exit $?: $(cat "$T/err")"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ $ms -ge 1000 ] || fail "-t 1 took $ms ms"
 grep -Eq '^capture: 0 I/Os in [1-9]\.[0-9]+ s, 0 lost events, .*t\.bpt [0-9.]+ [KMG]?i?B, 0\.0 bytes per I/O$' "$T/err" ||
 	fail "end line: $(cat "$T/err")"
 "$BLKPEAK" info --verify "$T/t.bpt" >/dev/null || fail "an empty capture does not verify"
 
+# -t, the old spelling of --duration: the same, with a warning; -d takes
+# the kernel's name as --map does
+timeout 60 "$BLKPEAK" capture -o "$T/n.bpt" -d "$(basename "$L")" -t 10ms 2>"$T/err" ||
+	fail "-d $(basename "$L") -t 10ms: exit $?: $(cat "$T/err")"
+grep -q "warning: capture: -t is deprecated, use --duration" "$T/err" || fail "-t: no warning: $(cat "$T/err")"
+"$BLKPEAK" info "$T/n.bpt" | grep -q "$(basename "$L")" || fail "-d NAME did not record $(basename "$L"): $("$BLKPEAK" info "$T/n.bpt")"
+
 # -v: says what it attached
-"$BLKPEAK" capture -v -o "$T/v.bpt" -d "$L" -t 10ms 2>"$T/err" || fail "-v"
+"$BLKPEAK" capture -v -o "$T/v.bpt" -d "$L" --duration 10ms 2>"$T/err" || fail "-v"
 grep -q "capture: attaching tp_btf:block_io_start" "$T/err" || fail "-v: $(grep capture: "$T/err")"
 exit 0

@@ -72,12 +72,12 @@ wait_dev_ios "$L2" 100 "$DD"
 # (on our two disks: a process under memory pressure can also cause I/O
 # on the system disk, direct reclaim writing back pages, which -p rightly
 # records but this check is not about)
-"$BLKPEAK" capture -o "$T/pid.bpt" -p "$FIO" -d "$L1" -d "$L2" -t 1 --allow-loss 2>"$T/err" ||
+"$BLKPEAK" capture -o "$T/pid.bpt" -p "$FIO" -d "$L1" -d "$L2" --duration 1 --allow-loss 2>"$T/err" ||
 	fail "-p: $(cat "$T/err")"
 "$BLKPEAK" dump --format csv "$T/pid.bpt" | tail -n +2 | awk -F, '{ print $9, $4 }' | sort -u > "$T/who"
 [ "$(cat "$T/who")" = "$FIO $N1" ] || fail "-p $FIO: records of $(tr '\n' ' ' < "$T/who")"
 # (other dd processes may run on this shared machine: watch our two disks)
-"$BLKPEAK" capture -o "$T/comm.bpt" -c dd -d "$L1" -d "$L2" -t 1 --allow-loss 2>"$T/err" || fail "-c: $(cat "$T/err")"
+"$BLKPEAK" capture -o "$T/comm.bpt" -c dd -d "$L1" -d "$L2" --duration 1 --allow-loss 2>"$T/err" || fail "-c: $(cat "$T/err")"
 "$BLKPEAK" dump --format csv "$T/comm.bpt" | tail -n +2 | awk -F, '{ print $10, $4 }' | sort -u > "$T/who"
 [ "$(cat "$T/who")" = "dd $N2" ] || fail "-c dd: records of $(tr '\n' ' ' < "$T/who")"
 note "-p: $(bpt_count "$T/pid.bpt") I/Os, all fio's; -c dd: $(bpt_count "$T/comm.bpt") I/Os, all dd's"
@@ -99,7 +99,7 @@ if [ -n "$CG2" ] && mkdir "$CG2/blkpeak-e2e-$$" 2>/dev/null; then
 		sleep 0.1
 	done
 	wait_dev_ios "$L2" 100 "$BG_PID"
-	"$BLKPEAK" capture -o "$T/cg.bpt" --cgroup "$CG" -d "$L1" -d "$L2" -t 1 --allow-loss 2>"$T/err" ||
+	"$BLKPEAK" capture -o "$T/cg.bpt" --cgroup "$CG" -d "$L1" -d "$L2" --duration 1 --allow-loss 2>"$T/err" ||
 		fail "--cgroup: $(cat "$T/err")"
 	"$BLKPEAK" dump --format csv "$T/cg.bpt" | tail -n +2 | awk -F, '{ print $10, $11, $4 }' | sort -u > "$T/who"
 	[ "$(cat "$T/who")" = "dd $(stat -c %i "$CG") $N2" ] ||

@@ -52,7 +52,7 @@ run() {
 	[ -s "$T/pid" ] || fail "$name: the writer did not start"
 	args=$(echo "$*" | sed "s|@PID|$(cat "$T/pid")|; s|@CG|${CG:-}|")
 	# shellcheck disable=SC2086
-	"$BLKPEAK" capture -o "$T/$name.bpt" -d "$L" -t 2 --json $args > "$T/$name.json" 2>"$T/$name.err" &
+	"$BLKPEAK" capture -o "$T/$name.bpt" -d "$L" --duration 2 --json $args > "$T/$name.json" 2>"$T/$name.err" &
 	cap=$!
 	for i in $(seq 200); do [ -s "$T/$name.bpt" ] && break; sleep 0.05; done
 	touch "$T/go"

@@ -27,7 +27,7 @@ at_exit "fsfreeze -u '$T/fz' 2>/dev/null"
 # the write needs a block of the frozen ext4 (the backing file is sparse),
 # so the loop device's worker waits in the journal until the thaw. It is
 # issued once the capture runs (its output exists once it is attached).
-"$BLKPEAK" capture -o "$T/p.bpt" -d "$LB" -t 2 --json > "$T/p.json" 2>"$T/p.err" &
+"$BLKPEAK" capture -o "$T/p.bpt" -d "$LB" --duration 2 --no-files --json > "$T/p.json" 2>"$T/p.err" &
 CAP=$!
 for i in $(seq 100); do [ -s "$T/p.bpt" ] && break; sleep 0.05; done
 [ -s "$T/p.bpt" ] || fail "the capture did not start: $(cat "$T/p.err")"

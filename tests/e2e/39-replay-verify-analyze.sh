@@ -106,7 +106,7 @@ assert line in rep, f"report 3: no line {line!r}:\n{rep}"
 html = open(f"{t}/r.html").read()
 fid = html[html.index('<h2 id="fidelity">'):]
 fid = fid[:fid.index("</table>")]
-rows = re.findall(r"<tr><td class=\"l\">(.*?)</td>(.*?)</tr>", fid)
+rows = re.findall(r"<tr><td class=\"l\"[^>]*>(.*?)</td>(.*?)</tr>", fid)
 assert len(rows) == 3, fid
 vals = lambda r: re.findall(r"<td[^>]*>(.*?)</td>", r[1])
 assert vals(rows[1])[3:] == ["–"] * 10, f"html: plain run {vals(rows[1])}"

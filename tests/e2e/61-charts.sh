@@ -38,10 +38,18 @@ FROM n, t;
 UPDATE traces SET bytes = (SELECT coalesce(sum(bytes), 0) FROM ios WHERE trace_id = traces.id);
 " || fail "cannot fill the database"
 
-for k in latency-cdf iops lba qd sizes; do
+for k in latency-cdf iops lba qd sizes mbps latency-time seeks-time; do
 	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$k.svg" 1 2 3 || fail "plot --kind $k failed"
 	$CHECK svg "$k.svg" 3 || fail "$k.svg"
 done
+# btt's breakdown: two series (queue wait, service), a bar per trace or process
+for k in btt btt-procs; do
+	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$k.svg" 1 2 3 || fail "plot --kind $k failed"
+	$CHECK svg "$k.svg" 2 || fail "$k.svg"
+done
+# these runs have no member column: no members chart, said so
+"$BLKPEAK" analyze plot --db "$DB" --kind members -o x.svg 1 2 3 2> err; rc=$?
+[ $rc -eq 1 ] && grep -q "no I/O a members chart can show" err || fail "members without members: exit $rc, $(cat err)"
 # One trace alone, and an empty trace next to a full one.
 "$BLKPEAK" analyze plot --db "$DB" --kind iops -o one.svg 1 && $CHECK svg one.svg 1 || fail "one series"
 "$BLKPEAK" analyze plot --db "$DB" --kind qd -o mixed.svg 4 1 && $CHECK svg mixed.svg 2 || fail "empty + full"
@@ -72,13 +80,15 @@ echo old > keep.svg
 # The report.
 "$BLKPEAK" analyze html --db "$DB" --title "charts test" -o report.html 1 2 3 || fail "html failed"
 n=$($CHECK html-svgs report.html) || fail "report.html charts"
-[ "$n" -eq 5 ] || fail "report has $n charts, expected 5"
+[ "$n" -eq 10 ] || fail "report has $n charts, expected 10 (no members chart)"
+grep -q "No run here replays onto a virtual array" report.html || fail "the report does not say why it has no members chart"
 grep -q '+50.0 %' report.html || fail "raid0 (2x faster) should show +50.0 % time saved"
 grep -q '+20.0 %' report.html || fail "raid1 (1.25x faster) should show +20.0 % time saved"
 "$BLKPEAK" analyze html --db "$DB" 1 2>/dev/null; [ $? -eq 2 ] || fail "html without -o must be a usage error"
 
 if command -v "$CHROMIUM" >/dev/null 2>&1; then
-	check_report_in_browser report.html 5
+	check_report_in_browser report.html 10
+	check_report_fits report.html 1280 1920
 	note "report rendered in Chromium: $E2E_TMP/report.png"
 	[ -n "${KEEP_SCREENSHOT:-}" ] && cp report.png "$KEEP_SCREENSHOT"
 else

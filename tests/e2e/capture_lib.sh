@@ -5,7 +5,7 @@
 need_capture() {
 	need_bpf
 	need_cmd fio
-	"$BLKPEAK" capture -o "$E2E_TMP/probe.bpt" -t 10ms -d "$(make_loop 16M)" \
+	"$BLKPEAK" capture -o "$E2E_TMP/probe.bpt" --duration 10ms -d "$(make_loop 16M)" \
 		>/dev/null 2>"$E2E_TMP/probe.err" ||
 		skip "capture cannot run here: $(cat "$E2E_TMP/probe.err")"
 }

@@ -61,6 +61,12 @@ def check_svg_root(root, where):
                     pts.append((float(px), float(py)))
             elif t == "circle":
                 pts.append((float(e.get("cx")), float(e.get("cy"))))
+            elif t == "path":
+                # a marker: "M cx cy" at its centre, then relative steps
+                m = re.match(r"\s*M\s*(-?[\d.]+)[\s,]+(-?[\d.]+)", e.get("d") or "")
+                if not m:
+                    fail(f"{where}: a marker of {g.get('data-label')} has no centre")
+                pts.append((float(m.group(1)), float(m.group(2))))
             elif t == "rect":
                 x, y = float(e.get("x")), float(e.get("y"))
                 w, h = float(e.get("width")), float(e.get("height"))

@@ -5,7 +5,10 @@ the fixture, written here from each format's definition (not from
 formats/): the I/O count and bytes per operation, the time span of the
 issue times (exact to the ns), and every I/O's device, sector, length and
 operation. Prints one summary line; exits 1 with the difference."""
+import calendar
 import csv
+import datetime
+import struct
 import sys
 from collections import Counter
 from decimal import Decimal
@@ -109,7 +112,16 @@ def blkparse(lines):
         plus = len(f) > 9 and f[8] == "+"
         sector = int(f[7]) if plus else None
         nbytes = int(f[9]) * 512 if plus else 0
-        op = "flush" if nbytes == 0 else {"R": "read", "W": "write", "D": "discard"}[rwbs.lstrip("F")[0]]
+        # rwbs: [F]op[letters]; D (discard) or E (secure erase, 2.6.36-4.9)
+        # anywhere after the op's letter make a discard (kernels to 2.6.35
+        # could flag a discard W too)
+        body = rwbs[1:] if rwbs.startswith("F") and len(rwbs) > 1 and rwbs[1] in "WRDFN" else rwbs
+        if nbytes == 0:
+            op = "flush"
+        elif body[0] == "D" or "D" in body[1:] or "E" in body[1:]:
+            op = "discard"
+        else:
+            op = {"R": "read", "W": "write"}[body[0]]
         if act == "D":
             issued[(dev, sector)] = (t, op, nbytes)
         elif act == "C":
@@ -119,8 +131,79 @@ def blkparse(lines):
         yield t, dev, op, sector or 0, nbytes
 
 
+# SCSI operation codes (SBC-3) of the vscsi records.
+SCSI_OPS = {0x08: "read", 0x28: "read", 0xa8: "read", 0x88: "read",
+            0x0a: "write", 0x2a: "write", 0xaa: "write", 0x8a: "write",
+            0x2e: "write", 0xae: "write", 0x8e: "write",
+            0x35: "flush", 0x91: "flush", 0x42: "discard", 0x41: "write-zeroes", 0x93: "write-zeroes"}
+
+
+def vscsi(lines):
+    """The fixture is the records in hex (the test turns it into the
+    binary): v2 when the second byte pair holds version 2."""
+    data = bytes.fromhex("".join("".join(lines).split()))
+    v2 = data[3] == 2
+    size = 40 if v2 else 32
+    for i in range(0, len(data), size):
+        r = data[i:i + size]
+        if v2:
+            cmd, ver, sn, length, nsg, lbn, ts, rt = struct.unpack("<HHIIIQQQ", r)
+        else:
+            sn, length, nsg, cmd, ver, lbn, ts = struct.unpack("<IIIHHQQ", r)
+        op = SCSI_OPS.get(cmd)
+        if op is None:
+            continue
+        if op == "flush":
+            lbn, length = 0, 0
+        yield ts * 1000, "vscsi", op, lbn, length
+
+
+def mqsim(lines):
+    for l in lines:
+        t, dev, lba, size, typ = l.split()
+        yield int(t), f"dev{dev}", "read" if typ == "1" else "write", int(lba), int(size) * 512
+
+
+def disksim(lines):
+    for l in lines:
+        t, dev, blk, size, flags = l.split()
+        yield int(Decimal(t) * 10**6), f"dev{dev}", "read" if int(flags) & 1 else "write", int(blk), int(size) * 512
+
+
+def k5cloud(lines):
+    for l in lines:
+        vid, ts, typ, off, length = l.split(",")
+        if vid == "ID":
+            continue
+        yield int(Decimal(ts) * NS), f"vol{vid}", {"R": "read", "W": "write"}[typ], int(off) // 512, int(length)
+
+
+def iotracer(lines):
+    """Completion time (local time, taken as UTC) minus the latency."""
+    for l in lines:
+        f = l.split(",")
+        if f[0].lower() == "timestamp":
+            continue
+        fmt = "%Y-%m-%d %H:%M:%S.%f" if "." in f[0] else "%Y-%m-%d %H:%M:%S"
+        d = datetime.datetime.strptime(f[0], fmt)
+        t = calendar.timegm(d.timetuple()) * NS + d.microsecond * 1000
+        t -= int(Decimal(f[6]) * 10**6)
+        op, size, sector = f[4], int(f[5]), int(f[3])
+        if op == "none":
+            continue
+        if op not in ("read", "write", "flush", "discard"):
+            op = {"R": "read", "W": "write", "D": "discard"}.get(op.lstrip("F")[:1], "flush")
+            if op == "write" and size == 0:
+                op = "flush"
+        if op == "flush" and size == 0:
+            sector = 0
+        dev = f[10].replace(":", ",") if len(f) == 13 else "iotracer"
+        yield t, dev, op, sector, size
+
+
 READERS = dict(msr=msr, spc=spc, alibaba=alibaba, tencent=tencent, systor17=systor17,
-               fiu=fiu, fio=fio, biosnoop=biosnoop, blkparse=blkparse)
+               fiu=fiu, fio=fio, biosnoop=biosnoop, blkparse=blkparse, vscsi=vscsi,
+               mqsim=mqsim, disksim=disksim, k5cloud=k5cloud, iotracer=iotracer)
 
 
 def check(fmt, fixture, dump):

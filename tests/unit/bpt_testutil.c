@@ -32,7 +32,7 @@ void tu_header(struct bpt_header *h, unsigned ndev, uint32_t columns)
 		snprintf(d.name, sizeof(d.name), "loop%u", i);
 		d.major = 7;
 		d.minor = i;
-		d.size_bytes = (1ull << 30) << i;
+		d.size_bytes = (1ull << 30) << (i % 32);
 		d.logical_block_size = 512;
 		d.physical_block_size = 4096;
 		d.rotational = i & 1;
@@ -77,6 +77,33 @@ void tu_record(uint64_t *s, struct bpt_record *r, unsigned ndev,
 	if (columns & BPT_COL_COMPLETION)
 		r->completion = (uint8_t)pick(s, BPT_COMPLETION_SEEN,
 					      tu_below(s, BPT_COMPLETION__COUNT));
+	if ((columns & BPT_COL_CAUSE) && tu_below(s, 2)) {
+		r->cause_pid = (uint32_t)pick(s, 1 + tu_below(s, 100), UINT32_MAX);
+		r->cause_comm_id = (uint32_t)tu_below(s, nstrs);
+		r->cause_cgroup = pick(s, 1, tu_rand(s));
+	}
+	if (columns & BPT_COL_FILE) {
+		r->file_class = (uint8_t)pick(s, BPT_FILE_DATA, tu_below(s, BPT_FILE__COUNT));
+		r->file_dev = (uint32_t)pick(s, 7u << 20 | 3, (uint32_t)tu_rand(s));
+		if (r->file_class == BPT_FILE_DATA) {
+			r->inode = pick(s, 12 + tu_below(s, 4), tu_rand(s));
+			r->file_offset = pick(s, tu_below(s, 1u << 30) << 12,
+					      BPT_FILE_OFFSET_UNKNOWN);
+			r->file_bytes = (uint32_t)pick(s, r->bytes,
+						       tu_below(s, (uint64_t)r->bytes + 1));
+			if (r->file_bytes < r->bytes && tu_below(s, 2)) {
+				r->file2_dev = r->file_dev;
+				r->inode2 = r->inode + 1;
+				r->file2_offset = tu_rand(s);
+				r->file2_bytes = (uint32_t)(r->bytes - r->file_bytes);
+				if ((columns & BPT_COL_CAUSE) && tu_below(s, 2)) {
+					r->cause2_pid = 1 + (uint32_t)tu_below(s, 100);
+					r->cause2_comm_id = (uint32_t)tu_below(s, nstrs);
+					r->cause2_cgroup = tu_rand(s);
+				}
+			}
+		}
+	}
 }
 
 static char tmpnames[64][96];
@@ -137,5 +164,12 @@ int tu_rec_eq(const struct bpt_record *a, const struct bpt_record *b)
 	       a->error == b->error && a->dev == b->dev && a->op == b->op &&
 	       a->flags == b->flags && a->member == b->member &&
 	       a->sched_ns == b->sched_ns && a->source_index == b->source_index &&
-	       a->completion == b->completion;
+	       a->completion == b->completion && a->file_class == b->file_class &&
+	       a->file_dev == b->file_dev && a->inode == b->inode &&
+	       a->file_offset == b->file_offset && a->file_bytes == b->file_bytes &&
+	       a->file2_dev == b->file2_dev && a->inode2 == b->inode2 &&
+	       a->file2_offset == b->file2_offset && a->file2_bytes == b->file2_bytes &&
+	       a->cause_pid == b->cause_pid && a->cause_comm_id == b->cause_comm_id &&
+	       a->cause_cgroup == b->cause_cgroup && a->cause2_pid == b->cause2_pid &&
+	       a->cause2_comm_id == b->cause2_comm_id && a->cause2_cgroup == b->cause2_cgroup;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../formats/blktrace_format.h"
@@ -429,14 +430,15 @@ Test(blktrace_pair, merges_split_requeue_partial_flush_unmatched_pending)
 	cr_assert_eq(io[0].queue_ns, 10);
 	cr_assert_eq(io[0].issue_ns, 30);
 	cr_assert_eq(io[0].complete_ns, 45);
-	/* The split's halves, in completion order, both queued at 50. */
-	cr_assert_eq(io[1].sector, 5120);
-	cr_assert_eq(io[1].bytes, 1 << 19);
-	cr_assert_eq(io[1].queue_ns, 50);
-	cr_assert_eq(io[1].issue_ns, 53);
-	cr_assert_eq(io[2].sector, 4096);
+	/* The split's halves, in issue order, both queued at 50. */
+	cr_assert_eq(io[2].sector, 5120);
 	cr_assert_eq(io[2].bytes, 1 << 19);
 	cr_assert_eq(io[2].queue_ns, 50);
+	cr_assert_eq(io[2].issue_ns, 53);
+	cr_assert_eq(io[1].sector, 4096);
+	cr_assert_eq(io[1].bytes, 1 << 19);
+	cr_assert_eq(io[1].queue_ns, 50);
+	cr_assert_eq(io[1].issue_ns, 52);
 	/* The flush. */
 	cr_assert_eq(io[3].issue_ns, 72);
 	cr_assert_eq(io[3].complete_ns, 73);
@@ -469,12 +471,13 @@ Test(blktrace_pair, same_sector_in_flight_twice_matches_oldest_and_length)
 	ev1(&f, 5, ACT(BT_TA_COMPLETE, BT_TC_COMPLETE | BT_TC_READ), 64, 4096, 0, 0, NULL, 0);
 	ev1(&f, 6, ACT(BT_TA_COMPLETE, BT_TC_COMPLETE | BT_TC_READ), 64, 8192, 0, 0, NULL, 0);
 	cr_assert_eq(pair_all(&f, 1, io, 4, NULL, NULL), 2);
-	cr_assert_eq(io[0].pid, 1);
-	cr_assert_eq(io[0].issue_ns, 4);
-	cr_assert_eq(io[0].complete_ns, 5);
-	cr_assert_eq(io[1].pid, 2);
-	cr_assert_eq(io[1].issue_ns, 3);
-	cr_assert_eq(io[1].complete_ns, 6);
+	/* in issue order */
+	cr_assert_eq(io[1].pid, 1);
+	cr_assert_eq(io[1].issue_ns, 4);
+	cr_assert_eq(io[1].complete_ns, 5);
+	cr_assert_eq(io[0].pid, 2);
+	cr_assert_eq(io[0].issue_ns, 3);
+	cr_assert_eq(io[0].complete_ns, 6);
 	free(f.p);
 }
 
@@ -634,7 +637,7 @@ Test(blktrace_writer, written_files_pair_back_to_the_records, .init = mk_tmpdir,
 	r[2] = (struct bpt_record){ .queue_ns = 3500, .issue_ns = 3500, .complete_ns = 3500,
 				    .sector = 0, .bytes = 0, .pid = 10, .op = BPT_OP_FLUSH,
 				    .completion = BPT_COMPLETION_PENDING };
-	cr_assert_eq(btw_open(&w, tmpdir, &h, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(btw_open(&w, tmpdir, &h, NULL, BTW_OPT_CGROUP, &err), 0, "%s", err.msg);
 	cr_assert_eq(btw_add(w, &r[0], "dd", &err), 0);
 	cr_assert_eq(btw_add(w, &r[1], "kworker/u8:1", &err), 0);
 	cr_assert_eq(btw_add(w, &r[2], "dd", &err), 0);
@@ -646,7 +649,7 @@ Test(blktrace_writer, written_files_pair_back_to_the_records, .init = mk_tmpdir,
 	buf_put(&f, data, len);
 	free(data);
 	cr_assert_eq(pair_all(&f, 1, io, 4, comm, NULL), 3);
-	/* completion order: r0 (9000), r1 (20000), then r2 pending */
+	/* issue order: r0 (2000), r1 (3000), r2 (3500, pending) */
 	cr_assert_eq(io[0].queue_ns, 5000000000ull + 1000);
 	cr_assert_eq(io[0].issue_ns, 5000000000ull + 2000);
 	cr_assert_eq(io[0].complete_ns, 5000000000ull + 9000);
@@ -662,11 +665,165 @@ Test(blktrace_writer, written_files_pair_back_to_the_records, .init = mk_tmpdir,
 	cr_assert_eq(op, BPT_OP_WRITE);
 	cr_assert_eq(flags, BPT_F_FUA | BPT_F_PREFLUSH);
 	cr_assert_eq(io[2].completed, 0);
+	cr_assert_eq(io[2].unseen, BPT_COMPLETION_PENDING);
 	cr_assert_eq(bt_cat_to_op(io[2].cat, io[2].bytes, &op, &flags), 0);
 	cr_assert_eq(op, BPT_OP_FLUSH);
 	for (int i = 0; i < 3; i++)
 		free((void *)comm[i]);
 	free(f.p);
+}
+
+/* Scan a v0x07 little-endian file: counts of I/O events with the cgroup
+ * bit, and of MESSAGE notes. */
+static void scan_events(const uint8_t *p, size_t len, unsigned *cgroup, unsigned *msgs)
+{
+	*cgroup = *msgs = 0;
+	for (size_t off = 0; off + BT_HDR_SIZE_1 <= len;) {
+		uint32_t act, pdu = (uint32_t)(p[off + 46] | p[off + 47] << 8);
+
+		memcpy(&act, p + off + 28, 4);
+		if ((act >> BT_TC_SHIFT) & BT_TC_NOTIFY)
+			*msgs += (act & 0xffff) == BT_TN_MESSAGE;
+		else
+			*cgroup += !!(act & BT_TA_CGROUP);
+		off += BT_HDR_SIZE_1 + pdu;
+	}
+}
+
+/* blktrace 1.2.0 drops every event with BT_TA_CGROUP ("Bad fs action"):
+ * not written unless asked for. A completion not seen (reused, pending)
+ * is a MESSAGE note after the D that gives the request back at once,
+ * with its value and bound, even while a later request is in flight. */
+Test(blktrace_writer, cgroup_only_on_request_and_unseen_completions_round_trip,
+     .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct bpt_header h;
+	struct bpt_device d = { .name = "vdz", .major = 252, .minor = 0 };
+	struct bpt_record r[3] = {
+		{ .queue_ns = 100, .issue_ns = 200, .complete_ns = 50000, .sector = 8,
+		  .bytes = 4096, .pid = 3, .cgroup_id = 99, .op = BPT_OP_WRITE,
+		  .completion = BPT_COMPLETION_REUSED },
+		{ .queue_ns = 300, .issue_ns = 400, .complete_ns = 900, .sector = 16,
+		  .bytes = 4096, .pid = 3, .cgroup_id = 99, .op = BPT_OP_READ },
+		{ .queue_ns = 500, .issue_ns = 600, .complete_ns = 70000, .sector = 8,
+		  .bytes = 4096, .pid = 4, .cgroup_id = 99, .op = BPT_OP_WRITE,
+		  .completion = BPT_COMPLETION_PENDING },
+	};
+	struct btw *w;
+	struct bpt_error err = { 0 };
+	struct bt_io io[4];
+	struct buf f = { 0 };
+	char path[128];
+	unsigned cg, msgs;
+	uint8_t *data;
+	size_t len;
+
+	bpt_header_init(&h, "capture");
+	h.start_mono_ns = 1000000000ull;
+	cr_assert_eq(bpt_header_add_device(&h, &d), 0);
+	for (int opt = 0; opt < 2; opt++) {
+		cr_assert_eq(btw_open(&w, tmpdir, &h, NULL, opt ? BTW_OPT_CGROUP : 0, &err), 0,
+			     "%s", err.msg);
+		for (int i = 0; i < 3; i++)
+			cr_assert_eq(btw_add(w, &r[i], "fio", &err), 0, "%s", err.msg);
+		cr_assert_eq(btw_close(w, 0, &err), 0, "%s", err.msg);
+		snprintf(path, sizeof(path), "%s/vdz.blktrace.0", tmpdir);
+		data = tu_load(path, &len);
+		cr_assert(data);
+		scan_events(data, len, &cg, &msgs);
+		cr_assert_eq(cg, opt ? 9u : 0u, "events with the cgroup bit: %u", cg);
+		cr_assert_eq(msgs, 2);
+		f.len = 0;
+		buf_put(&f, data, len);
+		free(data);
+		cr_assert_eq(pair_all(&f, 1, io, 4, NULL, NULL), 3);
+		for (int i = 0; i < 3; i++) {
+			cr_assert_eq(io[i].issue_ns, 1000000000ull + r[i].issue_ns);
+			cr_assert_eq(io[i].complete_ns, 1000000000ull + r[i].complete_ns, "I/O %d", i);
+			cr_assert_eq(io[i].completed, r[i].completion == BPT_COMPLETION_SEEN);
+			cr_assert_eq(io[i].cgroup, opt ? 99u : 0u);
+		}
+		cr_assert_eq(io[0].unseen, BPT_COMPLETION_REUSED);
+		cr_assert_eq(io[2].unseen, BPT_COMPLETION_PENDING);
+		unlink(path);
+	}
+	free(f.p);
+}
+
+Test(blktrace_writer, output_named_like_a_cpu_file, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct bpt_header h;
+	struct bpt_device d1 = { .name = "a", .major = 8 }, d2 = { .name = "b", .major = 9 };
+	struct btw *w;
+	struct bpt_error err = { 0 };
+	char path[128];
+	struct stat st;
+
+	bpt_header_init(&h, "capture");
+	cr_assert_eq(bpt_header_add_device(&h, &d1), 0);
+	snprintf(path, sizeof(path), "%s/mine.blktrace.0", tmpdir);
+	cr_assert_eq(btw_open(&w, path, &h, NULL, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(btw_close(w, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert(S_ISREG(st.st_mode));
+	snprintf(path, sizeof(path), "%s/mine.blktrace.1", tmpdir);
+	cr_assert_eq(btw_open(&w, path, &h, NULL, 0, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "give NAME.blktrace.0, or a directory"), "%s", err.msg);
+	cr_assert_eq(bpt_header_add_device(&h, &d2), 1);
+	snprintf(path, sizeof(path), "%s/two.blktrace.0", tmpdir);
+	cr_assert_eq(btw_open(&w, path, &h, NULL, 0, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "has 2 devices, one file each: give a directory"), "%s", err.msg);
+	cr_assert_neq(stat(path, &st), 0);
+}
+
+/* A request whose completion the trace lost does not hold the others:
+ * after BT_PAIR_MAX_HELD later requests finished it is given up (pending,
+ * counted) and every request still leaves in issue order. */
+Test(blktrace_pair, lost_completion_given_up_requests_in_issue_order)
+{
+	struct bt_pair *p;
+	struct bt_event e = { .cat = BT_TC_READ, .bytes = 4096, .dev = 8 << 20 };
+	struct bt_io io;
+	uint64_t last = 0, n = 0;
+	int rc;
+
+	cr_assert_eq(bt_pair_create(&p, 0), 0);
+	e.act = BT_TA_ISSUE;
+	e.sector = 1ull << 40;
+	e.time = 1;
+	cr_assert_eq(bt_pair_feed(p, &e), 0); /* never completed */
+	for (uint64_t i = 0; i < BT_PAIR_MAX_HELD + 10ull; i++) {
+		e.sector = i * 8;
+		e.time = 10 + 3 * i;
+		e.act = BT_TA_ISSUE;
+		cr_assert_eq(bt_pair_feed(p, &e), 0);
+		/* completions out of order: each pair swapped */
+		e.time++;
+		e.act = BT_TA_COMPLETE;
+		if (i & 1) {
+			cr_assert_eq(bt_pair_feed(p, &e), 0);
+			e.sector -= 8;
+			cr_assert_eq(bt_pair_feed(p, &e), 0);
+		}
+		while ((rc = bt_pair_take(p, &io)) == 1) {
+			cr_assert_geq(io.issue_ns, last);
+			last = io.issue_ns;
+			if (n++ == 0) {
+				cr_assert_eq(io.completed, 0);
+				cr_assert_eq(io.sector, 1ull << 40);
+			}
+		}
+		cr_assert_eq(rc, 0);
+	}
+	cr_assert_eq(bt_pair_finish(p), 0);
+	while (bt_pair_take(p, &io) == 1) {
+		cr_assert_geq(io.issue_ns, last);
+		last = io.issue_ns;
+		n++;
+	}
+	cr_assert_eq(n, BT_PAIR_MAX_HELD + 11ull);
+	cr_assert_eq(bt_pair_stats(p)->given_up, 1);
+	bt_pair_free(p);
 }
 
 Test(blktrace_writer, queued_too_early_is_an_error, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -680,7 +837,7 @@ Test(blktrace_writer, queued_too_early_is_an_error, .init = mk_tmpdir, .fini = r
 
 	bpt_header_init(&h, "capture");
 	cr_assert_eq(bpt_header_add_device(&h, &d), 0);
-	cr_assert_eq(btw_open(&w, tmpdir, &h, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(btw_open(&w, tmpdir, &h, NULL, 0, &err), 0, "%s", err.msg);
 	r.queue_ns = r.issue_ns = r.complete_ns = 10ull * 1000000000;
 	cr_assert_eq(btw_add(w, &r, "", &err), 0);
 	r.queue_ns = r.issue_ns = r.complete_ns = 12ull * 1000000000;
@@ -750,4 +907,33 @@ Test(iolog_writer, v3_lines, .init = mk_tmpdir, .fini = rm_tmpdir)
 			 "4000 /dev/loop3 close\n"
 			 "4000 /srv/disk_1.img close\n");
 	free(data);
+}
+
+/* Issue 27, group 7: a TIMESTAMP note at 2^63 ns or later was a signed
+ * overflow (wall clock minus time); it is refused, naming the note. */
+Test(blktrace_source, timestamp_note_past_2_63_is_refused)
+{
+	struct buf f = { 0 };
+	uint32_t wall[2] = { 1700000000u, 5 };
+	struct memsrc m;
+	struct bt_source_input in;
+	struct bt_source *s;
+	struct bpt_error err = { 0 };
+	struct bt_io io;
+	const char *comm;
+	int rc;
+
+	ev1(&f, 1ull << 63, ACT(BT_TN_TIMESTAMP, BT_TC_NOTIFY), 0, 0, 0, 0, wall, 8);
+	ev1(&f, (1ull << 63) + 10, ACT(BT_TA_QUEUE, BT_TC_QUEUE | BT_TC_READ), 8, 4096, 600, 0, NULL, 0);
+	ev1(&f, (1ull << 63) + 20, ACT(BT_TA_ISSUE, BT_TC_ISSUE | BT_TC_READ), 8, 4096, 600, 0, NULL, 0);
+	ev1(&f, (1ull << 63) + 30, ACT(BT_TA_COMPLETE, BT_TC_COMPLETE | BT_TC_READ), 8, 4096, 0, 0, NULL, 0);
+	m = (struct memsrc){ f.p, f.len, 0, 13 };
+	in = (struct bt_source_input){ "test", mem_read, &m };
+	cr_assert_eq(bt_source_open(&s, &in, 1, &err), 0);
+	while ((rc = bt_source_next(s, &io, &comm, &err)) > 0)
+		;
+	cr_assert_lt(rc, 0);
+	cr_assert(strstr(err.msg, "TIMESTAMP note at time 9223372036854775808 ns"), "%s", err.msg);
+	bt_source_close(s);
+	free(f.p);
 }

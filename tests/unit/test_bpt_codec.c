@@ -188,7 +188,7 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
 	put_le32(hb.p + 12, (uint32_t)hb.len + 8);
 	buf_u64(&hb, bpt_xxh64(hb.p, hb.len, 0));
 	/* payload: "" as string 0, no losses, 12 columns, sector_ref
-	 * (coding 0 has sector deltas) + unknown id 21 */
+	 * (coding 0 has sector deltas) + unknown id 1000 */
 	buf_varint(&pay, 1);
 	buf_varint(&pay, 0);
 	buf_str16(&pay, "", 0);
@@ -211,7 +211,7 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
 			buf_varint(&pay, cb.len);
 			buf_put(&pay, cb.p, cb.len);
 			buf_free(&cb);
-			buf_varint(&pay, 21);
+			buf_varint(&pay, 1000);
 			buf_varint(&pay, 4);
 			buf_put(&pay, "zzzz", 4);
 			break;

@@ -157,7 +157,7 @@ Test(bpt_roundtrip, header_devices_meta, .fini = tu_cleanup)
 	cr_assert_eq(g->start_mono_ns, UINT64_MAX);
 	cr_assert_eq(g->columns, BPT_COL_SOURCE);
 	cr_assert_eq(g->ndevices, BPT_MAX_DEVICES);
-	cr_assert_eq(memcmp(g->devices, h.devices, sizeof(h.devices)), 0);
+	cr_assert_eq(memcmp(g->devices, h.devices, h.ndevices * sizeof(*h.devices)), 0);
 	cr_assert_eq(g->nmeta, h.nmeta);
 	for (uint32_t i = 0; i < h.nmeta; i++) {
 		cr_assert_str_eq(g->meta[i].key, h.meta[i].key);

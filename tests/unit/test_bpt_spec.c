@@ -7,6 +7,8 @@
  * spec; this one can.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +63,7 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 	/* Header: magic, version, header_size, then the fields in order. */
 	cr_assert_eq(memcmp(f, "\x89\x42\x50\x54\x0d\x0a\x1a\x0a", 8), 0, "file magic");
 	cr_assert_eq(le16(f + 8), 1, "version_major");
-	cr_assert_eq(le16(f + 10), 2, "version_minor");
+	cr_assert_eq(le16(f + 10), 3, "version_minor");
 	uint32_t hsize = le32(f + 12);
 	cr_assert(hsize >= 24 && hsize < len, "header_size %u", hsize);
 	pos = 16;
@@ -144,6 +146,87 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 	cr_assert_eq(st[11], 'k');
 	cr_assert_eq(le16(st + 12), 1);
 	cr_assert_eq(st[14], 'w');
-	cr_assert_eq(st + 15, t, "footer ends where the trailer begins");
+	/* path table (1.3): none */
+	cr_assert_eq(le32(st + 15), 0, "npaths");
+	cr_assert_eq(st + 19, t, "footer ends where the trailer begins");
 	free(f);
+}
+
+/* The offset of `ndevices` in a header (after the four str16 and the
+ * fixed fields before it). */
+static size_t ndevices_offset(const uint8_t *f)
+{
+	size_t pos = 16;
+
+	for (int i = 0; i < 4; i++)
+		pos += 2 + le16(f + pos);
+	return pos + 8 + 8 + 4;
+}
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+
+/*
+ * Format 1.3's device table (schemas/trace-format.md, "Header"): up to 64
+ * devices the 1.2 table (a u16 count), which 1.2 readers read; more, the
+ * escape 0xffff and a u32 count, which a 1.2 reader refuses as more
+ * devices than its 64 (emulated here: the same file said to be 1.2 is
+ * refused with that message); a 1.3 reader reads both.
+ */
+Test(bpt_spec, device_table_of_1_3_and_the_version_rule, .fini = tu_cleanup)
+{
+	const unsigned counts[] = { 3, 64, 65, 2038, BPT_MAX_DEVICES };
+
+	for (unsigned k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		const char *p = tu_tmpname("dev13");
+		struct bpt_header h;
+		struct bpt_writer *w;
+		struct bpt_reader *r;
+		struct bpt_error e = { 0 };
+		struct bpt_record rec = { .issue_ns = 5, .complete_ns = 9, .bytes = 512,
+					  .dev = counts[k] - 1 };
+		size_t len, at;
+		uint8_t *f;
+		FILE *o;
+
+		tu_header(&h, counts[k], 0);
+		cr_assert_eq(h.ndevices, counts[k]);
+		cr_assert_eq(bpt_writer_create(&w, p, &h, NULL, &e), 0, "%s", e.msg);
+		cr_assert_eq(bpt_writer_add(w, &rec), 0);
+		cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+		bpt_header_free(&h);
+		f = tu_load(p, &len);
+		cr_assert_not_null(f);
+		at = ndevices_offset(f);
+		if (counts[k] <= BPT_DEVICES_V12) {
+			cr_assert_eq(le16(f + at), counts[k], "a 1.2 table of %u", counts[k]);
+		} else {
+			cr_assert_eq(le16(f + at), 0xffff, "the escape for %u", counts[k]);
+			cr_assert_eq(le32(f + at + 2), counts[k]);
+		}
+		cr_assert_eq(bpt_reader_open(&r, p, &e), 0, "%u devices: %s", counts[k], e.msg);
+		cr_assert_eq(bpt_reader_header(r)->ndevices, counts[k]);
+		char want[16];
+
+		snprintf(want, sizeof(want), "loop%u", counts[k] - 1);
+		cr_assert_str_eq(bpt_reader_header(r)->devices[counts[k] - 1].name, want);
+		cr_assert_eq(bpt_reader_next(r, &rec, &e), 1, "%s", e.msg);
+		cr_assert_eq(rec.dev, counts[k] - 1);
+		bpt_reader_close(r);
+		if (counts[k] > BPT_DEVICES_V12) {
+			/* As a 1.2 file (checksum made good): refused, naming it. */
+			uint32_t hs = le32(f + 12);
+			uint64_t c;
+
+			put16(f + 10, 2);
+			c = bpt_xxh64(f, hs - 8, 0);
+			for (int i = 0; i < 8; i++)
+				f[hs - 8 + i] = (uint8_t)(c >> (8 * i));
+			cr_assert_not_null(o = fopen(p, "wb"));
+			cr_assert_eq(fwrite(f, 1, len, o), len);
+			fclose(o);
+			cr_assert_eq(bpt_reader_open(&r, p, &e), -EBADMSG);
+			cr_assert(strstr(e.msg, "header: 65535 devices, at most 64"), "%s", e.msg);
+		}
+		free(f);
+	}
 }

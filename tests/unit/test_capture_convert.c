@@ -131,7 +131,7 @@ Test(capture_convert, flush_and_early_times)
 
 Test(capture_convert, device_table_full)
 {
-	for (int i = 2; i < BPT_MAX_DEVICES; i++)
+	for (int i = 2; i < CAPTURE_MAX_DEVICES; i++)
 		cr_assert_eq(convert_add_dev(&c, capture_kdev(7, 100 + i)), 0);
 	cr_assert_eq(convert_add_dev(&c, capture_kdev(8, 0)), -E2BIG);
 }

@@ -126,6 +126,22 @@ Test(capture_devices, partition_table)
 	cr_assert_eq(devices_partitions(root, "nosuch", p, 4), -ENOENT);
 }
 
+/* A kernel name, as --map and lsblk spell it: a disk, and a partition
+ * (which records its whole disk, as /dev/NAME does). */
+Test(capture_devices, kernel_names)
+{
+	struct bpt_error e;
+	struct dev_spec s;
+
+	cr_assert_eq(devices_resolve(root, "loop0", &s, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(s.disk, "loop0");
+	cr_assert_eq(devices_resolve(root, "vda", &s, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(s.disk, "vda");
+	cr_assert_eq(devices_resolve(root, "loop0p1", &s, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(s.disk, "loop0");
+	cr_assert_str_eq(s.part, "loop0p1");
+}
+
 Test(capture_devices, bad_specs)
 {
 	struct bpt_error e;
@@ -133,8 +149,9 @@ Test(capture_devices, bad_specs)
 
 	cr_assert_eq(devices_resolve(root, "9:9", &s, &e), -ENOENT);
 	cr_assert(strstr(e.msg, "no such block device"), "%s", e.msg);
-	cr_assert_eq(devices_resolve(root, "loop0", &s, &e), -EINVAL);
-	cr_assert(strstr(e.msg, "/dev/NAME or MAJOR:MINOR"), "%s", e.msg);
+	cr_assert_eq(devices_resolve(root, "loop9", &s, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "NAME, /dev/NAME or MAJOR:MINOR"), "%s", e.msg);
+	cr_assert_eq(devices_resolve(root, "..", &s, &e), -EINVAL);
 	cr_assert_eq(devices_resolve(root, "7:0x", &s, &e), -EINVAL);
 	cr_assert_eq(devices_resolve(root, "7", &s, &e), -EINVAL);
 	cr_assert_eq(devices_resolve(root, "/dev/null", &s, &e), -ENOTBLK);

@@ -11,7 +11,11 @@ static struct bpt_header hdr;
 
 static void setup(void)
 {
+	static struct bpt_device devs[1];
+
 	memset(&hdr, 0, sizeof(hdr));
+	memset(devs, 0, sizeof(devs));
+	hdr.devices = devs;
 	hdr.ndevices = 1;
 	strcpy(hdr.devices[0].name, "loop7");
 }

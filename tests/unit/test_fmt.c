@@ -75,7 +75,7 @@ Test(trace_summary, totals)
 	trace_summary_add(&s, &r);
 	r.op = BPT_OP_WRITE; r.bytes = 8192; r.flags = BPT_F_SYNC | BPT_F_FUA; r.dev = 1;
 	trace_summary_add(&s, &r);
-	r.op = BPT_OP_FLUSH; r.bytes = 0; r.flags = BPT_F_PREFLUSH; r.error = -5; r.dev = 300;
+	r.op = BPT_OP_FLUSH; r.bytes = 0; r.flags = BPT_F_PREFLUSH; r.error = -5; r.dev = BPT_MAX_DEVICES + 4;
 	trace_summary_add(&s, &r);
 	cr_assert_eq(s.records, 3);
 	cr_assert_eq(s.count[BPT_OP_READ], 1);

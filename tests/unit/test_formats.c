@@ -161,6 +161,38 @@ Test(formats, rwbs_letters)
 	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1, "another op with data is not known");
 	f = fld("WX");
 	cr_assert_eq(ff_rwbs(&f, 512, &op, &fl), -1);
+	/* to 2.6.35: B (barrier) between A and S */
+	f = fld("WBS");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_WRITE);
+	cr_assert_eq(fl, BPT_F_PREFLUSH | BPT_F_SYNC);
+	f = fld("WBS");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH, "an empty barrier is a flush");
+	f = fld("RAB");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_READ);
+	cr_assert_eq(fl, BPT_F_READAHEAD | BPT_F_PREFLUSH);
+	f = fld("NB");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	/* 2.6.36 to 4.9: E (secure) last; a discard may also be W */
+	f = fld("DSE");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_DISCARD);
+	cr_assert_eq(fl, BPT_F_SYNC);
+	f = fld("WD");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_DISCARD);
+	f = fld("FWFSM");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	f = fld("FF");
+	cr_assert_eq(ff_rwbs(&f, 0, &op, &fl), 0);
+	cr_assert_eq(op, BPT_OP_FLUSH);
+	cr_assert_eq(fl, BPT_F_PREFLUSH);
+	f = fld("RE");
+	cr_assert_eq(ff_rwbs(&f, 4096, &op, &fl), -1, "a read is never secure-erased");
 }
 
 /* Every line of path read through ff_input, joined with '|'. */
@@ -354,7 +386,7 @@ Test(formats, reorder_window_sorts_within_and_fails_beyond)
 
 Test(formats, devices_limit_and_filter)
 {
-	static char text[1 << 14];
+	static char text[1 << 21];
 	size_t off = 0;
 	struct ff_source *s;
 	struct bpt_error e = { 0 };
@@ -362,22 +394,22 @@ Test(formats, devices_limit_and_filter)
 	const char *keep[] = { "vol3", "vol60", NULL };
 	struct ff_source_opts o = { .devices = keep };
 
-	for (int v = 0; v < 70; v++)
+	for (int v = 0; v < (int)BPT_MAX_DEVICES + 1; v++)
 		off += (size_t)snprintf(text + off, sizeof(text) - off, "1538323200,%d,8,0,%d\n", v, v);
 	const char *p = text_file("vols.csv", text);
 
 	cr_assert_eq(open_src(&s, p, NULL, &e), -E2BIG);
-	cr_assert(strstr(e.msg, "more than 64 devices"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "more than 65536 devices"), "%s", e.msg);
 	cr_assert(strstr(e.msg, "--device"), "%s", e.msg);
-	cr_assert(strstr(e.msg, "'vol64' at line 65"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "'vol65536' at line 65537"), "%s", e.msg);
 
 	cr_assert_eq(open_src(&s, p, &o, &e), 0, "%s", e.msg);
 	ff_source_totals(s, &t);
 	cr_assert_eq(ff_source_header(s)->ndevices, 2);
 	cr_assert_str_eq(ff_source_header(s)->devices[1].name, "vol60");
 	cr_assert_eq(t.records, 2);
-	cr_assert_eq(t.dropped, 68);
-	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_DROPPED), "68");
+	cr_assert_eq(t.dropped, 65535);
+	cr_assert_str_eq(bpt_header_get_meta(ff_source_header(s), BPT_META_IMPORT_DROPPED), "65535");
 	ff_source_close(s);
 }
 

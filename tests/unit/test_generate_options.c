@@ -103,7 +103,9 @@ Test(gen_options, bad_values)
 		{ "--offset", "100", "--offset: must be a multiple of 512" },
 		{ "--count", "0", "--count: '0': not a number above 0" },
 		{ "--duration", "5x", "--duration: '5x': not a duration above 0" },
-		{ "--iops", "-5", "--iops: '-5': not a rate from 0 to 1000000000" },
+		{ "--iops", "-5", "--iops: '-5': not 0 or a rate from 0.001 to 1000000000" },
+		/* issue 27: every arrival was clamped to 2^63 ns */
+		{ "--iops", "1e-300", "--iops: '1e-300': not 0 or a rate from 0.001 to 1000000000" },
 		{ "--arrival", "bursty", "--arrival: 'bursty': not fixed or poisson" },
 		{ "--queue-depth", "0", "--queue-depth: '0': not a number from 1 to 65536" },
 		{ "--latency", "2h", "--latency: '2h': not a duration up to 60s" },
@@ -129,6 +131,8 @@ Test(gen_options, bad_values)
 	cr_assert_str_eq(msg.msg, "no output file; give -o FILE");
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--count", "5", "--duration", "1s"), -EINVAL);
 	cr_assert_str_eq(msg.msg, "--count and --duration: give one, not both");
+	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--count", "1000000000", "--iops", "0.001"), -EINVAL);
+	cr_assert(strstr(msg.msg, "the trace would last 1e+12 s; the longest is 2^62 ns"), "%s", msg.msg);
 	/* named on stderr by the shared option loop (usage_bad_option) */
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--frob"), GEN_OPT_BAD_OPTION);
 	cr_assert_eq(PARSE(&o, msg, "-o", "x", "--bs"), GEN_OPT_BAD_OPTION);

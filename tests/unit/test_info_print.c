@@ -13,7 +13,11 @@ static struct info_data make(void)
 {
 	struct info_data d = { .path = "t.bpt", .hdr = &hdr, .verified = -1 };
 
+	static struct bpt_device devs[1];
+
 	memset(&hdr, 0, sizeof(hdr));
+	memset(devs, 0, sizeof(devs));
+	hdr.devices = devs;
 	strcpy(hdr.kind, "capture");
 	hdr.version_major = 1;
 	hdr.ndevices = 1;

@@ -112,7 +112,7 @@ Test(plot, labels)
 	cr_assert_eq(plot_trace_label(db, 1, b, sizeof(b)), 0);
 	cr_assert_str_eq(b, "1 photo-edit.bpt");
 	cr_assert_eq(plot_trace_label(db, 2, b, sizeof(b)), 0);
-	cr_assert_str_eq(b, "2 raid0 x2 64k");
+	cr_assert_str_eq(b, "2 raid0 x2 64k"); /* chart_label(): never the path list */
 	cr_assert_eq(plot_trace_label(db, 99, b, sizeof(b)), -ENOENT);
 }
 
@@ -241,4 +241,70 @@ Test(plot, qd_of_rows_far_out_of_order)
 		cr_assert_float_eq(pd.series[0].x[i], pd.series[0].y[i] < 100 ? 5 : (end - t0) / 1e3,
 				   1e-9, "point %zu at %g %%", i, pd.series[0].y[i]);
 	plot_data_free(&pd);
+}
+
+/* Sum of y * bin over a rate series: the count (or MB) it stands for. */
+static double integral(const struct plot_data *pd, size_t s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < pd->series[s].n; i++)
+		sum += pd->series[s].y[i] * (double)pd->bin_ns / 1e9;
+	return sum;
+}
+
+Test(plot, mbps_seeks_latency_time)
+{
+	struct plot_data pd;
+
+	cr_assert_eq(plot_data_build(db, PLOT_MBPS, both, 2, &pd), 0);
+	/* 500 x 4 KiB + 500 x 64 KiB */
+	cr_assert_float_eq(integral(&pd, 0), (500 * 4096.0 + 500 * 65536.0) / 1e6, 1e-6);
+	cr_assert_str_eq(pd.chart.y.label, "MB per second");
+	plot_data_free(&pd);
+
+	/* I/O i starts at sector 8i; the one before ended there only when it
+	 * was a 4 KiB one (even i - 1): the even I/Os after the first seek */
+	cr_assert_eq(plot_data_build(db, PLOT_SEEKS, both, 2, &pd), 0);
+	cr_assert_float_eq(integral(&pd, 0), 499, 1e-6);
+	cr_assert_float_eq(integral(&pd, 1), 499, 1e-6);
+	plot_data_free(&pd);
+
+	cr_assert_eq(plot_data_build(db, PLOT_LATENCY_TIME, both, 2, &pd), 0);
+	cr_assert_eq(pd.chart.y.scale, SVG_LOG10);
+	cr_assert_gt(pd.series[0].n, 100);
+	for (size_t i = 0; i < pd.series[0].n; i++)
+		cr_assert_float_eq(pd.series[0].y[i], 100, 1e-9);
+	for (size_t i = 0; i < pd.series[1].n; i++)
+		cr_assert_float_eq(pd.series[1].y[i], 50, 1e-9);
+	plot_data_free(&pd);
+}
+
+Test(plot, btt_and_members)
+{
+	struct plot_data pd;
+
+	cr_assert_eq(plot_data_build(db, PLOT_BTT, both, 2, &pd), 0);
+	cr_assert_eq(pd.n, 2);
+	cr_assert_eq(pd.chart.ncategories, 2);
+	cr_assert_str_eq(pd.chart.categories[0], "1 photo-edit.bpt");
+	cr_assert_str_eq(pd.chart.categories[1], "2 raid0 x2 64k");
+	cr_assert_str_eq(pd.series[0].label, "queue wait Q→D");
+	cr_assert_float_eq(pd.series[0].y[0], 0, 1e-9);   /* queued = issued */
+	cr_assert_float_eq(pd.series[1].y[0], 100, 1e-9); /* µs */
+	cr_assert_float_eq(pd.series[1].y[1], 50, 1e-9);
+	cr_assert_str_eq(pd.chart.y.label, "mean time (µs)");
+	plot_data_free(&pd);
+
+	exec("INSERT INTO processes (trace_id, comm_id, comm) VALUES (1, 0, 'convert')");
+	cr_assert_eq(plot_data_build(db, PLOT_BTT_PROCS, both, 2, &pd), 0);
+	cr_assert_eq(pd.chart.ncategories, 2);
+	cr_assert_str_eq(pd.chart.categories[0], "1 convert");
+	cr_assert_str_eq(pd.chart.categories[1], "2 ?"); /* no name recorded */
+	plot_data_free(&pd);
+
+	/* no member column: not a run on a virtual array */
+	cr_assert_eq(plot_data_build(db, PLOT_MEMBERS, both, 2, &pd), -ENODATA);
+	cr_assert_eq(plot_data_build(db, PLOT_BTT, (int64_t[]){ 3 }, 1, &pd), -ENODATA);
+	cr_assert_eq(plot_data_build(db, PLOT_BTT, (int64_t[]){ 99 }, 1, &pd), -ENOENT);
 }

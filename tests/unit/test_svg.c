@@ -137,7 +137,7 @@ Test(svg, points_fixed_range_drops_outside)
 
 	cr_assert_eq(rc, 0);
 	cr_assert(strstr(svg, "<?xml") == NULL, "inline form has no prolog");
-	for (p = strstr(svg, "<circle"); p; p = strstr(p + 1, "<circle")) {
+	for (p = strstr(svg, "<circle"); p && p < strstr(svg, "<g class=\"legend\""); p = strstr(p + 1, "<circle")) {
 		double cx, cy;
 
 		cr_assert_eq(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\"", &cx, &cy), 2);
@@ -216,6 +216,7 @@ Test(svg, no_series_and_long_utf8_label)
 {
 	struct svg_chart c = { .kind = SVG_LINES };
 	double x[] = { 1, 2 }, y[] = { 1, 2 };
+	char longl[2 * 300 + 1] = "";
 	struct svg_series s = {
 		.label = "ééééééééééééééééééééééééééééééé", .x = x, .y = y, .n = 2,
 	};
@@ -226,7 +227,16 @@ Test(svg, no_series_and_long_utf8_label)
 	free(svg);
 	svg = render(&c, &s, 1, &rc);
 	cr_assert_eq(rc, 0);
-	/* the legend is cut on a character boundary, with an ellipsis */
-	cr_assert_not_null(strstr(svg, "ééé…"));
+	/* a label that fits the chart's width is never cut */
+	cr_assert_not_null(strstr(svg, ">ééééééééééééééééééééééééééééééé<title>"));
+	cr_assert_null(strstr(svg, "…"));
+	free(svg);
+	/* one wider than the chart is cut on a character boundary, with an ellipsis */
+	for (int i = 0; i < 300; i++)
+		strcat(longl, "é");
+	s.label = longl;
+	svg = render(&c, &s, 1, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert_not_null(strstr(svg, "ééé…<title>"));
 	free(svg);
 }

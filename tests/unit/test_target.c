@@ -78,7 +78,7 @@ Test(target, errors)
 	parse_fails("raid5:chunk=96k:a,b,c", "needs a power of two");
 	parse_fails("raid5:chunk=64k:missing=3:a,b,c", "member 3 does not exist");
 	parse_fails("raid5:chunk=64k:missing=0,1:a,b,c", "at most 1 missing member");
-	parse_fails("raid6:chunk=64k:missing=1,1:a,b,c,d", "expected member indexes");
+	parse_fails("raid6:chunk=64k:missing=1,1:a,b,c,d", "member 1 given twice");
 	parse_fails("raid6:chunk=64k:layout=diagonal:a,b,c,d", "unknown layout 'diagonal'");
 	parse_fails("raid0:a,b", "needs a chunk size");
 	parse_fails("raid0:chunk=1000:a,b", "not a multiple of 512");

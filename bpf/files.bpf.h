@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * files.bpf.h — which file a request's data belong to, read from its bios
+ * (included by capture.bpf.c only).
+ *
+ * A request carries bios; a bio carries pages (bvecs); a page of the page
+ * cache belongs to a folio whose `mapping` is its file's address_space
+ * and whose `index` is its place in the file. So the first page of the
+ * first bio gives the file system device, the inode and the offset in the
+ * file of the request's first byte, at no cost to the kernel beyond a few
+ * loads. Other pages are not the page cache's: the block device's own
+ * cache (buffer heads: metadata, raw use), a folio in the swap cache,
+ * memory a file system manages itself (no mapping), user memory of a
+ * direct I/O. Direct I/O through iomap (ext4, xfs) is recognised by its
+ * bi_end_io, and its file and offset read from the struct iomap_dio in
+ * bi_private; the xfs log by its bi_end_io too. The loader sets the three
+ * end_io addresses from /proc/kallsyms (0: not recognised).
+ *
+ * The following bios are followed (at most FILE_BIOS) to count how many
+ * bytes from the start belong to the same file contiguously, and which
+ * file the next ones belong to: a request that merged two files'
+ * writeback is credited to each for its part (file_bytes, file2_bytes);
+ * bytes after a third file starts are not credited.
+ *
+ * Every read is a probe read (BPF_CORE_READ): the pointers come from
+ * plain memory, and a stale one yields zeros, never a fault.
+ */
+#ifndef BLKPEAK_FILES_BPF_H
+#define BLKPEAK_FILES_BPF_H
+
+#define FILE_BIOS 8
+#define S_IFMT_ 00170000
+#define S_IFREG_ 0100000
+#define S_IFBLK_ 0060000
+#define PAGE_MAPPING_ANON_ 0x1ul
+#define PAGE_MAPPING_FLAGS_ 0x3ul
+
+/* 1: read the file of each request (0 with capture --no-files, or a
+ * kernel without struct folio: the loader checks its BTF) */
+const volatile __u8 files_on = 1;
+const volatile __u32 page_shift = 12;
+/* bi_end_io of iomap direct I/O, of the xfs log, of a split's front part */
+const volatile __u64 dio_end_io = 0;
+const volatile __u64 xlog_end_io = 0;
+const volatile __u64 chain_end_io = 0;
+/* bit of PG_swapcache (PG_owner_priv_1) and PG_swapbacked in folio flags */
+const volatile __u32 pg_swapcache_bit = 10;
+const volatile __u32 pg_swapbacked_bit = 17;
+/* page_type >> 24 of a slab page (PGTY_slab, Linux 6.10+); 0: not known */
+const volatile __u32 pgty_slab = 0;
+
+struct file_of {
+	__u64 inode, off;
+	__u64 findex;  /* DATA: the folio's index (the dirtier table's key) */
+	__u32 dev;
+	__u8 kind;
+};
+
+/* ------------------------------------------------ who dirtied a folio */
+
+/* The task that dirtied a page-cache folio (writeback_dirty_folio, in
+ * the dirtier's context: a buffered write or an mmap store), by file and
+ * folio index, so its writeback, done later by a flusher kworker or a
+ * sync, is credited to it. A folio dirtied again after its writeback
+ * starts is recorded again; one dirtied before the capture is not known. */
+struct dirty_key {
+	__u64 inode, index;
+	__u32 dev, pad;
+};
+
+struct task_id {
+	__u64 cgroup;
+	__u32 pid;
+	__u32 pad;    /* 1: the task passed the -p/-c/--cgroup filters */
+	__u8 comm[CAPTURE_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 262144);
+	__type(key, struct dirty_key);
+	__type(value, struct task_id);
+} dirtiers SEC(".maps");
+
+/* Tasks in fsync (ext4_sync_file_enter .. _exit) per whole disk: a
+ * journal or metadata write a kernel thread (jbd2) submits while exactly
+ * one task is in fsync on that disk is that task's commit. */
+struct fsync_state {
+	struct task_id t;
+	__s64 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct fsync_state);
+} fsyncs SEC(".maps");
+
+static __always_inline void task_id_current(struct task_id *id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	id->pid = t->tgid;
+	id->cgroup = task_cgroup_id_btf(t);
+	/* two 8-byte loads, as comm_copy_btf (capture.bpf.c) */
+	((__u64 *)id->comm)[0] = ((const __u64 *)t->comm)[0];
+	((__u64 *)id->comm)[1] = ((const __u64 *)t->comm)[1];
+}
+
+/* The file of a regular-file inode `host`. */
+static __always_inline void inode_file(struct inode *host, struct file_of *f)
+{
+	f->inode = BPF_CORE_READ(host, i_ino);
+	f->dev = BPF_CORE_READ(host, i_sb, s_dev);
+}
+
+/* Direct I/O through iomap: bi_private is the struct iomap_dio, whose
+ * size counts the bytes of the bios submitted so far, this one's
+ * included (iomap_dio_bio_iter adds it before submitting), from the
+ * file position iocb->ki_pos (moved only at completion). Valid while the
+ * submitter is in submit_bio (at request creation); `at_issue` says the
+ * value is read later, and the offset is then unknown. `before`: bytes of
+ * a split's front part that precede this bio. */
+static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue,
+				     struct file_of *f)
+{
+	struct iomap_dio *dio = BPF_CORE_READ(bio, bi_private);
+	struct kiocb *iocb = BPF_CORE_READ(dio, iocb);
+	struct inode *host = BPF_CORE_READ(iocb, ki_filp, f_inode);
+
+	f->kind = CAPTURE_FILE_DIRECT;
+	inode_file(host, f);
+	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!at_issue) {
+		__u64 end = BPF_CORE_READ(iocb, ki_pos) + BPF_CORE_READ(dio, size);
+		__u64 sz = BPF_CORE_READ(bio, bi_iter.bi_size) + before;
+
+		if (end >= sz)
+			f->off = end - sz;
+	}
+}
+
+/* The file of one bio's first byte. */
+static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_of *f)
+{
+	__u64 end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	__u32 idx, in, before = 0;
+	struct bio_vec *bv;
+	unsigned long page, head, folio, mapping, flags;
+	struct inode *host;
+	__u32 mode;
+
+	f->kind = CAPTURE_FILE_NONE;
+	f->inode = 0;
+	f->dev = 0;
+	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (chain_end_io && end_io == chain_end_io) {
+		/* the front part of a split bio: its parent follows it */
+		struct bio *parent = BPF_CORE_READ(bio, bi_private);
+
+		if (dio_end_io && (__u64)(unsigned long)BPF_CORE_READ(parent, bi_end_io) ==
+				  dio_end_io) {
+			before = BPF_CORE_READ(bio, bi_iter.bi_size);
+			dio_file(parent, before, at_issue, f);
+			return;
+		}
+	} else if (dio_end_io && end_io == dio_end_io) {
+		dio_file(bio, 0, at_issue, f);
+		return;
+	} else if (xlog_end_io && end_io == xlog_end_io) {
+		f->kind = CAPTURE_FILE_XLOG;
+		return;
+	}
+	if (!BPF_CORE_READ(bio, bi_iter.bi_size))
+		return;
+	idx = BPF_CORE_READ(bio, bi_iter.bi_idx);
+	in = BPF_CORE_READ(bio, bi_iter.bi_bvec_done);
+	bv = BPF_CORE_READ(bio, bi_io_vec);
+	if (!bv)
+		return;
+	bv += idx & 0xffff;
+	page = (unsigned long)BPF_CORE_READ(bv, bv_page);
+	in += BPF_CORE_READ(bv, bv_offset);
+	if (!page)
+		return;
+	page += (unsigned long)(in >> page_shift) * bpf_core_type_size(struct page);
+	in &= (1u << page_shift) - 1;
+	head = BPF_CORE_READ((struct page *)page, compound_head);
+	folio = head & 1 ? head - 1 : page;
+	/* slab memory (kmalloc'd buffers: small xfs metadata buffers) reuses
+	 * the mapping field for its own */
+	if (pgty_slab &&
+	    BPF_CORE_READ((struct page *)folio, page_type) >> 24 == pgty_slab) {
+		f->kind = CAPTURE_FILE_NOMAP;
+		return;
+	}
+	/* the flags are the first word of struct page and folio in every
+	 * kernel (a memdesc_flags_t since 6.18, an unsigned long before) */
+	if (bpf_probe_read_kernel(&flags, sizeof(flags), (void *)folio))
+		return;
+	if ((flags >> pg_swapcache_bit & 1) && (flags >> pg_swapbacked_bit & 1)) {
+		f->kind = CAPTURE_FILE_SWAP;
+		return;
+	}
+	mapping = (unsigned long)BPF_CORE_READ((struct folio *)folio, mapping);
+	if (!mapping || (mapping & PAGE_MAPPING_FLAGS_) != 0) {
+		f->kind = mapping & PAGE_MAPPING_ANON_ ? CAPTURE_FILE_USER : CAPTURE_FILE_NOMAP;
+		return;
+	}
+	host = BPF_CORE_READ((struct address_space *)mapping, host);
+	mode = BPF_CORE_READ(host, i_mode) & S_IFMT_;
+	if (mode == S_IFBLK_) {
+		f->kind = CAPTURE_FILE_BDEV;
+		f->dev = BPF_CORE_READ(host, i_rdev);
+		return;
+	}
+	if (mode != S_IFREG_) {
+		f->kind = CAPTURE_FILE_INODE_META;
+		f->dev = BPF_CORE_READ(host, i_sb, s_dev);
+		return;
+	}
+	f->kind = CAPTURE_FILE_DATA;
+	inode_file(host, f);
+	f->findex = BPF_CORE_READ((struct folio *)folio, index);
+	f->off = ((f->findex + (page - folio) / bpf_core_type_size(struct page)) << page_shift) +
+		 in;
+}
+
+/* At a request's creation: the offset of a direct I/O, which only its
+ * submitter's state gives (take_file, at issue, reads the rest). */
+static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s)
+{
+	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct file_of f;
+	__u64 end_io;
+
+	s->file_kind = CAPTURE_FILE_NONE;
+	s->file_off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!files_on || !bio || !dio_end_io)
+		return;
+	/* only a direct I/O (or a split's front part) needs reading now */
+	end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	if (end_io != dio_end_io && end_io != chain_end_io)
+		return;
+	bio_file(bio, 0, &f);
+	if (f.kind == CAPTURE_FILE_DIRECT) {
+		s->file_kind = f.kind;
+		s->file_off = f.off;
+		s->inode = f.inode;
+		s->file_dev = f.dev;
+	}
+}
+
+/* Does bio file `g` go on where file `f`'s first `bytes` end? (The
+ * offset of a direct I/O bio is known only at its creation: for those
+ * the same file is taken as enough.) */
+static __always_inline int continues(const struct file_of *f, const struct file_of *g,
+				     __u32 bytes)
+{
+	if (g->kind != f->kind || g->inode != f->inode || g->dev != f->dev)
+		return 0;
+	return f->kind != CAPTURE_FILE_DATA || g->off == f->off + bytes;
+}
+
+/* The file of request `rq` into the in-flight entry `s`: its first bio's,
+ * the bytes of the following bios that continue it, and the same for a
+ * second file after it (page cache data only: the flusher's plug merges
+ * the end of one file's writeback with the start of the next). */
+static __always_inline void take_file(struct request *rq, struct capture_inflight *s,
+				      int at_issue)
+{
+	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct file_of f, g, f2 = {};
+	__u32 bytes, bytes2 = 0;
+	int second = 0;
+	/* a direct I/O's file taken at creation (take_dio_offset), valid
+	 * while the request's first bio is the same (at_issue == 2) */
+	int dio_known = s->file_kind == CAPTURE_FILE_DIRECT && at_issue == 2;
+
+	if (dio_known) {
+		f.kind = CAPTURE_FILE_DIRECT;
+		f.inode = s->inode;
+		f.dev = s->file_dev;
+		f.off = s->file_off;
+		f.findex = 0;
+	}
+	s->file_kind = CAPTURE_FILE_NONE;
+	s->inode = 0;
+	s->file_dev = 0;
+	s->file_off = CAPTURE_FILE_OFF_UNKNOWN;
+	s->file_bytes = 0;
+	s->inode2 = 0;
+	s->file2_off = 0;
+	s->file2_dev = 0;
+	s->file2_bytes = 0;
+	if (!files_on || !bio)
+		return;
+	if (!dio_known)
+		bio_file(bio, at_issue, &f);
+	s->file_kind = f.kind;
+	s->inode = f.inode;
+	s->file_dev = f.dev;
+	s->file_off = f.off;
+	if (f.kind != CAPTURE_FILE_DATA && f.kind != CAPTURE_FILE_DIRECT)
+		return;
+	bytes = BPF_CORE_READ(bio, bi_iter.bi_size);
+	for (int i = 1; i < FILE_BIOS; i++) {
+		bio = BPF_CORE_READ(bio, bi_next);
+		if (!bio)
+			break;
+		bio_file(bio, 1, &g);
+		if (!second) {
+			if (continues(&f, &g, bytes)) {
+				bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+				continue;
+			}
+			if (g.kind != CAPTURE_FILE_DATA || f.kind != CAPTURE_FILE_DATA)
+				break;
+			second = 1;
+			f2 = g;
+			bytes2 = BPF_CORE_READ(bio, bi_iter.bi_size);
+			continue;
+		}
+		if (!continues(&f2, &g, bytes2))
+			break;
+		bytes2 += BPF_CORE_READ(bio, bi_iter.bi_size);
+	}
+	/* a page cache write: credited to the task that dirtied it */
+	if (f.kind == CAPTURE_FILE_DATA && (s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
+		struct dirty_key k = { .inode = f.inode, .index = f.findex, .dev = f.dev };
+		struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+
+		if (d) {
+			s->cause_kind = CAPTURE_CAUSE_DIRTIER;
+			s->cause_passes = d->pad;
+			s->cause_pid = d->pid;
+			s->cause_cgroup = d->cgroup;
+			__builtin_memcpy(s->cause_comm, d->comm, sizeof(s->cause_comm));
+		} else {
+			__sync_fetch_and_add(&counters.dirtier_missed, 1);
+		}
+	}
+	s->file_bytes = bytes;
+	s->cause2_pid = 0;
+	s->cause2_cgroup = 0;
+	if (second) {
+		s->inode2 = f2.inode;
+		s->file2_off = f2.off;
+		s->file2_dev = f2.dev;
+		s->file2_bytes = bytes2;
+		if ((s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
+			struct dirty_key k = { .inode = f2.inode, .index = f2.findex,
+					       .dev = f2.dev };
+			struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+
+			if (d) {
+				s->cause2_passes = d->pad;
+				s->cause2_pid = d->pid;
+				s->cause2_cgroup = d->cgroup;
+				__builtin_memcpy(s->cause2_comm, d->comm, sizeof(s->cause2_comm));
+			}
+		}
+	}
+}
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/bash
+# A multi-volume trace, whole (format 1.3's device table): a Tencent CBS
+# file of 2,038 volumes in 50,000 lines (the size of a public sample)
+# converts in one command, and info, dump, analyze report and import,
+# replay and --to fio/blktrace read every volume; replay --map takes a
+# glob or a list of volumes to one target and refuses a device two --map
+# keys name.
+. "$(dirname "$0")/lib.sh"
+need_cmd python3
+T=$E2E_TMP
+PY=$(command -v /usr/bin/python3 || command -v python3)
+$PY - "$T/cbs.csv" <<'EOF2'
+import random, sys
+random.seed(2)
+with open(sys.argv[1], "w") as f:
+    for i in range(50000):
+        vol = i if i < 2038 else random.randrange(2038)
+        f.write("%d,%d,%d,%d,%d\n" % (1538323200 + i // 1000, random.randrange(1 << 20) * 8,
+                                      8 * random.choice([1, 2, 4, 8]), random.randrange(2),
+                                      1000 + vol))
+EOF2
+"$BLKPEAK" convert "$T/cbs.csv" -o "$T/cbs.bpt" >"$T/out" 2>&1 || fail "convert: $(cat "$T/out")"
+grep -q "50000 I/Os on 2038 devices" "$T/out" || fail "summary: $(cat "$T/out")"
+"$BLKPEAK" info "$T/cbs.bpt" >"$T/info" || fail "info"
+grep -q "^devices: *2038$" "$T/info" || fail "info: $(grep devices "$T/info")"
+grep -q "format 1.3" "$T/info" || fail "info: not format 1.3: $(head -3 "$T/info")"
+grep -q "^ *2037 vol3037 " "$T/info" || fail "info: no device 2037 vol3037"
+# the per-device counts add up to every I/O
+sum=$(awk '/^ +[0-9]+ vol[0-9]+ / { s += $(NF - 1) } END { print s }' "$T/info")
+[ "$sum" = 50000 ] || fail "info: per-device I/Os add up to $sum"
+n=$("$BLKPEAK" dump --format csv "$T/cbs.bpt" | tail -n +2 | cut -d, -f4 | sort -u | wc -l)
+[ "$n" -eq 2038 ] || fail "dump: $n devices"
+"$BLKPEAK" analyze report "$T/cbs.bpt" >"$T/rep" || fail "report"
+grep -q "vol1000: span" "$T/rep" || fail "report has no per-device section"
+"$BLKPEAK" analyze import --db "$T/a.db" "$T/cbs.bpt" >"$T/imp" 2>&1 || fail "import: $(cat "$T/imp")"
+grep -q "50000 I/Os" "$T/imp" || fail "import: $(cat "$T/imp")"
+"$BLKPEAK" convert -q "$T/cbs.bpt" --to fio -o "$T/cbs.iolog" || fail "--to fio"
+[ "$(grep -c ' add$' "$T/cbs.iolog")" -eq 2038 ] || fail "iolog: not 2038 files added"
+# one blktrace file per volume, all open at once: needs the descriptors
+if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -gt 2100 ]; then
+	"$BLKPEAK" convert -q "$T/cbs.csv" --to blktrace -o "$T/bt" || fail "--to blktrace"
+	[ "$(ls "$T/bt" | wc -l)" -eq 2038 ] || fail "blktrace: $(ls "$T/bt" | wc -l) files"
+else
+	note "--to blktrace not tried: ulimit -n $(ulimit -n) < 2038 files"
+fi
+
+# replay: a glob and a list to one target each, the rest to --target
+truncate -s 8G "$T/a.img" "$T/b.img"
+R() { "$BLKPEAK" replay "$T/cbs.bpt" --engine null --timing afap --allow-write -o "$T/run.bpt" "$@"; }
+R --map "vol1*=$T/a.img" --map "vol20*|vol3000=$T/a.img" --target "$T/b.img" >"$T/out" 2>&1 ||
+	fail "replay with a glob and a list: $(cat "$T/out")"
+"$BLKPEAK" info "$T/run.bpt" | grep -q "run.done=50000" || fail "replay did not do every I/O"
+R --map "vol1*=$T/a.img" --map "vol10*=$T/b.img" --target "$T/b.img" >/dev/null 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "both name recorded device vol1000: ambiguous" "$T/err" ||
+	fail "overlapping --map: rc $rc: $(cat "$T/err")"
+R --map "vol1*=$T/a.img" >/dev/null 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "recorded device vol2000 (0:0) has no target" "$T/err" ||
+	fail "unmapped volumes: rc $rc: $(cat "$T/err")"
+echo ok
