@@ -187,8 +187,16 @@ char *cmp_headline(const struct cmp *c, char *buf, size_t len)
 			 fmt_ns(t->min, lo, sizeof(lo)), fmt_ns(t->max, hi, sizeof(hi)));
 		return buf;
 	}
-	for (int k = 2; k < c->ng; k++)
-		if (c->g[k].fig[CF_TIME].med < c->g[best].fig[CF_TIME].med)
+	/* runs against a run: a trace beside them (the recording) is no
+	 * contender, unless no group is of the baseline's kind */
+	int kind0 = c->e[c->g[0].entry[0]].is_run, any = 0;
+
+	for (int k = 1; k < c->ng; k++)
+		any |= c->e[c->g[k].entry[0]].is_run == kind0;
+	best = 0;
+	for (int k = 1; k < c->ng; k++)
+		if ((!any || c->e[c->g[k].entry[0]].is_run == kind0) &&
+		    (!best || c->g[k].fig[CF_TIME].med < c->g[best].fig[CF_TIME].med))
 			best = k;
 	const struct cmp_group *g = &c->g[best];
 	double s = g->fig[CF_SAVED].med;

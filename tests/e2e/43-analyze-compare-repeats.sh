@@ -108,6 +108,13 @@ if command -v sqlite3 >/dev/null; then
 	[ "$(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT label FROM traces WHERE id = 5")" = "7
 my disk" ] || fail "migration 6 -> 7: $(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT id, label FROM traces")"
 fi
+# the HTML report opens with the same headline; the recording beside the
+# runs is no contender
+"$BLKPEAK" analyze label 4 "my disk" >/dev/null || fail "label 4 again (the migration test dropped it)"
+"$BLKPEAK" analyze html 2 3 4 5 1 -o "$T/r.html" || fail "analyze html"
+h=$(grep -o '<p class="headline"><strong>[^<]*' "$T/r.html" | sed 's/.*<strong>//')
+echo "$h" | grep -qE '^(my disk finishes [0-9.]+% sooner than single a.img|single a.img is the fastest: my disk finishes [0-9.]+% later) \(median of 2' ||
+	fail "html headline: '$h'"
 "$BLKPEAK" replay "$T/src.bpt" --target "$T/a.img" --label "" 2>/dev/null; [ $? -eq 2 ] || fail "--label '': want exit 2"
 "$BLKPEAK" replay "$T/src.bpt" --target "$T/a.img" --repeat 0 2>/dev/null; [ $? -eq 2 ] || fail "--repeat 0: want exit 2"
 exit 0
