@@ -19,6 +19,7 @@ static const struct command analyze_commands[] = {
 	{ "export", analyze_export, "write a trace's I/Os as CSV or JSON" },
 	{ "plot", analyze_plot, "draw a chart as SVG" },
 	{ "html", analyze_html, "write a self-contained HTML report" },
+	{ "label", analyze_label, "name a trace, run or measurement for tables and charts" },
 };
 
 static const struct command_table table = {

@@ -28,11 +28,16 @@ static void usage(FILE *f)
 		"kernel's view of them (replay's verify option). An ID is a trace of\n"
 		"the database, a FILE a trace or run file read in place (no import).\n"
 		"A comparison of database traces only is stored in the database\n"
-		"(tables comparisons, comparison_entries); one with files is not.\n\n"
+		"(tables comparisons, comparison_entries); one with files is not.\n"
+		"Entries of the same label, target and timing are repeats of one\n"
+		"configuration (repeated replays): their median and min-max are shown, a\n"
+		"headline says who won, by how much and how sure, and \"within noise\"\n"
+		"when the ranges of total time overlap.\n\n"
 		"  --measurements  the IDs are measurements of one kind (blkpeak measure;\n"
 		"               measurements.id): each step (depth, zone, span) side by\n"
-		"               side against the first, in percent, and the qd-sweep\n"
-		"               score; read from the database, nothing stored\n"
+		"               side against the first's of the same depth, zone or\n"
+		"               span (\"-\" where one lacks it), in percent, and the\n"
+		"               qd-sweep score; read from the database, nothing stored\n"
 		"  --json       one JSON object\n"
 		"  --force      compare entries that do not come from the same trace\n"
 		"  --allow-partial  compare runs that stopped before their last I/O\n"
@@ -86,7 +91,7 @@ int analyze_compare(int argc, char **argv)
 	int64_t *args, *ids = NULL;
 	struct cmp_arg *cargs = NULL;
 	int files = 0;
-	struct cmp cmp = { 0, NULL, 0, 0 };
+	struct cmp cmp = { 0 };
 	sqlite3 *db = NULL;
 	struct opt_loop ol = { .cmd = "analyze compare", .usage = usage };
 

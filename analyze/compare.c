@@ -14,6 +14,7 @@
 #include "jsonout.h"
 #include "partial.h"
 #include "report.h"
+#include "run_label.h"
 
 /* An escaped label or key (fmt_text): 4 bytes per byte at worst. */
 #define ESC_LABEL (sizeof(((struct cmp_entry *)0)->label) * 4 + 4)
@@ -85,7 +86,7 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 {
 	static const char sql[] =
 		"SELECT t.digest, t.path, r.trace_id IS NOT NULL, r.source_digest, r.target,"
-		" r.timing FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
+		" r.timing, t.label FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -104,15 +105,14 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	const char *src = (const char *)sqlite3_column_text(st, 3);
 	const char *target = (const char *)sqlite3_column_text(st, 4);
 	const char *timing = (const char *)sqlite3_column_text(st, 5);
-	const char *base = strrchr(path, '/');
+	const char *given = (const char *)sqlite3_column_text(st, 6);
 
 	e->is_run = sqlite3_column_int(st, 2);
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && src ? src : digest);
-	if (e->is_run && target)
-		snprintf(e->label, sizeof(e->label), "%s%s%s%s", target, timing ? " (" : "",
-			 timing ? timing : "", timing ? ")" : "");
-	else
-		snprintf(e->label, sizeof(e->label), "%s", base ? base + 1 : path);
+	run_label_make(given, e->is_run ? target : NULL, path, e->label, sizeof(e->label));
+	/* a repeat of the same configuration has the same group */
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label, target ? target : path,
+		 timing ? timing : "");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -122,17 +122,13 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 static void describe_file(struct cmp_entry *e)
 {
 	const struct st_report *r = &e->rep;
-	const char *base = strrchr(r->path, '/');
 
 	e->is_run = r->is_run;
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && r->source_digest[0] ? r->source_digest
 										  : r->digest);
-	if (e->is_run && r->target[0])
-		snprintf(e->label, sizeof(e->label), "%s%s%s%s", r->target, r->timing[0] ? " (" : "",
-			 r->timing, r->timing[0] ? ")" : "");
-	else
-		snprintf(e->label, sizeof(e->label), "%.*s", (int)sizeof(e->label) - 1,
-			 base ? base + 1 : r->path);
+	run_label_make(r->label, e->is_run ? r->target : NULL, r->path, e->label, sizeof(e->label));
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label,
+		 e->is_run && r->target[0] ? r->target : r->path, r->timing);
 }
 
 /* An entry's name in messages: "trace 3", or the file. */
@@ -208,6 +204,8 @@ int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, 
 			size_t l = strlen(e->label);
 
 			snprintf(e->label + l, sizeof(e->label) - l, " %s", e->rep.partial.text);
+			l = strlen(e->group); /* a partial run is no repeat of complete ones */
+			snprintf(e->group + l, sizeof(e->group) - l, "\npartial %d", i);
 		}
 		st_report_free(&e->rep); /* the series is not compared */
 	}
@@ -215,11 +213,9 @@ int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, 
 		cmp_free(c);
 		return rc;
 	}
-	for (int i = 0; i < n; i++) {
-		double t0 = (double)c->e[0].rep.duration_ns, t = (double)c->e[i].rep.duration_ns;
-
-		c->e[i].time_saved_pct = t0 > 0 ? (t0 - t) / t0 * 100 : 0;
-		c->e[i].speedup_pct = t > 0 ? (t0 / t - 1) * 100 : 0;
+	if (cmp_group(c)) { /* time saved and speedup too */
+		cmp_free(c);
+		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -292,161 +288,64 @@ void cmp_free(struct cmp *c)
 {
 	for (int i = 0; c->e && i < c->n; i++)
 		st_report_free(&c->e[i].rep);
+	for (int k = 0; c->g && k < c->ng; k++)
+		free(c->g[k].entry);
+	free(c->g);
 	free(c->e);
+	c->g = NULL;
+	c->ng = 0;
 	c->e = NULL;
 	c->n = 0;
 }
 
-/* A cell of the text table: entry e's figure (`arg` picks a percentile
- * where there are several) into b. */
-typedef void cell_fn(const struct cmp_entry *e, int arg, char *b, size_t l);
-
-/* One row of the text table: a name, then one cell per entry, entry i
- * right-aligned in w[i] columns. */
-static void row(FILE *f, const struct cmp *c, const int *w, const char *name, cell_fn *cellf,
-		int arg)
+static void spread_json(struct jw *w, const char *key, const struct cmp_spread *s, int prec)
 {
-	char buf[ESC_LABEL];
-
-	fprintf(f, "%-16s", name);
-	for (int i = 0; i < c->n; i++) {
-		cellf(&c->e[i], arg, buf, sizeof(buf));
-		fprintf(f, "  %*s", w[i], buf);
-	}
-	fputc('\n', f);
+	jw_key(w, key);
+	jw_obj(w);
+	jw_knum(w, "median", s->med, prec);
+	jw_knum(w, "min", s->min, prec);
+	jw_knum(w, "max", s->max, prec);
+	jw_obj_end(w);
 }
 
-static void c_id(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
+/* One configuration: its label, runs and the spread of its figures. */
+static void group_json(struct jw *w, const struct cmp *c, const struct cmp_group *g)
 {
-	if (e->trace_id)
-		snprintf(b, l, "trace %" PRId64, e->trace_id);
-	else
-		snprintf(b, l, "file"); /* read in place */
-}
-static void c_label(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
-{
-	fmt_text(e->label, b, l); /* labels are made of recorded strings */
-}
-static void c_time(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { fmt_ns((double)e->rep.duration_ns, b, (int)l); }
-static void c_saved(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->time_saved_pct); }
-static void c_speedup(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%+.1f%%", e->speedup_pct); }
-static void c_ios(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.ios); }
-static void c_iops(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.1f", e->rep.iops); }
-static void c_mbps(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mbps); }
-static void c_errors(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%" PRIu64, e->rep.errors); }
-static void c_mean_depth(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l) { snprintf(b, l, "%.2f", e->rep.mean_depth); }
-
-static void c_svc(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_service.pct[arg], b, (int)l); }
-static void c_fidelity(const struct cmp_entry *e, int arg, char *b, size_t l) { run_verify_cell(&e->rep.verify, (enum rv_field)arg, b, l); }
-static void c_faithful(const struct cmp_entry *e, int arg __attribute__((unused)), char *b, size_t l)
-{
-	int v = run_verify_faithful(&e->rep.verify);
-
-	snprintf(b, l, "%s", !e->rep.verify.verified ? "-" : v > 0 ? "yes" : v == 0 ? "NO" : "?");
-}
-static void c_late(const struct cmp_entry *e, int arg, char *b, size_t l)
-{
-	if (e->rep.lateness.count)
-		fmt_ns((double)e->rep.lateness.pct[arg], b, (int)l);
-	else
-		snprintf(b, l, "-"); /* no due times: not a run */
-}
-
-/* The rows of a run's timing: its own clock, then the kernel's view
- * (replay --verify), "-" where an entry has neither; and a warning line
- * under the table for each run the kernel did not see as the trace. */
-static void fidelity_rows(FILE *f, const struct cmp *c, const int *w)
-{
-	static const struct { const char *name; enum rv_field field; } rows[] = {
-		{ "  I/Os compared", RV_IOS }, { "  present", RV_PRESENT },
-		{ "  missing", RV_MISSING }, { "  misplaced", RV_MISPLACED },
-		{ "  lost events", RV_LOST }, { "  issue err p50", RV_ERR_P50 },
-		{ "  issue err p99", RV_ERR_P99 }, { "  issue err max", RV_ERR_MAX },
-		{ "  drift", RV_DRIFT },
+	static const struct { const char *key; int fig, prec; } figs[] = {
+		{ "duration_ns", CF_TIME, 0 }, { "time_saved_pct", CF_SAVED, 6 },
+		{ "speedup_pct", CF_SPEEDUP, 6 }, { "ios_per_s", CF_IOPS, 3 },
+		{ "mb_per_s", CF_MBPS, 6 }, { "mean_queue_depth", CF_DEPTH, 4 },
 	};
-	static const struct { const char *name; int pct; } late[] = {
-		{ "  lateness p50", 0 }, { "  lateness p99", 2 }, { "  lateness max", 5 },
-	};
-	int any = 0, verified = 0;
+	char key[48];
 
-	for (int i = 0; i < c->n; i++) {
-		any |= c->e[i].rep.is_run || c->e[i].rep.verify.verified;
-		verified |= c->e[i].rep.verify.verified;
-	}
-	if (!any)
-		return;
-	fprintf(f, "replayer's clock (issue - due)\n");
-	for (unsigned k = 0; k < sizeof(late) / sizeof(late[0]); k++)
-		row(f, c, w, late[k].name, c_late, late[k].pct);
-	fprintf(f, "fidelity (replay --verify: the kernel's view, issue - due)\n");
-	if (!verified) { /* ten rows of dashes say less than this */
-		fprintf(f, "  (no entry ran with replay --verify)\n");
-		return;
-	}
-	for (unsigned k = 0; k < sizeof(rows) / sizeof(rows[0]); k++)
-		row(f, c, w, rows[k].name, c_fidelity, rows[k].field);
-	row(f, c, w, "  faithful", c_faithful, 0);
-}
-static void c_tot(const struct cmp_entry *e, int arg, char *b, size_t l) { fmt_ns((double)e->rep.all_total.pct[arg], b, (int)l); }
-
-void cmp_print_text(FILE *f, const struct cmp *c)
-{
-	char name[32], label[ESC_LABEL], first[ESC_LABEL];
-	int *w = calloc(c->n, sizeof(*w)); /* each column as wide as its label */
-
-	if (!w)
-		return;
-	for (int i = 0; i < c->n; i++) {
-		c_label(&c->e[i], 0, label, sizeof(label));
-		w[i] = strlen(label) > 12 ? (int)strlen(label) : 12;
-	}
-
-	if (c->id)
-		fprintf(f, "comparison %" PRId64 " (stored)%s\n\n", c->id,
-			c->forced ? ", forced: the entries are not all the same I/O" : "");
-	row(f, c, w, "", c_id, 0);
-	row(f, c, w, "", c_label, 0);
-	row(f, c, w, "total time", c_time, 0);
-	row(f, c, w, "time saved", c_saved, 0);
-	row(f, c, w, "speedup", c_speedup, 0);
-	row(f, c, w, "I/Os", c_ios, 0);
-	row(f, c, w, "IOPS", c_iops, 0);
-	row(f, c, w, "MB/s", c_mbps, 0);
-	row(f, c, w, "mean queue depth", c_mean_depth, 0);
+	jw_obj(w);
+	jw_kstr(w, "label", g->label);
+	jw_ki64(w, "runs", g->n);
+	jw_key(w, "positions");
+	jw_arr(w);
+	for (int j = 0; j < g->n; j++)
+		jw_i64(w, g->entry[j]);
+	jw_arr_end(w);
+	jw_key(w, "within_noise");
+	if (g->within_noise < 0)
+		jw_null(w);
+	else
+		jw_bool(w, g->within_noise);
+	for (unsigned f = 0; f < sizeof(figs) / sizeof(figs[0]); f++)
+		spread_json(w, figs[f].key, &g->fig[figs[f].fig], figs[f].prec);
 	for (int p = 0; p < STATS_NPCT; p++) {
-		snprintf(name, sizeof(name), "service %s", stats_pct_label[p]);
-		row(f, c, w, name, c_svc, p);
+		snprintf(key, sizeof(key), "service_%s", stats_pct_key[p]);
+		spread_json(w, key, &g->fig[CF_SVC + p], 0);
+		snprintf(key, sizeof(key), "total_%s", stats_pct_key[p]);
+		spread_json(w, key, &g->fig[CF_TOT + p], 0);
 	}
-	for (int p = 0; p < STATS_NPCT; p++) {
-		snprintf(name, sizeof(name), "total %s", stats_pct_label[p]);
-		row(f, c, w, name, c_tot, p);
-	}
-	row(f, c, w, "errors", c_errors, 0);
-	fidelity_rows(f, c, w);
-	fputc('\n', f);
-	for (int i = 0; i < c->n; i++) {
-		const struct cmp_entry *e = &c->e[i];
-		char why[160];
-
-		if (run_verify_faithful(&e->rep.verify) == 0)
-			fprintf(f, "WARNING: %s is not a faithful replay of the trace: replay --verify"
-				" found %s\n", fmt_text(e->label, label, sizeof(label)),
-				run_verify_why(&e->rep.verify, why, sizeof(why)));
-	}
-	for (int i = 1; i < c->n; i++) {
-		const struct cmp_entry *e = &c->e[i];
-		double s = e->time_saved_pct;
-
-		fprintf(f, "%s finishes %.1f%% %s than %s%s\n",
-			fmt_text(e->label, label, sizeof(label)), s < 0 ? -s : s,
-			s < 0 ? "later" : "sooner", fmt_text(c->e[0].label, first, sizeof(first)),
-			run_verify_faithful(&e->rep.verify) == 0 ? " (not a faithful replay)" : "");
-	}
-	free(w);
+	(void)c;
+	jw_obj_end(w);
 }
 
 void cmp_print_json(FILE *f, const struct cmp *c)
 {
+	char head[4 * 2 * sizeof(c->e[0].label) + 256];
 	struct jw w;
 
 	jw_init(&w, f, 0);
@@ -457,6 +356,13 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 	else
 		jw_null(&w);
 	jw_kbool(&w, "forced", c->forced);
+	jw_kstr(&w, "headline", cmp_headline(c, head, sizeof(head)));
+	jw_kstr(&w, "spread", "median (nearest rank) and min-max over a configuration's runs");
+	jw_key(&w, "configurations");
+	jw_arr(&w);
+	for (int k = 0; k < c->ng; k++)
+		group_json(&w, c, &c->g[k]);
+	jw_arr_end(&w);
 	jw_key(&w, "entries");
 	jw_arr(&w);
 	for (int i = 0; i < c->n; i++) {

@@ -14,9 +14,12 @@
 
 struct cmp_entry {
 	int64_t trace_id;
-	/* target and timing of a run, else the file name; a partial run's
-	 * label ends in its PARTIAL text, so every line naming it says so */
+	/* the display label (run_label.h); a partial run's label ends in
+	 * its PARTIAL text, so every line naming it says so */
 	char label[512];
+	/* label, full target (else path) and timing: entries of one group
+	 * are repeats of one configuration */
+	char group[1280];
 	char key[17];        /* digest of the trace this I/O comes from */
 	int is_run;
 	double time_saved_pct; /* (T0 - T) / T0 * 100 */
@@ -24,12 +27,64 @@ struct cmp_entry {
 	struct st_report rep;  /* series freed */
 };
 
+/*
+ * The figures a configuration's runs are summed up by (cmp_group): per
+ * figure the median and the range (min-max) over its runs. The median is
+ * common/stats.h's nearest-rank p50 (of an even count, the lower middle
+ * run), so a median is always one run's figure.
+ */
+enum cmp_fig {
+	CF_TIME,       /* total time, ns: first issue to last completion */
+	CF_SAVED,      /* time saved, %: against the baseline's median time */
+	CF_SPEEDUP,    /* speedup, %: the baseline's median time / T - 1 */
+	CF_IOPS, CF_MBPS, CF_DEPTH, CF_ERRORS,
+	CF_SVC,                        /* service p50 ... max (STATS_NPCT), ns */
+	CF_TOT = CF_SVC + STATS_NPCT,  /* total (queue to completion) p50 ... max */
+	CF_LATE = CF_TOT + STATS_NPCT, /* lateness p50 ... max (runs) */
+	CF__COUNT = CF_LATE + STATS_NPCT,
+};
+
+struct cmp_spread {
+	double med, min, max;
+};
+
+/* The runs of one configuration: the entries of one group (same label,
+ * target and timing), in the order of their first entry; group 0 holds
+ * e[0] and is the baseline. */
+struct cmp_group {
+	char label[512];      /* unique in the comparison (" #K" added if not) */
+	int n;                /* entries (runs) */
+	int *entry;           /* their indexes in cmp.e, n of them */
+	struct cmp_spread fig[CF__COUNT];
+	int has_late;         /* every run has lateness figures */
+	/* the ranges of total time of this group and the baseline overlap:
+	 * 1 "within noise", 0 not; -1 for the baseline, and when both have
+	 * one run (no spread known) */
+	int within_noise;
+};
+
 struct cmp {
 	int n;
 	struct cmp_entry *e; /* e[0] is the baseline */
 	int forced;          /* entries of different traces, allowed by --force */
 	int64_t id;          /* comparisons.id once stored, else 0 */
+	int ng;              /* configurations (compare_group.c) */
+	struct cmp_group *g; /* g[0] is the baseline's */
 };
+
+/* One line: who won against the baseline, by how much, how sure, e.g.
+ * "raid0 x2 64k finishes 38.2% sooner than single hdd:7200 (median of 5,
+ * range 36.1-42.0%)". Labels are escaped (fmt_text). Returns buf. */
+char *cmp_headline(const struct cmp *c, char *buf, size_t len);
+
+/* How sure configuration k's difference from the baseline is, as the
+ * headline and the last lines of the text say it: " (median of 5, range
+ * 36.1-42.0%)", "; within noise" when the ranges of total time
+ * overlap, "(one run each: ...)" without repeats. Returns buf. */
+char *cmp_how_sure(const struct cmp *c, int k, char *buf, size_t len);
+
+/* Group c's entries and sum them up (cmp_compute does it): 0 or -ENOMEM. */
+int cmp_group(struct cmp *c);
 
 /*
  * The trace ids to compare. With two or more ids, those. With one id of

@@ -222,6 +222,30 @@ static const char rows_to_v6_after[] =
 	" FROM io_rows_v5 r CROSS JOIN io_marks m ON m.blk = r.rowid >> 6 ORDER BY r.rowid;"
 	"DROP TABLE io_rows_v5;";
 
+/* 6 -> 7: the labels of traces and measurements (run_label.h). The
+ * schema run again by the older migrations keeps an old table's shape
+ * (CREATE TABLE IF NOT EXISTS) but makes a missing one new, label and
+ * all: so a column is added only where it is missing. */
+static int labels_v7(sqlite3 *db, struct bpt_error *err)
+{
+	static const char *const tables[] = { "traces", "measurements" };
+	char sql[128];
+	int rc, src;
+
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s')"
+			 " WHERE name = 'label'", tables[i]);
+		if (query_int(db, sql, &src) == 0 && src == SQLITE_OK) {
+			snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN label TEXT", tables[i]);
+			if ((rc = adb_exec(db, sql, err)))
+				return rc;
+		} else if (src != SQLITE_OK) {
+			return adb_fail(db, err, "cannot read the schema");
+		}
+	}
+	return adb_exec(db, "PRAGMA user_version = 7", err);
+}
+
 /*
  * Bring the schema from version `from` to ADB_SCHEMA_VERSION in one
  * transaction. Version 0 is a new file: it gets the whole schema. Each
@@ -287,11 +311,18 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		if (!(rc = adb_exec(db, ios_to_v6_before, err)) &&
 		    !(rc = adb_exec(db, analyze_schema_sql, err)))
 			rc = adb_exec(db, ios_to_v6_after, err);
+		if (!rc)
+			rc = labels_v7(db, err);
 		break;
 	case 5: /* 5 -> 6: issue times as deltas from io_marks */
 		if (!(rc = adb_exec(db, rows_to_v6_before, err)) &&
 		    !(rc = adb_exec(db, analyze_schema_sql, err)))
 			rc = adb_exec(db, rows_to_v6_after, err);
+		if (!rc)
+			rc = labels_v7(db, err);
+		break;
+	case 6: /* 6 -> 7: labels */
+		rc = labels_v7(db, err);
 		break;
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",

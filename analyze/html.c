@@ -442,6 +442,13 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 	if (rc)
 		goto out;
 	write_header(f, o, n);
+	if (n >= 2) { /* who won, by how much, how sure: compare's first line */
+		char head[4 * 2 * sizeof(c.e[0].label) + 256];
+
+		fputs("<p class=\"headline\"><strong>", f);
+		html_escape(f, cmp_headline(&c, head, sizeof(head)));
+		fputs("</strong></p>\n", f);
+	}
 	if (n) {
 		write_runs_table(f, db, &c);
 		write_fidelity(f, db, &c);

@@ -118,7 +118,7 @@ static int insert_trace(sqlite3 *db, const char *path, const char *hex,
 	static const char sql[] =
 		"INSERT INTO traces (digest, path, kind, format_version, tool_version,"
 		" host, kernel, start_wall_ns, columns, ios, bytes, file_bytes, meta,"
-		" imported_at) VALUES (?,?,?,?,?,?,?,?,?,0,0,?,?,?)";
+		" imported_at, label) VALUES (?,?,?,?,?,?,?,?,?,0,0,?,?,?,?)";
 	char ver[16], now[32], *real = realpath(path, NULL), *meta = meta_json(h);
 	sqlite3_stmt *st;
 	int rc;
@@ -141,6 +141,7 @@ static int insert_trace(sqlite3 *db, const char *path, const char *hex,
 	sqlite3_bind_int64(st, 10, (int64_t)stats->file_bytes);
 	bind_text(st, 11, meta);
 	sqlite3_bind_text(st, 12, adb_utc_now(now, sizeof(now)), -1, SQLITE_STATIC);
+	bind_text(st, 13, bpt_header_get_meta(h, BPT_META_LABEL));
 	rc = step_done(db, st, err, "cannot insert the trace");
 	sqlite3_finalize(st);
 	free(real);

@@ -188,7 +188,7 @@ int measure_results_check(const char *path, struct bpt_error *err)
 static const char insert_measurement[] =
 	"INSERT INTO measurements (kind, target, capacity_bytes, started_wall_ns, access,"
 	" engine, ios_per_step, warmup_ios, warmup_ns, time_limit_ns, write_cache, weights, weights_from,"
-	" score_ios_per_s, tool_version, path, imported_at)"
+	" score_ios_per_s, tool_version, path, imported_at, label)"
 	" SELECT json_extract(?1, '$.kind'), json_extract(?1, '$.target'),"
 	" json_extract(?1, '$.capacity_bytes'), json_extract(?1, '$.started_wall_ns'),"
 	" json_extract(?1, '$.access'), json_extract(?1, '$.engine'),"
@@ -196,7 +196,8 @@ static const char insert_measurement[] =
 	" json_extract(?1, '$.warmup_ns'), json_extract(?1, '$.time_limit_ns'),"
 	" json_extract(?1, '$.write_cache'), json_extract(?1, '$.weights'),"
 	" json_extract(?1, '$.weights_from'), json_extract(?1, '$.score_ios_per_s'),"
-	" json_extract(?1, '$.tool_version'), ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
+	" json_extract(?1, '$.tool_version'), ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
+	" json_extract(?1, '$.label')";
 
 static const char insert_points[] =
 	"INSERT INTO measurement_points SELECT ?2,"

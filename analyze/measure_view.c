@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "html.h"
 #include "jsonout.h"
+#include "run_label.h"
 #include "svg.h"
 
 static void col_text(sqlite3_stmt *st, int i, char *buf, size_t len)
@@ -99,7 +100,7 @@ int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
 	if (sqlite3_prepare_v2(db, "SELECT kind, target, access, coalesce(write_cache, ''),"
-			       " coalesce(score_ios_per_s, 0) FROM measurements WHERE id = ?1",
+			       " coalesce(score_ios_per_s, 0), label FROM measurements WHERE id = ?1",
 			       -1, &st, NULL) != SQLITE_OK) {
 		free(all);
 		return adb_fail(db, err, "cannot read measurements");
@@ -120,6 +121,8 @@ int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
 		col_text(st, 2, m->access, sizeof(m->access));
 		col_text(st, 3, m->write_cache, sizeof(m->write_cache));
 		m->score = sqlite3_column_double(st, 4);
+		run_label_make((const char *)sqlite3_column_text(st, 5), m->target, NULL, m->label,
+			       sizeof(m->label));
 		v->n++;
 		rc = load_points(db, m, err);
 	}
@@ -180,26 +183,71 @@ static const struct figure *figures_of(const char *kind, size_t *n)
 #undef RET
 }
 
-static size_t max_points(const struct mview *v)
+/* The key a step is paired by: the queue depth (qd-sweep), the zone
+ * (zcav), the span in percent (seeks); a commit has its one step. */
+static double step_key(const struct mview_meas *m, const struct mview_point *p)
 {
-	size_t n = 0;
+	if (!strcmp(m->kind, "qd-sweep"))
+		return (double)p->depth;
+	if (!strcmp(m->kind, "zcav"))
+		return (double)p->zone;
+	if (!strcmp(m->kind, "seeks"))
+		return p->span_pct;
+	return 0;
+}
+
+const struct mview_point *mview_step(const struct mview_meas *m, double key)
+{
+	for (size_t s = 0; s < m->n; s++)
+		if (step_key(m, &m->p[s]) == key)
+			return &m->p[s];
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The rows of the table: every step key of any measurement, once, in
+ * increasing order, into *keys (malloc'ed); their number, or 0 (none, or
+ * out of memory). */
+static size_t row_keys(const struct mview *v, double **keys)
+{
+	size_t total = 0, n = 0;
+	double *k;
 
 	for (size_t i = 0; i < v->n; i++)
-		if (v->m[i].n > n)
-			n = v->m[i].n;
+		total += v->m[i].n;
+	if (!total || !(k = malloc(total * sizeof(*k)))) {
+		*keys = NULL;
+		return 0;
+	}
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t s = 0; s < v->m[i].n; s++)
+			k[n++] = step_key(&v->m[i], &v->m[i].p[s]);
+	qsort(k, n, sizeof(*k), cmp_double);
+	total = n, n = 0;
+	for (size_t i = 0; i < total; i++)
+		if (!n || k[i] != k[n - 1])
+			k[n++] = k[i];
+	*keys = k;
 	return n;
 }
 
-/* The row label of step s (from the first measurement that has it). */
-static void row_label(const struct mview *v, size_t s, char *buf, size_t len)
+/* The row label of the step with this key (from the first measurement
+ * that has it). */
+static void row_label(const struct mview *v, double key, char *buf, size_t len)
 {
 	char b[32];
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct mview_meas *m = &v->m[i];
-		const struct mview_point *p = &m->p[s];
+		const struct mview_point *p = mview_step(m, key);
 
-		if (s >= m->n)
+		if (!p)
 			continue;
 		if (!strcmp(m->kind, "qd-sweep"))
 			snprintf(buf, len, "QD %" PRId64, p->depth);
@@ -243,27 +291,33 @@ struct table_style {
  * commit's write cache. */
 static void table_body(FILE *f, const struct mview *v, const struct table_style *ts)
 {
-	size_t nf, rows = max_points(v);
+	size_t nf;
+	double *keys;
+	size_t rows = row_keys(v, &keys);
 	const struct figure *fig = figures_of(v->m[0].kind, &nf);
 	char buf[64], label[96];
 
 	for (size_t k = 0; k < nf; k++) {
 		ts->figure(f, fig[k].name, v);
-		for (size_t s = 0; s < rows; s++) {
-			row_label(v, s, label, sizeof(label));
+		for (size_t r = 0; r < rows; r++) {
+			const struct mview_point *base = mview_step(&v->m[0], keys[r]);
+
+			row_label(v, keys[r], label, sizeof(label));
 			ts->row_start(f, label, 0);
 			for (size_t i = 0; i < v->n; i++) {
-				if (s >= v->m[i].n)
-					snprintf(buf, sizeof(buf), "-");
+				const struct mview_point *p = mview_step(&v->m[i], keys[r]);
+
+				if (!p)
+					snprintf(buf, sizeof(buf), "\u2013");
 				else
-					cell(buf, sizeof(buf), fig[k].get(&v->m[i].p[s]),
-					     s < v->m[0].n ? fig[k].get(&v->m[0].p[s]) : 0,
-					     fig[k].prec, i == 0);
+					cell(buf, sizeof(buf), fig[k].get(p),
+					     base ? fig[k].get(base) : 0, fig[k].prec, i == 0);
 				ts->cell(f, buf);
 			}
 			fputs(ts->row_end, f);
 		}
 	}
+	free(keys);
 	if (!strcmp(v->m[0].kind, "qd-sweep")) {
 		ts->row_start(f, "score (IOPS)", 1);
 		for (size_t i = 0; i < v->n; i++) {
@@ -280,23 +334,46 @@ static void table_body(FILE *f, const struct mview *v, const struct table_style 
 	}
 }
 
+/* The text table: a step column and up to four measurements fit 100
+ * columns (16 + 4 x 21). */
+#define TEXT_NAME_W 16
+#define TEXT_CELL_W 20
+
+/* Columns text takes on a terminal: UTF-8 continuation bytes take none. */
+static size_t text_columns(const char *t)
+{
+	size_t n = 0;
+
+	for (; *t; t++)
+		n += ((unsigned char)*t & 0xc0) != 0x80;
+	return n;
+}
+
+static void text_cell(FILE *f, const char *text)
+{
+	fprintf(f, " %*s", TEXT_CELL_W + (int)(strlen(text) - text_columns(text)), text);
+}
+
 static void text_figure(FILE *f, const char *name, const struct mview *v)
 {
-	fprintf(f, "%-24s", name);
-	for (size_t i = 0; i < v->n; i++)
-		fprintf(f, " %20" PRId64, v->m[i].id);
+	char head[TEXT_CELL_W + 1], esc[4 * sizeof(v->m[0].label) + 24];
+
+	fprintf(f, "%-*s", TEXT_NAME_W, name);
+	for (size_t i = 0; i < v->n; i++) {
+		char l[sizeof(v->m[0].label) + 24];
+
+		snprintf(l, sizeof(l), "%" PRId64 " %s", v->m[i].id, v->m[i].label);
+		fmt_text(l, esc, sizeof(esc));
+		snprintf(head, sizeof(head), "%.*s", TEXT_CELL_W, esc); /* cut to the column */
+		text_cell(f, head);
+	}
 	fputc('\n', f);
 }
 
 static void text_row_start(FILE *f, const char *label, int summary)
 {
 	(void)summary;
-	fprintf(f, "%-24s", label);
-}
-
-static void text_cell(FILE *f, const char *text)
-{
-	fprintf(f, " %20s", text);
+	fprintf(f, "%-*s", TEXT_NAME_W, label);
 }
 
 static const struct table_style text_style = { text_figure, text_row_start, text_cell, "\n" };
@@ -306,7 +383,7 @@ void mview_print_text(FILE *f, const struct mview *v)
 	fprintf(f, "%s, against measurement %" PRId64 ":\n", v->m[0].kind, v->m[0].id);
 	for (size_t i = 0; i < v->n; i++) {
 		fprintf(f, "  %" PRId64 ": ", v->m[i].id);
-		text_str(f, v->m[i].target);
+		text_str(f, v->m[i].label);
 		fprintf(f, " (");
 		text_str(f, v->m[i].access);
 		fprintf(f, ")\n");
@@ -329,6 +406,7 @@ void mview_print_json(FILE *f, const struct mview *v)
 		jw_obj(&w);
 		jw_ki64(&w, "measurement_id", m->id);
 		jw_kstr(&w, "target", m->target);
+		jw_kstr(&w, "label", m->label);
 		jw_kstr(&w, "access", m->access);
 		jw_key(&w, "score_ios_per_s");
 		if (!strcmp(m->kind, "qd-sweep"))
@@ -344,7 +422,7 @@ void mview_print_json(FILE *f, const struct mview *v)
 		jw_arr(&w);
 		for (size_t s = 0; s < m->n; s++) {
 			const struct mview_point *p = &m->p[s];
-			const struct mview_point *b = s < v->m[0].n ? &v->m[0].p[s] : NULL;
+			const struct mview_point *b = mview_step(&v->m[0], step_key(m, p));
 
 			jw_obj(&w);
 			jw_ki64(&w, "depth", p->depth);
@@ -394,8 +472,10 @@ void mview_print_html(FILE *f, const struct mview *v)
 {
 	fprintf(f, "<table class=\"measure\">\n<tr><th>%s</th>", v->m[0].kind);
 	for (size_t i = 0; i < v->n; i++) {
-		fprintf(f, "<th>%" PRId64 ": ", v->m[i].id);
+		fprintf(f, "<th title=\"");
 		html_escape(f, v->m[i].target);
+		fprintf(f, "\">%" PRId64 ": ", v->m[i].id);
+		html_escape(f, v->m[i].label);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -464,7 +544,7 @@ int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int st
 	for (size_t i = 0; i < v->n; i++) {
 		const struct mview_meas *m = &v->m[i];
 
-		snprintf(labels[i], sizeof(labels[i]), "%" PRId64 " %s", m->id, m->target);
+		snprintf(labels[i], sizeof(labels[i]), "%" PRId64 " %s", m->id, m->label);
 		s[i].label = labels[i];
 		s[i].x = xy + o;
 		s[i].y = xy + total + o;

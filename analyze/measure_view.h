@@ -5,10 +5,11 @@
  * zcav|seeks|commit` and the Measurements section of `analyze html`.
  *
  * Measurements are compared step by step: the qd-sweep's depths, zcav's
- * zones, the seeks' spans (matched by position, so a sweep over 1,2,4 and
- * one over 1,2,4,8 share three rows and the fourth shows "-"). The first
- * measurement is the baseline; every other value also shows its change
- * against it in percent.
+ * zones, the seeks' spans, paired by their value (never by position: a
+ * sweep over 1,2,4 against one over 1,4,8,16 has the rows QD 1, 2, 4, 8,
+ * 16, and a step one side lacks shows "\u2013"). The first measurement is
+ * the baseline; every other value also shows its change against its step
+ * of the same depth (zone, span) in percent.
  */
 #ifndef BLKPEAK_ANALYZE_MEASURE_VIEW_H
 #define BLKPEAK_ANALYZE_MEASURE_VIEW_H
@@ -28,6 +29,7 @@ struct mview_point {
 struct mview_meas {
 	int64_t id;
 	char kind[16], target[512], access[512], write_cache[64];
+	char label[64];         /* the display label (run_label.h) */
 	double score;           /* qd-sweep */
 	size_t n;
 	struct mview_point *p;
@@ -43,6 +45,10 @@ struct mview {
 int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
 	       struct bpt_error *err);
 void mview_free(struct mview *v);
+
+/* m's step of this depth (qd-sweep), zone (zcav) or span in percent
+ * (seeks), m's one step (commit, key 0); NULL when m has none. */
+const struct mview_point *mview_step(const struct mview_meas *m, double key);
 
 /* -EINVAL with err unless v holds one or more measurements of one kind. */
 int mview_same_kind(const struct mview *v, struct bpt_error *err);

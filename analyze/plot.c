@@ -17,6 +17,7 @@
 #include "chart_label.h"
 #include "db.h"
 #include "plot.h"
+#include "run_label.h"
 #include "progress.h"
 #include "reorder.h"
 #include "stats.h"
@@ -199,24 +200,18 @@ static int finish(sqlite3_stmt *st, int rc)
 
 int plot_trace_label(sqlite3 *db, int64_t id, char *buf, size_t len)
 {
-	sqlite3_stmt *st;
-	char shortl[128];
-	int rc;
+	char label[RUN_LABEL_MAX];
+	int rc = run_label_db(db, id, label, sizeof(label));
 
-	if (prepare(db, "SELECT t.path, r.target FROM traces t "
-			"LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?", &st))
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		chart_label((const char *)sqlite3_column_text(st, 1),
-			    (const char *)sqlite3_column_text(st, 0), shortl, sizeof(shortl));
-		snprintf(buf, len, "%lld %s", (long long)id, shortl);
-		sqlite3_finalize(st);
-		return 0;
+	if (!rc) {
+		int n = snprintf(buf, len, "%lld ", (long long)id);
+
+		if (n >= 0 && (size_t)n < len)
+			memcpy(buf + n, label, strlen(label) + 1 < len - (size_t)n ?
+			       strlen(label) + 1 : len - (size_t)n);
+		buf[len - 1] = 0;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? -ENOENT : -EIO;
+	return rc;
 }
 
 /* traces.ios of a trace (0 when unknown): the progress line's total. */

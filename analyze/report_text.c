@@ -47,8 +47,8 @@ static void print_summary(FILE *f, const struct st_report *r)
 			" windows: the figures below miss those I/Os\n", r->lost_events, r->loss_windows);
 	if (r->unseen_completions)
 		fprintf(f, "  note: %" PRIu64 " I/Os whose completion the capture did not see are "
-			"left out of the latency figures (counted everywhere else)\n",
-			r->unseen_completions);
+			"left out of the latency,\n  queue depth, busy and idle figures (counted "
+			"in I/Os, bytes, mix, sizes, seeks, rates)\n", r->unseen_completions);
 	if (r->truncated)
 		fprintf(f, "  WARNING: %s a truncated file: its last, incomplete block is missing\n",
 			r->trace_id ? "imported from" : "read from");
@@ -63,7 +63,8 @@ static void print_summary(FILE *f, const struct st_report *r)
 	fprintf(f, "  busy        %s (%.1f%%), idle %s (%.1f%%)\n",
 		fmt_ns((double)r->busy_ns, b1, sizeof(b1)), pct(r->busy_ns, r->duration_ns),
 		fmt_ns((double)r->idle_ns, b2, sizeof(b2)), pct(r->idle_ns, r->duration_ns));
-	fprintf(f, "  queue depth mean %.2f outstanding, max %u\n\n", r->mean_depth, r->max_depth);
+	fprintf(f, "  queue depth mean %.2f outstanding, max %u%s\n\n", r->mean_depth, r->max_depth,
+		r->unseen_completions ? " (I/Os whose completion was seen)" : "");
 }
 
 /* A run's timing as its own clock saw it and, with --verify, the

@@ -228,6 +228,8 @@ static int pass1_row(void *ctx, const struct st_row *r)
 	if (procs_add(&s->procs, r->pid, r->comm, r->bytes) || stfiles_add(&s->files, r))
 		return -ENOMEM;
 	lat_add(s, r);
+	if (r->completion)
+		return 0; /* queue depth: its completion is only a bound, far too late */
 	ev.k1 = r->issue;
 	ev.k2 = 0;
 	reorder_push(&s->ro, &ev);
@@ -275,8 +277,8 @@ static int depth_sorted(struct st_source *src, struct scan *s, struct bpt_error 
 	depth_reset(s);
 	s->rep->depth_resorted = 1;
 	sql = sqlite3_mprintf("SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM %s"
-			      " UNION ALL SELECT max(complete_ns, issue_ns), 1 FROM %s) ORDER BY t, k",
-			      src->from, src->from);
+			      " WHERE completion = 0 UNION ALL SELECT max(complete_ns, issue_ns), 1"
+			      " FROM %s WHERE completion = 0) ORDER BY t, k", src->from, src->from);
 	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)

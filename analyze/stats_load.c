@@ -29,7 +29,7 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 
 	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
 			       " r.source_trace_id, r.source_digest, r.target, r.timing, t.lost_events,"
-			        " t.loss_windows, t.truncated, t.columns FROM traces t"
+			        " t.loss_windows, t.truncated, t.columns, t.label FROM traces t"
 			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
@@ -54,6 +54,7 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	rep->loss_windows = (uint64_t)sqlite3_column_int64(st, 10);
 	rep->truncated = sqlite3_column_int(st, 11);
 	src->has_sched = !!(sqlite3_column_int64(st, 12) & BPT_COL_SCHED);
+	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	sqlite3_finalize(st);
 	if ((rc = run_verify_load(db, id, &rep->verify, err)))
 		return rc;

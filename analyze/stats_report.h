@@ -102,12 +102,14 @@ struct st_report {
 	uint64_t lost_events, loss_windows; /* a capture's losses: I/Os the figures miss */
 	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
+	char label[64];                     /* given label (replay --label, analyze label), "" none */
 	struct run_partial partial;         /* a partial replay run */
 	struct run_verify verify;           /* replay --verify's findings (the kernel's view) */
 	struct stats_latency lateness;      /* issue - sched (count 0: no due times) */
 	uint64_t ios, bytes, errors;
 	uint64_t unseen_completions;    /* I/Os whose completion was not seen: in
-					   every figure but the latencies */
+					   every figure but the latencies, the queue
+					   depth and busy/idle time */
 	uint64_t first_issue_ns, last_complete_ns, duration_ns;
 	double iops, mbps;
 	struct st_op op[BPT_OP__COUNT];

@@ -231,6 +231,8 @@ struct bpt_meta {
 #define BPT_META_OFFSET "offset"
 #define BPT_META_CREATE "create"
 #define BPT_META_NO_IDLE "no_idle"
+#define BPT_META_LABEL "label"           /* replay --label: the run's display name */
+#define BPT_META_REPEAT "repeat"         /* replay --repeat: "K/N", run K of N */
 /* An imported (converted) trace: the foreign format(s), the input
  * path(s), lines skipped by --skip-bad, records --device left out. */
 #define BPT_META_IMPORT_FORMAT "import.format"

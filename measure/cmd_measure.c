@@ -84,6 +84,9 @@ static const char help_output[] =
 "\n"
 "output:\n"
 "  -o, --output FILE      write the results document (JSON)\n"
+"  --label NAME           the measurement's name in analyze's tables and\n"
+"                         charts (up to 63 bytes; default: a short name\n"
+"                         from the target), in the document's \"label\"\n"
 "  --json                 print the results document instead of the table\n"
 "  --db PATH              the analysis database the results are stored in\n"
 "                         (as by blkpeak analyze import; default $BLKPEAK_DB,\n"
@@ -121,6 +124,7 @@ enum {
 	OPT_ALLOW_WRITE = 256, OPT_IOS, OPT_WARMUP, OPT_SEED, OPT_ENGINE, OPT_NULL_LAT,
 	OPT_PATTERN, OPT_LIKE, OPT_DEPTHS, OPT_WEIGHTS, OPT_WEIGHTS_FROM, OPT_ZONES, OPT_BS,
 	OPT_DEPTH, OPT_SPANS, OPT_REGION, OPT_FUA, OPT_JSON, OPT_DB, OPT_TIME, OPT_NO_STORE,
+	OPT_LABEL,
 };
 
 static const struct option long_opts[] = {
@@ -147,6 +151,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "no-store", no_argument, NULL, OPT_NO_STORE },
+	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -301,6 +306,13 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 		return 0;
 	case OPT_FUA: o->fua = 1; return 0;
 	case OPT_JSON: o->json = 1; return 0;
+	case OPT_LABEL:
+		if (!*arg || strlen(arg) > 63) {
+			pr_err("measure: --label: '%s': give a name of 1 to 63 bytes", arg);
+			return EXIT_USAGE;
+		}
+		o->label = arg;
+		return 0;
 	case OPT_DB: o->db = arg; return 0;
 	case OPT_NO_STORE: o->no_store = 1; return 0;
 	}

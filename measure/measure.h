@@ -56,6 +56,7 @@ struct measure_opts {
 	uint64_t seed;
 	const char *output, *db;   /* db NULL: analyze's default database */
 	int json, no_store;
+	const char *label;         /* --label: the display name, or NULL */
 };
 
 /* One step's result. */

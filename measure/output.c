@@ -135,6 +135,8 @@ void measure_print_json(FILE *f, const struct measure_opts *o, const struct meas
 	jw_kstr(&w, "tool_version", BLKPEAK_VERSION);
 	jw_kstr(&w, "kind", measure_kind_name(r->kind));
 	jw_kstr(&w, "target", r->target);
+	jw_key(&w, "label");
+	jw_str_or_null(&w, o->label);
 	jw_ku64(&w, "capacity_bytes", r->capacity);
 	jw_ki64(&w, "started_wall_ns", r->started_wall_ns);
 	jw_kstr(&w, "access", r->access);

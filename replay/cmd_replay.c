@@ -74,7 +74,8 @@ static void usage(FILE *f)
 "                         above 0, below 1e6; refused when the trace would\n"
 "                         last 2^62 ns or more at that speed)\n"
 "  --queue-depth N        most I/Os outstanding (default: afap the trace's\n"
-"                         maximum; original and causal 1024 or that maximum)\n"
+"                         maximum, of I/Os whose completion was seen; original\n"
+"                         and causal 1024 or that maximum)\n"
 "  --no-idle              causal: leave out think time\n"
 "  --realtime             run the issuer SCHED_FIFO (sleeping until 80 us\n"
 "                         before each I/O) and lock memory; warn when refused\n"
@@ -94,7 +95,16 @@ static void usage(FILE *f)
 "                         capture and compare: every I/O seen by the kernel\n"
 "                         with its member, offset, size and operation, and\n"
 "                         the issue error from the kernel's view (root, BPF)\n"
-"  --json                 print the summary as JSON\n"
+"  --label NAME           the run's name in analyze's tables and charts (up\n"
+"                         to 63 bytes; default: a short name from the\n"
+"                         target, e.g. \"raid0 x2 64k\"), in its meta \"label\"\n"
+"  --repeat N             replay N times (1-1000), one after the other; with\n"
+"                         -o RUN.bpt each run goes to RUN.1.bpt ... RUN.N.bpt\n"
+"                         (meta \"repeat\" K/N), and analyze compare shows the\n"
+"                         median and range of the repeats; stops at the first\n"
+"                         run that fails\n"
+"  --json                 print the summary as JSON (with --repeat: one\n"
+"                         object per run, one per line)\n"
 "  --protect PATH         refuse to run when PATH is a member of the target\n"
 "                         (repeatable; measure passes its -o)\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
@@ -117,7 +127,8 @@ static void usage(FILE *f)
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
-	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT,
+	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
+	OPT_REPEAT,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +152,8 @@ static const struct option long_opts[] = {
 	{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
 	{ "poll", no_argument, NULL, OPT_POLL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -273,6 +286,21 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 		o->protect[o->nprotect++] = arg;
 		return 0;
 	case OPT_ENGINE: o->engine = arg; return 0;
+	case OPT_LABEL:
+		if (!*arg || strlen(arg) > REPLAY_LABEL_MAX) {
+			pr_err("replay: --label: '%s': give a name of 1 to %d bytes", arg,
+			       REPLAY_LABEL_MAX);
+			return EXIT_USAGE;
+		}
+		o->label = arg;
+		return 0;
+	case OPT_REPEAT:
+		if (parse_u64(arg, &v) == 0 && v >= 1 && v <= 1000) {
+			o->repeats = (unsigned)v;
+			return 0;
+		}
+		pr_err("replay: --repeat: '%s': not a number from 1 to 1000", arg);
+		return EXIT_USAGE;
 	case OPT_NULL_LAT:
 		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)
 			return 0;
@@ -296,6 +324,48 @@ static int bad_spec(const char *spec)
 	}
 	target_spec_free(&ts);
 	return 0;
+}
+
+/* RUN.bpt's name for repeat k: RUN.K.bpt (RUN.K without a suffix). */
+static int repeat_path(const char *out, unsigned k, char *buf, size_t len)
+{
+	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	int n;
+
+	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
+		n = snprintf(buf, len, "%s.%u", out, k);
+	else
+		n = snprintf(buf, len, "%.*s.%u%s", (int)(dot - out), out, k, dot);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* --repeat N: the same replay N times, each with its own run file. */
+static int replay_repeats(struct replay_opts *o)
+{
+	const char *out = o->output;
+	char path[4096];
+	int rc = EXIT_OK;
+
+	if (out && !strcmp(out, "-")) {
+		pr_err("replay: --repeat writes one run file per repeat: give -o RUN.bpt, not -");
+		return EXIT_USAGE;
+	}
+	for (unsigned k = 1; k <= o->repeats && rc == EXIT_OK; k++) {
+		if (out) {
+			if (repeat_path(out, k, path, sizeof(path))) {
+				pr_err("replay: %s: name too long for --repeat", out);
+				return EXIT_USAGE;
+			}
+			o->output = path;
+		}
+		o->repeat = k;
+		if (!o->json)
+			fprintf(stderr, "replay: repeat %u of %u%s%s\n", k, o->repeats,
+				out ? ": " : "", out ? path : "");
+		rc = replay_run(o);
+	}
+	o->output = out;
+	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -340,5 +410,5 @@ int cmd_replay(int argc, char **argv)
 		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
 		return EXIT_USAGE;
 	}
-	return replay_run(&o);
+	return o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
 }

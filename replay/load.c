@@ -91,6 +91,7 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 		.target = o->dev_target[rec->dev],
 		.op = (uint8_t)op,
 		.flags = (uint8_t)flags,
+		.unseen = rec->completion != BPT_COMPLETION_SEEN,
 	};
 	if (!o->has_region[rec->dev])
 		return 1;
@@ -133,7 +134,7 @@ unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
 	unsigned best;
 
 	for (uint64_t i = 0; i < n; i++)
-		if (inflight_add(&c, io[i].t_ns, io[i].done_ns))
+		if (!io[i].unseen && inflight_add(&c, io[i].t_ns, io[i].done_ns))
 			break;
 	best = c.best;
 	inflight_free(&c);
@@ -238,7 +239,7 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 		/* a record's pieces are requests of their own, in flight together */
 		if (lt->n && io[0].t_ns < last_t)
 			lt->issue_ordered = 0;
-		for (int k = 0; k < np && lt->issue_ordered; k++)
+		for (int k = 0; k < np && lt->issue_ordered && !io[k].unseen; k++)
 			if (inflight_add(&inflight, io[k].t_ns, io[k].done_ns))
 				lt->issue_ordered = 0; /* out of memory: count it in a second pass */
 		last_t = io[0].t_ns;
@@ -621,7 +622,7 @@ int load_count_outstanding(struct bpt_reader *r, struct loaded_trace *lt,
 	if (rc)
 		return rc;
 	while ((rc = load_stream_next(s, &io, err)) == 1)
-		if ((rc = inflight_add(&c, io.t_ns, io.done_ns)))
+		if (!io.unseen && (rc = inflight_add(&c, io.t_ns, io.done_ns)))
 			break;
 	load_stream_close(s);
 	if (!rc) {

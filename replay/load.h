@@ -70,8 +70,10 @@ struct loaded_trace {
 	uint64_t source_records; /* records in the file */
 	uint64_t skipped;        /* left out by the --writes policy */
 	uint64_t recorded_ns;    /* last completion - first issue */
-	/* most I/Os in flight in the recording; set by load_scan when the
-	 * file is in issue order, else by load_count_outstanding */
+	/* most I/Os in flight in the recording, of those whose completion
+	 * the capture saw (one not seen stays "in flight" to its bound, far
+	 * too late); set by load_scan when the file is in issue order, else
+	 * by load_count_outstanding */
 	unsigned max_outstanding;
 	int have_max_outstanding;
 	int issue_ordered;       /* the file's records are in issue order */
@@ -137,7 +139,8 @@ struct inflight_count {
 int inflight_add(struct inflight_count *c, uint64_t t_ns, uint64_t done_ns);
 void inflight_free(struct inflight_count *c);
 
-/* Most I/Os in flight at once given issue-sorted I/Os (0 when n is 0). */
+/* Most I/Os in flight at once given issue-sorted I/Os (0 when n is 0),
+ * of those whose completion was seen (rp_io.unseen 0). */
 unsigned load_max_outstanding(const struct rp_io *io, uint64_t n);
 
 #endif

@@ -564,8 +564,8 @@ static int open_run_file(struct replay *rp)
 	const struct replay_opts *o = rp->o;
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
-	char offset[32], create[32], nios[24];
-	const char *meta[2 * 13];
+	char offset[32], create[32], nios[24], repeat[32];
+	const char *meta[2 * 15];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
 
@@ -625,6 +625,12 @@ static int open_run_file(struct replay *rp)
 	}
 	if (o->no_idle)
 		meta[nm * 2] = BPT_META_NO_IDLE, meta[nm++ * 2 + 1] = "1";
+	if (o->label)
+		meta[nm * 2] = BPT_META_LABEL, meta[nm++ * 2 + 1] = o->label;
+	if (o->repeats) {
+		snprintf(repeat, sizeof(repeat), "%u/%u", o->repeat, o->repeats);
+		meta[nm * 2] = BPT_META_REPEAT, meta[nm++ * 2 + 1] = repeat;
+	}
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {

@@ -43,7 +43,13 @@ struct replay_opts {
 	uint64_t offset, create_size;
 	const char *engine;
 	uint64_t null_latency_ns;    /* --engine null: simulated service time */
+	const char *label;           /* --label: the run's display name, or NULL */
+	unsigned repeat, repeats;    /* --repeat: this is run `repeat` (1..) of
+					`repeats`; 0 of 0 without it */
 };
+
+/* --label's longest name in bytes (analyze cuts longer ones: run_label.h) */
+#define REPLAY_LABEL_MAX 63
 
 /* Run it; prints errors and the summary. Returns an exit code: EXIT_OK,
  * or EXIT_FAIL when the replay could not start, stopped early or had I/O

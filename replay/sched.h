@@ -55,6 +55,8 @@ struct rp_io {
 	uint8_t flags;      /* enum bpt_flag */
 	uint8_t piece;      /* a record cut at region bounds: which piece, in the
 			       order of its bytes (load.h); else 0 */
+	uint8_t unseen;     /* the capture did not see its completion: done_ns
+			       is a bound (enum bpt_completion not SEEN) */
 };
 
 /* An array-internal I/O of a raid5/raid6 request (layout_part.internal):

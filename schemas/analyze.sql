@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS traces (
 	file_bytes       INTEGER,
 	meta             TEXT,                 -- header key=value pairs as a JSON object
 	imported_at      TEXT NOT NULL /* UTC, ISO 8601 */,
-	io_base          INTEGER NOT NULL DEFAULT 0 /* io_rows.rowid of its idx 0 (version 5) */
+	io_base          INTEGER NOT NULL DEFAULT 0, /* io_rows.rowid of its idx 0 (version 5) */
+	label            TEXT                  /* replay --label or analyze label (version 7), NULL: none */
 );
 
 -- The device table of each trace; ios.dev is `idx` here.
@@ -259,7 +260,7 @@ CREATE TABLE IF NOT EXISTS comparison_entries (
 	comparison_id   INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
 	position        INTEGER NOT NULL,
 	trace_id        INTEGER NOT NULL REFERENCES traces(id),
-	label           TEXT NOT NULL,         -- target of a run, else the trace's path
+	label           TEXT NOT NULL,         -- display label (analyze/run_label.h)
 	duration_ns     INTEGER NOT NULL,      -- first issue to last completion
 	ios             INTEGER NOT NULL,
 	bytes           INTEGER NOT NULL,
@@ -300,6 +301,7 @@ CREATE TABLE IF NOT EXISTS measurements (
 	tool_version    TEXT,
 	path            TEXT,                  -- the results file as imported
 	imported_at     TEXT NOT NULL,         -- UTC, ISO 8601
+	label           TEXT,                  -- measure --label or analyze label (version 7), NULL: none
 	UNIQUE (kind, target, started_wall_ns)
 );
 
@@ -345,4 +347,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 			   AND processes.comm_id = ios.comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

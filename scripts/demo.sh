@@ -7,10 +7,13 @@
 #      recipe of workloads/) on loop-device "disks" with
 #      `blkpeak capture -d DEV -- workloads/NAME ...`, and name the
 #      programs that did its I/O;
-#   2. replay the trace with causal timing on one disk, on a RAID 0 and on
-#      a RAID 1 of two other disks (virtual arrays built by blkpeak);
-#   3. import everything, print the comparison (time saved in %), write
-#      demo/report.html with the charts.
+#   2. replay the trace with causal timing DEMO_REPEAT times on each
+#      target (by default one disk, a RAID 0 and a RAID 1 of two other
+#      disks: virtual arrays built by blkpeak), so every figure has a
+#      median and a range;
+#   3. import everything, print the comparison (its headline first: who
+#      won, by how much, how sure; time saved in % as median and min-max
+#      of the repeats), write demo/report.html with the charts.
 #
 # The "disks" are sparse files in /dev/shm behind loop devices. By default
 # the replay targets are emulated disks (DEMO_DISK=7200: blkpeak's model
@@ -25,7 +28,9 @@
 # (the emulated disks do not). The recording is made on an unthrottled,
 # unemulated device. Everything it makes (loop devices, mounts, the
 # cgroup, temp files) is removed at the end, also on failure or Ctrl-C;
-# the results stay in demo/ (or $DEMO_DIR).
+# the results stay in demo/ (or $DEMO_DIR), which holds only this demo's:
+# the files an earlier demo wrote there (listed in its .blkpeak-demo) are
+# removed first.
 #
 # Environment: WORKLOAD (a recipe of workloads/, default photo-edit; `make
 # demo WORKLOAD=NAME`), DEMO_SCALE (multiplies the recipe's default size:
@@ -40,7 +45,9 @@
 # chunks, whose parity reads and writes are real I/Os; dual is IPEAK's
 # "two independent disks": the recorded disk on one disk and its upper
 # half, where a scratch or swap partition would be (the recipes have no
-# partitions), on a second, replay --map DEV:START-=SPEC), DEMO_DIR, DEMO_TMP (where its
+# partitions), on a second, replay --map DEV:START-=SPEC), DEMO_REPEAT
+# (replays per target, default 3: replay --repeat; 1 for one run each),
+# DEMO_DIR, DEMO_TMP (where its
 # temporary folder blkpeak-demo.XXXXXX goes, default /dev/shm; a RAM file
 # system keeps the "disks" fast), BLKPEAK (the binary).
 set -euo pipefail
@@ -53,6 +60,7 @@ IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
 DISK=${DEMO_DISK:-7200}
 TARGETS=${DEMO_TARGETS:-single raid0 raid1}
+REPEAT=${DEMO_REPEAT:-3}
 WL=${WORKLOAD:-photo-edit}
 # shellcheck source=scripts/throttle.sh
 . "$ROOT/scripts/throttle.sh"
@@ -71,6 +79,7 @@ say() { printf '%s\n' "$*"; }
 awk -v s="$SCALE" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0) }' ||
 	die "DEMO_SCALE: '$SCALE': not a positive number"
 case "$IOPS$MBPS" in *[!0-9]*) die "DEMO_IOPS and DEMO_MBPS must be whole numbers" ;; esac
+case "$REPEAT" in ''|*[!0-9]*|0*) die "DEMO_REPEAT: '$REPEAT': not a whole number from 1" ;; esac
 for t in $TARGETS; do
 	case "$t" in single|raid0|raid1|raid5|dual) ;; *) die "DEMO_TARGETS: '$t': not one of single raid0 raid1 raid5 dual" ;; esac
 done
@@ -87,8 +96,41 @@ fi
 RECIPE=$ROOT/workloads/$WL
 WL_SCALE=$(awk -v s="$SCALE" 'BEGIN { printf "%g", 0.05 * s }')
 
+# what_targets: the targets in words, "one disk, RAID 0 and RAID 1"
+what_targets() {
+	local words=() t out=""
+	for t in $TARGETS; do
+		case $t in
+		single) words+=("one disk") ;;
+		raid0) words+=("RAID 0") ;;
+		raid1) words+=("RAID 1") ;;
+		raid5) words+=("RAID 5") ;;
+		dual) words+=("two independent disks") ;;
+		esac
+	done
+	for i in "${!words[@]}"; do
+		if [ "$i" -eq 0 ]; then out=${words[0]}
+		elif [ "$i" -eq $((${#words[@]} - 1)) ]; then out="$out and ${words[$i]}"
+		else out="$out, ${words[$i]}"; fi
+	done
+	printf '%s' "$out"
+}
+WHAT=$(what_targets)
+
 mkdir -p "$DIR"
 DIR=$(realpath "$DIR")
+# An earlier demo's files go (those it listed; an old demo/ of the tree
+# from before the list: what the demo writes), so demo/ shows this one.
+if [ -f "$DIR/.blkpeak-demo" ]; then
+	while IFS= read -r f; do
+		case "$f" in ''|*/*|.*) ;; *) rm -f -- "${DIR:?}/$f" ;; esac
+	done < "$DIR/.blkpeak-demo"
+elif [ "$DIR" = "$ROOT/demo" ]; then
+	rm -f -- "$DIR"/*.bpt "$DIR"/*.svg "$DIR/report.html" "$DIR/blkpeak.db"
+fi
+: > "$DIR/.blkpeak-demo"
+# wrote NAME...: files of DIR this demo made (the next one removes them)
+wrote() { printf '%s\n' "$@" >> "$DIR/.blkpeak-demo"; }
 WORK=$(mktemp -d "${DEMO_TMP:-/dev/shm}/blkpeak-demo.XXXXXX")
 LOOPS=""
 WL_UP=""
@@ -128,7 +170,7 @@ new_disk() {
 # emu PATH: PATH as a replay target member (an emulated disk unless throttled)
 emu() { if [ "$DISK" = throttle ]; then echo "$1"; else echo "hdd:$DISK:$1"; fi; }
 
-say "== blkpeak demo: the $WL workload (workloads/$WL) on one disk, RAID 0 and RAID 1"
+say "== blkpeak demo: the $WL workload (workloads/$WL) on $WHAT"
 if [ "$DISK" = throttle ]; then
 	thr_detect || die "block throttling is needed to make loop devices behave like disks"
 	thr_create "blkpeak-demo-$$" || die "cannot create a cgroup under $THR_ROOT"
@@ -143,7 +185,7 @@ else
 	say "Disks: RAM-backed loop devices; each replay target is an emulated disk"
 	say "(hdd:$DISK:DEVICE): blkpeak does the I/O on the loop device and holds its"
 	say "completion until the modelled disk would have finished it (seek, rotation,"
-	say "zones, caches; schemas/disk-model.md). The RAID 0 and RAID 1 are two such disks."
+	say "zones, caches; schemas/disk-model.md). Arrays are built of such disks."
 fi
 
 # 1. The workload's file systems, then its capture (all its devices).
@@ -156,6 +198,7 @@ SRCS=$("$RECIPE" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE" 
 [ -n "$SRCS" ] || die "the workload set-up made no device"
 DEVOPTS=() SIZES=()
 for d in $SRCS; do DEVOPTS+=(-d "$d"); SIZES+=("$(blockdev --getsize64 "$d")"); done
+wrote "$WL.bpt"
 step "$BLKPEAK" capture -o "$DIR/$WL.bpt" "${DEVOPTS[@]}" -- \
 	"$RECIPE" --workdir "$WORK/wl" --phase run --quiet --scale "$WL_SCALE"
 "$RECIPE" --workdir "$WORK/wl" --phase teardown --quiet
@@ -166,7 +209,7 @@ step "$BLKPEAK" info --verify "$DIR/$WL.bpt"
 # arrays. A recipe with two disks (backup) gets each of its disks replayed
 # on its own target (--map), as the two disks of a machine would be.
 say ""
-say "== 2. replay it, causal timing, on three targets per recorded disk (disks of $((SIZES[0] >> 20)) MiB)"
+say "== 2. replay it, causal timing, $REPEAT time(s) on each target (disks of $((SIZES[0] >> 20)) MiB)"
 ONE=() A=() B=() C=() D=()
 for i in "${!SIZES[@]}"; do
 	new_disk "single$i" "${SIZES[$i]}"; ONE+=("$DEV")
@@ -204,6 +247,13 @@ replay() { # KIND
 		i=$((i + 1))
 	done
 	run+=(-o "$DIR/run-$1.bpt" "$DIR/$WL.bpt")
+	local files=("$DIR/run-$1.bpt")
+	if [ "$REPEAT" -gt 1 ]; then
+		run+=(--repeat "$REPEAT")
+		files=()
+		for k in $(seq "$REPEAT"); do files+=("$DIR/run-$1.$k.bpt"); done
+	fi
+	for k in "${files[@]}"; do wrote "${k##*/}"; done
 	if [ "$DISK" = throttle ]; then
 		printf '\n\033[1m$ %s\033[0m   (in the throttled cgroup)\n' "${run[*]}"
 		thr_exec "${run[@]}"
@@ -215,7 +265,7 @@ replay() { # KIND
 		cat "$WORK/one.err" >> "$WORK/replay.err"
 		[ $rc -eq 0 ] || exit $rc
 	fi
-	RUN[$1]=$DIR/run-$1.bpt
+	RUN[$1]=${files[*]}
 }
 for t in $TARGETS; do replay "$t"; done
 if [ "$DISK" = throttle ]; then
@@ -236,6 +286,7 @@ say ""
 say "== 3. import, compare, report"
 DB=$DIR/blkpeak.db
 rm -f "$DB"
+wrote blkpeak.db
 # import FILE: prints the import line, sets ID to the trace's id.
 import() {
 	local line
@@ -246,24 +297,40 @@ import() {
 }
 printf '\n\033[1m$ %s\033[0m\n' "$BLKPEAK analyze import --db $DB FILE  (for each file)"
 import "$DIR/$WL.bpt"; CAP=$ID
-IDS=()
-for t in $TARGETS; do import "${RUN[$t]}"; IDS+=("$ID"); done
+IDS=() FIRSTS=()
+for t in $TARGETS; do
+	n=0
+	for f in ${RUN[$t]}; do
+		import "$f"; IDS+=("$ID")
+		[ $n -gt 0 ] || FIRSTS+=("$ID") # the charts draw each target's first run
+		n=$((n + 1))
+	done
+done
 step "$BLKPEAK" analyze compare --db "$DB" "${IDS[@]}"
 say ""
 FIRST=${TARGETS%% *}; [ "$FIRST" != single ] || FIRST="single disk"
-say "Time saved against the $FIRST (same recorded I/O, causal timing):"
+say "Time saved against the $FIRST (same recorded I/O, causal timing; median of each"
+say "target's $REPEAT run(s), min-max in brackets, against the median of the first's):"
+# per label: the run of median time (nearest rank), its time saved, the range
 "$BLKPEAK" analyze query --db "$DB" --csv \
-	"WITH e AS (SELECT * FROM comparison_entries
-	           WHERE comparison_id = (SELECT max(id) FROM comparisons))
-	 SELECT printf('  %-*s %+6.1f %%  (%.3f s)', (SELECT max(length(label)) FROM e),
-	               label, time_saved_pct, duration_ns / 1e9)
-	 FROM e ORDER BY position" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//; 1s/ +0.0 %/  base  /'
+	"WITH e AS (SELECT *, row_number() OVER (PARTITION BY label ORDER BY duration_ns) AS k,
+	                  count(*) OVER (PARTITION BY label) AS n,
+	                  min(position) OVER (PARTITION BY label) AS first
+	           FROM comparison_entries WHERE comparison_id = (SELECT max(id) FROM comparisons)),
+	      g AS (SELECT label, n, first, min(time_saved_pct) AS lo, max(time_saved_pct) AS hi
+	           FROM e GROUP BY label)
+	 SELECT printf('  %-*s %+6.1f %%  [%+.1f to %+.1f %%]  %.3f s, %d run%s', (SELECT max(length(label)) FROM e),
+	               e.label, e.time_saved_pct, g.lo, g.hi, e.duration_ns / 1e9, g.n,
+	               CASE g.n WHEN 1 THEN '' ELSE 's' END)
+	 FROM e JOIN g ON g.label = e.label WHERE e.k = (e.n + 1) / 2 ORDER BY g.first" |
+	tail -n +2 | sed 's/\r$//; s/^"//; s/"$//'
 IPEAK_NOTE=""
 if [ "$WL" = photo-edit ]; then
 	IPEAK_NOTE="IPEAK measured a similar photo-editing session on real disks: one disk 45.9 s, RAID 0 of two 39.6 s (13.7% saved)."
 	case " $TARGETS " in *" dual "*)
 		IPEAK_NOTE="${IPEAK_NOTE%.}; two disks with the scratch and swap partitions on the second 43.0 s (6.3% saved)." ;;
 	esac
+	IPEAK_NOTE="$IPEAK_NOTE The figures here differ: IPEAK timed a 2004 CPU with real disks, while this recording ran on RAM-backed loop devices (its think times and I/O come from today's machine) and is replayed on models of disks of that time."
 	say "For comparison: $IPEAK_NOTE"
 fi
 
@@ -283,11 +350,13 @@ PROGRAMS=$("$BLKPEAK" analyze query --db "$DB" --csv \
 say "By program: $PROGRAMS"
 [ -n "$PROGRAMS" ] || die "analyze report named no process"
 for k in latency-cdf iops lba qd sizes; do
-	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "${IDS[@]}" "$CAP"
+	wrote "$k.svg"
+	"$BLKPEAK" analyze plot --db "$DB" --kind "$k" -o "$DIR/$k.svg" "${FIRSTS[@]}" "$CAP"
 done
+wrote report.html
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
-	--title "blkpeak demo: the $WL workload on one disk, RAID 0 and RAID 1" \
-	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing on one, a RAID 0 (64 KiB chunks) and a RAID 1 of two loop devices, $DISK_NOTE. $IPEAK_NOTE" \
+	--title "blkpeak demo: the $WL workload on $WHAT" \
+	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing, $REPEAT time(s) each, on $WHAT (arrays of loop devices, striped ones in 64 KiB chunks), $DISK_NOTE. $IPEAK_NOTE" \
 	"${IDS[@]}" "$CAP"
 say ""
 say "Results in $DIR: $WL.bpt (the recording), run-*.bpt (the replays),"

@@ -104,11 +104,12 @@ note "refused: $(cat "$T/err")"
 "$BLKPEAK" analyze compare 1 2 3 --allow-partial > "$T/cmp" || fail "compare --allow-partial"
 mark="PARTIAL: $done_ios of 3000 I/Os (interrupted by SIGINT)"
 grep -q "$mark" "$T/cmp" || fail "compare table: $(cat "$T/cmp")"
-lines=$(grep -c "finishes" "$T/cmp")
+# the summary lines: after the headline (line 1)
+lines=$(tail -n +2 "$T/cmp" | grep -c "finishes")
 [ "$lines" = 2 ] || fail "compare: $lines summary lines"
-grep "finishes" "$T/cmp" | sed -n 2p | grep -q "(original) $mark finishes" ||
+tail -n +2 "$T/cmp" | grep "finishes" | sed -n 2p | grep -q "^single [^ ]* $mark finishes" ||
 	fail "compare: the partial run's summary line: $(grep finishes "$T/cmp")"
-grep "finishes" "$T/cmp" | sed -n 1p | grep -q "PARTIAL" && fail "the complete run is marked"
+tail -n +2 "$T/cmp" | grep "finishes" | sed -n 1p | grep -q "PARTIAL" && fail "the complete run is marked"
 "$BLKPEAK" analyze compare 1 2 3 --allow-partial --json > "$T/cmp.json" || fail "compare --json"
 python3 "$(dirname "$0")/json_schema_check.py" "$(dirname "$0")/../../schemas/analyze-compare.schema.json" \
 	"$T/cmp.json" || fail "compare --json does not match its schema"
@@ -131,7 +132,7 @@ sqlite3 "$BLKPEAK_DB" "CREATE TABLE v1 AS SELECT trace_id, source_digest, source
 grep -q "old schema version, run 'blkpeak analyze import' once to migrate it" "$T/err" ||
 	fail "schema 1: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/term.bpt" || fail "import migrates schema 1"
-[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 6 ] || fail "not migrated"
+[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 7 ] || fail "not migrated"
 [ "$(sqlite3 "$BLKPEAK_DB" 'SELECT trace_id, partial, stop_reason FROM runs WHERE partial = 1')" = \
 	"5|1|interrupted by SIGTERM" ] || fail "after migration: $(sqlite3 "$BLKPEAK_DB" 'SELECT * FROM runs')"
 "$BLKPEAK" analyze compare 1 2 > /dev/null || fail "compare of complete runs after migration"

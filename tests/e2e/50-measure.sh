@@ -126,7 +126,7 @@ M zcav --target "$T/f.img" --zones 3 --ios 4 --warmup 1 --bs 1m --db "$DB" -o "$
 db_to_v4 "$DB" || fail "make a version-4 database"
 sqlite3 "$DB" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3"
 "$BLKPEAK" analyze import -q --db "$DB" "$T/z.json" || fail "import into a version-3 database"
-[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "6
+[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "7
 3" ] || fail "migration from version 3"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["points"][0]["ios"]; json.dump(d, open(sys.argv[2], "w"))' \
 	"$T/z.json" "$T/broken.json"
@@ -141,7 +141,7 @@ for d in 1,2 1,2,4; do
 done
 M seeks --target "$T/f.img" --engine null --spans 10,100 --ios 20 --db "$DB2" > /dev/null || fail "seeks --db"
 "$BLKPEAK" analyze compare --measurements 1 2 --db "$DB2" > "$T/cmp.txt" || fail "compare --measurements"
-grep -qE '^QD 4 +- +[0-9.]+$' "$T/cmp.txt" || fail "compare: the depth only the second has: $(cat "$T/cmp.txt")"
+grep -qE '^QD 4 +– +[0-9.]+$' "$T/cmp.txt" || fail "compare: the depth only the second has: $(cat "$T/cmp.txt")"
 grep -qE '^score \(IOPS\) +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)$' "$T/cmp.txt" || fail "compare: score row: $(cat "$T/cmp.txt")"
 "$BLKPEAK" analyze compare --measurements 1 2 --json --db "$DB2" > "$T/cmp.json" || fail "compare --json"
 python3 - "$T/cmp.json" <<'PY' || fail "compare --measurements --json figures"
@@ -154,6 +154,32 @@ for i, p in enumerate(b["points"]):
     assert (want is None and p["ios_per_s_vs_first_pct"] is None) or abs(p["ios_per_s_vs_first_pct"] - want) < 1e-2, (p, want)
 assert abs(b["score_vs_first_pct"] - (b["score_ios_per_s"] / a["score_ios_per_s"] - 1) * 100) < 1e-2
 PY
+# steps pair by depth, not by position: 1,2,4 against 1,4,8,16 (the
+# null engine at a fixed latency gives IOPS in proportion to the depth)
+M qd-sweep --target "$T/f.img" --engine null --null-latency 50us --depths 1,4,8,16 --ios 50 \
+	--label "wide sweep" --db "$DB2" > /dev/null || fail "qd-sweep --depths 1,4,8,16 --db"
+"$BLKPEAK" analyze compare --measurements 2 4 --db "$DB2" > "$T/cmp.txt" || fail "compare 2 4"
+grep -qE '^QD 2 +[0-9.]+ +–$' "$T/cmp.txt" || fail "compare: QD 2 only the first has: $(cat "$T/cmp.txt")"
+grep -qE '^QD 8 +– +[0-9.]+$' "$T/cmp.txt" || fail "compare: QD 8 only the second has: $(cat "$T/cmp.txt")"
+grep -qE '^QD 4 +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)$' "$T/cmp.txt" ||
+	fail "compare: QD 4 not against QD 4: $(cat "$T/cmp.txt")"
+grep -q '^  4: wide sweep (' "$T/cmp.txt" || fail "compare: --label not shown: $(cat "$T/cmp.txt")"
+awk 'length > 100 { exit 1 }' "$T/cmp.txt" || fail "compare --measurements wider than 100 columns"
+"$BLKPEAK" analyze compare --measurements 2 4 --json --db "$DB2" > "$T/cmp.json" || fail "compare 2 4 --json"
+python3 - "$T/cmp.json" <<'PY' || fail "compare --measurements --json pairs by depth"
+import json, sys
+a, b = json.load(open(sys.argv[1]))["measurements"]
+assert b["label"] == "wide sweep", b["label"]
+base = {p["depth"]: p for p in a["points"]}
+for p in b["points"]:
+    want = (p["ios_per_s"] / base[p["depth"]]["ios_per_s"] - 1) * 100 if p["depth"] in base else None
+    got = p["ios_per_s_vs_first_pct"]
+    assert (want is None and got is None) or abs(got - want) < 1e-2, (p, want)
+PY
+"$BLKPEAK" analyze label --measurement 4 "renamed" --db "$DB2" | grep -q '^measurement 4: renamed$' ||
+	fail "analyze label --measurement"
+"$BLKPEAK" analyze compare --measurements 2 4 --db "$DB2" | grep -q '^  4: renamed (' ||
+	fail "analyze label --measurement not shown"
 "$BLKPEAK" analyze compare --measurements 1 3 --db "$DB2" 2> "$T/e" && fail "compared a qd-sweep with seeks"
 grep -q "compare one kind" "$T/e" || fail "kinds message: $(cat "$T/e")"
 "$BLKPEAK" analyze plot --kind qd-iops 1 2 --db "$DB2" -o "$T/q.svg" || fail "plot qd-iops"

@@ -187,11 +187,19 @@ _cleanup() {
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 
-# db_to_v4 DB: turn an analysis database of schema 6 into the shape of
+# db_to_v6 DB: turn an analysis database of schema 7 into schema 6's
+# shape (no labels).
+db_to_v6() {
+	sqlite3 "$1" "ALTER TABLE traces DROP COLUMN label; ALTER TABLE measurements DROP COLUMN label;
+		PRAGMA user_version = 6"
+}
+
+# db_to_v4 DB: turn an analysis database of schema 7 into the shape of
 # schema 4 (the I/Os in a table `ios`, no io_rows/io_kinds/io_marks/
 # io_replay, no traces.io_base), rows kept, so a test can make an older
 # database and check that the next import migrates it.
 db_to_v4() {
+	db_to_v6 "$1" || return
 	sqlite3 "$1" "CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,
 			queue_ns INTEGER NOT NULL, issue_ns INTEGER NOT NULL, complete_ns INTEGER NOT NULL,
 			dev INTEGER NOT NULL, sector INTEGER NOT NULL, bytes INTEGER NOT NULL,
@@ -210,10 +218,11 @@ db_to_v4() {
 		PRAGMA user_version = 4"
 }
 
-# db_to_v5 DB: turn an analysis database of schema 6 into schema 5's
+# db_to_v5 DB: turn an analysis database of schema 7 into schema 5's
 # shape: io_rows holds the absolute issue_ns, no io_marks; the views and
 # the trigger as version 5 had them.
 db_to_v5() {
+	db_to_v6 "$1" || return
 	sqlite3 "$1" "DROP VIEW io_detail; DROP VIEW ios;
 		CREATE TABLE io_rows_v5 (issue_ns INTEGER NOT NULL, wait_ns INTEGER NOT NULL,
 			service_ns INTEGER NOT NULL, sector INTEGER NOT NULL, kind INTEGER NOT NULL);

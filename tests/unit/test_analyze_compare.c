@@ -77,7 +77,7 @@ Test(analyze_compare, trace_and_runs)
 	cr_assert_float_eq(c.e[1].speedup_pct, (10.0 / 6.31 - 1) * 100, 1e-9);
 	cr_assert_float_eq(c.e[2].speedup_pct, -20.0, 1e-9);
 	cr_assert_float_eq(c.e[1].rep.iops, 100 / 6.31e-3, 1e-6);
-	cr_assert_str_eq(c.e[1].label, "raid0:/dev/loop1,/dev/loop2 (afap)");
+	cr_assert_str_eq(c.e[1].label, "raid0 x2");
 	/* the report of a run says what it replayed */
 	cr_assert_eq(c.e[0].rep.is_run, 0);
 	cr_assert_eq(c.e[1].rep.is_run, 1);
@@ -106,8 +106,8 @@ Test(analyze_compare, trace_and_runs)
 	FILE *f = open_memstream(&out, &len);
 	cmp_print_text(f, &c);
 	fclose(f);
-	cr_assert(strstr(out, "raid0:/dev/loop1,/dev/loop2 (afap) finishes 36.9% sooner than"), "%s", out);
-	cr_assert(strstr(out, "/dev/loop3 (afap) finishes 25.0% later than"), "%s", out);
+	cr_assert(strstr(out, "raid0 x2 finishes 36.9% sooner than"), "%s", out);
+	cr_assert(strstr(out, "single loop3 finishes 25.0% later than"), "%s", out);
 	free(out);
 	cmp_free(&c);
 
@@ -133,4 +133,71 @@ Test(analyze_compare, trace_and_runs)
 	int64_t none = 999;
 	cr_assert_eq(cmp_expand_ids(db, &none, 1, &ids, &n, &e), -ENOENT);
 	sqlite3_close(db);
+}
+
+/* Repeats of a configuration (compare_group.c), from hand-set durations:
+ * the nearest-rank median and the range, time saved against the
+ * baseline's median, "within noise" when the ranges of total time
+ * overlap, and the headline that says who won, by how much, how sure. */
+static void entry(struct cmp *c, int i, const char *label, uint64_t ns)
+{
+	snprintf(c->e[i].label, sizeof(c->e[i].label), "%s", label);
+	snprintf(c->e[i].group, sizeof(c->e[i].group), "%s\ntarget of %s\ncausal", label, label);
+	c->e[i].rep.duration_ns = ns;
+}
+
+Test(analyze_compare, repeats_median_range_noise_headline)
+{
+	struct cmp c = { .n = 8 };
+	char h[1024];
+
+	c.e = calloc(c.n, sizeof(*c.e));
+	cr_assert_not_null(c.e);
+	/* base 10, 11, 9 s; raid0 6.2, 6.0, 6.6 s (beyond); raid1 9.5, 11.5 s (within) */
+	entry(&c, 0, "single hdd:7200", 10000000000);
+	entry(&c, 1, "raid0 x2 64k", 6200000000);
+	entry(&c, 2, "single hdd:7200", 11000000000);
+	entry(&c, 3, "raid0 x2 64k", 6000000000);
+	entry(&c, 4, "raid1 x2", 9500000000);
+	entry(&c, 5, "single hdd:7200", 9000000000);
+	entry(&c, 6, "raid0 x2 64k", 6600000000);
+	entry(&c, 7, "raid1 x2", 11500000000);
+	cr_assert_eq(cmp_group(&c), 0);
+	cr_assert_eq(c.ng, 3);
+	cr_assert_eq(c.g[0].n, 3);
+	cr_assert_eq(c.g[1].n, 3);
+	cr_assert_eq(c.g[2].n, 2);
+	cr_assert_eq(c.g[1].entry[2], 6);
+	cr_assert_float_eq(c.g[0].fig[CF_TIME].med, 10e9, 1);
+	cr_assert_float_eq(c.g[1].fig[CF_TIME].min, 6.0e9, 1);
+	cr_assert_float_eq(c.g[1].fig[CF_TIME].max, 6.6e9, 1);
+	/* against the baseline's median (10 s): 38%, range 34-40% */
+	cr_assert_float_eq(c.g[1].fig[CF_SAVED].med, 38.0, 1e-9);
+	cr_assert_float_eq(c.g[1].fig[CF_SAVED].min, 34.0, 1e-9);
+	cr_assert_float_eq(c.g[1].fig[CF_SAVED].max, 40.0, 1e-9);
+	cr_assert_float_eq(c.e[2].time_saved_pct, -10.0, 1e-9);
+	/* of two runs the median is the lower (nearest rank) */
+	cr_assert_float_eq(c.g[2].fig[CF_TIME].med, 9.5e9, 1);
+	cr_assert_eq(c.g[0].within_noise, -1);
+	cr_assert_eq(c.g[1].within_noise, 0);
+	cr_assert_eq(c.g[2].within_noise, 1);
+	cr_assert_str_eq(cmp_headline(&c, h, sizeof(h)),
+			 "raid0 x2 64k finishes 38.0% sooner than single hdd:7200"
+			 " (median of 3, range 34.0\u201340.0%)");
+	cmp_how_sure(&c, 2, h, sizeof(h));
+	/* 9.5 s is the median: 5% sooner, range -15% to +5% */
+	cr_assert_str_eq(h, " (median of 2 vs 3 runs, range -15.0\u20135.0%, within noise)");
+	cmp_free(&c);
+
+	/* one run each: no spread to speak of */
+	c = (struct cmp){ .n = 2 };
+	c.e = calloc(c.n, sizeof(*c.e));
+	entry(&c, 0, "a", 100);
+	entry(&c, 1, "b", 150);
+	cr_assert_eq(cmp_group(&c), 0);
+	cr_assert_eq(c.g[1].within_noise, -1);
+	cr_assert_str_eq(cmp_headline(&c, h, sizeof(h)),
+			 "a is the fastest: b finishes 50.0% later"
+			 " (one run each, no range: use replay --repeat)");
+	cmp_free(&c);
 }

@@ -462,8 +462,13 @@ Test(analyze_stats, unseen_completions_left_out_of_latencies)
 	cr_assert_eq(rep.all_total.pct[STATS_NPCT - 1], 40000);
 	cr_assert_eq(rep.op[BPT_OP_READ].service.count, 4);
 	cr_assert_eq(rep.op[BPT_OP_WRITE].service.count, 0);
+	/* the queue depth too: the seen four are all in flight at 100 ns
+	 * (max 4); with the two bounds it would be 6, and busy to 9 ms */
+	cr_assert_eq(rep.max_depth, 4);
+	cr_assert_lt(rep.busy_ns, 50000, "busy %llu ns", (unsigned long long)rep.busy_ns);
 	out = printed(&rep);
 	cr_assert(strstr(out, "2 I/Os whose completion the capture did not see are left out"), "%s", out);
+	cr_assert(strstr(out, "max 4 (I/Os whose completion was seen)"), "%s", out);
 	cr_assert(strstr(out, "\"completion_not_seen\":2,"), "%s", out);
 	free(out);
 	st_report_free(&rep);

@@ -214,6 +214,24 @@ Test(replay_output, recorded_queue_depth)
 	cr_expect_eq(load_max_outstanding(io, 0), 0);
 }
 
+/* An I/O whose completion the capture did not see stays "in flight" to
+ * its bound (fio at iodepth 8 read as depth 13): the recorded depth, and
+ * with it --timing afap's default --queue-depth, leave it out. */
+Test(replay_output, recorded_queue_depth_counts_seen_completions)
+{
+	/* two seen at a time; three unseen whose bounds reach 10 ms */
+	struct rp_io io[6] = {
+		{ .t_ns = 0, .done_ns = 100 }, { .t_ns = 10, .done_ns = 10000000, .unseen = 1 },
+		{ .t_ns = 20, .done_ns = 150 }, { .t_ns = 30, .done_ns = 10000000, .unseen = 1 },
+		{ .t_ns = 200, .done_ns = 300 }, { .t_ns = 210, .done_ns = 10000000, .unseen = 1 },
+	};
+
+	cr_expect_eq(load_max_outstanding(io, 6), 2);
+	for (int i = 0; i < 6; i++)
+		io[i].unseen = 0;
+	cr_expect_eq(load_max_outstanding(io, 6), 4, "all counted: the unseen ones pile up");
+}
+
 /* Write records (in completion order), scan them and stream them back
  * sorted into *io. */
 static void load_with(enum writes_mode mode, struct loaded_trace *lt, struct rp_io *io)
