@@ -12,8 +12,10 @@
 # (default build/fuzz-crash/). The defects listed in
 # tests/fuzz/known-defects are steered around (FUZZ_AVOID).
 #
-# Prints one line per target (executions, coverage); exits 1 when a
-# target found a problem (after running the others), 2 on bad usage.
+# Prints one line per target (executions, coverage: libFuzzer's cov/ft
+# at the end, the corpus, the seconds); exits 1 when a target found a
+# problem (after running the others), 2 on bad usage. FUZZ_KEEP_GOING=1
+# restarts a target after a finding until its SECONDS are used up.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${FUZZ_BUILD:-$ROOT/build}
 WORK=${FUZZ_WORK:-$BUILD/fuzz-corpus}
@@ -22,7 +24,9 @@ SECS=${1:?usage: run.sh SECONDS [NAME...]}
 shift
 WANT=" $* "
 
-FUZZ_AVOID=$(sed -e 's/#.*//' -e 's/[[:space:]].*//' "$ROOT/tests/fuzz/known-defects" | grep . | paste -sd,)
+# (FUZZ_AVOID= set empty: steer around nothing, to see the known defects)
+[ "${FUZZ_AVOID+set}" ] ||
+	FUZZ_AVOID=$(sed -e 's/#.*//' -e 's/[[:space:]].*//' "$ROOT/tests/fuzz/known-defects" | grep . | paste -sd,)
 export FUZZ_AVOID
 
 targets() {
@@ -43,23 +47,36 @@ mkdir -p "$ART"
 while read -r name bin format; do
 	[ "$WANT" = "  " ] || [[ "$WANT" == *" $name "* ]] || continue
 	mkdir -p "$WORK/$name" "$tmp/$name"
-	args=(-max_total_time="$SECS" -rss_limit_mb=1024 -timeout=10 -close_fd_mask=3
+	args=(-rss_limit_mb=1024 -timeout=10 -close_fd_mask=3
 	      -print_final_stats=1 -artifact_prefix="$ART/$name-")
 	[ -f "$ROOT/tests/fuzz/dict/$name.dict" ] && args+=(-dict="$ROOT/tests/fuzz/dict/$name.dict")
 	seeds=()
 	[ -d "$ROOT/tests/fuzz/corpus/$name" ] && seeds+=("$ROOT/tests/fuzz/corpus/$name")
-	FUZZ_FORMAT=$format TMPDIR=$tmp/$name "$bin" "${args[@]}" "$WORK/$name" "${seeds[@]}" \
-		>"$tmp/log" 2>&1
-	rc=$?
-	stats=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$tmp/log" | tail -1 |
-		sed -E 's/^#([0-9]+)[[:space:]]+DONE[[:space:]]+cov: ([0-9]+) ft: ([0-9]+) corp: ([^ ]+).*/runs \1 cov \2 ft \3 corp \4/')
-	if [ $rc -ne 0 ]; then
-		failed=1
-		echo "FAIL $name (exit $rc): $(grep -m1 -E 'SUMMARY|ERROR' "$tmp/log")"
+	# FUZZ_KEEP_GOING=1 (a campaign): after a finding, start again on
+	# the grown corpus until SECONDS are used up
+	start=$(date +%s) runs=0 found=0 first=
+	while :; do
+		left=$((SECS - ($(date +%s) - start)))
+		[ $left -ge 1 ] || break
+		FUZZ_FORMAT=$format TMPDIR=$tmp/$name "$bin" -max_total_time=$left "${args[@]}" \
+			"$WORK/$name" "${seeds[@]}" >"$tmp/log" 2>&1
+		rc=$?
+		cat "$tmp/log" >>"$tmp/all.log"
+		last=$(grep -E '^#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse|INITED)' "$tmp/log" | tail -1)
+		runs=$((runs + $(echo "$last" | sed -E 's/^#([0-9]+).*/\1/; t; s/.*/0/')))
+		stats=$(echo "$last" | sed -E 's/.*cov: ([0-9]+) ft: ([0-9]+) corp: ([^ ]+).*/cov \1 ft \2 corp \3/')
+		[ $rc -eq 0 ] && break
+		found=$((found + 1))
+		[ -n "$first" ] || first=$(grep -m1 -E 'SUMMARY|ERROR' "$tmp/log")
 		grep -E 'Test unit written' "$tmp/log" | sed 's/^/  /'
+		[ "${FUZZ_KEEP_GOING:-0}" = 1 ] || break
+	done
+	if [ $found -ne 0 ]; then
+		failed=1
+		echo "FAIL $name: $found finding(s), runs $runs $stats $(($(date +%s) - start)) s: $first"
 	else
-		echo "ok   $name: ${stats:-no stats}"
+		echo "ok   $name: runs $runs $stats $(($(date +%s) - start)) s"
 	fi
-	cp "$tmp/log" "$ART/$name.log"
+	mv "$tmp/all.log" "$ART/$name.log"
 done < <(targets)
 exit $failed
