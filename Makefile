@@ -4,7 +4,7 @@
 #   make check        install missing Debian packages, build, run every test
 #   make demo         install missing packages, build, run the main job on
 #                     workloads/photo-edit (WORKLOAD=NAME: another recipe)
-#   make fuzz         run the trace-reader fuzzer for FUZZ_SECONDS (60)
+#   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
 #   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
 #   make V=1          show full commands
@@ -51,7 +51,6 @@ VMLINUX_H := $(BUILD)/bpf/vmlinux.h
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(BUILD)/tests/unit_tests
-FUZZ_BIN  := $(BUILD)/tests/fuzz_reader
 BIN       := $(BUILD)/blkpeak
 
 # Man pages: docs/man/NAME.1.scd (scdoc source) -> build/man/NAME.1 (roff).
@@ -78,7 +77,7 @@ UNITS       := blkpeak-boot.service blkpeak-boot-done.service
 # rules: keep them, or make deletes them and rebuilds every time.
 .SECONDARY:
 
-.PHONY: test-deps all check test unit e2e demo fuzz install uninstall clean deps bench man
+.PHONY: test-deps all check test unit e2e demo fuzz fuzz-build install uninstall clean deps bench man
 
 all: $(BIN) man
 
@@ -184,19 +183,49 @@ $(BENCH_BINS): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJS)
 bench: $(BIN) $(BENCH_BINS)
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
-# libFuzzer needs clang; the library is rebuilt with the sanitizers.
-FUZZ_LIB_SRCS := $(filter lib/bpt%.c,$(SRCS)) common/cliutil.c common/filekind.c
-$(FUZZ_BIN): tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) $(wildcard lib/bpt*.h)
+# Fuzz targets (docs/development.md, "Fuzzing"): tests/fuzz/fuzz_NAME.c ->
+# build/tests/fuzz_NAME, found by wildcard like every other source. The
+# parts they reach are rebuilt with clang and the sanitizers into
+# build/fuzz/ and gathered in one archive, so a target links only the
+# objects it uses. libFuzzer needs clang; UBSan findings abort (no
+# recovery), so the fuzzer stops on them as on a crash.
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%)
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+FUZZ_PARTS   := common lib formats replay generate measure analyze
+FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c))) \
+		$(BUILD)/fuzz/gen/schema_sql.o
+FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
+FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -MMD -MP $(CPPFLAGS) \
+		$(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
+
+$(BUILD)/fuzz/gen/schema_sql.o: $(SCHEMA_C)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) -g -O1 -c -o $@ $<
+
+$(FUZZ_ARCHIVE): $(FUZZ_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BINS): $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_ARCHIVE)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -Ilib -Icommon \
-		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-		-o $@ tests/fuzz/fuzz_reader.c $(FUZZ_LIB_SRCS) -lzstd -lm
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 $(CPPFLAGS) $(INC_tests) \
+		-Ireplay -Imeasure -o $@ $< $(FUZZ_ARCHIVE) $(FUZZ_LDLIBS)
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz-corpus
-	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
-		$(BUILD)/fuzz-corpus tests/fuzz/corpus
+fuzz-build: $(FUZZ_BINS)
+
+# Every target (tests/fuzz/run.sh lists them, one per foreign format
+# from the registry) for FUZZ_SECONDS each, new inputs kept in
+# build/fuzz-corpus/NAME, a crash written to build/fuzz-crash-NAME-*.
+fuzz: $(FUZZ_BINS)
+	$(Q)FUZZ_BUILD=$(abspath $(BUILD)) tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Installs exactly what uninstall removes: the binary, one man page per
 # command, the bash completion, the workload recipes (which find their
@@ -239,7 +268,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
 # make print-VAR prints a variable (tests/e2e/04-include-walls.sh reads
 # the include paths of each part through it).

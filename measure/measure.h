@@ -59,6 +59,16 @@ struct measure_opts {
 	const char *label;         /* --label: the display name, or NULL */
 };
 
+/*
+ * Parse argv (argv[0] is "measure") into *o through the option loop every
+ * command shares (opt_next of common/cliutil.h), with the kind's
+ * defaults and the checks across options. Returns -1 when the
+ * measurement is to run; else the exit code for the command: EXIT_OK
+ * after --help (usage printed on stdout), EXIT_USAGE after the reason
+ * was printed on stderr ("measure: --bs: '4q': not a multiple of 512").
+ */
+int measure_opts_parse(int argc, char **argv, struct measure_opts *o, void (*usage)(FILE *));
+
 /* One step's result. */
 struct measure_point {
 	unsigned depth;

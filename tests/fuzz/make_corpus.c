@@ -7,7 +7,7 @@
  * only change when the format does. Rebuild them with:
  *   cc -std=gnu11 -D_GNU_SOURCE -Ilib -Icommon -o build/make_corpus \
  *      tests/fuzz/make_corpus.c build/lib/bpt_*.o -lzstd && \
- *   build/make_corpus tests/fuzz/corpus
+ *   build/make_corpus tests/fuzz/corpus/bpt
  */
 #include <stdio.h>
 #include <string.h>
@@ -74,7 +74,7 @@ static int write_one(const char *dir, const char *name, uint32_t columns,
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "tests/fuzz/corpus";
+	const char *dir = argc > 1 ? argv[1] : "tests/fuzz/corpus/bpt";
 	int rc = 0;
 
 	rc |= write_one(dir, "empty", 0, 0, 0, 0, 0, 0);

@@ -1,6 +1,6 @@
 /*
  * Unit test of format stability: the committed seed corpus files
- * (tests/fuzz/corpus/, written by tests/fuzz/make_corpus.c with an
+ * (tests/fuzz/corpus/bpt/, written by tests/fuzz/make_corpus.c with an
  * earlier version of the library) must still read back to exactly the
  * records, header, strings, losses and digests they were written with.
  * A change to the library that breaks this breaks existing traces.
@@ -44,7 +44,7 @@ static void check_file(const struct golden *g)
 	uint32_t ids[3];
 	int n = 0, rc;
 
-	snprintf(path, sizeof(path), "tests/fuzz/corpus/%s.bpt", g->name);
+	snprintf(path, sizeof(path), "tests/fuzz/corpus/bpt/%s.bpt", g->name);
 	cr_assert_eq(bpt_reader_open(&r, path, &e), 0, "%s (run from the source root)", e.msg);
 	const struct bpt_header *h = bpt_reader_header(r);
 

@@ -1,24 +1,16 @@
 /*
- * fuzz_reader.c — libFuzzer target for the trace reader: any byte string
+ * fuzz_bpt.c — libFuzzer target for the trace reader: any byte string
  * given to bpt_reader_open_mem must give either an error or records that
  * pass the reader's own contract (device, op, flags and string ids in
  * range), never a crash, a hang or a leak. Every reader entry point is
  * exercised: next, stats, losses, strings, seek_time, rewind, digest,
- * verify. Run with `make fuzz FUZZ_SECONDS=N`; seeds in corpus/.
+ * verify. Run with `make fuzz FUZZ_SECONDS=N`; seeds in corpus/bpt/.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "bpt.h"
-
-static void check(const struct bpt_reader *r, const struct bpt_record *rec)
-{
-	const struct bpt_header *h = bpt_reader_header(r);
-
-	if (rec->dev >= h->ndevices || rec->op >= BPT_OP__COUNT ||
-	    (rec->flags & ~BPT_F__ALL) || !bpt_reader_string(r, rec->comm_id))
-		abort();
-}
+#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bpt_reader_open_mem(&r, data, size, "fuzz.bpt", &e))
 		return 0;
 	while ((rc = bpt_reader_next(r, &rec, &e)) == 1 && n++ < 1000000)
-		check(r, &rec);
+		fuzz_check_record(r, &rec);
 	bpt_reader_stats(r, &st);
 	bpt_reader_losses(r, &l);
 	if (st.first_issue_ns <= st.last_issue_ns) {
@@ -41,13 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (bpt_reader_seek_time(r, t, &e) == 0)
 			for (int i = 0; i < 100 && bpt_reader_next(r, &rec, &e) == 1; i++)
-				check(r, &rec);
+				fuzz_check_record(r, &rec);
 	}
 	bpt_reader_digest(r, &d, &e);
 	bpt_reader_verify(r, &e);
 	bpt_reader_rewind(r, &e);
 	if (bpt_reader_next(r, &rec, &e) == 1)
-		check(r, &rec);
+		fuzz_check_record(r, &rec);
 	bpt_reader_close(r);
 	return 0;
 }
