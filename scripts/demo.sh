@@ -6,7 +6,7 @@
 #      its pixel cache on the disk, by default; WORKLOAD=NAME for another
 #      recipe of workloads/) on loop-device "disks" with
 #      `blkpeak capture -d DEV -- workloads/NAME ...`, and name the
-#      programs that did its I/O;
+#      programs that caused its I/O;
 #   2. replay the trace with causal timing DEMO_REPEAT times on each
 #      target (by default one disk, a RAID 0 and a RAID 1 of two other
 #      disks: virtual arrays built by blkpeak), so every figure has a
@@ -334,19 +334,24 @@ if [ "$WL" = photo-edit ]; then
 	say "For comparison: $IPEAK_NOTE"
 fi
 
-# The programs that did the recorded I/O: analyze report's process tables.
-"$BLKPEAK" analyze report --db "$DB" "$CAP" > "$WORK/report.txt" || die "analyze report $CAP failed"
+# The programs that caused the recorded I/O: analyze report's process
+# tables, read from the recording itself, which credits writeback and
+# journal commits to the task that dirtied or synced the data (the
+# database keeps only the submitter).
+"$BLKPEAK" analyze report "$DIR/$WL.bpt" > "$WORK/report.txt" || die "analyze report $WL.bpt failed"
 say ""
-say "Programs that did the I/O of the recording (analyze report $CAP):"
+say "Programs that caused the I/O of the recording (analyze report $WL.bpt):"
 awk '/^top processes by/ { on = 1 } on && /^$/ { on = 0; print "" } on' "$WORK/report.txt" |
 	sed 's/^/  /; s/^  $//'
 # one line for the report: the five busiest programs (comm) by I/Os
 PROGRAMS=$("$BLKPEAK" analyze query --db "$DB" --csv \
-	"SELECT printf('%s (%d process%s): %d I/Os, %.1f MiB', comm, count(DISTINCT pid),
-	               CASE count(DISTINCT pid) WHEN 1 THEN '' ELSE 'es' END,
+	"SELECT printf('%s (%d process%s): %d I/Os, %.1f MiB', who, count(DISTINCT wpid),
+	               CASE count(DISTINCT wpid) WHEN 1 THEN '' ELSE 'es' END,
 	               count(*), sum(bytes) / 1048576.0)
-	 FROM io_detail WHERE trace_id = $CAP GROUP BY comm ORDER BY count(*) DESC, sum(bytes) DESC
-	 LIMIT 5" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//' | paste -sd ';' | sed 's/;/; /g')
+	 FROM (SELECT bytes, CASE WHEN cause_pid > 0 THEN cause_comm ELSE comm END AS who,
+	              CASE WHEN cause_pid > 0 THEN cause_pid ELSE pid END AS wpid
+	       FROM trace_ios('$DIR/$WL.bpt'))
+	 GROUP BY who ORDER BY count(*) DESC, sum(bytes) DESC LIMIT 5" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//' | paste -sd ';' | sed 's/;/; /g')
 say "By program: $PROGRAMS"
 [ -n "$PROGRAMS" ] || die "analyze report named no process"
 for k in latency-cdf iops lba qd sizes; do
@@ -356,7 +361,7 @@ done
 wrote report.html
 step "$BLKPEAK" analyze html --db "$DB" -o "$DIR/report.html" \
 	--title "blkpeak demo: the $WL workload on $WHAT" \
-	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that did its I/O (the five busiest by I/Os): $PROGRAMS. Replayed with causal timing, $REPEAT time(s) each, on $WHAT (arrays of loop devices, striped ones in 64 KiB chunks), $DISK_NOTE. $IPEAK_NOTE" \
+	--note "workloads/$WL --scale $WL_SCALE recorded with blkpeak capture on RAM-backed loop devices; the programs that caused its I/O (writeback credited to the writer; the five busiest by I/Os): $PROGRAMS. Replayed with causal timing, $REPEAT time(s) each, on $WHAT (arrays of loop devices, striped ones in 64 KiB chunks), $DISK_NOTE. $IPEAK_NOTE" \
 	"${IDS[@]}" "$CAP"
 say ""
 say "Results in $DIR: $WL.bpt (the recording), run-*.bpt (the replays),"

@@ -49,12 +49,14 @@ done
 # the recording is ImageMagick's, and the demo says so (output and report)
 grep -q '^== 1. record the photo-edit workload (workloads/photo-edit' "$E2E_TMP/demo.log" ||
 	fail "the demo does not name its recipe"
-grep -Eq '^By program: .*convert \([0-9]+ process(es)?\): [1-9][0-9]* I/Os' "$E2E_TMP/demo.log" ||
-	fail "the demo does not name ImageMagick among the programs: $(grep -A3 'By program' "$E2E_TMP/demo.log")"
+# the writeback of ImageMagick's files is credited to it (issue 26), so
+# convert, not a kworker, comes first
+grep -Eq '^By program: convert \([0-9]+ process(es)?\): [1-9][0-9]* I/Os' "$E2E_TMP/demo.log" ||
+	fail "the demo does not credit ImageMagick first: $(grep -A3 'By program' "$E2E_TMP/demo.log")"
 grep -q '^top processes by I/Os' <(sed 's/^ *//' "$E2E_TMP/demo.log") ||
 	fail "the demo does not print the top processes"
-grep -q 'the programs that did its I/O (the five busiest by I/Os): .*convert (' "$OUT/report.html" ||
-	fail "the report does not name the programs that did the I/O"
+grep -q 'the programs that caused its I/O (writeback credited to the writer; the five busiest by I/Os): convert (' "$OUT/report.html" ||
+	fail "the report does not name the programs that caused the I/O"
 grep -q '^Disk model: 7200 (WD Caviar WD400BB' "$E2E_TMP/demo.log" || fail "the demo does not name its disk model"
 grep -q 'hdd:7200:/dev/loop' "$E2E_TMP/demo.log" || fail "the demo does not replay onto emulated disks"
 grep -q 'IPEAK measured .*45.9 s, RAID 0 of two 39.6 s (13.7% saved)' "$E2E_TMP/demo.log" ||
