@@ -45,8 +45,8 @@ struct scan {
 	long double area;
 	int started;
 	/* seeks */
-	uint64_t prev_end[ST_MAX_DEV];
-	uint8_t seen[ST_MAX_DEV];
+	uint64_t *prev_end; /* rep->ndev entries each, from the seek pass on */
+	uint8_t *seen;
 	uint64_t last_issue;
 };
 
@@ -164,6 +164,8 @@ static void seek_event(void *ctx, const struct rentry *e)
 	struct st_report *rep = s->rep;
 	unsigned dev = e->dev, k;
 
+	if (dev >= rep->ndev || !s->seen)
+		return;
 	if (s->seen[dev]) {
 		uint64_t span = rep->dev[dev].span_hi - rep->dev[dev].span_lo;
 		uint64_t dist = e->sector > s->prev_end[dev] ? e->sector - s->prev_end[dev]
@@ -182,12 +184,44 @@ static void seek_event(void *ctx, const struct rentry *e)
 static void seek_reset(struct scan *s)
 {
 	memset(s->rep->seek_hist, 0, sizeof(s->rep->seek_hist));
-	memset(s->seen, 0, sizeof(s->seen));
+	if (s->seen)
+		memset(s->seen, 0, s->rep->ndev);
+}
+
+/* The seek pass's per-device state, for the devices pass 1 saw: 0 or
+ * -ENOMEM. */
+static int seek_alloc(struct scan *s)
+{
+	size_t n = s->rep->ndev ? s->rep->ndev : 1;
+
+	s->prev_end = calloc(n, sizeof(*s->prev_end));
+	s->seen = calloc(n, 1);
+	return s->prev_end && s->seen ? 0 : -ENOMEM;
+}
+
+/* rep->dev holds at least n entries (new ones zero): 0 or -ENOMEM. The
+ * array grows with the highest device index an I/O names, so a trace of
+ * many devices costs only what its I/Os use. */
+static int dev_reserve(struct st_report *rep, uint32_t n)
+{
+	uint32_t cap = rep->dev_cap ? rep->dev_cap : 8;
+	struct st_dev *d;
+
+	if (n <= rep->dev_cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	if (!(d = realloc(rep->dev, (size_t)cap * sizeof(*d))))
+		return -ENOMEM;
+	memset(d + rep->dev_cap, 0, (size_t)(cap - rep->dev_cap) * sizeof(*d));
+	rep->dev = d;
+	rep->dev_cap = cap;
+	return 0;
 }
 
 static int is_data(const struct st_row *r)
 {
-	return r->dev < ST_MAX_DEV && r->bytes;
+	return r->bytes != 0; /* every device index (uint16_t) has its figures */
 }
 
 static int pass1_row(void *ctx, const struct st_row *r)
@@ -211,8 +245,11 @@ static int pass1_row(void *ctx, const struct st_row *r)
 		rep->errors++;
 	if (r->completion)
 		rep->unseen_completions++;
-	if (r->dev < ST_MAX_DEV && r->dev >= rep->ndev)
+	if (r->dev >= rep->ndev) {
+		if (dev_reserve(rep, r->dev + 1u))
+			return -ENOMEM;
 		rep->ndev = r->dev + 1u;
+	}
 	if (is_data(r)) {
 		struct st_dev *d = &rep->dev[r->dev];
 		uint64_t e = end_sector(r->sector, r->bytes);
@@ -399,7 +436,7 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 		return rc;
 	if (!n)
 		return 0;
-	if (reorder_init(&s->ro, s->window, seek_event, s))
+	if (seek_alloc(s) || reorder_init(&s->ro, s->window, seek_event, s))
 		return oom(err, src);
 	if ((rc = stats_scan(src, n, 2, pass2_row, s, err)))
 		return rc;
@@ -451,6 +488,8 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 	stfiles_free(&s->files);
 	for (int i = 0; i < NSTREAMS; i++)
 		stats_exact_free(s->lat[i]);
+	free(s->prev_end);
+	free(s->seen);
 	free(s);
 	if (rc)
 		st_report_free(rep);
@@ -501,4 +540,7 @@ void st_report_free(struct st_report *rep)
 	free(rep->series);
 	rep->series = NULL;
 	rep->nseconds = 0;
+	free(rep->dev);
+	rep->dev = NULL;
+	rep->dev_cap = rep->ndev = 0;
 }

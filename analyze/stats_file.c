@@ -158,7 +158,7 @@ static int file_device_names(struct st_source *src, struct st_report *rep, struc
 	const struct bpt_header *h = bpt_reader_header(src->r);
 
 	(void)err;
-	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES && i < ST_MAX_DEV; i++) {
+	for (uint32_t i = 0; i < h->ndevices && i < rep->ndev; i++) { /* those with I/O */
 		const struct bpt_device *d = &h->devices[i];
 
 		/* the fixed array need not be terminated when full */

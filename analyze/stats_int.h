@@ -18,7 +18,7 @@ struct st_row {
 	uint64_t idx, queue, issue, complete, sector;
 	uint64_t sched;     /* due time of a run's I/O, when has_sched */
 	uint32_t bytes, pid, comm;
-	uint16_t dev;
+	uint16_t dev; /* < ST_MAX_DEV (65536) */
 	uint8_t op;
 	uint8_t completion; /* ios.completion: 0 seen, else complete is a bound */
 	uint8_t has_sched;  /* the trace has the sched_ns column */

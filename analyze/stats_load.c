@@ -281,7 +281,7 @@ static int db_device_names(struct st_source *src, struct st_report *rep, struct 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t k = sqlite3_column_int64(st, 0);
 
-		if (k >= 0 && k < ST_MAX_DEV)
+		if (k >= 0 && k < rep->ndev) /* those with I/O */
 			snprintf(rep->dev[k].name, sizeof(rep->dev[k].name), "%s",
 				 (const char *)sqlite3_column_text(st, 1));
 	}

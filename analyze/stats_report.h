@@ -51,7 +51,7 @@
 #define ST_DEPTH_CLASSES 11
 #define ST_IDLE_CLASSES 7
 #define ST_TOP 10
-#define ST_MAX_DEV 64 /* devices with their own figures (the trace may hold more) */
+#define ST_MAX_DEV BPT_MAX_DEVICES /* every device of a trace has its own figures */
 #define ST_MAX_SECONDS (1u << 24) /* 194 days */
 
 /* Upper bounds (inclusive) of the seek classes 1.. as fractions num/den
@@ -119,7 +119,8 @@ struct st_report {
 	uint64_t data_ios, sequential;
 	double sequential_share;
 	uint32_t ndev;
-	struct st_dev dev[ST_MAX_DEV];
+	struct st_dev *dev;             /* ndev entries, allocated (st_report_free) */
+	uint32_t dev_cap;
 	uint64_t depth_ns[ST_DEPTH_CLASSES];
 	uint32_t max_depth;
 	double mean_depth;
