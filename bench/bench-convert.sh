@@ -47,17 +47,7 @@ gen() {
 	}'
 }
 
-# measure LABEL RECORDS CMD...: one line: peak RSS, wall, CPU, records per CPU second
-measure() {
-	label=$1 recs=$2; shift 2
-	/usr/bin/time -v "$@" >"$W/out" 2>"$W/time" || { echo "FAIL: $label: $(tail -3 "$W/time")"; exit 1; }
-	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$W/time")
-	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$W/time")
-	cpu=$(awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {print u + s}' "$W/time")
-	printf "%-28s peak RSS %6.1f MiB  wall %8s  CPU %6.2f s  %5.2f M records per CPU s\n" \
-		"$label" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$wall" "$cpu" \
-		"$(awk -v n="$recs" -v c="$cpu" 'BEGIN { print (c > 0 ? n / c / 1e6 : 0) }')"
-}
+. "$ROOT/bench/convert_measure.sh" # measure()
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) (other helpers running)"
 echo "blkpeak: $BLKPEAK ($(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)), $N records per format"
