@@ -75,50 +75,47 @@ Test(hostile_specs, disk_model_repeated_key)
 	cr_assert_eq(p.wcache, 0);
 }
 
+/* A model file of HEAD, N copies of FILL and TAIL, parsed as file=PATH
+ * (the file removed after): disk_params_parse's result. */
+static int parse_model_file(const char *name, const char *head, char fill, int n,
+			    const char *tail, struct disk_params *p, struct bpt_error *e)
+{
+	char path[96], spec[128];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "/dev/shm/hostile-model-%s-%d", name, (int)getpid());
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs(head, f);
+	for (int i = 0; i < n; i++)
+		fputc(fill, f);
+	fputs(tail, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "file=%s", path);
+	rc = disk_params_parse(spec, p, e);
+	unlink(path);
+	return rc;
+}
+
 /* Group 6: a comment longer than the old 1100-byte line buffer had its
  * tail applied as settings. */
 Test(hostile_specs, disk_model_file_long_comment_is_a_comment)
 {
-	char path[96], spec[128];
 	struct disk_params p;
 	struct bpt_error e = { 0 };
-	FILE *f;
+	int rc = parse_model_file("comment", "7200\n#", 'x', 1200, " wcache=off\n", &p, &e);
 
-	snprintf(path, sizeof(path), "/dev/shm/hostile-model-%d", (int)getpid());
-	f = fopen(path, "w");
-	cr_assert(f);
-	fputs("7200\n#", f);
-	for (int i = 0; i < 1200; i++)
-		fputc('x', f);
-	fputs(" wcache=off\n", f);
-	fclose(f);
-	snprintf(spec, sizeof(spec), "file=%s", path);
-	int rc = disk_params_parse(spec, &p, &e);
-
-	unlink(path);
 	cr_assert_eq(rc, 0, "%s", e.msg);
 	cr_assert_eq(p.wcache, 1, "the comment's tail was applied");
 }
 
 Test(hostile_specs, disk_model_file_long_line_named)
 {
-	char path[96], spec[128];
 	struct disk_params p;
 	struct bpt_error e = { 0 };
-	FILE *f;
+	int rc = parse_model_file("long", "7200\nrpm=", '7', 2000, "\n", &p, &e);
 
-	snprintf(path, sizeof(path), "/dev/shm/hostile-model-long-%d", (int)getpid());
-	f = fopen(path, "w");
-	cr_assert(f);
-	fputs("7200\nrpm=", f);
-	for (int i = 0; i < 2000; i++)
-		fputc('7', f);
-	fputs("\n", f);
-	fclose(f);
-	snprintf(spec, sizeof(spec), "file=%s", path);
-	int rc = disk_params_parse(spec, &p, &e);
-
-	unlink(path);
 	cr_assert_lt(rc, 0);
 	cr_assert(strstr(e.msg, ":2: longer than 1000 bytes"), "%s", e.msg);
 }
