@@ -267,7 +267,7 @@ static int labels_v7(sqlite3 *db, struct bpt_error *err)
  * the columns come first, since SQLite checks the views on ALTER TABLE. */
 static int files_kinds_v8(sqlite3 *db, struct bpt_error *err)
 {
-	static const char *const cols[] = { "file_class", "file_dev", "cause_pid",
+	static const char *const cols[] = { "file_class", "file_dev", "file_bytes", "cause_pid",
 					    "cause_comm_id", "cause_cgroup" };
 	int rc = 0;
 

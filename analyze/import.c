@@ -269,11 +269,12 @@ static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 }
 
 /* What io_kinds holds of a record: the fields that repeat, the file
- * class, its file system and the causing task among them (0 when the
- * trace lacks the column: written as NULL, see bind_kind). */
+ * class, its file system, the file's share of the I/O and the causing
+ * task among them (0 when the trace lacks the column: written as NULL,
+ * see bind_kind). */
 struct kind_key {
 	uint64_t cgroup_id, cause_cgroup;
-	uint32_t bytes, pid, comm_id, file_dev, cause_pid, cause_comm_id;
+	uint32_t bytes, pid, comm_id, file_dev, file_bytes, cause_pid, cause_comm_id;
 	int32_t error;
 	uint16_t dev;
 	uint8_t op, flags, completion, file_class;
@@ -307,6 +308,7 @@ static void kind_key_of(struct kind_key *k, const struct bpt_record *rec, uint32
 	if (cols & BPT_COL_FILE) {
 		k->file_class = rec->file_class;
 		k->file_dev = rec->file_dev;
+		k->file_bytes = rec->file_class == BPT_FILE_DATA ? rec->file_bytes : 0;
 	}
 	if ((cols & BPT_COL_CAUSE) && rec->cause_pid) {
 		k->cause_pid = rec->cause_pid;
@@ -344,9 +346,10 @@ static void bind_kind(struct kinds *ks, int64_t id, uint32_t kind, const struct 
 	sqlite3_bind_int64(st, 11, k->completion);
 	bind_or_null(st, 12, files, k->file_class);
 	bind_or_null(st, 13, files && k->file_dev, k->file_dev);
-	bind_or_null(st, 14, !!k->cause_pid, k->cause_pid);
-	bind_or_null(st, 15, !!k->cause_pid, k->cause_comm_id);
-	bind_or_null(st, 16, !!k->cause_pid, (int64_t)k->cause_cgroup);
+	bind_or_null(st, 14, files && k->file_class == BPT_FILE_DATA, k->file_bytes);
+	bind_or_null(st, 15, !!k->cause_pid, k->cause_pid);
+	bind_or_null(st, 16, !!k->cause_pid, k->cause_comm_id);
+	bind_or_null(st, 17, !!k->cause_pid, (int64_t)k->cause_cgroup);
 }
 
 static size_t kind_hash(const struct kind_key *k)
@@ -511,7 +514,6 @@ static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint3
 	sqlite3_bind_int64(st, 1, rowid);
 	sqlite3_bind_int64(st, 2, (int64_t)rec->inode);
 	bind_or_null(st, 3, rec->file_offset != BPT_FILE_OFFSET_UNKNOWN, (int64_t)rec->file_offset);
-	sqlite3_bind_int64(st, 4, rec->file_bytes);
 	if ((rc = step_done(db, st, err, "cannot insert the file of an I/O")) || !rec->file2_bytes)
 		return rc;
 	st = sd->files2;
@@ -597,8 +599,8 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 	    prepare_insert(db, 1, &single) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags,"
 			       " pid, comm_id, cgroup_id, error, completion, file_class, file_dev,"
-			       " cause_pid, cause_comm_id, cause_cgroup)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
+			       " file_bytes, cause_pid, cause_comm_id, cause_cgroup)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT issue_ns FROM io_marks WHERE blk = ?", -1, &ms.get,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO io_marks (blk, issue_ns) VALUES (?,?)",
@@ -607,8 +609,8 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 	     sqlite3_prepare_v2(db, "INSERT INTO io_replay (io, sched_ns, source_index, member)"
 				" VALUES (?,?,?,?)", -1, &sd.replay, NULL) != SQLITE_OK) ||
 	    ((cols & BPT_COL_FILE) &&
-	     (sqlite3_prepare_v2(db, "INSERT INTO io_files (io, inode, file_offset, file_bytes)"
-				 " VALUES (?,?,?,?)", -1, &sd.files, NULL) != SQLITE_OK ||
+	     (sqlite3_prepare_v2(db, "INSERT INTO io_files (io, inode, file_offset)"
+				 " VALUES (?,?,?)", -1, &sd.files, NULL) != SQLITE_OK ||
 	      sqlite3_prepare_v2(db, "INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset,"
 				 " file2_bytes, cause2_pid, cause2_comm_id, cause2_cgroup)"
 				 " VALUES (?,?,?,?,?,?,?,?)", -1, &sd.files2, NULL) != SQLITE_OK))) {

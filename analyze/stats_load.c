@@ -71,7 +71,7 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
  * import, schema 6"). Every field is what the view gives.
  */
 struct kind_row {
-	uint32_t bytes, pid, comm, file_dev;
+	uint32_t bytes, pid, comm, file_dev, file_bytes;
 	uint16_t dev;
 	uint8_t op, completion, known, file_class;
 	int error;
@@ -106,7 +106,7 @@ static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_erro
 	 * knows it (cause_pid, version 8), as a report of the file does */
 	if (sqlite3_prepare_v2(src->db, "SELECT kind, dev, bytes, op, coalesce(cause_pid, pid),"
 			       " coalesce(cause_comm_id, comm_id), error, completion,"
-			       " coalesce(file_class, 0), coalesce(file_dev, 0)"
+			       " coalesce(file_class, 0), coalesce(file_dev, 0), coalesce(file_bytes, 0)"
 			       " FROM io_kinds WHERE trace_id = ? ORDER BY kind DESC", -1, &st,
 			       NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the kinds of I/O");
@@ -137,6 +137,7 @@ static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_erro
 			.completion = (uint8_t)sqlite3_column_int(st, 7),
 			.file_class = (uint8_t)sqlite3_column_int(st, 8),
 			.file_dev = (uint32_t)sqlite3_column_int64(st, 9),
+			.file_bytes = (uint32_t)sqlite3_column_int64(st, 10),
 			.known = 1,
 		};
 	}
@@ -178,8 +179,7 @@ static int db_scan_open(struct st_source *src, struct bpt_error *err)
 		 " r.sector, r.kind, %s, %s FROM io_rows r%s%s"
 		 " WHERE r.rowid >= ?1 AND r.rowid < ?2 ORDER BY r.rowid",
 		 src->has_sched ? "x.sched_ns" : "NULL",
-		 files ? "f.inode, f.file_bytes, g.file2_dev, g.inode2, g.file2_bytes"
-		       : "NULL, NULL, NULL, NULL, NULL",
+		 files ? "f.inode, g.file2_dev, g.inode2, g.file2_bytes" : "NULL, NULL, NULL, NULL",
 		 src->has_sched ? " LEFT JOIN io_replay x ON x.io = r.rowid" : "",
 		 files ? " LEFT JOIN io_files f ON f.io = r.rowid"
 			 " LEFT JOIN io_files2 g ON g.io = r.rowid" : "");
@@ -261,11 +261,11 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
 			.file_class = k->file_class,
 			.file_dev = k->file_dev,
+			.file_bytes = k->file_bytes,
 			.inode = (uint64_t)sqlite3_column_int64(st, 7),
-			.file_bytes = (uint32_t)sqlite3_column_int64(st, 8),
-			.file2_dev = (uint32_t)sqlite3_column_int64(st, 9),
-			.inode2 = (uint64_t)sqlite3_column_int64(st, 10),
-			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 11),
+			.file2_dev = (uint32_t)sqlite3_column_int64(st, 8),
+			.inode2 = (uint64_t)sqlite3_column_int64(st, 9),
+			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 10),
 		};
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)

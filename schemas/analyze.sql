@@ -128,6 +128,7 @@ CREATE TABLE IF NOT EXISTS io_kinds (
 	-- NULL when the trace does not carry them (or the cause is unknown)
 	file_class    INTEGER,                 -- file_classes.class
 	file_dev      INTEGER,                 -- the file system's device, major << 20 | minor
+	file_bytes    INTEGER,                 -- data: bytes of the I/O, from its start, that are the file's
 	cause_pid     INTEGER,                 -- the task that caused the I/O (tgid)
 	cause_comm_id INTEGER,                 -- processes.comm_id
 	cause_cgroup  INTEGER,
@@ -144,15 +145,14 @@ INSERT OR IGNORE INTO file_classes (class, name) VALUES
 	(0, 'unknown'), (1, 'data'), (2, 'metadata'), (3, 'journal'), (4, 'swap'), (5, 'raw');
 
 -- The file of each data I/O (file_class 1; version 8), by io_rows.rowid:
--- the inode on io_kinds.file_dev, the offset in the file of the I/O's
--- first byte (NULL: not known) and how many of the I/O's bytes, from its
--- start, are this file's. Only data I/Os have a row, so a trace without
--- files costs nothing here.
+-- the inode on io_kinds.file_dev and the offset in the file of the I/O's
+-- first byte (NULL: not known). Only data I/Os have a row, so a trace
+-- without files costs nothing here; what repeats (the file system, the
+-- file's share of the I/O) is in io_kinds.
 CREATE TABLE IF NOT EXISTS io_files (
 	io          INTEGER PRIMARY KEY,       -- io_rows.rowid
 	inode       INTEGER NOT NULL,
-	file_offset INTEGER,
-	file_bytes  INTEGER NOT NULL
+	file_offset INTEGER
 );
 
 -- The second file of a request that holds two (merged writeback; version
@@ -220,7 +220,7 @@ CREATE VIEW IF NOT EXISTS ios AS
 	       x.source_index AS source_index, x.member AS member,
 	       k.completion AS completion,
 	       k.file_class AS file_class, k.file_dev AS file_dev, f.inode AS inode,
-	       f.file_offset AS file_offset, f.file_bytes AS file_bytes,
+	       f.file_offset AS file_offset, k.file_bytes AS file_bytes,
 	       g.file2_dev AS file2_dev, g.inode2 AS inode2, g.file2_offset AS file2_offset,
 	       g.file2_bytes AS file2_bytes, k.cause_pid AS cause_pid,
 	       k.cause_comm_id AS cause_comm_id, k.cause_cgroup AS cause_cgroup,
@@ -244,13 +244,13 @@ BEGIN
 	UPDATE traces SET io_base = (SELECT coalesce(max(rowid), 0) + 1 FROM io_rows)
 	WHERE id = NEW.trace_id AND NEW.idx = 0;
 	INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags, pid, comm_id,
-			      cgroup_id, error, completion, file_class, file_dev,
+			      cgroup_id, error, completion, file_class, file_dev, file_bytes,
 			      cause_pid, cause_comm_id, cause_cgroup)
 	SELECT NEW.trace_id, (SELECT coalesce(max(kind), -1) + 1 FROM io_kinds
 			      WHERE trace_id = NEW.trace_id),
 	       NEW.dev, NEW.bytes, NEW.op, NEW.flags, NEW.pid, NEW.comm_id,
 	       NEW.cgroup_id, NEW.error, coalesce(NEW.completion, 0), NEW.file_class,
-	       NEW.file_dev, NEW.cause_pid, NEW.cause_comm_id, NEW.cause_cgroup
+	       NEW.file_dev, NEW.file_bytes, NEW.cause_pid, NEW.cause_comm_id, NEW.cause_cgroup
 	WHERE NOT EXISTS (SELECT 1 FROM io_kinds k WHERE k.trace_id = NEW.trace_id
 			  AND k.dev = NEW.dev AND k.bytes = NEW.bytes AND k.op = NEW.op
 			  AND k.flags = NEW.flags AND k.pid = NEW.pid
@@ -258,7 +258,7 @@ BEGIN
 			  AND k.error = NEW.error
 			  AND k.completion = coalesce(NEW.completion, 0)
 			  AND k.file_class IS NEW.file_class AND k.file_dev IS NEW.file_dev
-			  AND k.cause_pid IS NEW.cause_pid
+			  AND k.file_bytes IS NEW.file_bytes AND k.cause_pid IS NEW.cause_pid
 			  AND k.cause_comm_id IS NEW.cause_comm_id
 			  AND k.cause_cgroup IS NEW.cause_cgroup);
 	INSERT OR IGNORE INTO io_marks (blk, issue_ns)
@@ -273,10 +273,11 @@ BEGIN
 	  AND k.comm_id = NEW.comm_id AND k.cgroup_id = NEW.cgroup_id
 	  AND k.error = NEW.error AND k.completion = coalesce(NEW.completion, 0)
 	  AND k.file_class IS NEW.file_class AND k.file_dev IS NEW.file_dev
+	  AND k.file_bytes IS NEW.file_bytes
 	  AND k.cause_pid IS NEW.cause_pid AND k.cause_comm_id IS NEW.cause_comm_id
 	  AND k.cause_cgroup IS NEW.cause_cgroup;
-	INSERT INTO io_files (io, inode, file_offset, file_bytes)
-	SELECT t.io_base + NEW.idx, NEW.inode, NEW.file_offset, coalesce(NEW.file_bytes, NEW.bytes)
+	INSERT INTO io_files (io, inode, file_offset)
+	SELECT t.io_base + NEW.idx, NEW.inode, NEW.file_offset
 	FROM traces t WHERE t.id = NEW.trace_id AND NEW.inode IS NOT NULL;
 	INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset, file2_bytes, cause2_pid,
 			       cause2_comm_id, cause2_cgroup)

@@ -5,7 +5,8 @@
 # writeback (files_workload.py). Every data I/O of the capture must name
 # one of those files, with its path, at offsets whose blocks FIEMAP puts
 # where the I/O went (files_check.py); >= 99% of the data bytes must be
-# credited so; journal and metadata I/O are classed as such. (On xfs the
+# credited so; journal and metadata I/O are classed as such; the database
+# holds the same (db_checks). (On xfs the
 # flusher's plug merges the end of one file's writeback with the start of
 # the next into one request: it is credited to both, for their parts.)
 . "$(dirname "$0")/lib.sh"
@@ -14,6 +15,7 @@ T=$E2E_TMP
 HERE=$(cd "$(dirname "$0")" && pwd)
 need_capture
 need_cmd python3 filefrag mkfs.ext4
+with_kernel_lock
 
 run_fs() {
 	fs=$1 share=$2
@@ -55,7 +57,36 @@ run_fs() {
 		fail "$fs: query trace_ios"
 	[ "$(echo "$q" | tail -1 | tr -d "\r")" = $(( 2 << 20 )) ] ||
 		fail "$fs: trace_ios: direct.dat's writes by bpw-direct: $q, want 2 MiB"
+	db_checks "$fs"
 	umount "$M" || fail "umount $M"
+}
+
+# The database carries the file and cause columns (schema 8): every row's
+# file and cause fields in io_detail are trace_ios()'s, and `report --db`
+# gives what `report FILE` gives (files, directories, By program by cause).
+db_checks() {
+	fs=$1 db=$T/$1.db
+	"$BLKPEAK" analyze import -q --db "$db" "$T/$fs.bpt" || fail "$fs: import"
+	c="idx, file, file_dev, inode, file_offset, file_bytes, file_path, file2_dev, inode2,
+	   file2_offset, file2_bytes, file2_path, cause_pid, cause_comm, cause_cgroup, cause2_pid,
+	   cause2_comm, cause2_cgroup"
+	"$BLKPEAK" analyze query --db "$db" --csv "SELECT $c FROM trace_ios('$T/$fs.bpt') ORDER BY idx" \
+		>"$T/$fs.vt" || fail "$fs: query trace_ios"
+	"$BLKPEAK" analyze query --db "$db" --csv "SELECT $c FROM io_detail WHERE trace_id = 1 ORDER BY idx" \
+		>"$T/$fs.view" || fail "$fs: query io_detail"
+	cmp -s "$T/$fs.vt" "$T/$fs.view" ||
+		{ diff "$T/$fs.vt" "$T/$fs.view" | head -5; fail "$fs: io_detail's file columns differ from trace_ios()"; }
+	grep -q "^[0-9]*,data,[0-9]*,[0-9]*,[0-9]*,[0-9]*,$M/direct.dat," "$T/$fs.view" ||
+		fail "$fs: io_detail names no data I/O of direct.dat"
+	"$BLKPEAK" analyze report --json "$T/$fs.bpt" >"$T/$fs.fjson" || fail "$fs: report --json FILE"
+	"$BLKPEAK" analyze report --json --db "$db" 1 >"$T/$fs.djson" || fail "$fs: report --json --db"
+	python3 - "$T/$fs.fjson" "$T/$fs.djson" <<'PY' || fail "$fs: report --db differs from report FILE"
+import json, sys
+f, d = (json.load(open(p)) for p in sys.argv[1:3])
+assert f["trace"].pop("id") is None and d["trace"].pop("id") == 1
+assert f["top_files"]["files"], "no files in the report"
+assert f == d, [k for k in f if f[k] != d[k]]
+PY
 }
 
 run_fs ext4 0.99

@@ -194,6 +194,7 @@ trap 'exit 130' INT TERM
 db_to_v7() {
 	sqlite3 "$1" "DROP VIEW io_detail; DROP VIEW ios;
 		ALTER TABLE io_kinds DROP COLUMN file_class; ALTER TABLE io_kinds DROP COLUMN file_dev;
+		ALTER TABLE io_kinds DROP COLUMN file_bytes;
 		ALTER TABLE io_kinds DROP COLUMN cause_pid; ALTER TABLE io_kinds DROP COLUMN cause_comm_id;
 		ALTER TABLE io_kinds DROP COLUMN cause_cgroup; ALTER TABLE comparisons DROP COLUMN files;
 		DROP TABLE io_files; DROP TABLE io_files2; DROP TABLE paths; DROP TABLE file_classes;
