@@ -152,7 +152,8 @@ static int db_scan_open(struct st_source *src, struct bpt_error *err)
 	/* sched_ns and the files only for traces that have them (a lookup
 	 * per row each) */
 	int files = !!(src->columns & BPT_COL_FILE);
-	char sql[512];
+	int replay = src->has_sched || (src->columns & BPT_COL_SOURCE);
+	char sql[600];
 	struct db_scan *sc = calloc(1, sizeof(*sc));
 	sqlite3_stmt *st = NULL;
 	int64_t ios = 0;
@@ -178,9 +179,9 @@ static int db_scan_open(struct st_source *src, struct bpt_error *err)
 	snprintf(sql, sizeof(sql), "SELECT r.rowid, r.issue_delta, r.wait_ns, r.service_ns,"
 		 " r.sector, r.kind, %s, %s FROM io_rows r%s%s"
 		 " WHERE r.rowid >= ?1 AND r.rowid < ?2 ORDER BY r.rowid",
-		 src->has_sched ? "x.sched_ns" : "NULL",
+		 replay ? "x.sched_ns, x.source_index" : "NULL, NULL",
 		 files ? "f.inode, g.file2_dev, g.inode2, g.file2_bytes" : "NULL, NULL, NULL, NULL",
-		 src->has_sched ? " LEFT JOIN io_replay x ON x.io = r.rowid" : "",
+		 replay ? " LEFT JOIN io_replay x ON x.io = r.rowid" : "",
 		 files ? " LEFT JOIN io_files f ON f.io = r.rowid"
 			 " LEFT JOIN io_files2 g ON g.io = r.rowid" : "");
 	if (sqlite3_prepare_v2(src->db, sql, -1, &sc->rows, NULL) != SQLITE_OK ||
@@ -261,11 +262,12 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
 			.file_class = k->file_class,
 			.file_dev = k->file_dev,
+			.source_index = (uint64_t)sqlite3_column_int64(st, 7),
 			.file_bytes = k->file_bytes,
-			.inode = (uint64_t)sqlite3_column_int64(st, 7),
-			.file2_dev = (uint32_t)sqlite3_column_int64(st, 8),
-			.inode2 = (uint64_t)sqlite3_column_int64(st, 9),
-			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 10),
+			.inode = (uint64_t)sqlite3_column_int64(st, 8),
+			.file2_dev = (uint32_t)sqlite3_column_int64(st, 9),
+			.inode2 = (uint64_t)sqlite3_column_int64(st, 10),
+			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 11),
 		};
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -291,6 +293,26 @@ static int db_path_name(struct st_source *src, uint32_t dev, uint64_t inode, cha
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+static int db_paths_each(struct st_source *src,
+			 int (*fn)(void *ctx, uint32_t dev, uint64_t inode, const char *path),
+			 void *ctx, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = 0, src_rc;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT file_dev, inode, path FROM paths WHERE trace_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the paths");
+	sqlite3_bind_int64(st, 1, src->id);
+	while (!rc && (src_rc = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, (uint32_t)sqlite3_column_int64(st, 0),
+			(uint64_t)sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 2));
+	if (!rc && src_rc != SQLITE_DONE)
+		rc = adb_fail(src->db, err, "cannot read the paths");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static void db_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
@@ -339,6 +361,7 @@ static const struct st_source_ops db_ops = {
 	.scan_end = db_scan_end,
 	.comm_name = db_comm_name,
 	.path_name = db_path_name,
+	.paths_each = db_paths_each,
 	.device_names = db_device_names,
 	.bind_from = db_bind_from,
 };
