@@ -29,8 +29,8 @@
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
-#include "target_hdd.h"
-#include "verify.h"
+#include "disk/target_hdd.h"
+#include "verify/verify.h"
 
 static volatile sig_atomic_t stop_flag;
 
