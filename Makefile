@@ -36,7 +36,8 @@ LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthrea
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
 SRC_DIRS  := common lib cli generate capture replay analyze measure formats
-SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+# A part may keep rooms one level down (replay/engine/, replay/array/, ...).
+SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o)
@@ -95,13 +96,16 @@ $(BIN): $(OBJS)
 # The walls between parts (docs: DESIGN "Layout"): each folder sees only
 # the headers it may use, so a forbidden include fails to compile. A
 # quoted include finds its own folder's headers first; the lists below add
-# the shared layers. Parts meet only through lib/ (the trace format) and
+# the shared layers; replay/ also sees its own top (-iquote: its sched.h must
+# not hide the system's <sched.h>), so a room (replay/engine/)
+# reaches the scheduler's headers and the others name a room's header by it
+# ("engine/engine.h"). Parts meet only through lib/ (the trace format) and
 # common/ (what every part shares); common/ sees no part.
 INC_common   := -Icommon
 INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
-INC_replay   := -Ilib -Icommon
+INC_replay   := -Ilib -Icommon -iquote replay
 INC_analyze  := -Ilib -Icommon
 INC_measure  := -Ilib -Icommon
 INC_formats  := -Ilib -Icommon
@@ -109,7 +113,7 @@ INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -iquote replay
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -194,7 +198,7 @@ FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%)
 FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_PARTS   := common lib formats replay generate measure analyze
-FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c))) \
+FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c $(d)/*/*.c))) \
 		$(BUILD)/fuzz/gen/schema_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
 FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
@@ -217,7 +221,7 @@ $(FUZZ_BINS): $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_ARCHIVE)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 $(CPPFLAGS) $(INC_tests) \
-		-Ireplay -Imeasure -o $@ $< $(FUZZ_ARCHIVE) $(FUZZ_LDLIBS)
+		-iquote replay -Imeasure -o $@ $< $(FUZZ_ARCHIVE) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

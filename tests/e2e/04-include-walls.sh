@@ -10,7 +10,7 @@ cd "$ROOT" || fail "no $ROOT"
 
 # One header that only its own part may include.
 declare -A OWN=([cli]=trace_open.h [generate]=gen_model.h [capture]=capture.h
-	[replay]=engine.h [analyze]=stats_report.h [bpf]=capture_events.h
+	[replay]=replay_run.h [analyze]=stats_report.h [bpf]=capture_events.h
 	[measure]=figures.h [formats]=foreign.h)
 try() { # PART HEADER: compiles "#include HEADER" with PART's include paths
 	echo "#include \"$2\"" > "$E2E_TMP/t.c"
