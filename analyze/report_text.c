@@ -76,6 +76,10 @@ static void print_summary(FILE *f, const struct st_report *r)
 		fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " I/Os%s\n",
 			report_files_filter_text(r, what, sizeof(what)), r->ios, r->files_ios_of,
 			r->is_run ? " (by the files of the trace it replayed)" : "");
+		if (r->files_unknown)
+			fprintf(f, "  note: the %s has no file columns (trace format older than 1.3,"
+				" not a capture, or captured with --no-files): every I/O is :unknown\n",
+				r->is_run ? "trace it replayed" : "trace");
 	}
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);

@@ -165,12 +165,13 @@ static void keep_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 				(uint64_t)i < src->keep_n && (src->keep[i >> 6] >> (i & 63) & 1));
 }
 
-int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_t n,
+int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		     struct bpt_error *err)
 {
 	struct keep_ctx k = { .ff = src->files };
 	struct st_source fsrc = { 0 };
 	struct st_report *frep = NULL;
+	uint32_t columns = src->columns;
 	char *near = NULL;
 	int rc;
 
@@ -185,6 +186,7 @@ int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_
 		rc = open_run_source(src, rep, &fsrc, frep, &n, near, 2 * PATH_MAX, err);
 		if (!rc)
 			rc = mark_source(&fsrc, n, &k, err);
+		columns = fsrc.columns;
 		if (fsrc.r || (fsrc.db && fsrc.db != src->db))
 			st_source_file_close(&fsrc);
 		st_report_free(frep);
@@ -201,6 +203,7 @@ int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_
 		free(k.bits);
 		return rc;
 	}
+	rep->files_unknown = !(columns & BPT_COL_FILE);
 	src->keep = k.bits;
 	src->keep_n = k.nbits;
 	src->keep_by_source = rep->is_run;

@@ -100,6 +100,7 @@ struct st_report {
 	 * the figures cover the I/Os that match, files_ios_of of the trace's */
 	const struct files_filter *files;
 	uint64_t files_ios_of;
+	int files_unknown;  /* the trace matched has no file columns: every I/O :unknown */
 	char path[4096], kind[16], digest[17];
 	/* A replay run: what it replayed and how ("" when not a run, or not
 	 * known); source_id 0 when the source trace is not in the database. */
