@@ -179,6 +179,11 @@ int st_report_compute_files(sqlite3 *db, int64_t trace_id, const struct files_fi
 			    struct st_report *rep, struct bpt_error *err);
 int st_report_compute_file_files(const char *path, const struct files_filter *files,
 				 struct st_report *rep, int progress, struct bpt_error *err);
+/* With the reorder window given (the tests' tiny one takes the sorted
+ * queries, which --files narrows too). */
+int st_report_compute_files_window(sqlite3 *db, int64_t trace_id,
+				   const struct files_filter *files, struct st_report *rep,
+				   uint64_t window, struct bpt_error *err);
 
 /* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
 const char *st_size_label(unsigned k, char *buf, size_t len);
