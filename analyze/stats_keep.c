@@ -172,6 +172,7 @@ int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 	struct st_source fsrc = { 0 };
 	struct st_report *frep = NULL;
 	uint32_t columns = src->columns;
+	int lost = rep->files_lost;
 	char *near = NULL;
 	int rc;
 
@@ -187,6 +188,7 @@ int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		if (!rc)
 			rc = mark_source(&fsrc, n, &k, err);
 		columns = fsrc.columns;
+		lost = frep->files_lost;
 		if (fsrc.r || (fsrc.db && fsrc.db != src->db))
 			st_source_file_close(&fsrc);
 		st_report_free(frep);
@@ -203,7 +205,7 @@ int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		free(k.bits);
 		return rc;
 	}
-	rep->files_unknown = !(columns & BPT_COL_FILE);
+	rep->files_unknown = !(columns & BPT_COL_FILE) || lost;
 	src->keep = k.bits;
 	src->keep_n = k.nbits;
 	src->keep_by_source = rep->is_run;

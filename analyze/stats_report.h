@@ -101,6 +101,9 @@ struct st_report {
 	const struct files_filter *files;
 	uint64_t files_ios_of;
 	int files_unknown;  /* the trace matched has no file columns: every I/O :unknown */
+	/* the trace has file columns but was imported before schema 8,
+	 * which kept none of them: no files, no causes in the database */
+	int files_lost;
 	char path[4096], kind[16], digest[17];
 	/* A replay run: what it replayed and how ("" when not a run, or not
 	 * known); source_id 0 when the source trace is not in the database. */

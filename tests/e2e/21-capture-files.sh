@@ -167,6 +167,16 @@ PY
 		fail "$fs: html --files does not say so"
 	grep -q "<title>$M/direct.dat</title>" "$T/$fs.sub.html" && fail "$fs: html --files shows direct.dat"
 	grep -q "<title>$M/sub/append.dat</title>" "$T/$fs.sub.html" || fail "$fs: html --files: no append.dat"
+	# a database of schema 7 migrated: the capture's I/Os are kept without
+	# their files and causes, and the report says so
+	cp "$T/$fs.run.db" "$T/$fs.v7.db"
+	"$BLKPEAK" analyze import -q --db "$T/$fs.v7.db" "$T/$fs.bpt" || fail "$fs: import into v7.db"
+	db_to_v7 "$T/$fs.v7.db" || fail "$fs: make a schema-7 database"
+	"$BLKPEAK" generate -o "$T/$fs.gen.bpt" --count 10 >/dev/null 2>&1 || fail "$fs: generate"
+	"$BLKPEAK" analyze import -q --db "$T/$fs.v7.db" "$T/$fs.gen.bpt" || fail "$fs: migrate 7 -> 8"
+	"$BLKPEAK" analyze report --db "$T/$fs.v7.db" 2 >"$T/$fs.v7.txt" || fail "$fs: report after the migration"
+	grep -q "note: imported before schema 8, which kept no file or cause columns" "$T/$fs.v7.txt" ||
+		fail "$fs: the migrated capture's report does not say it has no files: $(head -5 "$T/$fs.v7.txt")"
 }
 
 run_fs ext4 0.99
