@@ -88,7 +88,7 @@ fi
 [ ! -e "$T/bt64" ] || fail "ulimit -n 64: $T/bt64 was created"
 # measure --like takes the mix of every volume's I/Os
 truncate -s 1G "$T/m.img"
-"$BLKPEAK" measure qd-sweep --target "$T/m.img" --like "$T/cbs.bpt" --engine null --ios 200 \
+"$BLKPEAK" measure qd-sweep --target "$T/m.img" --like "$T/cbs.bpt" --engine null --ios 200 --no-store \
 	--depths 1 >"$T/like" 2>&1 || fail "measure --like: $(cat "$T/like")"
 grep -q "like the trace: " "$T/like" || fail "measure --like: $(head -3 "$T/like")"
 
@@ -110,7 +110,7 @@ n=$("$BLKPEAK" analyze query --csv "SELECT count(*) FROM (SELECT dev FROM trace_
 "$BLKPEAK" replay "$T/v64k.bpt" --engine null --timing afap --allow-write --target "$T/m.img" \
 	-o "$T/run64k.bpt" >"$T/out" 2>&1 || fail "65536 volumes: replay: $(tail -3 "$T/out")"
 "$BLKPEAK" info "$T/run64k.bpt" | grep -q "run.done=65536" || fail "65536 volumes: replay did not do every I/O"
-"$BLKPEAK" measure qd-sweep --target "$T/m.img" --like "$T/v64k.bpt" --engine null --ios 200 \
+"$BLKPEAK" measure qd-sweep --target "$T/m.img" --like "$T/v64k.bpt" --engine null --ios 200 --no-store \
 	--depths 1 >"$T/like" 2>&1 || fail "65536 volumes: measure --like: $(cat "$T/like")"
 grep -q "like the trace: 50.0% read" "$T/like" || fail "65536 volumes: measure --like: $(head -3 "$T/like")"
 
