@@ -220,10 +220,42 @@ int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 
 void stats_keep_free(struct st_source *src)
 {
-	if (src->keep && src->db)
+	if (src->from == src->from_buf && src->db) /* the function was registered */
 		sqlite3_create_function(src->db, "blkpeak_keep", 1, SQLITE_UTF8, NULL, NULL, NULL,
 					NULL);
 	free(src->keep);
 	src->keep = NULL;
 	src->keep_n = 0;
+}
+
+int st_keep_trace(sqlite3 *db, int64_t id, const struct files_filter *files, struct st_keep *k,
+		  struct bpt_error *err)
+{
+	struct st_report *rep = calloc(1, sizeof(*rep));
+	struct st_source src;
+	uint64_t n;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	if (!rep)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	st_source_db(&src, db, id);
+	src.files = files;
+	if (!(rc = src.ops->trace_row(&src, rep, &n, err)) &&
+	    !(rc = stats_keep_build(&src, rep, n, err))) {
+		*k = (struct st_keep){ .bits = src.keep, .n = src.keep_n,
+				       .by_source = src.keep_by_source };
+		src.keep = NULL; /* the caller's now */
+	}
+	stats_keep_free(&src);
+	st_report_free(rep);
+	free(rep);
+	return rc;
+}
+
+int st_keep_has(const struct st_keep *k, uint64_t idx, uint64_t source_index)
+{
+	uint64_t i = k->by_source ? source_index : idx;
+
+	return i < k->n && (k->bits[i >> 6] >> (i & 63) & 1);
 }
