@@ -324,11 +324,19 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	case 6: /* 6 -> 7: labels */
 		rc = labels_v7(db, err);
 		break;
+	case 7: /* 7 -> 8: suite_results, made by running the schema again */
+		rc = 0;
+		break;
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",
 			     sqlite3_db_filename(db, "main"), (long long)from,
 			     ADB_SCHEMA_VERSION);
 	}
+	/* 7 -> 8, after every older step: the schema again adds the
+	 * suite_results table (everything else in it exists) and sets the
+	 * version */
+	if (!rc && from > 0)
+		rc = adb_exec(db, analyze_schema_sql, err);
 	if (rc) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;

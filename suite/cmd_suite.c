@@ -1,0 +1,32 @@
+/*
+ * cmd_suite.c — `blkpeak suite SUBCOMMAND`: the dispatcher one level
+ * down, run by common/dispatch.c. Each subcommand lives in its own
+ * cmd_*.c.
+ */
+#include <stdio.h>
+
+#include "commands.h"
+#include "dispatch.h"
+#include "suite_commands.h"
+
+static const struct command suite_commands[] = {
+	{ "init", suite_init, "write a manifest for the recordings in a folder" },
+	{ "run", suite_run, "run a suite on one configuration, resumably; results to the store" },
+};
+
+static const struct command_table table = {
+	.prog = "blkpeak suite",
+	.what = "a suite command",
+	.intro = "usage: blkpeak suite COMMAND [ARGS]\n\n"
+		 "A suite is a folder of recordings and a manifest (suite.ini,\n"
+		 "schemas/suite-manifest.md), run on every configuration a reviewer tests;\n"
+		 "'blkpeak analyze leaderboard' ranks the configurations.\n\n",
+	.name_width = 5,
+	.cmds = suite_commands,
+	.n = sizeof(suite_commands) / sizeof(suite_commands[0]),
+};
+
+int cmd_suite(int argc, char **argv)
+{
+	return command_dispatch(&table, argc, argv);
+}
