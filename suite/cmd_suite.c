@@ -12,6 +12,7 @@
 static const struct command suite_commands[] = {
 	{ "init", suite_init, "write a manifest for the recordings in a folder" },
 	{ "run", suite_run, "run a suite on one configuration, resumably; results to the store" },
+	{ "digest", suite_digest, "print a suite's version (digest) and name" },
 };
 
 static const struct command_table table = {
@@ -21,7 +22,7 @@ static const struct command_table table = {
 		 "A suite is a folder of recordings and a manifest (suite.ini,\n"
 		 "schemas/suite-manifest.md), run on every configuration a reviewer tests;\n"
 		 "'blkpeak analyze leaderboard' ranks the configurations.\n\n",
-	.name_width = 5,
+	.name_width = 6,
 	.cmds = suite_commands,
 	.n = sizeof(suite_commands) / sizeof(suite_commands[0]),
 };

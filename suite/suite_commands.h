@@ -10,5 +10,6 @@
 
 int suite_init(int argc, char **argv);   /* cmd_init.c */
 int suite_run(int argc, char **argv);    /* cmd_run.c */
+int suite_digest(int argc, char **argv); /* cmd_digest.c */
 
 #endif
