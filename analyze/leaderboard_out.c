@@ -125,7 +125,7 @@ void lb_print_json(FILE *f, const struct leaderboard *lb)
 		jw_ku64(&w, "rank", (uint64_t)lb->c[i].rank);
 		jw_kstr(&w, "label", lb->c[i].label);
 		jw_kstr(&w, "host", lb->c[i].host);
-		jw_knum(&w, "score", lb->c[i].score, 6);
+		jw_knum(&w, "score", lb->c[i].score, 9);
 		jw_ku64(&w, "workloads_scored", (uint64_t)lb->c[i].nscore);
 		jw_obj_end(&w);
 	}
@@ -153,12 +153,12 @@ void lb_print_json(FILE *f, const struct leaderboard *lb)
 			jw_knum(&w, "max", c->v.max, 9);
 			jw_key(&w, "ratio");
 			if (c->ratio > 0)
-				jw_num(&w, c->ratio, 6);
+				jw_num(&w, c->ratio, 9);
 			else
 				jw_null(&w);
 			jw_key(&w, "time_saved_pct");
 			if (c->ratio > 0 && !lb->w[k].iops)
-				jw_num(&w, c->saved_pct, 4);
+				jw_num(&w, c->saved_pct, 9);
 			else
 				jw_null(&w);
 			jw_obj_end(&w);
