@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"               digest, truncated, duration_ns\n"
 		"  -q, --quiet  no progress and no summary lines\n"
 		"  -h, --help   this text\n\n"
-		"a result of a suite (what 'blkpeak suite run' passes; one FILE, with --label):\n"
+		"a result of a suite (what 'blkpeak suite run' passes; one FILE, labelled):\n"
 		"  --suite DIGEST         the suite's digest (schemas/suite-manifest.md)\n"
 		"  --suite-name NAME      the suite's name\n"
 		"  --workload NAME        the workload (\"photo-edit causal\", \"fileserver\")\n"

@@ -22,7 +22,8 @@ static const struct command_table table = {
 		 "A suite is a folder of recordings and a manifest (suite.ini,\n"
 		 "schemas/suite-manifest.md), run on every configuration a reviewer tests;\n"
 		 "'blkpeak analyze leaderboard' ranks the configurations.\n\n",
-	.name_width = 6,
+	.outro = "\n  -h, --help  this text\n\n'blkpeak suite COMMAND --help' shows a command's options.\n",
+	.name_width = 7,
 	.cmds = suite_commands,
 	.n = sizeof(suite_commands) / sizeof(suite_commands[0]),
 };
