@@ -35,6 +35,10 @@ int child_interrupted(void);
 int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
 	      const char *start_path, int *timed_out);
 
+/* The same for another program (a workload recipe): prog is its path. */
+int child_run_prog(const char *prog, char *const argv[], const char *log_path,
+		   uint64_t timeout_ns, const char *start_path, int *timed_out);
+
 /* Copy the log to standard error. */
 void child_show_log(const char *log_path);
 

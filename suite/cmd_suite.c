@@ -11,6 +11,7 @@
 
 static const struct command suite_commands[] = {
 	{ "init", suite_init, "write a manifest for the recordings in a folder" },
+	{ "record", suite_record, "record workload recipes (workloads/) into a suite folder" },
 	{ "run", suite_run, "run a suite on one configuration, resumably; results to the store" },
 	{ "digest", suite_digest, "print a suite's version (digest) and name" },
 };

@@ -11,5 +11,6 @@
 int suite_init(int argc, char **argv);   /* cmd_init.c */
 int suite_run(int argc, char **argv);    /* cmd_run.c */
 int suite_digest(int argc, char **argv); /* cmd_digest.c */
+int suite_record(int argc, char **argv); /* cmd_record.c */
 
 #endif
