@@ -8,11 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analyze_commands.h"
-#include "child.h"
 #include "cliutil.h"
 #include "db.h"
 #include "leaderboard.h"
@@ -38,43 +35,6 @@ static void usage(FILE *f)
 		"  -h, --help       this text\n");
 }
 
-/* A suite folder's digest, from `blkpeak suite digest DIR` (suite/ reads
- * the manifest and recordings; analyze does not include its headers). */
-static int folder_digest(const char *dir, char digest[17])
-{
-	char log[] = "/tmp/blkpeak-leaderboard.XXXXXX", line[256];
-	char *argv[] = { "blkpeak", "suite", "digest", (char *)dir, NULL };
-	int fd = mkstemp(log), rc;
-	FILE *f;
-
-	if (fd < 0) {
-		pr_err("analyze leaderboard: cannot make a temporary file: %s", strerror(errno));
-		return -1;
-	}
-	close(fd);
-	rc = child_run(argv, log, 0, NULL, NULL);
-	f = fopen(log, "r");
-	line[0] = '\0';
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-	}
-	if (rc) {
-		child_show_log(log);
-		unlink(log);
-		return -1;
-	}
-	unlink(log);
-	if (strlen(line) < 17 || line[16] != ' ') {
-		pr_err("analyze leaderboard: '%s': 'blkpeak suite digest' gave no digest", dir);
-		return -1;
-	}
-	memcpy(digest, line, 16);
-	digest[16] = '\0';
-	return 0;
-}
-
 int analyze_leaderboard(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -89,7 +49,6 @@ int analyze_leaderboard(int argc, char **argv)
 	const char *dbopt = NULL, *baseline = NULL, *suite;
 	struct bpt_error err = { 0 };
 	struct leaderboard lb;
-	struct stat sb;
 	char digest[17];
 	int csv = 0, json = 0, c;
 	sqlite3 *db;
@@ -118,12 +77,7 @@ int analyze_leaderboard(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	memset(&lb, 0, sizeof(lb));
-	if (!stat(suite, &sb) && S_ISDIR(sb.st_mode)) {
-		if (folder_digest(suite, digest)) {
-			sqlite3_close(db);
-			return EXIT_FAIL;
-		}
-	} else if (lb_resolve(db, suite, digest, lb.other_versions, sizeof(lb.other_versions), &err)) {
+	if (lb_resolve(db, suite, digest, lb.other_versions, sizeof(lb.other_versions), &err)) {
 		pr_err("analyze leaderboard: %s", err.msg);
 		sqlite3_close(db);
 		return EXIT_FAIL;

@@ -14,6 +14,7 @@
 #include "cliutil.h"
 #include "fmt.h"
 #include "html.h"
+#include "leaderboard.h"
 #include "measure_view.h"
 #include "plot.h"
 #include "progress.h"
@@ -428,13 +429,28 @@ static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt
 	return rc;
 }
 
+/* The Leaderboard section: a suite's configurations ranked (leaderboard.h). */
+static int write_leaderboard(sqlite3 *db, const struct html_options *o, FILE *f,
+			     struct bpt_error *err)
+{
+	struct leaderboard lb;
+	char digest[17], others[256];
+	int rc = lb_resolve(db, o->leaderboard, digest, others, sizeof(others), err);
+
+	if (rc || (rc = lb_load(db, digest, o->baseline, &lb, err)))
+		return rc;
+	rc = lb_print_html(f, &lb, err);
+	lb_free(&lb);
+	return rc;
+}
+
 int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
 	       struct bpt_error *err)
 {
 	struct cmp c = { 0 };
 	int rc = 0;
 
-	if (n == 0 && !o->measurements)
+	if (n == 0 && !o->measurements && !o->leaderboard)
 		return -EINVAL;
 	if (n)
 		rc = n == 1 ? single_entry(db, ids[0], &c, err)
@@ -456,6 +472,8 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 			write_comparison(f, db, &c);
 		rc = write_charts(db, ids, n, f, o->progress);
 	}
+	if (!rc && o->leaderboard)
+		rc = write_leaderboard(db, o, f, err);
 	if (!rc && o->measurements)
 		rc = write_measurements(db, o->measurements, f, err);
 	if (rc)

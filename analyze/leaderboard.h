@@ -62,8 +62,10 @@ struct leaderboard {
 	char other_versions[256]; /* other digests of the suite's name, or "" */
 };
 
-/* The digest a SUITE argument names: 16 hex digits as they are, else a
- * suite name (its latest version in the store). -ENOENT when none. */
+/* The digest a SUITE argument names: a suite folder (its current
+ * version, from a child `blkpeak suite digest`), 16 hex digits as they
+ * are, else a suite name (its latest version in the store; the other
+ * versions' digests in others). -ENOENT when none. */
 int lb_resolve(sqlite3 *db, const char *suite, char digest[17], char *others, size_t olen,
 	       struct bpt_error *err);
 /* Load and rank digest's results; baseline NULL: the configuration run
@@ -75,5 +77,8 @@ void lb_free(struct leaderboard *lb);
 void lb_print_text(FILE *f, const struct leaderboard *lb);
 void lb_print_csv(FILE *f, const struct leaderboard *lb);
 void lb_print_json(FILE *f, const struct leaderboard *lb);
+/* The HTML report's section (analyze html --leaderboard): the ranking
+ * table and one bar chart per workload. 0, or -EIO / -ENOMEM. */
+int lb_print_html(FILE *f, const struct leaderboard *lb, struct bpt_error *err);
 
 #endif

@@ -113,6 +113,12 @@ grep -q "geometric mean over the workloads of the ratio to the baseline" "$T/lb.
 awk 'length > 100 { exit 1 }' "$T/lb.txt" || fail "leaderboard text wider than 100 columns"
 "$BLKPEAK" analyze leaderboard "$DIGEST" --csv >"$T/lb.csv" || fail "leaderboard --csv"
 [ "$(grep -c '^(score),' "$T/lb.csv")" = 3 ] || fail "csv: $(cat "$T/lb.csv")"
+# the HTML report's section: one bar chart per workload, a bar per configuration
+"$BLKPEAK" analyze html --leaderboard "$S" --baseline single -o "$T/lb.html" || fail "html --leaderboard"
+[ "$(grep -c '<figure class="leaderboard-chart">' "$T/lb.html")" = 5 ] || fail "html: not 5 charts"
+[ "$(grep -o 'class="series" data-series="0" data-points="3" data-label="median"' "$T/lb.html" | wc -l)" = 5 ] ||
+	fail "html: a chart without its 3 bars"
+grep -q 'id="leaderboard"' "$T/lb.html" || fail "html: no leaderboard section"
 "$BLKPEAK" analyze leaderboard "$S" --baseline nosuch 2>"$T/err" && fail "an unknown baseline accepted"
 grep -q "'nosuch': no configuration" "$T/err" || fail "baseline error: $(cat "$T/err")"
 
