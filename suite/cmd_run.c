@@ -36,6 +36,10 @@ static void usage(FILE *f)
 		"  -t, --target SPEC  what to run on, as for blkpeak replay: a device, a file,\n"
 		"                     a virtual array, an emulated disk (hdd:7200:FILE)\n"
 		"  --label NAME       the configuration's name in the leaderboard (1-63 bytes)\n"
+		"  --map SPEC         passed to every replay (replay --map: a device, a glob or\n"
+		"                     a byte range of one to a target of its own, e.g. IPEAK's\n"
+		"                     \"dual\": --map '*:1G-=hdd:7200:B'); repeatable, up to 8;\n"
+		"                     the qd-sweeps run on --target\n"
 		"  --db PATH          the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  --allow-write      let the recordings' and sweeps' writes reach a block device\n"
 		"  --new-version      run although this label has results of another version\n"
@@ -46,8 +50,12 @@ static void usage(FILE *f)
 		"Results and the run's state go to DIR/results/DIGEST/LABEL/.\n");
 }
 
+#define MAPS_MAX 8
+
 struct run_opts {
 	const char *target, *label, *db;
+	const char *map[MAPS_MAX];  /* replay --map, for every replay and mix */
+	int nmap;
 	int allow_write, new_version, dry_run;
 };
 
@@ -130,6 +138,10 @@ static void item_argv(const struct suite *s, const struct suite_item *it, const 
 		}
 		if (e->no_idle && it->timing == MANIFEST_CAUSAL)
 			arg(a, "--no-idle");
+		for (int i = 0; i < o->nmap; i++) {
+			arg(a, "--map");
+			arg(a, o->map[i]);
+		}
 	}
 	if (o->allow_write)
 		arg(a, "--allow-write");
@@ -342,6 +354,7 @@ int suite_run(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "map", required_argument, NULL, 'm' },
 		{ "allow-write", no_argument, NULL, 'w' },
 		{ "new-version", no_argument, NULL, 'V' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -354,6 +367,7 @@ int suite_run(int argc, char **argv)
 	struct suite_item *items = NULL;
 	struct suite_state *st = NULL;
 	char err[SUITE_ERR_MAX], ldir[LABEL_MAX + 1], *rdir = NULL, *spath = NULL, b1[32], b2[32];
+	char config[8192] = "";
 	size_t n = 0, ndone = 0;
 	unsigned unknown;
 	int c, ret = EXIT_FAIL;
@@ -363,6 +377,13 @@ int suite_run(int argc, char **argv)
 		case 't': o.target = optarg; break;
 		case 'l': o.label = optarg; break;
 		case 'd': o.db = optarg; break;
+		case 'm':
+			if (o.nmap == MAPS_MAX) {
+				pr_err("suite run: --map: at most %d", MAPS_MAX);
+				return EXIT_USAGE;
+			}
+			o.map[o.nmap++] = optarg;
+			break;
 		case 'w': o.allow_write = 1; break;
 		case 'V': o.new_version = 1; break;
 		case 'n': o.dry_run = 1; break;
@@ -378,6 +399,18 @@ int suite_run(int argc, char **argv)
 		pr_err("suite run: --target SPEC is needed (what to run the suite on)");
 		return EXIT_USAGE;
 	}
+	if (strchr(o.target, '\n')) {
+		pr_err("suite run: --target: a spec of one line is needed");
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < o.nmap; i++)
+		if (strchr(o.map[i], '\n') || strlen(config) + strlen(o.map[i]) + 8 >= sizeof(config)) {
+			pr_err("suite run: --map: '%s': not one line, or the maps are too long", o.map[i]);
+			return EXIT_USAGE;
+		}
+	snprintf(config, sizeof(config), "%s", o.target);
+	for (int i = 0; i < o.nmap; i++)
+		snprintf(config + strlen(config), sizeof(config) - strlen(config), " --map %s", o.map[i]);
 	if (!o.label || !*o.label || strlen(o.label) > LABEL_MAX || strchr(o.label, '\n')) {
 		pr_err("suite run: --label: a name of 1 to %d bytes (one line) is needed: the"
 		       " configuration's name in the leaderboard", LABEL_MAX);
@@ -406,7 +439,7 @@ int suite_run(int argc, char **argv)
 		goto out;
 	printf("suite %s, version %s (%s and %zu recording%s): %zu item%s on '%s' (%s)\n", s->name,
 	       s->digest, SUITE_MANIFEST, s->nrecs, s->nrecs == 1 ? "" : "s", n, n == 1 ? "" : "s",
-	       o.label, o.target);
+	       o.label, config);
 	if (o.dry_run) {
 		char depths[256];
 		struct argv_b a;
@@ -437,7 +470,7 @@ int suite_run(int argc, char **argv)
 		pr_err("suite run: cannot make '%s': %s", rdir, strerror(-c));
 		goto out;
 	}
-	if (state_open(spath, s->digest, o.label, o.target, &st, err, sizeof(err))) {
+	if (state_open(spath, s->digest, o.label, config, &st, err, sizeof(err))) {
 		pr_err("suite run: %s", err);
 		goto out;
 	}
