@@ -514,9 +514,11 @@ int suite_run(int argc, char **argv)
 		}
 		ndone++;
 		left = remaining(items, n, i + 1, st, &unknown);
-		printf("%.2f s; %zu/%zu done%s%s%s\n", secs, ndone, n,
-		       ndone < n ? ", about " : "", ndone < n ? fmt_secs(left, b2, sizeof(b2)) : "",
-		       ndone < n ? " left" : "");
+		printf("%.2f s; %zu/%zu done", secs, ndone, n);
+		if (ndone < n)
+			printf(", about %s left%s", fmt_secs(left, b2, sizeof(b2)),
+			       unknown ? " and the qd-sweeps not yet timed" : "");
+		putchar('\n');
 		fflush(stdout);
 	}
 	printf("done: %zu results of suite %s (version %s) stored as '%s'; rank them with:"
