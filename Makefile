@@ -3,7 +3,9 @@
 #   make              build build/blkpeak
 #   make check        install missing Debian packages, build, run every test
 #   make demo         install missing packages, build, run the main job on
-#                     workloads/photo-edit (WORKLOAD=NAME: another recipe)
+#                     workloads/photo-edit (WORKLOAD=NAME: another recipe);
+#                     SUITE=1: the reviewer's job instead (a suite on five
+#                     configurations and its leaderboard, scripts/demo-suite.sh)
 #   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
 #   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
@@ -176,7 +178,11 @@ e2e: $(BIN)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
+ifeq ($(SUITE),1)
+	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo-suite.sh
+else
 	$(Q)BLKPEAK=$(abspath $(BIN)) WORKLOAD=$(WORKLOAD) scripts/demo.sh
+endif
 
 # Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
 BENCH_SRCS := $(wildcard bench/*.c)
