@@ -11,9 +11,10 @@
 #   2. run the suite on each configuration of emulated 7200 rpm disks
 #      (blkpeak's model of a desktop drive of IPEAK's time, hdd:7200:FILE,
 #      schemas/disk-model.md): one disk (single), RAID 0 and RAID 1 of
-#      two, RAID 5 of four (64 KiB chunks), and IPEAK's "dual" (the upper
-#      half of the recorded disk, where a scratch or swap partition would
-#      be, on a second disk: suite run --map);
+#      two, RAID 5 of four (64 KiB chunks), and IPEAK's "dual" (the part
+#      of each recorded disk from half the smallest recorded disk on, where
+#      a scratch or swap partition would be, on a second disk: suite run
+#      --map '*:START-=...', one START for every recording);
 #   3. print the leaderboard (baseline: single) and write it to
 #      DEMO_DIR/leaderboard.html.
 #
@@ -84,18 +85,19 @@ sed -i "s/^weights-from = .*/weights-from = $FIRST/" "$S/suite.ini"
 echo "--- $S/suite.ini:"
 grep -v '^#' "$S/suite.ini" | sed '/^$/d'
 
-# The emulated disks: sparse files as large as the largest recorded device.
-SIZE=$(for f in "$S"/*.bpt; do "$BLKPEAK" info --json "$f"; done | python3 -c '
+# The emulated disks: sparse files as large as the largest recorded
+# device; dual's second disk takes each device from half the smallest on.
+read -r SIZE SMALLEST < <(for f in "$S"/*.bpt; do "$BLKPEAK" info --json "$f"; done | python3 -c '
 import json, sys
-dec, text, best = json.JSONDecoder(), sys.stdin.read(), 0
+dec, text, sizes = json.JSONDecoder(), sys.stdin.read(), []
 i = 0
 while i < len(text):
     while i < len(text) and text[i].isspace(): i += 1
     if i >= len(text): break
     d, i = dec.raw_decode(text, i)
-    best = max([best] + [x["size_bytes"] for x in d["devices"]])
-print(best)')
-[ "$SIZE" -gt 0 ] || die "the recordings name no device size"
+    sizes += [x["size_bytes"] for x in d["devices"]]
+print(max(sizes), min(sizes))')
+[ "${SMALLEST:-0}" -gt 0 ] || die "the recordings name no device size"
 for d in a b c d e; do truncate -s "$SIZE" "$WORK/$d.img"; done
 H=hdd:7200
 declare -A TGT=(
@@ -104,7 +106,7 @@ declare -A TGT=(
 	[raid1]="raid1:$H:$WORK/a.img,$H:$WORK/b.img"
 	[raid5]="raid5:chunk=64k:$H:$WORK/a.img,$H:$WORK/b.img,$H:$WORK/c.img,$H:$WORK/d.img"
 	[dual]="$H:$WORK/a.img")
-HALF=$((SIZE / 2 / 4096 * 4096))
+HALF=$((SMALLEST / 2 / 4096 * 4096))
 
 echo ""
 echo "== 2. run the suite on each configuration (emulated 7200 rpm disks)"

@@ -299,6 +299,25 @@ static int mkdirs(const char *p)
 	return rc;
 }
 
+/* One child command of an item: 0, 1 (failed: its log shown, `what`
+ * named), 2 (interrupted). */
+static int child_step(const struct argv_b *a, const char *log, const struct suite_item *it,
+		      const char *what)
+{
+	int rc = child_run(a->v, log, 0, NULL, NULL);
+
+	if (child_interrupted())
+		return 2;
+	if (!rc)
+		return 0;
+	printf("failed\n");
+	fflush(stdout);
+	child_show_log(log);
+	pr_err("suite run: %s (repeat %u): %s failed (exit %d; log %s)", it->workload, it->repeat,
+	       what, rc, log);
+	return 1;
+}
+
 /* Run one item: its command, then its import. 0, 1 (failed, said why),
  * 2 (interrupted). */
 static int run_item(const struct suite *s, const struct suite_item *it, const struct run_opts *o,
@@ -306,42 +325,21 @@ static int run_item(const struct suite *s, const struct suite_item *it, const st
 {
 	char *out = NULL, *log = NULL, depths[256];
 	struct argv_b a;
-	int rc, ret = 1;
+	int ret = 1;
 
 	if (asprintf(&out, "%s/%s.%s", rdir, it->key, it->e->kind == MANIFEST_MEASURE ? "json" : "bpt") < 0 ||
 	    asprintf(&log, "%s/%s.log", rdir, it->key) < 0)
 		goto done;
 	item_argv(s, it, o, out, &a, depths, sizeof(depths));
-	rc = child_run(a.v, log, 0, NULL, NULL);
-	if (child_interrupted()) {
-		unlink(out);
-		ret = 2;
+	ret = child_step(&a, log, it, it->e->kind == MANIFEST_MEASURE ? "measure qd-sweep" : "replay");
+	if (ret == 2)
+		unlink(out); /* a replay cut short: its run is not a result */
+	if (ret)
 		goto done;
-	}
-	if (rc) {
-		printf("failed\n");
-		fflush(stdout);
-		child_show_log(log);
-		pr_err("suite run: %s (repeat %u): '%s %s' failed (exit %d; log %s)", it->workload,
-		       it->repeat, a.v[1], it->e->kind == MANIFEST_MEASURE ? "qd-sweep" : "", rc, log);
-		goto done;
-	}
 	import_argv(s, it, o, out, &a);
-	rc = child_run(a.v, log, 0, NULL, NULL);
-	if (child_interrupted()) {
-		ret = 2;
+	if ((ret = child_step(&a, log, it, "storing the result (analyze import)")))
 		goto done;
-	}
-	if (rc) {
-		printf("failed\n");
-		fflush(stdout);
-		child_show_log(log);
-		pr_err("suite run: %s (repeat %u): storing %s failed (exit %d)", it->workload,
-		       it->repeat, out, rc);
-		goto done;
-	}
 	unlink(log);
-	ret = 0;
 done:
 	free(out);
 	free(log);
