@@ -3,8 +3,8 @@
  * its suite (label and host from the run), the same repeat stored again
  * replaces its row, another version of the suite under the same label is
  * refused unless new_version, a result without a label is refused; and a
- * database of schema version 7 gains suite_results on its next open for
- * writing.
+ * database of schema version 8 gains suite_results on its next open for
+ * writing (schema 8 -> 9).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -95,18 +95,18 @@ Test(suite_store, tag_fields_checked)
 	cr_assert_eq(suite_tag_check(&t, &e), 0, "%s", e.msg);
 }
 
-Test(suite_store, migrates_version_7)
+Test(suite_store, migrates_version_8)
 {
 	const char *dbp = at_tmp("m7.db");
 	struct bpt_error e = { 0 };
 	sqlite3 *db = at_open(dbp);
 
 	import_one(db, "m.bpt", 5);
-	cr_assert_eq(sqlite3_exec(db, "DROP TABLE suite_results; PRAGMA user_version = 7", NULL, NULL,
+	cr_assert_eq(sqlite3_exec(db, "DROP TABLE suite_results; PRAGMA user_version = 8", NULL, NULL,
 				  NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
 	sqlite3_close(db);
 	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
-	cr_assert_eq(at_int(db, "PRAGMA user_version"), 8);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), 9);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'suite_results'"), 1);
 	cr_assert_eq(at_int(db, "SELECT count(*) FROM traces"), 1);
 	sqlite3_close(db);
