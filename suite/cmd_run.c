@@ -192,8 +192,8 @@ static void print_argv(const struct argv_b *a)
 
 /* Seconds the items from i on may still take: a workload's own earlier
  * repeats when some finished, else its first estimate scaled by how the
- * finished items compared with theirs. *unknown counts sweeps without
- * any. */
+ * finished items compared with theirs, or else its time on the other
+ * configurations. *unknown counts sweeps without any. */
 static double remaining(const struct suite_item *items, size_t n, size_t from,
 			const struct suite_state *st, unsigned *unknown)
 {
@@ -223,6 +223,8 @@ static double remaining(const struct suite_item *items, size_t n, size_t from,
 			}
 		if (k)
 			left += sum / k;
+		else if (items[i].prior_s > 0)
+			left += items[i].prior_s;
 		else if (items[i].est_s > 0)
 			left += items[i].est_s * ratio;
 		else
@@ -242,6 +244,50 @@ static const char *fmt_secs(double s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%ldh%02ldm", t / 3600, t % 3600 / 60);
 	return buf;
+}
+
+/* Each item's mean time on the other configurations of this version
+ * (the "done KEY SECONDS" lines of DIR/results/DIGEST/OTHER/state). */
+static void load_priors(const struct suite *s, const char *ldir, struct suite_item *items,
+			size_t n)
+{
+	char *path;
+	DIR *d;
+	struct dirent *de;
+	unsigned *cnt = calloc(n ? n : 1, sizeof(*cnt));
+
+	if (!cnt || asprintf(&path, "%s/%s/%s", s->dir, SUITE_RESULTS, s->digest) < 0) {
+		free(cnt);
+		return;
+	}
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		char *st, line[512], key[128];
+		double secs;
+		FILE *f;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, ldir) ||
+		    asprintf(&st, "%s/%s/state", path, de->d_name) < 0)
+			continue;
+		f = fopen(st, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "done %127s %lf", key, &secs) == 2 && secs >= 0)
+				for (size_t i = 0; i < n; i++)
+					if (!strcmp(items[i].key, key)) {
+						items[i].prior_s += secs;
+						cnt[i]++;
+					}
+		if (f)
+			fclose(f);
+		free(st);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < n; i++)
+		if (cnt[i])
+			items[i].prior_s /= cnt[i];
+	free(cnt);
+	free(path);
 }
 
 /* Refuse (unless --new-version) when this label has results of another
@@ -435,6 +481,7 @@ int suite_run(int argc, char **argv)
 		goto out;
 	if (other_versions(s, ldir, o.new_version))
 		goto out;
+	load_priors(s, ldir, items, n);
 	printf("suite %s, version %s (%s and %zu recording%s): %zu item%s on '%s' (%s)\n", s->name,
 	       s->digest, SUITE_MANIFEST, s->nrecs, s->nrecs == 1 ? "" : "s", n, n == 1 ? "" : "s",
 	       o.label, config);

@@ -48,6 +48,7 @@ struct suite_item {
 	char key[MANIFEST_NAME_MAX + 32];      /* "photo-edit.causal.2": state and file names */
 	char workload[MANIFEST_NAME_MAX + 16]; /* "photo-edit causal", "fileserver" */
 	double est_s;           /* a first estimate of its time, 0: unknown */
+	double prior_s;         /* its mean time on the other configurations run, 0: none */
 };
 
 /* Open DIR: read DIR/suite.ini and every recording it names. */
