@@ -122,6 +122,14 @@ grep -q 'id="leaderboard"' "$T/lb.html" || fail "html: no leaderboard section"
 "$BLKPEAK" analyze leaderboard "$S" --baseline nosuch 2>"$T/err" && fail "an unknown baseline accepted"
 grep -q "'nosuch': no configuration" "$T/err" || fail "baseline error: $(cat "$T/err")"
 
+# results of two machines in one store: each configuration is label @ host
+cp "$BLKPEAK_DB" "$T/hosts.db"
+sqlite3 "$T/hosts.db" "UPDATE suite_results SET host = 'box2' WHERE label = 'raid1'"
+"$BLKPEAK" analyze leaderboard "$DIGEST" --db "$T/hosts.db" --baseline single >"$T/hosts.txt" ||
+	fail "leaderboard of two hosts"
+grep -q "raid1 @ box2" "$T/hosts.txt" && grep -q "single @ $(hostname)" "$T/hosts.txt" ||
+	fail "hosts not shown: $(cat "$T/hosts.txt")"
+
 # a changed manifest is a new version: refused against the old results
 echo "# edited" >>"$S/suite.ini"
 run single >/dev/null 2>"$T/err" && fail "a changed suite ran beside its old results"
