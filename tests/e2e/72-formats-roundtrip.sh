@@ -108,7 +108,8 @@ PAIR="$PY $(dirname "$0")/btt_pairable.py"
 "$BLKPEAK" convert -q "$T/cap.bpt" --to csv-zst -o "$T/cap.csv.zst" || fail "--to csv-zst"
 zstd -qdc "$T/cap.csv.zst" > "$T/capns.csv" || fail "zstd -d"
 blkparse -q -D "$T/bt" -i "$N" -d "$T/bt.dump" -O >/dev/null 2>&1 || fail "blkparse -d"
-btt -i "$T/bt.dump" -p "$T/perio.txt" > "$T/btt.txt" 2>/dev/null || fail "btt"
+# btt writes its iostat files (DEV_iops_fp.dat ...) where it runs: in $T
+(cd "$T" && btt -i bt.dump -p perio.txt > btt.txt 2>/dev/null) || fail "btt"
 r=$($PAIR perio "$T/capns.csv" "$T/perio.txt") || fail "btt per I/O"
 set -- $r
 ndata=$((n - $(grep -c ",flush," "$T/cap.csv")))
@@ -118,7 +119,7 @@ note "btt: $1 I/Os exact, $2 not; $(cut -d' ' -f1 "$T/pair.n") overlap in flight
 "$BLKPEAK" convert -q --from csv "$T/pair.csv" -o "$T/pair.bpt" || fail "pairable: csv back"
 "$BLKPEAK" convert -q "$T/pair.bpt" --to blktrace -o "$T/pairbt" || fail "pairable: --to blktrace"
 blkparse -q -D "$T/pairbt" -i "$N" -d "$T/pair.dump" -O >/dev/null 2>&1 || fail "pairable: blkparse -d"
-btt -i "$T/pair.dump" > "$T/pairbtt.txt" 2>/dev/null || fail "pairable: btt"
+(cd "$T" && btt -i pair.dump > pairbtt.txt 2>/dev/null) || fail "pairable: btt"
 "$BLKPEAK" analyze report "$T/pair.bpt" --json > "$T/pair.json" || fail "pairable: report"
 $PY - "$T/pairbtt.txt" "$T/pair.json" <<'EOF2' || fail "btt vs report"
 import json, sys
@@ -140,7 +141,7 @@ for name, kind in (("D2C", "service"), ("Q2C", "total")):
 EOF2
 # iowatcher parses the files with blkparse itself: no event is refused,
 # and its graphs of the I/Os are drawn
-iowatcher -t "$T/bt/$N" -o "$T/io.svg" >"$T/iow.out" 2>&1 || fail "iowatcher: $(tail -3 "$T/iow.out")"
+(cd "$T" && iowatcher -t "bt/$N" -o io.svg) >"$T/iow.out" 2>&1 || fail "iowatcher: $(tail -3 "$T/iow.out")"
 grep -q "Bad fs action" "$T/iow.out" && fail "iowatcher: $(grep -m1 "Bad fs action" "$T/iow.out")"
 for g in "Device IO" "IO Latency" "Queue Depth"; do
 	grep -q ">$g<" "$T/io.svg" || fail "iowatcher drew no '$g' graph"

@@ -3,7 +3,7 @@
 # file of 2,038 volumes in 50,000 lines (the size of a public sample)
 # converts in one command, and info, dump, analyze report and import,
 # trace_ios() grouped by device, replay, measure --like and --to
-# fio/blktrace (within ulimit -n) read every volume; so do they with the
+# fio/blktrace (under ulimit -n 64 too) read every volume; so do they with the
 # most the format holds, 65,536; replay --map takes a
 # glob or a list of volumes to one target and refuses a device two --map
 # keys name.
@@ -59,7 +59,8 @@ grep -q "50000 I/Os" "$T/imp" || fail "import: $(cat "$T/imp")"
 [ "$(grep -c ' add$' "$T/cbs.iolog")" -eq 2038 ] || fail "iolog: not 2038 files added"
 # trace_ios() grouped by device: every volume's count, as info counts it
 "$BLKPEAK" info --json "$T/cbs.bpt" >"$T/info.json" || fail "info --json"
-"$BLKPEAK" analyze query --csv "SELECT dev, count(*) FROM trace_ios('$T/cbs.bpt') GROUP BY dev" \
+# (in $T: no ./blkpeak.db of the caller's is opened)
+(cd "$T" && "$BLKPEAK" analyze query --csv "SELECT dev, count(*) FROM trace_ios('$T/cbs.bpt') GROUP BY dev") \
 	>"$T/bydev.csv" || fail "trace_ios() GROUP BY dev"
 $PY - "$T/info.json" "$T/bydev.csv" <<'EOF3' || fail "trace_ios() per device"
 import csv, json, sys
@@ -67,25 +68,44 @@ want = {d["index"]: d["ios"] for d in json.load(open(sys.argv[1]))["devices"]}
 got = {int(r["dev"]): int(r["count(*)"]) for r in csv.DictReader(open(sys.argv[2]))}
 assert len(want) == 2038 and got == want, (len(got), sum(got.values()))
 EOF3
-# one blktrace file per volume, all written at once (two descriptors
-# each): a soft limit of 64 is raised up to the hard one; a hard limit of
-# 64 is refused before anything is created
+# one blktrace file per volume (two descriptors each while open): all at
+# once where the limit allows (a soft limit of 64 is raised up to the
+# hard one); under a hard limit of 64, through a spool in batches that
+# fit, the same files; below what one batch needs, refused before
+# anything is created; a batch that fails takes the placed ones with it
 need=$((2038 * 2 + 64))
 if [ "$(ulimit -H -n)" = unlimited ] || [ "$(ulimit -H -n)" -ge $need ]; then
 	(ulimit -S -n 64 && "$BLKPEAK" convert -q "$T/cbs.csv" --to blktrace -o "$T/bt") ||
 		fail "--to blktrace under ulimit -S -n 64"
 	[ "$(ls "$T/bt" | wc -l)" -eq 2038 ] || fail "blktrace: $(ls "$T/bt" | wc -l) files"
-	# every I/O of the last volume in its file
-	c=$(blkparse -q -i "$T/bt/vol3037" -f "%a\n" 2>/dev/null | grep -c "^C$")
-	w=$(awk -F, '$5 == 3037' "$T/cbs.csv" | wc -l)
-	! command -v blkparse >/dev/null || [ "$c" -eq "$w" ] || fail "vol3037: $c completions for $w I/Os"
 else
-	note "hard limit $(ulimit -H -n) < $need: only the refusal is tried"
+	note "hard limit $(ulimit -H -n) < $need: all at once not tried"
 fi
-(ulimit -n 64 && "$BLKPEAK" convert -q "$T/cbs.bpt" --to blktrace -o "$T/bt64") 2>"$T/err"; rc=$?
-[ "$rc" -eq 1 ] && grep -q "2038 devices, one file each written at once, need [0-9]* open files; the limit is 64" "$T/err" ||
-	fail "ulimit -n 64: rc $rc: $(cat "$T/err")"
-[ ! -e "$T/bt64" ] || fail "ulimit -n 64: $T/bt64 was created"
+(ulimit -n 64 && "$BLKPEAK" convert -q "$T/cbs.csv" --to blktrace -o "$T/bt64") 2>"$T/err" ||
+	fail "--to blktrace under ulimit -n 64: $(cat "$T/err")"
+[ "$(ls -A "$T/bt64" | wc -l)" -eq 2038 ] || fail "ulimit -n 64: $(ls -A "$T/bt64" | wc -l) files"
+[ ! -d "$T/bt" ] || diff -r "$T/bt" "$T/bt64" >/dev/null || fail "ulimit -n 64: other files than all at once"
+# every I/O of the last volume in its file
+c=$(blkparse -q -i "$T/bt64/vol3037" -f "%a\n" 2>/dev/null | grep -c "^C$")
+w=$(awk -F, '$5 == 3037' "$T/cbs.csv" | wc -l)
+! command -v blkparse >/dev/null || [ "$c" -eq "$w" ] || fail "vol3037: $c completions for $w I/Os"
+(ulimit -n 12 && "$BLKPEAK" convert -q "$T/cbs.bpt" --to blktrace -o "$T/bt12") 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "writing 2 files at once needs [0-9]* open files; the limit is 12" "$T/err" ||
+	fail "ulimit -n 12: rc $rc: $(cat "$T/err")"
+[ ! -e "$T/bt12" ] || fail "ulimit -n 12: $T/bt12 was created"
+mkdir "$T/btl"
+$PY - "$T/btl/.vol3000.blktrace.0.lock" "$BLKPEAK" "$T/cbs.bpt" "$T/btl" <<'EOF3' >"$T/err" 2>&1 ||
+import fcntl, os, subprocess, sys
+# another writer holds vol3000's file, in a batch after the first
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+r = subprocess.run(["bash", "-c", 'ulimit -n 64 && "$0" convert -q "$1" --to blktrace -o "$2"',
+                    sys.argv[2], sys.argv[3], sys.argv[4]], capture_output=True, text=True)
+print(r.stderr.strip())
+sys.exit(r.returncode != 1 or "vol3000.blktrace.0: in use by" not in r.stderr)
+EOF3
+	fail "a batch that fails: $(cat "$T/err")"
+[ "$(ls "$T/btl" | wc -l)" -eq 0 ] || fail "a batch that fails: $(ls "$T/btl" | wc -l) files left"
 # measure --like takes the mix of every volume's I/Os
 truncate -s 1G "$T/m.img"
 "$BLKPEAK" measure qd-sweep --target "$T/m.img" --like "$T/cbs.bpt" --engine null --ios 200 --no-store \
@@ -105,7 +125,7 @@ assert len(d) == 65536 and all(x["ios"] == 1 for x in d) and d[-1]["name"] == "v
 	fail "65536 volumes: info"
 n=$("$BLKPEAK" dump --format csv "$T/v64k.bpt" | tail -n +2 | cut -d, -f4 | sort -u | wc -l)
 [ "$n" -eq 65536 ] || fail "65536 volumes: dump shows $n devices"
-n=$("$BLKPEAK" analyze query --csv "SELECT count(*) FROM (SELECT dev FROM trace_ios('$T/v64k.bpt') GROUP BY dev HAVING count(*) = 1)" | tail -1 | tr -d '\r')
+n=$(cd "$T" && "$BLKPEAK" analyze query --csv "SELECT count(*) FROM (SELECT dev FROM trace_ios('$T/v64k.bpt') GROUP BY dev HAVING count(*) = 1)" | tail -1 | tr -d '\r')
 [ "$n" -eq 65536 ] || fail "65536 volumes: trace_ios() groups $n devices of one I/O"
 "$BLKPEAK" replay "$T/v64k.bpt" --engine null --timing afap --allow-write --target "$T/m.img" \
 	-o "$T/run64k.bpt" >"$T/out" 2>&1 || fail "65536 volumes: replay: $(tail -3 "$T/out")"

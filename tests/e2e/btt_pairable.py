@@ -96,15 +96,21 @@ def cmd_perio(src, path):
     data = [r for r in rows if int(r["bytes"]) > 0]
     over = overlapping(data)
     bad = [data[i] for i in over] + [r for r in data if r["completion"] != "seen"]
-    # btt's times count from the first event it reads
-    t0 = min(span(r)[0] for r in rows)
     by = defaultdict(list)
     for r in data:
         s, e = sectors(r)
         by[(s, e - s)].append(r)
+    recs = perio(path)
+    # btt's times count from the first event it reads: the offset most
+    # Qs agree on (an I/O's sectors and queue time name it)
+    votes = defaultdict(int)
+    for b in recs[:2000]:
+        for r in by[b["key"]]:
+            votes[span(r)[0] - b["Q"]] += 1
+    t0 = max(votes, key=votes.get) if votes else 0
     shown = set()
     exact = wrong = 0
-    for b in perio(path):
+    for b in recs:
         cand = [r for r in by[b["key"]] if span(r)[0] - t0 == b["Q"]]
         r = cand[0] if len(cand) == 1 else None
         if r is not None and b.get("D") == int(r["issue_ns"]) - t0 and \

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "foreign.h"
 #include "input.h"
+#include "source_int.h"
 #include "source.h"
 
 static char paths[16][96];
@@ -636,4 +637,95 @@ Test(formats, msr_times_units_and_devices)
 	cr_assert_eq(ff_source_next(s, &r, &e), 1);
 	cr_assert_str_eq(ff_source_header(s)->devices[r.dev].name, "hm_1");
 	ff_source_close(s);
+}
+
+/* The reorder window gives back records in (issue time, arrival) order
+ * whatever their disorder, with pops between pushes as convert does
+ * (one out whenever the window is full): against a stable sort of the
+ * same records, for inputs from sorted to reversed, with ties. */
+Test(formats, reorder_window_orders_like_a_stable_sort)
+{
+	enum { N = 20000 };
+	static const uint32_t caps[] = { 1, 7, 1024, 5000, N };
+	static const unsigned spread[] = { 0, 3, 100, 100000, 0xffffffffu };
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+		for (size_t d = 0; d < sizeof(spread) / sizeof(spread[0]); d++) {
+			static struct bpt_record in[N], out[N];
+			struct ff_window w;
+			uint32_t n = 0;
+			struct bpt_record r;
+
+			for (uint32_t i = 0; i < N; i++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				memset(&in[i], 0, sizeof(in[i]));
+				/* rising, minus a random lag; spread 0xffffffff: reversed */
+				in[i].issue_ns = spread[d] == 0xffffffffu ? (uint64_t)(N - i) * 10
+					: 1000000 + (uint64_t)i * 10 - (spread[d] ? seed % spread[d] : 0);
+				in[i].issue_ns -= in[i].issue_ns % 20; /* ties */
+				in[i].sector = i; /* the arrival order */
+			}
+			cr_assert_eq(ff_window_init(&w, caps[c]), 0);
+			for (uint32_t i = 0; i < N; i++) {
+				if (ff_window_len(&w) == caps[c])
+					cr_assert_eq(ff_window_pop(&w, &out[n++]), 1);
+				cr_assert_eq(ff_window_push(&w, &in[i]), 0);
+			}
+			while (ff_window_pop(&w, &r) == 1)
+				out[n++] = r;
+			cr_assert_eq(n, N);
+			/* the window cap bounds how far a record can move: check
+			 * the order only where every record had room */
+			if (caps[c] == N)
+				for (uint32_t i = 1; i < N; i++)
+					cr_assert(out[i - 1].issue_ns < out[i].issue_ns ||
+						  (out[i - 1].issue_ns == out[i].issue_ns &&
+						   out[i - 1].sector < out[i].sector),
+						  "cap %u spread %u: record %u out of order", caps[c],
+						  spread[d], i);
+			/* small windows: each pop is the least record held, as a
+			 * naive window finds it */
+			if (caps[c] <= 1024) {
+				static struct bpt_record held[1024];
+				uint32_t nh = 0, k = 0;
+
+				for (uint32_t i = 0; i <= N; i++) {
+					while (nh && (nh == caps[c] || i == N)) {
+						uint32_t m = 0;
+
+						for (uint32_t j = 1; j < nh; j++)
+							if (held[j].issue_ns < held[m].issue_ns ||
+							    (held[j].issue_ns == held[m].issue_ns &&
+							     held[j].sector < held[m].sector))
+								m = j;
+						cr_assert_eq(out[k].sector, held[m].sector,
+							     "cap %u spread %u: pop %u", caps[c], spread[d], k);
+						k++;
+						held[m] = held[--nh];
+						if (i < N)
+							break;
+					}
+					if (i < N)
+						held[nh++] = in[i];
+				}
+				cr_assert_eq(k, N);
+			}
+			/* every record once */
+			static uint8_t seen[N];
+
+			memset(seen, 0, sizeof(seen));
+			for (uint32_t i = 0; i < N; i++) {
+				cr_assert_lt(out[i].sector, N);
+				cr_assert_not(seen[out[i].sector]++, "record %llu twice",
+					      (unsigned long long)out[i].sector);
+			}
+			/* a cleared window is empty and takes records again */
+			ff_window_clear(&w);
+			cr_assert_eq(ff_window_len(&w), 0);
+			cr_assert_eq(ff_window_push(&w, &in[0]), 0);
+			cr_assert_eq(ff_window_pop(&w, &r), 1);
+			cr_assert_eq(r.sector, 0);
+			ff_window_free(&w);
+		}
 }
