@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "                         glob; the submitter where the cause is unknown);\n"
 "                         metadata and journal I/O stay; an I/O holding bytes\n"
 "                         of two placements is cut; a file or task two maps\n"
-"                         take is refused; see blkpeak-replay(1), MAPS\n"
+"                         take is refused (blkpeak-replay(1): FILES AND TASKS)\n"
 "  --offset BYTES         shift every I/O by BYTES on the target\n"
 "  --fit wrap|scale       place a trace larger than the target: offsets modulo\n"
 "                         its size, or scaled to it (default: refuse)\n"

@@ -81,6 +81,8 @@ p = json.load(open(sys.argv[1]))["placements"]
 assert p[0]["ios"] == int(sys.argv[2]) and p[0]["files"] == 2, p
 assert p[1]["map"] is None and p[1]["ios"] > 0, p' "$W/same.json" "$want" ||
 	fail "same: the summary's placements differ from the run file ($want I/Os on B)"
+python3 "$HERE/json_schema_check.py" "$HERE/../../schemas/replay.schema.json" "$W/same.json" ||
+	fail "same: --json does not match schemas/replay.schema.json"
 
 # 2. the same files packed from 1 MiB (and every file of the capture but
 # write.dat, so more than two files are laid out)
