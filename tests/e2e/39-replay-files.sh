@@ -41,17 +41,9 @@ placed() {
 
 # capture FS: known files on FS on a loop device, into $W/t.bpt
 capture() {
-	L=$(make_loop 512M "src-$1")
-	settle
-	case $1 in
-	ext4) mkfs.ext4 -q -F "$L" || fail "mkfs.ext4 $L" ;;
-	xfs) mkfs.xfs -f "$L" >/dev/null || fail "mkfs.xfs $L" ;;
-	esac
 	M=$W/mnt-$1
-	mkdir -p "$M"
-	mount "$L" "$M" || fail "mount $L"
-	at_exit "umount '$M' 2>/dev/null"
-	"$BLKPEAK" capture -o "$W/t.bpt" -d "$L" -- python3 "$HERE/files_workload.py" "$M" \
+	mount_fs_loop "$1" "$M"
+	"$BLKPEAK" capture -o "$W/t.bpt" -d "$FS_LOOP" -- python3 "$HERE/files_workload.py" "$M" \
 		2>"$W/cap.err" || fail "$1: capture failed: $(cat "$W/cap.err")"
 	umount "$M" || fail "umount $M"
 	"$BLKPEAK" dump --format csv "$W/t.bpt" > "$W/src.csv" || fail "dump"
