@@ -11,13 +11,14 @@
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "drawcmd.h"
+#include "files_filter.h"
 #include "html.h"
 
 static void html_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: blkpeak analyze html [ID...|FILE...] -o FILE [--measurements LIST] [--title TEXT]\n"
-		"                            [--note TEXT] [--db PATH]\n"
+		"                            [--note TEXT] [--files PATTERN]... [--db PATH]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no script, no\n"
 		"network) on the traces and runs ID... (or trace and run files, read as\n"
@@ -35,6 +36,10 @@ static void html_usage(FILE *f)
 		"                     with it the trace IDs may be left out\n"
 		"      --title TEXT   the report's title (default \"blkpeak report\")\n"
 		"      --note TEXT    a paragraph under the title (how the runs were made)\n"
+		"      --files PATTERN  the tables and the Files section cover only the I/Os\n"
+		"                     of files whose recorded path matches the glob, or of\n"
+		"                     a class (:journal, ...), as analyze report --files; the\n"
+		"                     charts show every I/O; again for more\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help         this text\n");
 }
@@ -47,10 +52,12 @@ int analyze_html(int argc, char **argv)
 		{ "measurements", required_argument, NULL, 'M' },
 		{ "note", required_argument, NULL, 'N' },
 		{ "db", required_argument, NULL, 'D' },
+		{ "files", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct html_options ho = { 0 };
+	struct files_filter ff = { 0 };
 	const char *out = NULL, *dbopt = NULL;
 	struct bpt_error err = { 0 };
 	struct drawcmd d;
@@ -64,6 +71,13 @@ int analyze_html(int argc, char **argv)
 		case 'M': ho.measurements = optarg; break;
 		case 'N': ho.note = optarg; break;
 		case 'D': dbopt = optarg; break;
+		case 'F':
+			if (files_filter_add(&ff, optarg, &err)) {
+				pr_err("analyze html: %s", err.msg);
+				return EXIT_USAGE;
+			}
+			ho.files = &ff;
+			break;
 		}
 	}
 	if (ol.ret >= 0)

@@ -22,6 +22,9 @@ struct html_options {
 	struct progress *progress; /* the command's progress line, or NULL: one of its own */
 	const char *db_path;   /* shown in the header */
 	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
+	/* --files: the tables and the Files section cover the I/Os of these
+	 * files only (the time charts show every I/O); NULL: every I/O */
+	const struct files_filter *files;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "blktrace_format.h"
@@ -93,6 +94,45 @@ static int make_dir(const char *dir, struct bpt_error *err)
 		return bpt_error_set(err, -ENOTDIR, "%s: not a directory; blktrace output is a "
 				     "directory of DEV.blktrace.0 files", dir);
 	return 0;
+}
+
+/* Descriptors open now (/proc/self/fd), or 64 when it cannot be read. */
+static unsigned fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	if (!d)
+		return 64;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n; /* ".", ".." and the directory's own: a small margin */
+}
+
+/*
+ * Every file is written at once, each holding two descriptors (the new
+ * file and its lock, common/outfile.h): make room for nf files under
+ * RLIMIT_NOFILE, raising the soft limit up to the hard one when needed,
+ * or refuse before anything is created.
+ */
+static int fd_room(const char *dir, unsigned nf, struct bpt_error *err)
+{
+	rlim_t need = (rlim_t)nf * 2 + fds_open() + 16;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+	}
+	return bpt_error_set(err, -EMFILE, "%s: %u devices, one file each written at once, need "
+			     "%llu open files; the limit is %llu (ulimit -n, hard limit %llu): "
+			     "raise it, or keep fewer devices with --device NAME", dir, nf,
+			     (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+			     (unsigned long long)rl.rlim_max);
 }
 
 static void free_strv(char **v);
@@ -237,7 +277,7 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 		free_all(w, 1);
 		return bpt_error_set(err, -ENOMEM, "%s: out of memory", dir);
 	}
-	if (cpu < 0 && (rc = make_dir(dir, err))) {
+	if ((rc = fd_room(dir, n, err)) || (cpu < 0 && (rc = make_dir(dir, err)))) {
 		free_all(w, 1);
 		return rc;
 	}

@@ -9,7 +9,10 @@
  * An output named NAME.blktrace.0 is that one file (a trace of one
  * device; `blkparse -i NAME` reads it); NAME.blktrace.N for N > 0, or
  * NAME.blktrace.0 for a trace of several devices, is refused with what
- * to give instead.
+ * to give instead. The files are written at once, two descriptors each
+ * (common/outfile.h: the new file and its lock): btw_open raises the
+ * soft RLIMIT_NOFILE up to the hard limit for them, or refuses (-EMFILE)
+ * before creating anything.
  * Each I/O becomes three v0x07 events, little-endian whatever the host
  * (blkparse reads either order), in time order:
  *   Q  at queue_ns (issue_ns when the trace has no queue time), the

@@ -101,8 +101,11 @@ static int split(char *line, size_t len, struct ff_field *f, char (*buf)[4096])
 /* The index of f among words[0..nw) ("" for a hole), or -1. */
 static int word(const struct ff_field *f, const char *const *words, size_t nw)
 {
+	/* by length first: a field holding a NUL is no word, and no byte
+	 * past a word's end is read */
 	for (size_t i = 0; i < nw; i++)
-		if (words[i][0] == f->p[0] && !strncmp(f->p, words[i], f->len) && !words[i][f->len])
+		if (f->len && words[i][0] == f->p[0] && strlen(words[i]) == f->len &&
+		    !memcmp(f->p, words[i], f->len))
 			return (int)i;
 	return -1;
 }

@@ -134,6 +134,117 @@ Test(formats, numbers_are_exact_or_refused)
 	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
 }
 
+/* The reference the word-at-a-time parsers must agree with: one byte at
+ * a time, as the text says. */
+static int ref_u64(const char *p, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len || len > 20)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || __builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(p[i] - '0'), &v))
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* DIGITS[.DIGITS] or .DIGITS scaled by unit, each fraction digit worth
+ * unit / 10^k as long as that is at least 1 (truncated step by step) */
+static int ref_decimal(const char *p, size_t len, uint64_t unit, uint64_t *out)
+{
+	const char *dot = memchr(p, '.', len);
+	size_t wl = dot ? (size_t)(dot - p) : len;
+	uint64_t whole = 0, frac = 0, scale = unit, v;
+
+	if (wl ? ref_u64(p, wl, &whole) : len < 2)
+		return -1;
+	for (size_t i = wl + 1; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		if (scale >= 10) {
+			scale /= 10;
+			frac += (uint64_t)(p[i] - '0') * scale;
+		}
+	}
+	if (__builtin_mul_overflow(whole, unit, &v) || __builtin_add_overflow(v, frac, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static size_t ref_split(const char *line, size_t len, char sep, size_t *starts, size_t *lens,
+			size_t max)
+{
+	size_t n = 0, s = 0;
+
+	for (size_t i = 0; i <= len; i++)
+		if (i == len || (line[i] == sep && n < max - 1)) {
+			starts[n] = s;
+			lens[n++] = i - s;
+			s = i + 1;
+			if (i == len)
+				break;
+		}
+	return n;
+}
+
+/* Random lines of digits, separators, dots, signs and the bytes around
+ * '0'-'9' and ',' (the SWAR edges: '/', ':', '-', 0xff, NUL), cut at
+ * every length: ff_u64 and ff_split agree with the references. */
+Test(formats, word_parsers_agree_with_bytewise)
+{
+	static const char alphabet[] = "0123456789012345678901234567890123456789,,,,.-/:\xff";
+	uint64_t seed = 88172645463325252ull;
+	char buf[64];
+
+	for (int round = 0; round < 200000; round++) {
+		size_t len, starts[16], lens[16], n, rn;
+		struct ff_field f[16], w;
+		uint64_t a = 0, b = 0;
+		int ra, rb;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		len = seed % 40;
+		for (size_t i = 0; i < len; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			buf[i] = (seed >> 8) % 97 == 0 ? 0 : alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		/* mostly digits: long numbers must occur */
+		if (round % 3 == 0)
+			for (size_t i = 0; i < len; i++)
+				if (buf[i] == ',' || buf[i] == '.')
+					buf[i] = '7';
+		w = (struct ff_field){ buf, len };
+		ra = ff_u64(&w, &a);
+		rb = ref_u64(buf, len, &b);
+		cr_assert_eq(ra, rb, "ff_u64 of %zu bytes '%.*s': %d, the reference %d", len,
+			     (int)len, buf, ra, rb);
+		cr_assert(ra || a == b, "ff_u64 '%.*s': %llu, the reference %llu", (int)len, buf,
+			  (unsigned long long)a, (unsigned long long)b);
+		for (unsigned u = 0; u < 4; u++) {
+			static const uint64_t units[] = { 1000ull, 1000000ull, 1000000000ull, 250ull };
+
+			ra = ff_decimal_scaled(&w, units[u], &a);
+			rb = ref_decimal(buf, len, units[u], &b);
+			cr_assert(ra == rb && (ra || a == b), "ff_decimal_scaled '%.*s' unit %llu: %d %llu, "
+				  "the reference %d %llu", (int)len, buf, (unsigned long long)units[u], ra,
+				  (unsigned long long)a, rb, (unsigned long long)b);
+		}
+		for (size_t max = 1; max <= 16; max += 5) {
+			n = ff_split(buf, len, ',', f, max);
+			rn = ref_split(buf, len, ',', starts, lens, max);
+			cr_assert_eq(n, rn, "ff_split '%.*s' max %zu: %zu fields, the reference %zu",
+				     (int)len, buf, max, n, rn);
+			for (size_t k = 0; k < n; k++)
+				cr_assert(f[k].p == buf + starts[k] && f[k].len == lens[k],
+					  "ff_split '%.*s' field %zu", (int)len, buf, k);
+		}
+	}
+}
+
 Test(formats, rwbs_letters)
 {
 	struct ff_field f;
