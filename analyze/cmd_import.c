@@ -16,11 +16,14 @@
 #include "jsonout.h"
 #include "measure_import.h"
 #include "progress.h"
+#include "suite_store.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n\n"
+		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n"
+		"       blkpeak analyze import FILE --suite DIGEST --suite-name NAME --workload NAME\n"
+		"                               --workload-kind KIND --repeat-no N [--new-version]\n\n"
 		"Load traces and replay runs (.bpt) into the analysis database, one\n"
 		"transaction per file. A file already in the database (same content\n"
 		"digest) is recognised and skipped. A results document of 'blkpeak\n"
@@ -32,7 +35,15 @@ static void usage(FILE *f)
 		"  --json       print one JSON object per file: path, trace_id, already, ios,\n"
 		"               digest, truncated, duration_ns\n"
 		"  -q, --quiet  no progress and no summary lines\n"
-		"  -h, --help   this text\n");
+		"  -h, --help   this text\n\n"
+		"a result of a suite (what 'blkpeak suite run' passes; one FILE, labelled):\n"
+		"  --suite DIGEST         the suite's digest (schemas/suite-manifest.md)\n"
+		"  --suite-name NAME      the suite's name\n"
+		"  --workload NAME        the workload (\"photo-edit causal\", \"fileserver\")\n"
+		"  --workload-kind KIND   replay, mix or qd-sweep\n"
+		"  --repeat-no N          which repeat (1..)\n"
+		"  --new-version          store it although the label has results of another\n"
+		"                         version of the suite (refused without)\n");
 }
 
 /* Check every file opens as a trace before the database is touched, so a
@@ -91,8 +102,24 @@ static void print_result(const char *path, const struct import_result *res,
 	}
 }
 
+/* Tag what was just stored with its suite (tag NULL: not a suite's). */
+static int tag_result(sqlite3 *db, const struct suite_tag *tag, int64_t trace_id,
+		      int64_t measurement_id)
+{
+	struct bpt_error err = { 0 };
+
+	if (!tag)
+		return 0;
+	if (suite_tag_store(db, tag, trace_id, measurement_id, &err)) {
+		pr_err("analyze import: %s", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
 /* A `blkpeak measure` results document: 0, or 1 after printing why not. */
-static int import_measurement(sqlite3 *db, const char *path, int json, int quiet)
+static int import_measurement(sqlite3 *db, const char *path, int json, int quiet,
+			      const struct suite_tag *tag)
 {
 	struct measure_import_result res;
 	struct bpt_error err = { 0 };
@@ -101,6 +128,8 @@ static int import_measurement(sqlite3 *db, const char *path, int json, int quiet
 		pr_err("analyze import: %s", err.msg);
 		return 1;
 	}
+	if (tag_result(db, tag, 0, res.id))
+		return 1;
 	if (json) {
 		struct jw w;
 
@@ -127,9 +156,18 @@ int analyze_import(int argc, char **argv)
 		{ "partial", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "suite", required_argument, NULL, 'S' },
+		{ "suite-name", required_argument, NULL, 'N' },
+		{ "workload", required_argument, NULL, 'W' },
+		{ "workload-kind", required_argument, NULL, 'K' },
+		{ "repeat-no", required_argument, NULL, 'R' },
+		{ "new-version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct suite_tag tag = { 0 };
+	int tagged = 0;
+	uint64_t u;
 	const char *dbopt = NULL;
 	int json = 0, quiet = 0, c, failed = 0;
 	struct import_opts opts = { 0, NULL, NULL };
@@ -143,10 +181,37 @@ int analyze_import(int argc, char **argv)
 		case 'p': opts.partial = 1; break;
 		case 'j': json = 1; break;
 		case 'q': quiet = 1; break;
+		case 'S': tag.digest = optarg; tagged = 1; break;
+		case 'N': tag.name = optarg; tagged = 1; break;
+		case 'W': tag.workload = optarg; tagged = 1; break;
+		case 'K': tag.kind = optarg; tagged = 1; break;
+		case 'R':
+			if (parse_u64(optarg, &u) || !u || u > 1000) {
+				pr_err("analyze import: --repeat-no: '%s': not a whole number from 1 to 1000", optarg);
+				return EXIT_USAGE;
+			}
+			tag.repeat = (unsigned)u;
+			tagged = 1;
+			break;
+		case 'V': tag.new_version = 1; break;
 		}
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (tagged) {
+		if (suite_tag_check(&tag, &err)) {
+			pr_err("analyze import: %s (--suite, --suite-name, --workload, --workload-kind"
+			       " and --repeat-no go together)", err.msg);
+			return EXIT_USAGE;
+		}
+		if (argc - optind != 1) {
+			pr_err("analyze import: --suite: one file at a time");
+			return EXIT_USAGE;
+		}
+	} else if (tag.new_version) {
+		pr_err("analyze import: --new-version: only with --suite");
+		return EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		pr_err("analyze import: no trace file given; see 'blkpeak analyze import --help'");
 		return EXIT_USAGE;
@@ -165,7 +230,7 @@ int analyze_import(int argc, char **argv)
 		double secs;
 
 		if (measure_results_is(argv[i])) {
-			if (import_measurement(db, argv[i], json, quiet))
+			if (import_measurement(db, argv[i], json, quiet, tagged ? &tag : NULL))
 				failed = 1;
 			continue;
 		}
@@ -178,6 +243,10 @@ int analyze_import(int argc, char **argv)
 		progress_end(&prog);
 		if (c) {
 			pr_err("analyze import: %s", err.msg);
+			failed = 1;
+			continue;
+		}
+		if (tag_result(db, tagged ? &tag : NULL, res.trace_id, 0)) {
 			failed = 1;
 			continue;
 		}

@@ -16,6 +16,7 @@
 #include "files_filter.h"
 #include "fmt.h"
 #include "html.h"
+#include "leaderboard.h"
 #include "html_files.h"
 #include "measure_view.h"
 #include "plot.h"
@@ -501,13 +502,28 @@ static int compute_ids(sqlite3 *db, const int64_t *ids, size_t n, const struct f
 	return rc;
 }
 
+/* The Leaderboard section: a suite's configurations ranked (leaderboard.h). */
+static int write_leaderboard(sqlite3 *db, const struct html_options *o, FILE *f,
+			     struct bpt_error *err)
+{
+	struct leaderboard lb;
+	char digest[17], others[256];
+	int rc = lb_resolve(db, o->leaderboard, digest, others, sizeof(others), err);
+
+	if (rc || (rc = lb_load(db, digest, o->baseline, &lb, err)))
+		return rc;
+	rc = lb_print_html(f, &lb, err);
+	lb_free(&lb);
+	return rc;
+}
+
 int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
 	       struct bpt_error *err)
 {
 	struct cmp c = { 0 };
 	int rc = 0;
 
-	if (n == 0 && !o->measurements)
+	if (n == 0 && !o->measurements && !o->leaderboard)
 		return -EINVAL;
 	if (n)
 		rc = n == 1 ? single_entry(db, ids[0], o->files, &c, err)
@@ -541,6 +557,8 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		rc = o->files ? charts_of_files(db, ids, n, f, o, err)
 			      : write_charts(db, ids, n, f, o->progress);
 	}
+	if (!rc && o->leaderboard)
+		rc = write_leaderboard(db, o, f, err);
 	if (!rc && o->measurements)
 		rc = write_measurements(db, o->measurements, f, err);
 	if (rc)

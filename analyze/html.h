@@ -22,6 +22,8 @@ struct html_options {
 	struct progress *progress; /* the command's progress line, or NULL: one of its own */
 	const char *db_path;   /* shown in the header */
 	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
+	const char *leaderboard;  /* a suite (folder, digest or name): the Leaderboard section; NULL: none */
+	const char *baseline;     /* the leaderboard's baseline label, or NULL */
 	/* --files: the tables, the Files section and the charts cover the
 	 * I/Os of these files only; NULL: every I/O */
 	const struct files_filter *files;
@@ -29,7 +31,7 @@ struct html_options {
 
 /*
  * Write the report on traces ids[0..n-1] to f (n >= 1, or 0 with
- * o->measurements: then only the Measurements section). The first is the
+ * o->measurements or o->leaderboard: then only those sections). The first is the
  * baseline of the comparison (compare.h, computed with --force: ids of
  * different traces are shown, with a remark). A chart none of the traces
  * can fill is replaced by a line saying so. Returns 0, -ENOENT (an id is

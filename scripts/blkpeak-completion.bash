@@ -3,7 +3,7 @@
 #
 # The commands and options are read from blkpeak's own --help texts at the
 # moment of completion (`blkpeak --help`, `blkpeak COMMAND --help`,
-# `blkpeak analyze SUB --help`), so an option added to a command completes
+# `blkpeak analyze SUB --help`, `blkpeak suite SUB --help`), so an option added to a command completes
 # without editing this file. Only the values of a few options are listed
 # here. Needs nothing from the bash-completion package.
 
@@ -49,13 +49,15 @@ _blkpeak_argument()
 		}'
 }
 
-# _blkpeak_map_keys BIN WORDS...: for replay --map, "NAME=" for each device
-# of the trace among WORDS (the first existing *.bpt) and each partition
-# its capture stored, as `blkpeak info` lists them.
+# _blkpeak_map_keys BIN WORDS...: for replay --map, "path:" and "comm:"
+# (file and task maps), and "NAME=" for each device of the trace among
+# WORDS (the first existing *.bpt) and each partition its capture stored,
+# as `blkpeak info` lists them.
 _blkpeak_map_keys()
 {
 	local bin=$1 w
 	shift
+	printf '%s\n' path: comm:
 	for w in "$@"; do
 		[[ $w == *.bpt && -f $w ]] || continue
 		"$bin" info "$w" 2>/dev/null | awk '
@@ -89,7 +91,7 @@ _blkpeak()
 		fi
 		[[ $w == -* ]] && continue
 		if ((${#path[@]} == 0)) ||
-			{ [[ ${path[0]} == analyze ]] && ((${#path[@]} == 1)); }; then
+			{ [[ ${path[0]} == analyze || ${path[0]} == suite ]] && ((${#path[@]} == 1)); }; then
 			# A command word only if the level above lists it.
 			text=$(_blkpeak_help "$bin" "${path[@]}")
 			if _blkpeak_commands "$text" | grep -qx -- "$w"; then
@@ -150,6 +152,8 @@ _blkpeak()
 	fi
 	if [[ -n $w ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
+	elif [[ ${path[0]} == suite ]]; then
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")	# a suite folder
 	else
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	fi

@@ -20,16 +20,9 @@ with_kernel_lock
 
 run_fs() {
 	fs=$1 share=$2
-	L=$(make_loop 512M "$fs")
-	settle
-	case $fs in
-	ext4) mkfs.ext4 -q -F "$L" || fail "mkfs.ext4 $L" ;;
-	xfs) mkfs.xfs -f "$L" >/dev/null || fail "mkfs.xfs $L" ;;
-	esac
 	M=$T/mnt-$fs
-	mkdir -p "$M"
-	mount "$L" "$M" || fail "mount $L ($fs)"
-	at_exit "umount '$M' 2>/dev/null"
+	mount_fs_loop "$fs" "$M"
+	L=$FS_LOOP
 	"$BLKPEAK" capture -o "$T/$fs.bpt" -d "$L" -- python3 "$HERE/files_workload.py" "$M" \
 		2>"$T/$fs.err" || fail "$fs: capture failed: $(cat "$T/$fs.err")"
 	"$BLKPEAK" dump --format csv "$T/$fs.bpt" > "$T/$fs.csv" || fail "$fs: dump failed"
