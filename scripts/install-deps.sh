@@ -24,6 +24,8 @@ PKGS="$PKGS imagemagick zstd dpkg"
 # it is (pandas needs the zstandard module for .zst).
 if [ "${1:-}" = "--tests" ]; then
 	PKGS="$PKGS chromium man-db groff-base python3-pandas python3-zstandard"
+	# the file-attribution tests capture and replay on xfs as well as ext4
+	PKGS="$PKGS xfsprogs"
 fi
 
 missing=""
