@@ -33,6 +33,10 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
 CPPFLAGS += -D_GNU_SOURCE
 LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
+# libpq (analyze's PostgreSQL store) where pkg-config says, else pg_config.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I$$(pg_config --includedir 2>/dev/null))
+PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -L$$(pg_config --libdir 2>/dev/null) -lpq)
+LDLIBS   += $(PQ_LIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
 SRC_DIRS  := common lib cli generate capture replay analyze measure formats
@@ -102,7 +106,7 @@ INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
 INC_replay   := -Ilib -Icommon
-INC_analyze  := -Ilib -Icommon
+INC_analyze  := -Ilib -Icommon $(PQ_CFLAGS)
 INC_measure  := -Ilib -Icommon
 INC_formats  := -Ilib -Icommon
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
@@ -197,7 +201,7 @@ FUZZ_PARTS   := common lib formats replay generate measure analyze
 FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c))) \
 		$(BUILD)/fuzz/gen/schema_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
-FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
+FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm $(PQ_LIBS)
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
