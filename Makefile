@@ -43,7 +43,9 @@ SRC_DIRS  := common lib cli generate capture replay analyze measure formats
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
-OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o)
+# The same for PostgreSQL (analyze/pg.c).
+SCHEMA_PG_C := $(BUILD)/gen/schema_pg_sql.c
+OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o)
 MAIN_OBJ  := $(BUILD)/cli/main.o
 LIB_OBJS  := $(filter-out $(MAIN_OBJ),$(OBJS))
 
@@ -113,7 +115,7 @@ INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats $(PQ_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -132,7 +134,14 @@ $(SCHEMA_C): schemas/analyze.sql
 	  echo 'const char analyze_schema_sql[] ='; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
-$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+$(SCHEMA_PG_C): schemas/analyze-pg.sql
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q){ echo '/* Generated from schemas/analyze-pg.sql by the Makefile: do not edit. */'; \
+	  echo 'const char analyze_schema_pg_sql[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o): $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -199,7 +208,7 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefi
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_PARTS   := common lib formats replay generate measure analyze
 FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c))) \
-		$(BUILD)/fuzz/gen/schema_sql.o
+		$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
 FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm $(PQ_LIBS)
 
@@ -209,7 +218,7 @@ $(BUILD)/fuzz/%.o: %.c
 	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -MMD -MP $(CPPFLAGS) \
 		$(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
 
-$(BUILD)/fuzz/gen/schema_sql.o: $(SCHEMA_C)
+$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o: $(BUILD)/fuzz/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -c -o $@ $<
 

@@ -15,6 +15,9 @@
 #include "import.h"
 #include "jsonout.h"
 #include "measure_import.h"
+#include "pg.h"
+#include "pg_import.h"
+#include "pg_measure.h"
 #include "progress.h"
 
 static void usage(FILE *f)
@@ -26,7 +29,9 @@ static void usage(FILE *f)
 		"digest) is recognised and skipped. A results document of 'blkpeak\n"
 		"measure' (JSON) goes to the measurements tables; the same measurement\n"
 		"twice is skipped too.\n\n"
-		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing\n"
+		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing;\n"
+		"               postgresql://... or a libpq key=value string: a PostgreSQL\n"
+		"               database (it must exist; the schema is created in it)\n"
 		"  --partial    import the complete blocks of a truncated trace (a killed\n"
 		"               capture) instead of refusing it\n"
 		"  --json       print one JSON object per file: path, trace_id, already, ios,\n"
@@ -92,12 +97,12 @@ static void print_result(const char *path, const struct import_result *res,
 }
 
 /* A `blkpeak measure` results document: 0, or 1 after printing why not. */
-static int import_measurement(sqlite3 *db, const char *path, int json, int quiet)
+static int import_measurement(sqlite3 *db, PGconn *pg, const char *path, int json, int quiet)
 {
 	struct measure_import_result res;
 	struct bpt_error err = { 0 };
 
-	if (measure_import(db, path, &res, &err)) {
+	if (pg ? pg_measure_import(pg, path, &res, &err) : measure_import(db, path, &res, &err)) {
 		pr_err("analyze import: %s", err.msg);
 		return 1;
 	}
@@ -132,9 +137,10 @@ int analyze_import(int argc, char **argv)
 	};
 	const char *dbopt = NULL;
 	int json = 0, quiet = 0, c, failed = 0;
-	struct import_opts opts = { 0, NULL, NULL };
+	struct import_opts opts = { 0, NULL, NULL, NULL };
 	struct bpt_error err = { 0 };
-	sqlite3 *db;
+	sqlite3 *db = NULL;
+	PGconn *pg = NULL;
 	struct opt_loop ol = { .cmd = "analyze import", .usage = usage };
 
 	while ((c = opt_next(&ol, argc, argv, ":qh", longopts)) != -1) {
@@ -153,7 +159,8 @@ int analyze_import(int argc, char **argv)
 	}
 	if (check_files(argc - optind, argv + optind))
 		return EXIT_FAIL;
-	if (adb_open(&db, adb_default_path(dbopt), ADB_CREATE, &err)) {
+	if (pg_is_pg(adb_default_path(dbopt)) ? pg_open(&pg, adb_default_path(dbopt), ADB_CREATE, &err)
+					       : adb_open(&db, adb_default_path(dbopt), ADB_CREATE, &err)) {
 		pr_err("analyze import: %s", err.msg);
 		return EXIT_FAIL;
 	}
@@ -165,7 +172,7 @@ int analyze_import(int argc, char **argv)
 		double secs;
 
 		if (measure_results_is(argv[i])) {
-			if (import_measurement(db, argv[i], json, quiet))
+			if (import_measurement(db, pg, argv[i], json, quiet))
 				failed = 1;
 			continue;
 		}
@@ -173,7 +180,8 @@ int analyze_import(int argc, char **argv)
 		progress_init(&prog, what, "I/Os", !quiet);
 		opts.progress = progress_cb;
 		opts.progress_arg = &prog;
-		c = import_file(db, argv[i], &opts, &res, &err);
+		c = pg ? pg_import_file(pg, argv[i], &opts, &res, &err)
+		       : import_file(db, argv[i], &opts, &res, &err);
 		secs = (double)(now_mono_ns() - start) / 1e9;
 		progress_end(&prog);
 		if (c) {
@@ -184,5 +192,6 @@ int analyze_import(int argc, char **argv)
 		print_result(argv[i], &res, secs, json, quiet);
 	}
 	sqlite3_close(db);
+	PQfinish(pg);
 	return failed ? EXIT_FAIL : EXIT_OK;
 }

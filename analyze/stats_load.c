@@ -56,6 +56,8 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	src->has_sched = !!(sqlite3_column_int64(st, 12) & BPT_COL_SCHED);
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	sqlite3_finalize(st);
+	if ((rc = adb_need_ios(db, id, err)))
+		return rc;
 	if ((rc = run_verify_load(db, id, &rep->verify, err)))
 		return rc;
 	return run_partial_load(db, id, &rep->partial, err);

@@ -1,0 +1,255 @@
+/*
+ * pg.c — connect to the PostgreSQL store, name it safely, check and
+ * create its schema (pg.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg.h"
+
+extern const char analyze_schema_pg_sql[]; /* build/gen/schema_pg_sql.c */
+
+/* Advisory lock key for creating the schema: 'BLKP'. */
+#define PG_SCHEMA_LOCK "1112296272"
+
+int pg_is_pg(const char *value)
+{
+	PQconninfoOption *o;
+	char *msg = NULL;
+
+	if (!value)
+		return 0;
+	if (!strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11))
+		return 1;
+	/* key=value: libpq must know every keyword ("a=b.db" is a file) */
+	if (!strchr(value, '=') || !(o = PQconninfoParse(value, &msg))) {
+		PQfreemem(msg);
+		return 0;
+	}
+	PQconninfoFree(o);
+	return 1;
+}
+
+const char *pg_redact(const char *value, char *buf, size_t len)
+{
+	size_t o = 0;
+	const char *p = value;
+	int uri = !strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11);
+
+	if (!len)
+		return buf;
+	if (uri) {
+		const char *auth = strstr(value, "://") + 3;
+		const char *at = strchr(auth, '@'), *slash = strchr(auth, '/');
+		const char *colon = strchr(auth, ':');
+
+		if (at && (!slash || at < slash) && colon && colon < at) {
+			/* user:password@ -> user@ */
+			o = (size_t)snprintf(buf, len, "%.*s", (int)(colon - value), value);
+			p = at;
+		}
+	}
+	while (*p && o + 1 < len) {
+		/* password=... (a key=value pair or a URI parameter) */
+		if (!strncmp(p, "password=", 9) &&
+		    (p == value || p[-1] == ' ' || p[-1] == '?' || p[-1] == '&')) {
+			o += (size_t)snprintf(buf + o, len - o, "password=***");
+			p += 9;
+			if (*p == '\'') { /* quoted: up to the closing quote */
+				for (p++; *p && *p != '\''; p++)
+					if (*p == '\\' && p[1])
+						p++;
+				if (*p)
+					p++;
+			} else {
+				while (*p && *p != ' ' && *p != '&')
+					p++;
+			}
+			continue;
+		}
+		buf[o++] = *p++;
+	}
+	buf[o < len ? o : len - 1] = 0;
+	return buf;
+}
+
+const char *pg_name(PGconn *c, char *buf, size_t len)
+{
+	const char *host = PQhost(c), *port = PQport(c);
+
+	snprintf(buf, len, "postgresql://%s@%s%s%s/%s", PQuser(c) ? PQuser(c) : "",
+		 host && *host != '/' ? host : "",
+		 port && *port && host && *host != '/' ? ":" : "",
+		 port && *port && host && *host != '/' ? port : "", PQdb(c) ? PQdb(c) : "");
+	if (host && *host == '/') { /* a Unix socket directory */
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, "?host=%s", host);
+	}
+	return buf;
+}
+
+/* The first line of a libpq message, without "ERROR:  " and the end. */
+static void first_line(const char *msg, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!msg || !*msg)
+		msg = "unknown error";
+	if (!strncmp(msg, "ERROR:  ", 8))
+		msg += 8;
+	if (!strncmp(msg, "FATAL:  ", 8))
+		msg += 8;
+	n = strcspn(msg, "\n");
+	snprintf(buf, len, "%.*s", (int)n, msg);
+}
+
+int pg_fail(PGconn *c, const PGresult *res, struct bpt_error *err, const char *what)
+{
+	char name[512], line[400];
+
+	first_line(res ? PQresultErrorMessage(res) : PQerrorMessage(c), line, sizeof(line));
+	if (!*line || !strcmp(line, "unknown error"))
+		first_line(PQerrorMessage(c), line, sizeof(line));
+	return bpt_error_set(err, -EIO, "%s: %s: %s", pg_name(c, name, sizeof(name)), what, line);
+}
+
+int pg_exec(PGconn *c, const char *sql, struct bpt_error *err)
+{
+	PGresult *r = PQexec(c, sql);
+	int rc = 0;
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+		rc = pg_fail(c, r, err, "cannot run SQL");
+	PQclear(r);
+	return rc;
+}
+
+int pg_query_int(PGconn *c, const char *sql, int nparams, const char *const *params,
+		 int64_t *v, int *found, struct bpt_error *err)
+{
+	PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, 0);
+	int rc = 0;
+
+	*v = 0;
+	if (found)
+		*found = 0;
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		rc = pg_fail(c, r, err, "cannot query");
+	} else if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0)) {
+		*v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		if (found)
+			*found = 1;
+	}
+	PQclear(r);
+	return rc;
+}
+
+const char *pg_this_host(char *buf, size_t len)
+{
+	if (gethostname(buf, len))
+		snprintf(buf, len, "unknown");
+	buf[len - 1] = 0;
+	return buf;
+}
+
+/* Why a connection failed, as one line a user can act on. */
+static int connect_error(PGconn *c, const char *value, struct bpt_error *err)
+{
+	char safe[512], line[400];
+	const char *m = PQerrorMessage(c);
+	const char *db = PQdb(c);
+
+	pg_redact(value, safe, sizeof(safe));
+	first_line(strstr(m, "FATAL:  ") ? strstr(m, "FATAL:  ") : m, line, sizeof(line));
+	if (strstr(m, "password authentication failed") || strstr(m, "no password supplied") ||
+	    strstr(m, "authentication failed") || strstr(m, "password is required"))
+		return bpt_error_set(err, -EACCES, "%s: authentication failed (%s)", safe, line);
+	if (strstr(m, "does not exist") && strstr(m, "database"))
+		return bpt_error_set(err, -ENOENT, "%s: database \"%s\" does not exist on the server"
+				     " (create it: createdb %s)", safe, db ? db : "", db ? db : "NAME");
+	if (strstr(m, "Connection refused") || strstr(m, "No such file or directory") ||
+	    strstr(m, "could not translate host name") || strstr(m, "timeout expired") ||
+	    strstr(m, "No route to host") || strstr(m, "Network is unreachable") ||
+	    strstr(m, "could not connect"))
+		return bpt_error_set(err, -EHOSTUNREACH, "%s: server not reachable (%s)", safe, line);
+	return bpt_error_set(err, -EIO, "%s: cannot connect: %s", safe, line);
+}
+
+/* The schema version: 0 with *version (0: none yet), or an error. */
+static int schema_version(PGconn *c, int64_t *version, int64_t *tables, struct bpt_error *err)
+{
+	int rc, found;
+
+	if ((rc = pg_query_int(c, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()",
+			       0, NULL, tables, NULL, err)))
+		return rc;
+	if ((rc = pg_query_int(c, "SELECT to_regclass('blkpeak_schema') IS NOT NULL::int::bigint",
+			       0, NULL, version, &found, err)))
+		return rc;
+	if (!*version)
+		return 0;
+	return pg_query_int(c, "SELECT max(version) FROM blkpeak_schema WHERE application = 'blkpeak'",
+			    0, NULL, version, &found, err);
+}
+
+int pg_open(PGconn **out, const char *value, enum adb_mode mode, struct bpt_error *err)
+{
+	PGconn *c;
+	int64_t version = 0, tables = 0;
+	char name[512];
+	int rc;
+
+	*out = NULL;
+	c = PQconnectdb(value);
+	if (!c)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	if (PQstatus(c) != CONNECTION_OK) {
+		rc = connect_error(c, value, err);
+		PQfinish(c);
+		return rc;
+	}
+	pg_name(c, name, sizeof(name));
+	/* messages stay in English and on our side (no NOTICE lines) */
+	if ((rc = pg_exec(c, "SET client_min_messages = warning", err)))
+		goto fail;
+	if ((rc = pg_exec(c, "BEGIN", err)) ||
+	    (mode == ADB_CREATE &&
+	     (rc = pg_exec(c, "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK ")", err))) ||
+	    (rc = schema_version(c, &version, &tables, err)))
+		goto fail;
+	if (!version && tables > 0) {
+		rc = bpt_error_set(err, -ENOTSUP, "%s: not a blkpeak database (%lld tables of another"
+				   " application), refusing to touch it", name, (long long)tables);
+		goto fail;
+	}
+	if (version > ADB_SCHEMA_VERSION) {
+		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld is newer than this blkpeak's"
+				   " (%d); use a newer blkpeak", name, (long long)version,
+				   ADB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (!version && mode != ADB_CREATE) {
+		rc = bpt_error_set(err, -ENOENT, "%s: no blkpeak database there yet (import a trace"
+				   " first: blkpeak analyze import FILE --db URI)", name);
+		goto fail;
+	}
+	if (version && version < ADB_SCHEMA_VERSION) {
+		/* Version 7 is the first on PostgreSQL: nothing older exists. */
+		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld is older than any this"
+				   " blkpeak knows on PostgreSQL", name, (long long)version);
+		goto fail;
+	}
+	if (!version && (rc = pg_exec(c, analyze_schema_pg_sql, err)))
+		goto fail;
+	if ((rc = pg_exec(c, "COMMIT", err)))
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	PQfinish(c);
+	return rc;
+}

@@ -1,0 +1,36 @@
+/*
+ * store_tables.h — the tables and columns that the SQLite and PostgreSQL
+ * schemas share (everything but the I/Os, which each engine stores its
+ * own way), in an order that respects their foreign keys. Rows move
+ * between the engines by these names (xfer.h).
+ */
+#ifndef BLKPEAK_ANALYZE_STORE_TABLES_H
+#define BLKPEAK_ANALYZE_STORE_TABLES_H
+
+#define ST_TRACES "id, digest, path, kind, format_version, tool_version, host, kernel," \
+	" start_wall_ns, columns, ios, bytes, first_issue_ns, last_complete_ns, lost_events," \
+	" loss_windows, truncated, file_bytes, meta, imported_at, label"
+#define ST_DEVICES "trace_id, idx, name, major, minor, size_bytes, logical_block_size," \
+	" physical_block_size, rotational, model"
+#define ST_PROCESSES "trace_id, comm_id, comm"
+#define ST_LOSSES "trace_id, t0_ns, t1_ns, count"
+#define ST_RUNS "trace_id, source_digest, source_trace_id, source_path, target, timing," \
+	" speed, queue_depth, engine, host, kernel, ios_total, partial, stop_reason"
+#define ST_COMPARISONS "id, created_at, baseline_trace_id, source_digest, forced"
+#define ST_ENTRIES "comparison_id, position, trace_id, label, duration_ns, ios, bytes, iops," \
+	" mbps, time_saved_pct, speedup_pct, service_p50_ns, service_p99_ns," \
+	" service_p999_ns, total_p50_ns, total_p99_ns, total_p999_ns, errors"
+#define ST_MEASUREMENTS "id, kind, target, capacity_bytes, started_wall_ns, access, engine," \
+	" ios_per_step, warmup_ios, warmup_ns, time_limit_ns, write_cache, weights," \
+	" weights_from, score_ios_per_s, tool_version, path, imported_at, label"
+#define ST_POINTS "measurement_id, step, depth, zone, offset_bytes, span_bytes, span_pct," \
+	" weight, ios, bytes, errors, window_ns, ios_per_s, mb_per_s, mean_ns, p50_ns," \
+	" p90_ns, p99_ns, p999_ns, p9999_ns, max_ns"
+
+/* The columns of the I/Os as both engines show them (SQLite's view
+ * `ios`, PostgreSQL's table), in the order pg_import.c writes and
+ * pg_local.c reads them by COPY (binary). */
+#define ST_IOS_COPY "trace_id, idx, queue_ns, issue_ns, complete_ns, sector, cgroup_id, pid," \
+	" bytes, sched_ns, source_index, comm_id, dev, error, member, op, flags, completion"
+
+#endif
