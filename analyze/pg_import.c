@@ -100,20 +100,24 @@ static void f32(struct pgi *s, int32_t v) { put32(s, 4); put32(s, v); }
 static void f16(struct pgi *s, int16_t v) { put32(s, 2); put16(s, v); }
 static void fnull(struct pgi *s) { put32(s, -1); }
 
-static int before(void *arg, struct import_result *res, const struct bpt_header *h,
-		  struct bpt_error *err)
+/*
+ * Start a trace: hosts, then BEGIN, the digest's lock; > 0 when the
+ * trace is there (res->trace_id, res->records), else the COPY into its
+ * new table is open.
+ */
+static int begin_trace(struct pgi *s, struct import_result *res, const char *host,
+		       uint32_t columns, struct bpt_error *err)
 {
-	struct pgi *s = arg;
 	const char *p[1] = { res->digest };
 	char sql[256], here[256];
 	int64_t ios = 0;
 	int found, rc;
 	PGresult *r;
 
-	s->cols = h->columns;
+	s->cols = columns;
 	/* hosts first, in transactions of their own: two importers adding the
 	 * same new host inside their long transactions could deadlock */
-	if ((rc = pg_host_id(s->c, h->host, &s->host_id, err)) ||
+	if ((rc = pg_host_id(s->c, host, &s->host_id, err)) ||
 	    (rc = pg_host_id(s->c, pg_this_host(here, sizeof(here)), &s->here_id, err)))
 		return rc;
 	if ((rc = pg_exec(s->c, "BEGIN", err)))
@@ -157,6 +161,12 @@ static int before(void *arg, struct import_result *res, const struct bpt_header 
 	put32(s, 0); /* flags */
 	put32(s, 0); /* header extension */
 	return 0;
+}
+
+static int before(void *arg, struct import_result *res, const struct bpt_header *h,
+		  struct bpt_error *err)
+{
+	return begin_trace(arg, res, h->host, h->columns, err);
 }
 
 static int io(void *arg, const struct bpt_record *rec, struct bpt_error *err)
@@ -227,9 +237,10 @@ static int map_trace(void *arg, const char *col, int64_t v, int64_t *out)
 
 	if ((!strcmp(col, "id") || !strcmp(col, "trace_id")) && v == s->staging_id) {
 		*out = s->id;
-		return 1;
+		return XFER_VALUE;
 	}
-	return 0;
+	/* the source's id in the other database: linked by digest below */
+	return !strcmp(col, "source_trace_id") ? XFER_NULL : XFER_KEEP;
 }
 
 /* The trace's other rows from staging, the partition attached. */
@@ -307,6 +318,43 @@ int pg_import_file(PGconn *c, const char *path, const struct import_opts *opts,
 			rc = crc;
 	}
 	sqlite3_close(staging);
+	free(s.buf);
+	return rc;
+}
+
+int pg_copy_trace(PGconn *c, sqlite3 *src, int64_t src_id, const char *digest, const char *host,
+		  uint32_t columns,
+		  int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err), void *arg,
+		  int64_t *dst_id, int *already, struct bpt_error *err)
+{
+	struct pgi s = { .c = c };
+	struct import_result res;
+	struct bpt_record rec;
+	int rc;
+
+	memset(&res, 0, sizeof(res));
+	snprintf(res.digest, sizeof(res.digest), "%s", digest);
+	*already = 0;
+	rc = begin_trace(&s, &res, host, columns, err);
+	if (rc > 0) {
+		*already = 1;
+		*dst_id = res.trace_id;
+		rc = 0;
+	} else if (!rc) {
+		while ((rc = next(arg, &rec, err)) == 1)
+			if (!rec.internal && (rc = io(&s, &rec, err)))
+				break;
+		s.staging_id = src_id;
+		if (!rc && !(rc = end_copy(&s, NULL, err)) && !(rc = finish(&s, src, digest, err)))
+			*dst_id = s.id;
+	}
+	end_copy(&s, "copy failed", NULL);
+	if (s.in_txn) {
+		int crc = pg_exec(c, rc ? "ROLLBACK" : "COMMIT", rc ? NULL : err);
+
+		if (!rc && crc)
+			rc = crc;
+	}
 	free(s.buf);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #define BLKPEAK_ANALYZE_PG_IMPORT_H
 
 #include <libpq-fe.h>
+#include <sqlite3.h>
 
 #include "import.h"
 
@@ -20,6 +21,17 @@
  * server's id. opts->hooks must be NULL. */
 int pg_import_file(PGconn *c, const char *path, const struct import_opts *opts,
 		   struct import_result *res, struct bpt_error *err);
+
+/*
+ * Trace src_id of the SQLite database src (another machine's, analyze
+ * merge) into the server, as import does: its I/Os from next() (1 and a
+ * record, 0 at the end), its other rows from src. *already 1 when the
+ * digest was there; *dst_id the server's id.
+ */
+int pg_copy_trace(PGconn *c, sqlite3 *src, int64_t src_id, const char *digest, const char *host,
+		  uint32_t columns,
+		  int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err), void *arg,
+		  int64_t *dst_id, int *already, struct bpt_error *err);
 
 /* The id of host `name` in table hosts, added when new (its own
  * transaction: call it outside one). */

@@ -73,8 +73,13 @@ int xfer_to_pg(sqlite3 *src, PGconn *dst, const char *table, const char *cols,
 				break;
 			case SQLITE_INTEGER:
 				v = sqlite3_column_int64(st, i);
-				if (m && m->map(m->arg, names[i], v, &out))
+				switch (m ? m->map(m->arg, names[i], v, &out) : 0) {
+				case XFER_NULL:
+					params[i] = NULL;
+					continue;
+				case XFER_VALUE:
 					v = out;
+				}
 				snprintf(vals[i], sizeof(vals[i]), "%" PRId64, v);
 				params[i] = vals[i];
 				break;
@@ -159,5 +164,74 @@ out:
 	sqlite3_finalize(st);
 	free(sql);
 	PQclear(r);
+	return rc;
+}
+
+int xfer_sqlite(sqlite3 *src, sqlite3 *dst, const char *table, const char *cols,
+		const char *where, int64_t arg, const struct xfer_map *m, const char *verb,
+		uint64_t *rows, struct bpt_error *err)
+{
+	char namebuf[1024], *sql = NULL;
+	const char *names[XFER_MAX_COLS];
+	int n = split_cols(cols, namebuf, sizeof(namebuf), names), rc = 0, step;
+	sqlite3_stmt *st = NULL, *ins = NULL;
+
+	if (rows)
+		*rows = 0;
+	if (asprintf(&sql, "SELECT %s FROM %s WHERE %s", cols, table, where) < 0)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	rc = sqlite3_prepare_v2(src, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return adb_fail(src, err, "cannot read the rows to copy");
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, arg);
+	{
+		size_t len = 0;
+		FILE *f = open_memstream(&sql, &len);
+
+		if (!f) {
+			sqlite3_finalize(st);
+			return bpt_error_set(err, -ENOMEM, "out of memory");
+		}
+		fprintf(f, "%s INTO %s (%s) VALUES (", verb ? verb : "INSERT", table, cols);
+		for (int i = 0; i < n; i++)
+			fprintf(f, "%s?", i ? "," : "");
+		fprintf(f, ")");
+		fclose(f);
+	}
+	if (!sql || sqlite3_prepare_v2(dst, sql, -1, &ins, NULL) != SQLITE_OK) {
+		free(sql);
+		sqlite3_finalize(st);
+		return adb_fail(dst, err, "cannot prepare the copy");
+	}
+	free(sql);
+	rc = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++) {
+			int64_t out;
+
+			if (sqlite3_column_type(st, i) == SQLITE_INTEGER && m) {
+				switch (m->map(m->arg, names[i], sqlite3_column_int64(st, i), &out)) {
+				case XFER_NULL:
+					sqlite3_bind_null(ins, i + 1);
+					continue;
+				case XFER_VALUE:
+					sqlite3_bind_int64(ins, i + 1, out);
+					continue;
+				}
+			}
+			sqlite3_bind_value(ins, i + 1, sqlite3_column_value(st, i));
+		}
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = adb_fail(dst, err, "cannot copy a row");
+		else if (rows)
+			*rows += (uint64_t)sqlite3_changes(dst);
+		sqlite3_reset(ins);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = adb_fail(src, err, "cannot read the rows to copy");
+	sqlite3_finalize(st);
+	sqlite3_finalize(ins);
 	return rc;
 }

@@ -19,8 +19,11 @@
 
 #include "bpt.h"
 
+enum { XFER_KEEP, XFER_VALUE, XFER_NULL };
+
 struct xfer_map {
-	/* 1 and *out when `col`'s value `v` must change, 0 to keep it. */
+	/* XFER_VALUE and *out when `col`'s value `v` must change, XFER_NULL
+	 * when it must become NULL, XFER_KEEP (0) to keep it. */
 	int (*map)(void *arg, const char *col, int64_t v, int64_t *out);
 	void *arg;
 };
@@ -37,5 +40,11 @@ int xfer_to_pg(sqlite3 *src, PGconn *dst, const char *table, const char *cols,
  * the server. */
 int xfer_from_pg(PGconn *src, sqlite3 *dst, const char *table, const char *cols,
 		 struct bpt_error *err);
+
+/* The same between two SQLite databases; `verb` is "INSERT" or e.g.
+ * "INSERT OR IGNORE" (NULL: INSERT). */
+int xfer_sqlite(sqlite3 *src, sqlite3 *dst, const char *table, const char *cols,
+		const char *where, int64_t arg, const struct xfer_map *m, const char *verb,
+		uint64_t *rows, struct bpt_error *err);
 
 #endif
