@@ -1,0 +1,175 @@
+#!/bin/bash
+# The analysis database on PostgreSQL (issue 28), against a private
+# server (tests/pg.sh): the same traces - a real capture, a replay run of
+# it on another disk, a generated trace - imported into SQLite and into
+# PostgreSQL give the same report --json and compare --json key by key,
+# the same export, chart and html; label and the stored comparison reach
+# the server; query runs read-only there (writes, a second statement and
+# trace_ios refused); connection errors are one line without the
+# password; merge of two SQLite databases of two hosts into PostgreSQL
+# and into SQLite copies each thing once, keeps the hosts, and compares
+# the same.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/capture_lib.sh"
+. "$(dirname "$0")/../pg.sh"
+need_capture
+need_cmd sqlite3 python3 psql
+T=$E2E_TMP
+pg_start
+PG=$PG_URI
+
+# A real capture of one disk, and its replay on another.
+A=$(make_loop 64M cap) && R=$(make_loop 64M run) || fail "loop devices"
+settle
+"$BLKPEAK" capture -q -o "$T/cap.bpt" -d "$A" -- sh -c "
+	dd if=/dev/urandom of=$A bs=64k count=300 oflag=direct status=none &&
+	dd if=$A of=/dev/null bs=4k count=2000 iflag=direct status=none &&
+	dd if=$A of=/dev/null bs=16k skip=500 count=500 iflag=direct status=none" \
+	>/dev/null 2>"$T/cap.err" || fail "capture: $(cat "$T/cap.err")"
+"$BLKPEAK" replay "$T/cap.bpt" --target "$R" --allow-write --timing afap -o "$T/run.bpt" >/dev/null 2>"$T/err" ||
+	fail "replay: $(cat "$T/err")"
+"$BLKPEAK" generate -q --count 50000 --read-pct 60 --queue-depth 8 --bs 4k:60,64k:40 \
+	-o "$T/gen.bpt" || fail "generate"
+
+for db in "$T/s.db" "$PG"; do
+	"$BLKPEAK" analyze import -q "$T/cap.bpt" "$T/run.bpt" "$T/gen.bpt" --db "$db" 2>"$T/err" ||
+		fail "import into $db: $(cat "$T/err")"
+done
+[ "$(pg_psql -c 'SELECT count(*) FROM traces')" = 3 ] || fail "not 3 traces on the server"
+[ "$(pg_psql -c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'ios'::regclass")" = 3 ] ||
+	fail "not one partition per trace"
+[ "$(pg_psql -c 'SELECT count(*) FROM ios')" = "$(sqlite3 "$T/s.db" 'SELECT count(*) FROM ios')" ] ||
+	fail "the I/O counts differ"
+[ "$(pg_psql -c 'SELECT count(*) FROM traces WHERE host_id IS NULL OR imported_on IS NULL OR imported_by IS NULL')" = 0 ] ||
+	fail "hosts or importer not recorded: $(pg_psql -c 'SELECT * FROM traces')"
+
+# Every figure: report of each trace, compare of the capture and its run.
+same_json() { python3 - "$1" "$2" "$3" <<'PY' || fail "$3: SQLite and PostgreSQL differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def walk(x, y, path):
+    if type(x) != type(y):
+        sys.exit(f"{sys.argv[3]}: {path}: {x!r} != {y!r}")
+    if isinstance(x, dict):
+        if x.keys() != y.keys():
+            sys.exit(f"{sys.argv[3]}: {path}: keys {sorted(x.keys() ^ y.keys())}")
+        for k in x:
+            walk(x[k], y[k], f"{path}.{k}")
+    elif isinstance(x, list):
+        if len(x) != len(y):
+            sys.exit(f"{sys.argv[3]}: {path}: {len(x)} != {len(y)} items")
+        for i, (u, v) in enumerate(zip(x, y)):
+            walk(u, v, f"{path}[{i}]")
+    elif x != y:
+        sys.exit(f"{sys.argv[3]}: {path}: {x!r} != {y!r}")
+walk(a, b, "$")
+PY
+}
+for id in 1 2 3; do
+	"$BLKPEAK" analyze report "$id" --json --db "$T/s.db" >"$T/r$id.s.json" || fail "report $id (SQLite)"
+	"$BLKPEAK" analyze report "$id" --json --db "$PG" >"$T/r$id.p.json" 2>"$T/err" ||
+		fail "report $id (PostgreSQL): $(cat "$T/err")"
+	same_json "$T/r$id.s.json" "$T/r$id.p.json" "report $id"
+done
+"$BLKPEAK" analyze compare 1 --json --no-store --db "$T/s.db" >"$T/c.s.json" || fail "compare (SQLite)"
+"$BLKPEAK" analyze compare 1 --json --no-store --db "$PG" >"$T/c.p.json" || fail "compare (PostgreSQL)"
+same_json "$T/c.s.json" "$T/c.p.json" "compare 1"
+"$BLKPEAK" analyze export 2 --csv --db "$T/s.db" >"$T/e.s.csv" && "$BLKPEAK" analyze export 2 --csv --db "$PG" >"$T/e.p.csv" ||
+	fail "export"
+cmp -s "$T/e.s.csv" "$T/e.p.csv" || fail "export differs"
+for k in latency-cdf qd lba; do
+	"$BLKPEAK" analyze plot 1 --kind $k --db "$T/s.db" -o "$T/p.s.svg" &&
+		"$BLKPEAK" analyze plot 1 --kind $k --db "$PG" -o "$T/p.p.svg" || fail "plot $k"
+	cmp -s "$T/p.s.svg" "$T/p.p.svg" || fail "plot $k differs"
+done
+"$BLKPEAK" analyze html 1 --db "$T/s.db" -o "$T/h.s.html" && "$BLKPEAK" analyze html 1 --db "$PG" -o "$T/h.p.html" ||
+	fail "html"
+[ "$(diff "$T/h.s.html" "$T/h.p.html" | grep -c '^[<>]')" -le 2 ] || fail "html differs beyond its source line"
+
+# Writes that reach the server: a label, a stored comparison.
+"$BLKPEAK" analyze label 2 "replayed" --db "$PG" >/dev/null || fail "label"
+[ "$(pg_psql -c 'SELECT label FROM traces WHERE id = 2')" = replayed ] || fail "label not on the server"
+"$BLKPEAK" analyze compare 1 --json --db "$PG" >"$T/cs.json" || fail "compare (stored)"
+[ "$(pg_psql -c 'SELECT count(*) FROM comparison_entries WHERE comparison_id = 1')" = 2 ] ||
+	fail "comparison not stored on the server"
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["comparison_id"] != 1)' "$T/cs.json" ||
+	fail "compare --json lacks the server's comparison id: $(head -c 300 "$T/cs.json")"
+
+# query: read-only, one statement, no trace_ios.
+"$BLKPEAK" analyze query "SELECT op, count(*) AS n, sum(bytes) AS b FROM ios WHERE trace_id = 3 GROUP BY op ORDER BY op" \
+	--csv --db "$T/s.db" >"$T/q.s" && "$BLKPEAK" analyze query \
+	"SELECT op, count(*) AS n, sum(bytes) AS b FROM ios WHERE trace_id = 3 GROUP BY op ORDER BY op" \
+	--csv --db "$PG" >"$T/q.p" || fail "query"
+cmp -s "$T/q.s" "$T/q.p" || fail "query differs: $(cat "$T/q.s" "$T/q.p")"
+for sql in "DELETE FROM traces" "UPDATE traces SET label = 'x'" "CREATE TABLE x (a int)" \
+	   "COMMIT; DELETE FROM traces" "SELECT 1; DROP TABLE traces CASCADE"; do
+	"$BLKPEAK" analyze query "$sql" --db "$PG" >/dev/null 2>"$T/err" && fail "query '$sql' ran"
+done
+[ "$(pg_psql -c 'SELECT count(*) FROM traces')" = 3 ] || fail "a refused query changed the store"
+"$BLKPEAK" analyze query "DELETE FROM traces" --db "$PG" 2>&1 | grep -q "read-only" || fail "no read-only message"
+"$BLKPEAK" analyze query "SELECT count(*) FROM trace_ios('$T/gen.bpt')" --db "$PG" 2>&1 |
+	grep -q "trace_ios('FILE') reads a trace file in place.*not on PostgreSQL" || fail "trace_ios on PostgreSQL not refused"
+
+# Connection errors: one line each, never the password.
+pw="s3cr3t-pw"
+chk_err() { # WANT VALUE
+	"$BLKPEAK" analyze report 1 --db "$2" >/dev/null 2>"$T/err" && fail "report on '$2' succeeded"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "not one line: $(cat "$T/err")"
+	grep -q "$1" "$T/err" || fail "want '$1': $(cat "$T/err")"
+	! grep -q "$pw" "$T/err" || fail "the password was printed: $(cat "$T/err")"
+}
+chk_err "authentication failed" "postgresql://pwuser:$pw@/blkpeak?host=$PG_DIR"
+chk_err "database \"nodb\" does not exist" "postgresql://blkpeak:$pw@/nodb?host=$PG_DIR"
+chk_err "server not reachable" "postgresql://blkpeak:$pw@/blkpeak?host=$T/nowhere"
+chk_err "server not reachable" "host=$T/nowhere dbname=blkpeak password=$pw"
+pg_psql -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO pwuser" >/dev/null # a reader role
+PGPASSWORD=secret "$BLKPEAK" analyze report 3 --db "postgresql://pwuser@/blkpeak?host=$PG_DIR" >/dev/null 2>"$T/err" ||
+	fail "password from PGPASSWORD: $(cat "$T/err")"
+pg_psql -c "CREATE DATABASE other" -c "UPDATE blkpeak_schema SET version = 99" >/dev/null
+chk_err "schema version 99 is newer" "$PG"
+pg_psql -c "UPDATE blkpeak_schema SET version = 7" >/dev/null
+psql "postgresql://blkpeak@/other?host=$PG_DIR" -qc "CREATE TABLE foreign_app (a int)" || fail "psql"
+"$BLKPEAK" analyze import -q "$T/gen.bpt" --db "postgresql://blkpeak@/other?host=$PG_DIR" 2>"$T/err" &&
+	fail "import into another application's database"
+grep -q "not a blkpeak database" "$T/err" || fail "foreign database: $(cat "$T/err")"
+
+# merge: two hosts' SQLite databases into PostgreSQL and into SQLite.
+"$BLKPEAK" analyze import -q "$T/cap.bpt" "$T/run.bpt" --db "$T/hostA.db" || fail "import A"
+"$BLKPEAK" analyze import -q "$T/gen.bpt" "$T/cap.bpt" --db "$T/hostB.db" || fail "import B"
+sqlite3 "$T/hostA.db" "UPDATE traces SET host = 'host-a'; UPDATE runs SET host = 'host-a'"
+sqlite3 "$T/hostB.db" "UPDATE traces SET host = 'host-b' WHERE path LIKE '%gen.bpt'"
+"$BLKPEAK" analyze compare 1 --db "$T/hostA.db" >/dev/null || fail "compare on A"
+pg_psql -c "CREATE DATABASE merged" >/dev/null
+M="postgresql://blkpeak@/merged?host=$PG_DIR"
+for dst in "$M" "$T/merged.db"; do
+	"$BLKPEAK" analyze merge "$T/hostA.db" "$T/hostB.db" --db "$dst" --json >"$T/m1.json" 2>"$T/err" ||
+		fail "merge into $dst: $(cat "$T/err")"
+	"$BLKPEAK" analyze merge "$T/hostA.db" "$T/hostB.db" --db "$dst" --json >"$T/m2.json" ||
+		fail "merge again into $dst"
+	python3 - "$T/m1.json" "$T/m2.json" <<'PY' || fail "merge counts into $dst: $(cat "$T/m1.json" "$T/m2.json")"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert [(x["traces"], x["traces_there"], x["comparisons"]) for x in a] == [(2, 0, 1), (1, 1, 0)], a
+assert all(x["traces"] == 0 and x["comparisons"] == 0 for x in b), b
+assert [x["traces_there"] for x in b] == [2, 2], b
+PY
+done
+q_hosts="SELECT host, count(*) FROM traces GROUP BY host ORDER BY host"
+[ "$(psql "$M" -qAt -c "$q_hosts")" = "$(sqlite3 "$T/merged.db" "$q_hosts")" ] || fail "hosts differ"
+[ "$(psql "$M" -qAt -c "$q_hosts" | tr '\n' ' ')" = "host-a|2 host-b|1 " ] ||
+	fail "hosts not kept: $(psql "$M" -qAt -c "$q_hosts")"
+[ "$(psql "$M" -qAt -c "SELECT count(*) FROM hosts WHERE name IN ('host-a', 'host-b')")" = 2 ] || fail "hosts table"
+"$BLKPEAK" analyze compare 1 --json --no-store --db "$M" >"$T/mc.p.json" &&
+	"$BLKPEAK" analyze compare 1 --json --no-store --db "$T/merged.db" >"$T/mc.s.json" || fail "compare merged"
+same_json "$T/mc.s.json" "$T/mc.p.json" "compare of the merged store"
+python3 - "$T/mc.p.json" "$T/c.s.json" <<'PY' || fail "the merged comparison is not the original's"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("entries", "headline"):
+    if k in a and json.dumps(a[k], sort_keys=True) != json.dumps(b[k], sort_keys=True):
+        sys.exit(k)
+PY
+"$BLKPEAK" analyze merge "$PG" --db "$T/x.db" 2>&1 | grep -q "a source is a SQLite file" || fail "merge from PostgreSQL not refused"
+"$BLKPEAK" analyze merge "$T/merged.db" --db "$T/merged.db" 2>&1 | grep -q "is the destination itself" || fail "merge into itself"
+exit 0
