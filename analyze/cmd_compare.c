@@ -4,6 +4,7 @@
  * database or from trace files read in place; a comparison of database
  * traces only is stored in the database unless --no-store.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +14,14 @@
 #include "cliutil.h"
 #include "compare.h"
 #include "db.h"
+#include "files_filter.h"
 #include "measure_view.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze compare ID|FILE ID|FILE... [--json] [--force]\n"
-		"                                [--allow-partial] [--no-store] [--db PATH]\n"
+		"usage: blkpeak analyze compare ID|FILE ID|FILE... [--files PATTERN]... [--json]\n"
+		"                                [--force] [--allow-partial] [--no-store] [--db PATH]\n"
 		"       blkpeak analyze compare TRACE_ID   (the trace and all its runs)\n"
 		"       blkpeak analyze compare --measurements ID ID... [--json]\n\n"
 		"Put traces and replay runs of the same I/O side by side, against the\n"
@@ -38,6 +40,13 @@ static void usage(FILE *f)
 		"               side against the first's of the same depth, zone or\n"
 		"               span (\"-\" where one lacks it), in percent, and the\n"
 		"               qd-sweep score; read from the database, nothing stored\n"
+		"  --files PATTERN  compare only the I/Os of files whose recorded path\n"
+		"               matches the glob (fnmatch, '*' also matches '/'), or of a\n"
+		"               class (:data, :metadata, :journal, :swap, :raw, :unknown);\n"
+		"               again for more; a run's I/Os by the files of the trace it\n"
+		"               replayed, which must be imported (or, for a run file, where\n"
+		"               its meta says); a request of two files counts whole if either\n"
+		"               matches\n"
 		"  --json       one JSON object\n"
 		"  --force      compare entries that do not come from the same trace\n"
 		"  --allow-partial  compare runs that stopped before their last I/O\n"
@@ -73,6 +82,22 @@ out:
 	return rc;
 }
 
+/* cmp_compute of ids, restricted to files. */
+static int compute_ids(sqlite3 *db, const int64_t *ids, int n, int flags,
+		       const struct files_filter *ff, struct cmp *c, struct bpt_error *err)
+{
+	struct cmp_arg *a = calloc(n ? n : 1, sizeof(*a));
+	int rc;
+
+	if (!a)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		a[i].id = ids[i];
+	rc = cmp_compute_args(db, a, n, flags, ff, c, err);
+	free(a);
+	return rc;
+}
+
 int analyze_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -82,6 +107,7 @@ int analyze_compare(int argc, char **argv)
 		{ "allow-partial", no_argument, NULL, 'p' },
 		{ "no-store", no_argument, NULL, 'n' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "files", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,6 +118,7 @@ int analyze_compare(int argc, char **argv)
 	struct cmp_arg *cargs = NULL;
 	int files = 0;
 	struct cmp cmp = { 0 };
+	struct files_filter ff = { 0 };
 	sqlite3 *db = NULL;
 	struct opt_loop ol = { .cmd = "analyze compare", .usage = usage };
 
@@ -103,6 +130,12 @@ int analyze_compare(int argc, char **argv)
 		case 'p': flags |= CMP_ALLOW_PARTIAL; break;
 		case 'n': store = 0; break;
 		case 'd': dbopt = optarg; break;
+		case 'F':
+			if (files_filter_add(&ff, optarg, &err)) {
+				pr_err("analyze compare: %s", err.msg);
+				return EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (ol.ret >= 0)
@@ -146,6 +179,12 @@ int analyze_compare(int argc, char **argv)
 			free(cargs);
 			return EXIT_USAGE;
 		}
+		if (ff.n) {
+			pr_err("analyze compare: --files restricts traces and runs, not measurements");
+			free(args);
+			free(cargs);
+			return EXIT_USAGE;
+		}
 		rc = compare_measurements(dbopt, args, (size_t)n, json);
 		free(args);
 		free(cargs);
@@ -159,13 +198,13 @@ int analyze_compare(int argc, char **argv)
 			goto out;
 		}
 		if ((files < n && adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err)) ||
-		    cmp_compute_args(db, cargs, n, flags, &cmp, &err)) {
+		    cmp_compute_args(db, cargs, n, flags, ff.n ? &ff : NULL, &cmp, &err)) {
 			pr_err("analyze compare: %s", err.msg);
 			goto out;
 		}
 	} else if (adb_open(&db, adb_default_path(dbopt), store ? ADB_READWRITE : ADB_READONLY, &err) ||
 		   cmp_expand_ids(db, args, n, &ids, &nids, &err) ||
-		   cmp_compute(db, ids, nids, flags, &cmp, &err) ||
+		   compute_ids(db, ids, nids, flags, ff.n ? &ff : NULL, &cmp, &err) ||
 		   (store && cmp_store(db, &cmp, &err))) {
 		pr_err("analyze compare: %s", err.msg);
 		goto out;

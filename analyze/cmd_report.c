@@ -11,12 +11,13 @@
 #include "analyze_commands.h"
 #include "cliutil.h"
 #include "db.h"
+#include "files_filter.h"
 #include "report.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze report ID|FILE [--json] [--db PATH]\n\n"
+		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--json] [--db PATH]\n\n"
 		"Summarise one trace or replay run: IOPS, MB/s, mix, request sizes,\n"
 		"seek distances, queue depth, busy and idle time, latency percentiles\n"
 		"per operation, top processes; for a replay run its lateness (the\n"
@@ -25,6 +26,10 @@ static void usage(FILE *f)
 		"is a trace id of the database; a FILE is read in place, in bounded\n"
 		"memory, without an import (the figures are those of its imported\n"
 		"copy).\n\n"
+		"  --files PATTERN  only the I/Os of files whose recorded path matches the\n"
+		"               glob (fnmatch, '*' also matches '/'), or of a class of I/O\n"
+		"               (:data, :metadata, :journal, :swap, :raw, :unknown); again\n"
+		"               for more (an I/O matching any); a run by its source trace's files\n"
 		"  --json       one JSON object, with the per-second IOPS and MB/s series\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");
@@ -43,12 +48,14 @@ int analyze_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "files", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbopt = NULL;
 	struct bpt_error err = { 0 };
 	struct st_report rep;
+	struct files_filter files = { 0 };
 	sqlite3 *db = NULL;
 	int json = 0, c, rc;
 	uint64_t v;
@@ -58,6 +65,12 @@ int analyze_report(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': dbopt = optarg; break;
+		case 'f':
+			if (files_filter_add(&files, optarg, &err)) {
+				pr_err("analyze report: %s", err.msg);
+				return EXIT_USAGE;
+			}
+			break;
 		}
 	}
 	if (ol.ret >= 0)
@@ -67,7 +80,7 @@ int analyze_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (is_file(argv[optind])) {
-		rc = st_report_compute_file(argv[optind], &rep, 0, 1, &err);
+		rc = st_report_compute_file_files(argv[optind], files.n ? &files : NULL, &rep, 1, &err);
 	} else {
 		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
 			pr_err("analyze report: '%s': neither a trace id nor a trace file", argv[optind]);
@@ -75,7 +88,7 @@ int analyze_report(int argc, char **argv)
 		}
 		rc = adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err);
 		if (!rc)
-			rc = st_report_compute(db, (int64_t)v, &rep, &err);
+			rc = st_report_compute_files(db, (int64_t)v, files.n ? &files : NULL, &rep, &err);
 	}
 	if (rc) {
 		pr_err("analyze report: %s", err.msg);

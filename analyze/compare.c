@@ -11,6 +11,7 @@
 #include "cliutil.h"
 #include "compare.h"
 #include "db.h"
+#include "files_filter.h"
 #include "jsonout.h"
 #include "partial.h"
 #include "report.h"
@@ -151,18 +152,19 @@ int cmp_compute(sqlite3 *db, const int64_t *ids, int n, int flags, struct cmp *c
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
 		args[i].id = ids[i];
-	rc = cmp_compute_args(db, args, n, flags, c, err);
+	rc = cmp_compute_args(db, args, n, flags, NULL, c, err);
 	free(args);
 	return rc;
 }
 
-int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, struct cmp *c,
-		     struct bpt_error *err)
+int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags,
+		     const struct files_filter *files, struct cmp *c, struct bpt_error *err)
 {
 	int force = flags & CMP_FORCE;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->files = files;
 	if (!(c->e = calloc(n, sizeof(*c->e))))
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < n && !rc; i++) {
@@ -171,11 +173,11 @@ int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, 
 
 		e->trace_id = args[i].id;
 		if (args[i].path) {
-			if ((rc = st_report_compute_file(args[i].path, &e->rep, 0, 1, err)))
+			if ((rc = st_report_compute_file_files(args[i].path, files, &e->rep, 1, err)))
 				break;
 			describe_file(e);
 		} else if ((rc = describe(db, e, err)) ||
-			   (rc = st_report_compute(db, e->trace_id, &e->rep, err))) {
+			   (rc = st_report_compute_files(db, e->trace_id, files, &e->rep, err))) {
 			break;
 		}
 		c->n = i + 1; /* from here on e->rep is cmp_free's */
@@ -235,8 +237,22 @@ int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err)
 	if ((rc = adb_exec(db, "BEGIN IMMEDIATE", err)))
 		return rc;
 	if (sqlite3_prepare_v2(db, "INSERT INTO comparisons (created_at, baseline_trace_id,"
-			       " source_digest, forced) VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+			       " source_digest, forced, files) VALUES (?,?,?,?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
 		goto fail;
+	if (c->files) {
+		size_t len = 1;
+		char *lines;
+
+		for (int i = 0; i < c->files->n; i++)
+			len += strlen(c->files->pattern[i]) + 1;
+		if (!(lines = malloc(len))) {
+			sqlite3_finalize(st);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return bpt_error_set(err, -ENOMEM, "out of memory");
+		}
+		sqlite3_bind_text(st, 5, files_filter_lines(c->files, lines, len), -1, free);
+	}
 	sqlite3_bind_text(st, 1, adb_utc_now(now, sizeof(now)), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, c->e[0].trace_id);
 	if (!c->forced)
@@ -359,6 +375,8 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		jw_null(&w);
 	jw_kbool(&w, "forced", c->forced);
 	jw_kstr(&w, "headline", cmp_headline(c, head, sizeof(head)));
+	if (c->n) /* --files: the same patterns for every entry */
+		report_files_filter_json(&w, &c->e[0].rep, 0);
 	jw_kstr(&w, "spread", "median (nearest rank) and min-max over a configuration's runs");
 	jw_key(&w, "configurations");
 	jw_arr(&w);
@@ -383,6 +401,11 @@ void cmp_print_json(FILE *f, const struct cmp *c)
 		jw_kstr(&w, "source_digest", e->key);
 		jw_ku64(&w, "duration_ns", r->duration_ns);
 		jw_ku64(&w, "ios", r->ios);
+		jw_key(&w, "ios_of_trace"); /* --files: before the filter */
+		if (r->files)
+			jw_u64(&w, r->files_ios_of);
+		else
+			jw_null(&w);
 		jw_ku64(&w, "bytes", r->bytes);
 		jw_knum(&w, "ios_per_s", r->iops, 3);
 		jw_knum(&w, "mb_per_s", r->mbps, 6);

@@ -70,6 +70,9 @@ struct cmp {
 	int64_t id;          /* comparisons.id once stored, else 0 */
 	int ng;              /* configurations (compare_group.c) */
 	struct cmp_group *g; /* g[0] is the baseline's */
+	/* --files: every entry's figures cover the I/Os of these files (a
+	 * run's by the files of the trace it replayed); NULL: every I/O */
+	const struct files_filter *files;
 };
 
 /* One line: who won against the baseline, by how much, how sure, e.g.
@@ -110,9 +113,10 @@ struct cmp_arg {
 
 /* The comparison of args (n >= 2), as cmp_compute; db may be NULL when
  * every entry is a file. Entries that are files have trace_id 0 and the
- * comparison cannot be stored (cmp_store refuses it). */
-int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags, struct cmp *c,
-		     struct bpt_error *err);
+ * comparison cannot be stored (cmp_store refuses it). files: only the
+ * I/Os of those files (files_filter.h), NULL: every I/O. */
+int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags,
+		     const struct files_filter *files, struct cmp *c, struct bpt_error *err);
 
 /*
  * Compute the comparison of `ids` (n >= 2). Entries must come from the

@@ -331,6 +331,12 @@ void cmp_print_text(FILE *f, const struct cmp *c)
 	for (int k = 0; k < c->ng; k++)
 		L.spread |= c->g[k].n > 1;
 	put_line(f, cmp_headline(c, head, sizeof(head)));
+	if (c->files && c->n) {
+		char what[2048];
+
+		fprintf(f, "%s, in each (a run by the files of the trace it replayed)\n",
+			report_files_filter_text(&c->e[0].rep, what, sizeof(what)));
+	}
 	if (c->id)
 		fprintf(f, "comparison %" PRId64 " (stored)%s\n", c->id,
 			c->forced ? ", forced: the entries are not all the same I/O" : "");

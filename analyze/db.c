@@ -223,28 +223,70 @@ static const char rows_to_v6_after[] =
 	" FROM io_rows_v5 r CROSS JOIN io_marks m ON m.blk = r.rowid >> 6 ORDER BY r.rowid;"
 	"DROP TABLE io_rows_v5;";
 
-/* 6 -> 7: the labels of traces and measurements (run_label.h). The
+/* Add `column` (with its type) to `table` where it is missing: the
  * schema run again by the older migrations keeps an old table's shape
- * (CREATE TABLE IF NOT EXISTS) but makes a missing one new, label and
- * all: so a column is added only where it is missing. */
+ * (CREATE TABLE IF NOT EXISTS) but makes a missing one new, with every
+ * column; a table that does not exist is left alone. */
+static int add_column(sqlite3 *db, const char *table, const char *column, const char *type,
+		      struct bpt_error *err)
+{
+	char sql[256];
+	int64_t have;
+	int src;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s')", table);
+	if (query_int(db, sql, &src) == 0 && src == SQLITE_OK)
+		return 0; /* no such table */
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s')"
+		 " WHERE name = '%s'", table, column);
+	have = query_int(db, sql, &src);
+	if (src != SQLITE_OK)
+		return adb_fail(db, err, "cannot read the schema");
+	if (have)
+		return 0;
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN %s %s", table, column, type);
+	return adb_exec(db, sql, err);
+}
+
+/* 6 -> 7: the labels of traces and measurements (run_label.h). */
 static int labels_v7(sqlite3 *db, struct bpt_error *err)
 {
-	static const char *const tables[] = { "traces", "measurements" };
-	char sql[128];
-	int rc, src;
+	int rc;
 
-	for (unsigned i = 0; i < 2; i++) {
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s')"
-			 " WHERE name = 'label'", tables[i]);
-		if (query_int(db, sql, &src) == 0 && src == SQLITE_OK) {
-			snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN label TEXT", tables[i]);
-			if ((rc = adb_exec(db, sql, err)))
-				return rc;
-		} else if (src != SQLITE_OK) {
-			return adb_fail(db, err, "cannot read the schema");
-		}
-	}
+	if ((rc = add_column(db, "traces", "label", "TEXT", err)) ||
+	    (rc = add_column(db, "measurements", "label", "TEXT", err)))
+		return rc;
 	return adb_exec(db, "PRAGMA user_version = 7", err);
+}
+
+/* 7 -> 8: the file and cause columns of trace format 1.3 (the file class,
+ * its file system and the causing task in io_kinds; io_files, io_files2,
+ * paths, file_classes; comparisons.files). Existing I/Os get NULL there:
+ * traces imported before carried none into the database, whatever their
+ * file had (import them again into a new database to have them). The
+ * views and the trigger name the new columns, so they are made again;
+ * the columns come first, since SQLite checks the views on ALTER TABLE. */
+static int files_kinds_v8(sqlite3 *db, struct bpt_error *err)
+{
+	static const char *const cols[] = { "file_class", "file_dev", "file_bytes", "cause_pid",
+					    "cause_comm_id", "cause_cgroup" };
+	int rc = 0;
+
+	for (unsigned i = 0; i < sizeof(cols) / sizeof(cols[0]) && !rc; i++)
+		rc = add_column(db, "io_kinds", cols[i], "INTEGER", err);
+	return rc ? rc : add_column(db, "comparisons", "files", "TEXT", err);
+}
+
+static int files_v8(sqlite3 *db, struct bpt_error *err)
+{
+	int rc;
+
+	if ((rc = adb_exec(db, "DROP VIEW IF EXISTS io_detail; DROP TRIGGER IF EXISTS ios_insert;"
+			       " DROP VIEW IF EXISTS ios;", err)) ||
+	    (rc = files_kinds_v8(db, err)) ||
+	    (rc = adb_exec(db, analyze_schema_sql, err)))
+		return rc;
+	return adb_exec(db, "PRAGMA user_version = 8", err);
 }
 
 /*
@@ -310,20 +352,30 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 		 * the schema again (every CREATE in it says IF NOT EXISTS) */
 	case 4: /* 4 -> 6: the compact I/O tables */
 		if (!(rc = adb_exec(db, ios_to_v6_before, err)) &&
+		    !(rc = files_kinds_v8(db, err)) &&
 		    !(rc = adb_exec(db, analyze_schema_sql, err)))
 			rc = adb_exec(db, ios_to_v6_after, err);
 		if (!rc)
 			rc = labels_v7(db, err);
+		if (!rc)
+			rc = files_v8(db, err);
 		break;
 	case 5: /* 5 -> 6: issue times as deltas from io_marks */
 		if (!(rc = adb_exec(db, rows_to_v6_before, err)) &&
+		    !(rc = files_kinds_v8(db, err)) &&
 		    !(rc = adb_exec(db, analyze_schema_sql, err)))
 			rc = adb_exec(db, rows_to_v6_after, err);
 		if (!rc)
 			rc = labels_v7(db, err);
+		if (!rc)
+			rc = files_v8(db, err);
 		break;
 	case 6: /* 6 -> 7: labels */
-		rc = labels_v7(db, err);
+		if (!(rc = labels_v7(db, err)))
+			rc = files_v8(db, err);
+		break;
+	case 7: /* 7 -> 8: files and causes (trace format 1.3) */
+		rc = files_v8(db, err);
 		break;
 	default:
 		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",

@@ -14,6 +14,7 @@
 #include "cliutil.h"
 #include "fmt.h"
 #include "html.h"
+#include "html_files.h"
 #include "measure_view.h"
 #include "plot.h"
 #include "progress.h"
@@ -454,6 +455,7 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		write_fidelity(f, db, &c);
 		if (n >= 2)
 			write_comparison(f, db, &c);
+		html_files_section(f, &c);
 		rc = write_charts(db, ids, n, f, o->progress);
 	}
 	if (!rc && o->measurements)

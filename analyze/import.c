@@ -268,13 +268,16 @@ static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
 }
 
-/* What io_kinds holds of a record: the fields that repeat. */
+/* What io_kinds holds of a record: the fields that repeat, the file
+ * class, its file system, the file's share of the I/O and the causing
+ * task among them (0 when the trace lacks the column: written as NULL,
+ * see bind_kind). */
 struct kind_key {
-	uint64_t cgroup_id;
-	uint32_t bytes, pid, comm_id;
+	uint64_t cgroup_id, cause_cgroup;
+	uint32_t bytes, pid, comm_id, file_dev, file_bytes, cause_pid, cause_comm_id;
 	int32_t error;
 	uint16_t dev;
-	uint8_t op, flags, completion;
+	uint8_t op, flags, completion, file_class;
 };
 
 /* The kinds of one trace: an open-addressing hash table from key to
@@ -286,10 +289,11 @@ struct kinds {
 	size_t cap, n;
 	struct kind_key last;
 	uint32_t last_id; /* UINT32_MAX: none yet */
+	uint32_t cols;    /* the trace's optional columns */
 	sqlite3_stmt *st;
 };
 
-static void kind_key_of(struct kind_key *k, const struct bpt_record *rec)
+static void kind_key_of(struct kind_key *k, const struct bpt_record *rec, uint32_t cols)
 {
 	memset(k, 0, sizeof(*k)); /* padding too: keys are compared with memcmp */
 	k->cgroup_id = rec->cgroup_id;
@@ -301,6 +305,51 @@ static void kind_key_of(struct kind_key *k, const struct bpt_record *rec)
 	k->op = rec->op;
 	k->flags = rec->flags;
 	k->completion = rec->completion;
+	if (cols & BPT_COL_FILE) {
+		k->file_class = rec->file_class;
+		k->file_dev = rec->file_dev;
+		k->file_bytes = rec->file_class == BPT_FILE_DATA ? rec->file_bytes : 0;
+	}
+	if ((cols & BPT_COL_CAUSE) && rec->cause_pid) {
+		k->cause_pid = rec->cause_pid;
+		k->cause_comm_id = rec->cause_comm_id;
+		k->cause_cgroup = rec->cause_cgroup;
+	}
+}
+
+/* Parameter i of st: v, or NULL when `known` is 0. */
+static void bind_or_null(sqlite3_stmt *st, int i, int known, int64_t v)
+{
+	if (known)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* The new kind k as row `kind` of trace id: NULL for the file and cause
+ * fields the trace does not carry (as trace_ios() shows them). */
+static void bind_kind(struct kinds *ks, int64_t id, uint32_t kind, const struct kind_key *k)
+{
+	sqlite3_stmt *st = ks->st;
+	int files = !!(ks->cols & BPT_COL_FILE);
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, kind);
+	sqlite3_bind_int64(st, 3, k->dev);
+	sqlite3_bind_int64(st, 4, k->bytes);
+	sqlite3_bind_int64(st, 5, k->op);
+	sqlite3_bind_int64(st, 6, k->flags);
+	sqlite3_bind_int64(st, 7, k->pid);
+	sqlite3_bind_int64(st, 8, k->comm_id);
+	sqlite3_bind_int64(st, 9, (int64_t)k->cgroup_id);
+	sqlite3_bind_int64(st, 10, k->error);
+	sqlite3_bind_int64(st, 11, k->completion);
+	bind_or_null(st, 12, files, k->file_class);
+	bind_or_null(st, 13, files && k->file_dev, k->file_dev);
+	bind_or_null(st, 14, files && k->file_class == BPT_FILE_DATA, k->file_bytes);
+	bind_or_null(st, 15, !!k->cause_pid, k->cause_pid);
+	bind_or_null(st, 16, !!k->cause_pid, k->cause_comm_id);
+	bind_or_null(st, 17, !!k->cause_pid, (int64_t)k->cause_cgroup);
 }
 
 static size_t kind_hash(const struct kind_key *k)
@@ -351,7 +400,7 @@ static int64_t kind_of(sqlite3 *db, struct kinds *ks, int64_t id, const struct b
 	size_t j;
 	int rc;
 
-	kind_key_of(&k, rec);
+	kind_key_of(&k, rec, ks->cols);
 	if (ks->last_id != UINT32_MAX && !memcmp(&k, &ks->last, sizeof(k)))
 		return ks->last_id;
 	if (2 * (ks->n + 1) > ks->cap && kinds_grow(ks))
@@ -361,17 +410,7 @@ static int64_t kind_of(sqlite3 *db, struct kinds *ks, int64_t id, const struct b
 			goto found;
 	ks->keys[j] = k;
 	ks->ids[j] = (uint32_t)ks->n++;
-	sqlite3_bind_int64(ks->st, 1, id);
-	sqlite3_bind_int64(ks->st, 2, ks->ids[j]);
-	sqlite3_bind_int64(ks->st, 3, k.dev);
-	sqlite3_bind_int64(ks->st, 4, k.bytes);
-	sqlite3_bind_int64(ks->st, 5, k.op);
-	sqlite3_bind_int64(ks->st, 6, k.flags);
-	sqlite3_bind_int64(ks->st, 7, k.pid);
-	sqlite3_bind_int64(ks->st, 8, k.comm_id);
-	sqlite3_bind_int64(ks->st, 9, (int64_t)k.cgroup_id);
-	sqlite3_bind_int64(ks->st, 10, k.error);
-	sqlite3_bind_int64(ks->st, 11, k.completion);
+	bind_kind(ks, id, ks->ids[j], &k);
 	if ((rc = step_done(db, ks->st, err, "cannot insert a kind of I/O")))
 		return rc;
 found:
@@ -458,10 +497,43 @@ static int insert_replay(sqlite3 *db, sqlite3_stmt *st, int64_t rowid, uint32_t 
 	return step_done(db, st, err, "cannot insert the replay columns of an I/O");
 }
 
+/* The statements of the side tables, NULL for those the trace never
+ * fills (io_replay: runs; io_files, io_files2: traces with files). */
+struct side {
+	sqlite3_stmt *replay, *files, *files2;
+};
+
+/* The file(s) of one data I/O: io_files, and io_files2 when the request
+ * holds a second file. */
+static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint32_t cols,
+			const struct bpt_record *rec, struct bpt_error *err)
+{
+	sqlite3_stmt *st = sd->files;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, rowid);
+	sqlite3_bind_int64(st, 2, (int64_t)rec->inode);
+	bind_or_null(st, 3, rec->file_offset != BPT_FILE_OFFSET_UNKNOWN, (int64_t)rec->file_offset);
+	if ((rc = step_done(db, st, err, "cannot insert the file of an I/O")) || !rec->file2_bytes)
+		return rc;
+	st = sd->files2;
+	sqlite3_bind_int64(st, 1, rowid);
+	sqlite3_bind_int64(st, 2, rec->file2_dev);
+	sqlite3_bind_int64(st, 3, (int64_t)rec->inode2);
+	bind_or_null(st, 4, rec->file2_offset != BPT_FILE_OFFSET_UNKNOWN,
+		     (int64_t)rec->file2_offset);
+	sqlite3_bind_int64(st, 5, rec->file2_bytes);
+	bind_or_null(st, 6, (cols & BPT_COL_CAUSE) && rec->cause2_pid, rec->cause2_pid);
+	bind_or_null(st, 7, (cols & BPT_COL_CAUSE) && rec->cause2_pid, rec->cause2_comm_id);
+	bind_or_null(st, 8, (cols & BPT_COL_CAUSE) && rec->cause2_pid,
+		     (int64_t)rec->cause2_cgroup);
+	return step_done(db, st, err, "cannot insert the second file of an I/O");
+}
+
 /* Rows [0, n) of buf, the first being rowid `first`, through st; the
  * records after them in buf up to `avail` are seen by mark_of. */
 static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, struct marks *ms,
-		       sqlite3_stmt *replay, const struct bpt_record *buf, int n, int avail,
+		       const struct side *sd, const struct bpt_record *buf, int n, int avail,
 		       int64_t id, int64_t first, uint32_t cols, struct bpt_error *err)
 {
 	int rc;
@@ -474,7 +546,10 @@ static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, struct m
 		if ((rc = mark_of(db, ms, &buf[i], avail - i, first + i, err)))
 			return rc;
 		bind_record(st, i * IO_COLS, kind, ms->issue_ns, &buf[i]);
-		if (replay && (rc = insert_replay(db, replay, first + i, cols, &buf[i], err)))
+		if (sd->replay && (rc = insert_replay(db, sd->replay, first + i, cols, &buf[i], err)))
+			return rc;
+		if (sd->files && buf[i].file_class == BPT_FILE_DATA &&
+		    (rc = insert_files(db, sd, first + i, cols, &buf[i], err)))
 			return rc;
 	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -521,8 +596,9 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 		      struct import_totals *t, struct bpt_error *err)
 {
 	struct bpt_record buf[BATCH], *rec;
-	sqlite3_stmt *batch = NULL, *single = NULL, *replay = NULL;
-	struct kinds ks = { .last_id = UINT32_MAX };
+	sqlite3_stmt *batch = NULL, *single = NULL;
+	struct side sd = { NULL, NULL, NULL };
+	struct kinds ks = { .last_id = UINT32_MAX, .cols = cols };
 	struct marks ms = { .blk = -1 };
 	int rc, inbuf = 0;
 	int want = (int)((MARK_ROWS - base % MARK_ROWS) % MARK_ROWS); /* rows before a block starts */
@@ -533,15 +609,22 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 	if (prepare_insert(db, BATCH, &batch) != SQLITE_OK ||
 	    prepare_insert(db, 1, &single) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags,"
-			       " pid, comm_id, cgroup_id, error, completion)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
+			       " pid, comm_id, cgroup_id, error, completion, file_class, file_dev,"
+			       " file_bytes, cause_pid, cause_comm_id, cause_cgroup)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT issue_ns FROM io_marks WHERE blk = ?", -1, &ms.get,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO io_marks (blk, issue_ns) VALUES (?,?)",
 			       -1, &ms.put, NULL) != SQLITE_OK ||
 	    ((cols & (BPT_COL_SCHED | BPT_COL_SOURCE | BPT_COL_MEMBER)) &&
 	     sqlite3_prepare_v2(db, "INSERT INTO io_replay (io, sched_ns, source_index, member)"
-				" VALUES (?,?,?,?)", -1, &replay, NULL) != SQLITE_OK)) {
+				" VALUES (?,?,?,?)", -1, &sd.replay, NULL) != SQLITE_OK) ||
+	    ((cols & BPT_COL_FILE) &&
+	     (sqlite3_prepare_v2(db, "INSERT INTO io_files (io, inode, file_offset)"
+				 " VALUES (?,?,?)", -1, &sd.files, NULL) != SQLITE_OK ||
+	      sqlite3_prepare_v2(db, "INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset,"
+				 " file2_bytes, cause2_pid, cause2_comm_id, cause2_cgroup)"
+				 " VALUES (?,?,?,?,?,?,?,?)", -1, &sd.files2, NULL) != SQLITE_OK))) {
 		rc = adb_fail(db, err, "cannot prepare the I/O insert");
 		goto out;
 	}
@@ -563,10 +646,10 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 
 			rc = 0;
 			if (want == BATCH)
-				rc = insert_rows(db, batch, &ks, &ms, replay, buf, BATCH, BATCH, id,
+				rc = insert_rows(db, batch, &ks, &ms, &sd, buf, BATCH, BATCH, id,
 						 first, cols, err);
 			for (int i = 0; i < inbuf && want != BATCH && !rc; i++)
-				rc = insert_rows(db, single, &ks, &ms, replay, &buf[i], 1, inbuf - i,
+				rc = insert_rows(db, single, &ks, &ms, &sd, &buf[i], 1, inbuf - i,
 						 id, first + i, cols, err);
 			if (rc)
 				goto out;
@@ -580,12 +663,14 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 		goto out;
 	rc = 0;
 	for (int i = 0; i < inbuf && !rc; i++) /* the last, partial batch */
-		rc = insert_rows(db, single, &ks, &ms, replay, &buf[i], 1, inbuf - i, id,
+		rc = insert_rows(db, single, &ks, &ms, &sd, &buf[i], 1, inbuf - i, id,
 				 base + (int64_t)t->n - inbuf + i, cols, err);
 out:
 	sqlite3_finalize(batch);
 	sqlite3_finalize(single);
-	sqlite3_finalize(replay);
+	sqlite3_finalize(sd.replay);
+	sqlite3_finalize(sd.files);
+	sqlite3_finalize(sd.files2);
 	sqlite3_finalize(ks.st);
 	sqlite3_finalize(ms.get);
 	sqlite3_finalize(ms.put);
@@ -610,6 +695,39 @@ static int insert_strings(sqlite3 *db, struct bpt_reader *r, int64_t id,
 		sqlite3_bind_int64(st, 2, i);
 		sqlite3_bind_text(st, 3, s, -1, SQLITE_STATIC);
 		rc = step_done(db, st, err, "cannot insert a string");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The path table (format 1.3): each inode's paths numbered in the
+ * reader's order, seq 0 the first (the one bpt_reader_path names). */
+static int insert_paths(sqlite3 *db, struct bpt_reader *r, int64_t id, struct bpt_error *err)
+{
+	const struct bpt_path *p;
+	size_t n = bpt_reader_paths(r, &p);
+	sqlite3_stmt *st;
+	int64_t seq = 0;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	if (sqlite3_prepare_v2(db, "INSERT INTO paths (trace_id, file_dev, inode, seq, path)"
+			       " VALUES (?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot prepare the path insert");
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *s = bpt_reader_string(r, p[i].path_id);
+
+		seq = i && p[i].file_dev == p[i - 1].file_dev && p[i].inode == p[i - 1].inode
+		      ? seq + 1 : 0;
+		if (!s)
+			continue; /* the reader checked the ids; nothing to name */
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, p[i].file_dev);
+		sqlite3_bind_int64(st, 3, (int64_t)p[i].inode);
+		sqlite3_bind_int64(st, 4, seq);
+		sqlite3_bind_text(st, 5, s, -1, SQLITE_STATIC);
+		rc = step_done(db, st, err, "cannot insert a path");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -713,6 +831,7 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 			       ", not imported (--partial imports its %" PRIu64 " complete records)",
 			       path, stats.valid_bytes, stats.file_bytes, t.n);
 	if ((rc = insert_strings(db, r, id, err)) ||
+	    (rc = insert_paths(db, r, id, err)) ||
 	    (rc = insert_losses(db, r, id, err)) ||
 	    (rc = finish_trace(db, id, hex, base, &t, &stats, err)))
 		return rc;

@@ -8,6 +8,7 @@
 
 #include "jsonout.h"
 #include "partial.h"
+#include "files_filter.h"
 #include "report.h"
 
 static void latencies_json(struct jw *w, const struct st_report *r, int total)
@@ -237,6 +238,24 @@ static void run_json(struct jw *w, const struct st_report *r)
 	jw_obj_end(w);
 }
 
+void report_files_filter_json(struct jw *w, const struct st_report *r, int count)
+{
+	jw_key(w, "files_filter");
+	if (!r->files) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_key(w, "patterns");
+	jw_arr(w);
+	for (int i = 0; i < r->files->n; i++)
+		jw_str(w, r->files->pattern[i]);
+	jw_arr_end(w);
+	if (count)
+		jw_ku64(w, "ios_of_trace", r->files_ios_of);
+	jw_obj_end(w);
+}
+
 void report_print_json(FILE *f, const struct st_report *r)
 {
 	struct jw w;
@@ -255,6 +274,7 @@ void report_print_json(FILE *f, const struct st_report *r)
 	jw_kstr(&w, "digest", r->digest); /* from the database, which anyone may have written */
 	jw_obj_end(&w);
 	run_json(&w, r);
+	report_files_filter_json(&w, r, 1);
 	jw_ku64(&w, "lost_events", r->lost_events);
 	jw_ku64(&w, "loss_windows", r->loss_windows);
 	jw_kbool(&w, "truncated", r->truncated);

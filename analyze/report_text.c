@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "cliutil.h"
+#include "files_filter.h"
 #include "fmt.h"
 #include "report.h"
 
@@ -15,6 +16,23 @@
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+char *report_files_filter_text(const struct st_report *r, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int i = 0; r->files && i < r->files->n && at < len; i++) {
+		char pat[FF_MAX_PATTERN * 4 + 4];
+		const char *p = fmt_text(r->files->pattern[i], pat, sizeof(pat));
+
+		at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s",
+				       i ? " or " : "only the I/Os of files matching ",
+				       p[0] == ':' ? "" : "'", p, p[0] == ':' ? "" : "'");
+	}
+	return buf;
 }
 
 static void print_summary(FILE *f, const struct st_report *r)
@@ -52,6 +70,13 @@ static void print_summary(FILE *f, const struct st_report *r)
 	if (r->truncated)
 		fprintf(f, "  WARNING: %s a truncated file: its last, incomplete block is missing\n",
 			r->trace_id ? "imported from" : "read from");
+	if (r->files) {
+		char what[2048];
+
+		fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " I/Os%s\n",
+			report_files_filter_text(r, what, sizeof(what)), r->ios, r->files_ios_of,
+			r->is_run ? " (by the files of the trace it replayed)" : "");
+	}
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
 	fprintf(f, "  duration    %s (first issue at %s, last completion at %s)\n",

@@ -415,6 +415,12 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 
 	if ((rc = src->ops->trace_row(src, rep, &n, err)))
 		return rc;
+	if (src->files) {
+		rep->files = src->files;
+		rep->files_ios_of = n;
+		if ((rc = stats_keep_build(src, rep, n, err)))
+			return rc;
+	}
 	for (int i = 0; i < NSTREAMS; i++)
 		if (!(s->lat[i] = stats_exact_new(stats_pct_ppm, STATS_NPCT)))
 			return oom(err, src);
@@ -484,6 +490,7 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 	if (own_txn)
 		adb_exec(src->db, "COMMIT", NULL);
 	reorder_free(&s->ro);
+	stats_keep_free(src);
 	procs_free(&s->procs);
 	stfiles_free(&s->files);
 	for (int i = 0; i < NSTREAMS; i++)
@@ -496,13 +503,29 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 	return rc;
 }
 
-int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
-			     uint64_t window, struct bpt_error *err)
+static int st_report_compute_db(sqlite3 *db, int64_t trace_id, const struct files_filter *files,
+				struct st_report *rep, uint64_t window, struct bpt_error *err)
 {
 	struct st_source src;
 
 	st_source_db(&src, db, trace_id);
+	src.files = files;
 	return compute_source(&src, rep, window, err);
+}
+
+static int compute_file(const char *path, const struct files_filter *files,
+			struct st_report *rep, uint64_t window, int progress, struct bpt_error *err);
+
+int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
+			     uint64_t window, struct bpt_error *err)
+{
+	return st_report_compute_db(db, trace_id, NULL, rep, window, err);
+}
+
+int st_report_compute_files(sqlite3 *db, int64_t trace_id, const struct files_filter *files,
+			    struct st_report *rep, struct bpt_error *err)
+{
+	return st_report_compute_db(db, trace_id, files, rep, ST_REORDER_WINDOW, err);
 }
 
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
@@ -514,6 +537,18 @@ int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 int st_report_compute_file(const char *path, struct st_report *rep, uint64_t window,
 			   int progress, struct bpt_error *err)
 {
+	return compute_file(path, NULL, rep, window, progress, err);
+}
+
+int st_report_compute_file_files(const char *path, const struct files_filter *files,
+				 struct st_report *rep, int progress, struct bpt_error *err)
+{
+	return compute_file(path, files, rep, 0, progress, err);
+}
+
+static int compute_file(const char *path, const struct files_filter *files,
+			struct st_report *rep, uint64_t window, int progress, struct bpt_error *err)
+{
 	struct st_source src;
 	struct progress prog;
 	char what[128];
@@ -524,6 +559,7 @@ int st_report_compute_file(const char *path, struct st_report *rep, uint64_t win
 		memset(rep, 0, sizeof(*rep));
 		return rc;
 	}
+	src.files = files;
 	snprintf(what, sizeof(what), "report %s", path);
 	progress_init(&prog, what, "I/Os", progress);
 	src.progress = &prog;

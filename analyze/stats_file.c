@@ -117,6 +117,7 @@ static long file_scan_fill(struct st_source *src, struct st_row *rows, size_t ma
 			.completion = rec.completion,
 			.error = rec.error,
 			.sched = rec.sched_ns,
+			.source_index = rec.source_index,
 			.has_sched = (uint8_t)src->has_sched,
 			.file_class = rec.file_class,
 			.file_dev = rec.file_dev,
@@ -144,6 +145,24 @@ static int file_path_name(struct st_source *src, uint32_t dev, uint64_t inode, c
 		return 0;
 	snprintf(buf, len, "%s", p);
 	return 1;
+}
+
+static int file_paths_each(struct st_source *src,
+			   int (*fn)(void *ctx, uint32_t dev, uint64_t inode, const char *path),
+			   void *ctx, struct bpt_error *err)
+{
+	const struct bpt_path *p;
+	size_t n = bpt_reader_paths(src->r, &p);
+	int rc = 0;
+
+	(void)err;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *s = bpt_reader_string(src->r, p[i].path_id);
+
+		if (s)
+			rc = fn(ctx, p[i].file_dev, p[i].inode, s);
+	}
+	return rc;
 }
 
 static void file_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
@@ -180,6 +199,7 @@ static const struct st_source_ops file_ops = {
 	.scan_end = file_scan_end,
 	.comm_name = file_comm_name,
 	.path_name = file_path_name,
+	.paths_each = file_paths_each,
 	.device_names = file_device_names,
 	.bind_from = file_bind_from,
 };

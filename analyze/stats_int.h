@@ -17,6 +17,7 @@
 struct st_row {
 	uint64_t idx, queue, issue, complete, sector;
 	uint64_t sched;     /* due time of a run's I/O, when has_sched */
+	uint64_t source_index; /* a run's I/O: idx of the trace I/O it replayed */
 	uint32_t bytes, pid, comm;
 	uint16_t dev; /* < ST_MAX_DEV (65536) */
 	uint8_t op;
@@ -53,6 +54,11 @@ struct st_source_ops {
 	 * (may be NULL: no paths). */
 	int (*path_name)(struct st_source *s, uint32_t dev, uint64_t inode, char *buf,
 			 size_t len);
+	/* fn for every path of the trace's path table, until fn returns
+	 * non-zero (returned); 0, or -EIO with err filled. */
+	int (*paths_each)(struct st_source *s,
+			  int (*fn)(void *ctx, uint32_t dev, uint64_t inode, const char *path),
+			  void *ctx, struct bpt_error *err);
 	/* The name of process string `comm` into buf, "?" when unknown. */
 	void (*comm_name)(struct st_source *s, uint32_t comm, char *buf, size_t len);
 	/* Device names into rep->dev[].name: 0 or -EIO (err). */
@@ -76,7 +82,31 @@ struct st_source {
 	void *scan;                 /* the source's pass state */
 	struct progress *progress;  /* NULL, or the terminal's progress line */
 	char name[4112];            /* "trace 3", or the file: for messages */
+	/* --files (files_filter.h): the rows kept are those whose bit is set
+	 * in keep, by idx (a trace) or by source_index (a run, keep_by_source);
+	 * keep NULL: every row. Set by stats_keep_build. */
+	const struct files_filter *files;
+	uint64_t *keep, keep_n;
+	int keep_by_source;
+	char from_buf[192];         /* from, narrowed to the kept rows */
 };
+
+/* Is row r kept under --files? */
+static inline int st_row_kept(const struct st_source *s, const struct st_row *r)
+{
+	uint64_t i = s->keep_by_source ? r->source_index : r->idx;
+
+	return !s->keep || (i < s->keep_n && (s->keep[i >> 6] >> (i & 63) & 1));
+}
+
+/* The keep bitmap of src under src->files (stats_keep.c): from the
+ * source's own rows (n of them), or for a run (rep->is_run, from trace_row) from
+ * those of the trace it replayed; src->from narrowed to them (an SQL
+ * function blkpeak_keep() on src->db). 0, or <0 with err filled. */
+int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_t n,
+		     struct bpt_error *err);
+/* Free the bitmap and drop the SQL function. */
+void stats_keep_free(struct st_source *src);
 
 /* A source over trace `id` of db (stats_load.c). */
 void st_source_db(struct st_source *s, sqlite3 *db, int64_t id);

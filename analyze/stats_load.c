@@ -53,7 +53,8 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	rep->lost_events = (uint64_t)sqlite3_column_int64(st, 9);
 	rep->loss_windows = (uint64_t)sqlite3_column_int64(st, 10);
 	rep->truncated = sqlite3_column_int(st, 11);
-	src->has_sched = !!(sqlite3_column_int64(st, 12) & BPT_COL_SCHED);
+	src->columns = (uint32_t)sqlite3_column_int64(st, 12);
+	src->has_sched = !!(src->columns & BPT_COL_SCHED);
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	sqlite3_finalize(st);
 	if ((rc = adb_need_ios(db, id, err)))
@@ -72,9 +73,9 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
  * import, schema 6"). Every field is what the view gives.
  */
 struct kind_row {
-	uint32_t bytes, pid, comm;
+	uint32_t bytes, pid, comm, file_dev, file_bytes;
 	uint16_t dev;
-	uint8_t op, completion, known;
+	uint8_t op, completion, known, file_class;
 	int error;
 };
 
@@ -103,7 +104,11 @@ static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_erro
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(src->db, "SELECT kind, dev, bytes, op, pid, comm_id, error, completion"
+	/* "By program" credits the task that caused the I/O where the trace
+	 * knows it (cause_pid, version 8), as a report of the file does */
+	if (sqlite3_prepare_v2(src->db, "SELECT kind, dev, bytes, op, coalesce(cause_pid, pid),"
+			       " coalesce(cause_comm_id, comm_id), error, completion,"
+			       " coalesce(file_class, 0), coalesce(file_dev, 0), coalesce(file_bytes, 0)"
 			       " FROM io_kinds WHERE trace_id = ? ORDER BY kind DESC", -1, &st,
 			       NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the kinds of I/O");
@@ -132,6 +137,9 @@ static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_erro
 			.comm = (uint32_t)sqlite3_column_int64(st, 5),
 			.error = sqlite3_column_int(st, 6),
 			.completion = (uint8_t)sqlite3_column_int(st, 7),
+			.file_class = (uint8_t)sqlite3_column_int(st, 8),
+			.file_dev = (uint32_t)sqlite3_column_int64(st, 9),
+			.file_bytes = (uint32_t)sqlite3_column_int64(st, 10),
 			.known = 1,
 		};
 	}
@@ -143,14 +151,11 @@ static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_erro
  * failure here). */
 static int db_scan_open(struct st_source *src, struct bpt_error *err)
 {
-#define ROWS "SELECT r.rowid, r.issue_delta, r.wait_ns, r.service_ns, r.sector, r.kind"
-#define RANGE " WHERE r.rowid >= ?1 AND r.rowid < ?2 ORDER BY r.rowid"
-	/* sched_ns only for traces that have it (a lookup per row) */
-	static const char with_sched[] = ROWS ", x.sched_ns FROM io_rows r"
-		" LEFT JOIN io_replay x ON x.io = r.rowid" RANGE;
-	static const char without[] = ROWS ", NULL FROM io_rows r" RANGE;
-#undef ROWS
-#undef RANGE
+	/* sched_ns and the files only for traces that have them (a lookup
+	 * per row each) */
+	int files = !!(src->columns & BPT_COL_FILE);
+	int replay = src->has_sched || (src->columns & BPT_COL_SOURCE);
+	char sql[600];
 	struct db_scan *sc = calloc(1, sizeof(*sc));
 	sqlite3_stmt *st = NULL;
 	int64_t ios = 0;
@@ -173,8 +178,15 @@ static int db_scan_open(struct st_source *src, struct bpt_error *err)
 		return adb_fail(src->db, err, "cannot read the trace");
 	if ((rc = load_kinds(src, sc, err)))
 		return rc;
-	if (sqlite3_prepare_v2(src->db, src->has_sched ? with_sched : without, -1, &sc->rows,
-			       NULL) != SQLITE_OK ||
+	snprintf(sql, sizeof(sql), "SELECT r.rowid, r.issue_delta, r.wait_ns, r.service_ns,"
+		 " r.sector, r.kind, %s, %s FROM io_rows r%s%s"
+		 " WHERE r.rowid >= ?1 AND r.rowid < ?2 ORDER BY r.rowid",
+		 replay ? "x.sched_ns, x.source_index" : "NULL, NULL",
+		 files ? "f.inode, g.file2_dev, g.inode2, g.file2_bytes" : "NULL, NULL, NULL, NULL",
+		 replay ? " LEFT JOIN io_replay x ON x.io = r.rowid" : "",
+		 files ? " LEFT JOIN io_files f ON f.io = r.rowid"
+			 " LEFT JOIN io_files2 g ON g.io = r.rowid" : "");
+	if (sqlite3_prepare_v2(src->db, sql, -1, &sc->rows, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(src->db, "SELECT blk, issue_ns FROM io_marks WHERE blk >= ?1"
 			       " ORDER BY blk", -1, &sc->marks, NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the trace");
@@ -250,11 +262,59 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			.completion = k->completion,
 			.sched = (uint64_t)sqlite3_column_int64(st, 6),
 			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
+			.file_class = k->file_class,
+			.file_dev = k->file_dev,
+			.source_index = (uint64_t)sqlite3_column_int64(st, 7),
+			.file_bytes = k->file_bytes,
+			.inode = (uint64_t)sqlite3_column_int64(st, 8),
+			.file2_dev = (uint32_t)sqlite3_column_int64(st, 9),
+			.inode2 = (uint64_t)sqlite3_column_int64(st, 10),
+			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 11),
 		};
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return adb_fail(src->db, err, "cannot read the trace");
 	return (long)n;
+}
+
+static int db_path_name(struct st_source *src, uint32_t dev, uint64_t inode, char *buf,
+			size_t len)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT path FROM paths WHERE trace_id = ? AND file_dev = ?"
+			       " AND inode = ? ORDER BY seq LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, src->id);
+	sqlite3_bind_int64(st, 2, dev);
+	sqlite3_bind_int64(st, 3, (int64_t)inode);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+static int db_paths_each(struct st_source *src,
+			 int (*fn)(void *ctx, uint32_t dev, uint64_t inode, const char *path),
+			 void *ctx, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = 0, src_rc;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT file_dev, inode, path FROM paths WHERE trace_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the paths");
+	sqlite3_bind_int64(st, 1, src->id);
+	while (!rc && (src_rc = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, (uint32_t)sqlite3_column_int64(st, 0),
+			(uint64_t)sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 2));
+	if (!rc && src_rc != SQLITE_DONE)
+		rc = adb_fail(src->db, err, "cannot read the paths");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static void db_comm_name(struct st_source *src, uint32_t comm, char *buf, size_t len)
@@ -302,6 +362,8 @@ static const struct st_source_ops db_ops = {
 	.scan_fill = db_scan_fill,
 	.scan_end = db_scan_end,
 	.comm_name = db_comm_name,
+	.path_name = db_path_name,
+	.paths_each = db_paths_each,
 	.device_names = db_device_names,
 	.bind_from = db_bind_from,
 };

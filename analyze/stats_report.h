@@ -92,8 +92,14 @@ struct st_second {
 	uint64_t ios, bytes;
 };
 
+struct files_filter;
+
 struct st_report {
 	int64_t trace_id;
+	/* --files (files_filter.h): the patterns, NULL for every I/O; then
+	 * the figures cover the I/Os that match, files_ios_of of the trace's */
+	const struct files_filter *files;
+	uint64_t files_ios_of;
 	char path[4096], kind[16], digest[17];
 	/* A replay run: what it replayed and how ("" when not a run, or not
 	 * known); source_id 0 when the source trace is not in the database. */
@@ -165,6 +171,13 @@ void st_report_free(struct st_report *rep);
  */
 int st_report_compute_file(const char *path, struct st_report *rep, uint64_t window,
 			   int progress, struct bpt_error *err);
+
+/* The same two restricted to the I/Os of files (files_filter.h); files
+ * NULL: every I/O. */
+int st_report_compute_files(sqlite3 *db, int64_t trace_id, const struct files_filter *files,
+			    struct st_report *rep, struct bpt_error *err);
+int st_report_compute_file_files(const char *path, const struct files_filter *files,
+				 struct st_report *rep, int progress, struct bpt_error *err);
 
 /* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
 const char *st_size_label(unsigned k, char *buf, size_t len);

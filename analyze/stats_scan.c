@@ -93,7 +93,8 @@ static int scan_threaded(struct scan_pipe *p, int pass, uint64_t n,
 		}
 		pthread_mutex_unlock(&p->lock);
 		for (size_t i = 0; i < p->len[b] && !frc; i++)
-			frc = fn(ctx, &p->batch[b][i]);
+			if (st_row_kept(p->src, &p->batch[b][i]))
+				frc = fn(ctx, &p->batch[b][i]);
 		seen += p->len[b];
 		show(p->src, pass, seen, n);
 		pthread_mutex_lock(&p->lock);
@@ -133,7 +134,8 @@ int stats_scan(struct st_source *src, uint64_t n, int pass,
 		do {
 			got = src->ops->scan_fill(src, rows, 64, &p.err);
 			for (long i = 0; i < got && !frc; i++)
-				frc = fn(ctx, &rows[i]);
+				if (st_row_kept(src, &rows[i]))
+					frc = fn(ctx, &rows[i]);
 			p.got += got > 0 ? (uint64_t)got : 0;
 		} while (!frc && got == 64); /* a short batch is the last */
 		p.rc = frc || got > 0 ? 0 : got;

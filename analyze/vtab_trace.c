@@ -28,6 +28,7 @@ enum col {
 	C_FILE, C_FILE_DEV, C_INODE, C_FILE_OFFSET, C_FILE_BYTES, C_FILE_PATH,
 	C_FILE2_DEV, C_INODE2, C_FILE2_OFFSET, C_FILE2_BYTES, C_FILE2_PATH,
 	C_CAUSE_PID, C_CAUSE_COMM, C_CAUSE_CGROUP,
+	C_CAUSE2_PID, C_CAUSE2_COMM, C_CAUSE2_CGROUP,
 	C_PATH, C__COUNT
 };
 
@@ -40,7 +41,8 @@ static const char schema[] =
 	" file TEXT, file_dev INTEGER, inode INTEGER, file_offset INTEGER, file_bytes INTEGER,"
 	" file_path TEXT, file2_dev INTEGER, inode2 INTEGER, file2_offset INTEGER,"
 	" file2_bytes INTEGER, file2_path TEXT, cause_pid INTEGER, cause_comm TEXT,"
-	" cause_cgroup INTEGER, path HIDDEN)";
+	" cause_cgroup INTEGER, cause2_pid INTEGER, cause2_comm TEXT, cause2_cgroup INTEGER,"
+	" path HIDDEN)";
 
 #define MAX_CONS 16        /* integer constraints pushed down at most */
 #define PROGRESS_EVERY (1u << 20)
@@ -261,6 +263,11 @@ static int64_t int_col(const struct tcursor *c, int col, int *null)
 		return r->cause_pid;
 	case C_CAUSE_CGROUP: *null = !(c->cols & BPT_COL_CAUSE) || !r->cause_pid;
 		return (int64_t)r->cause_cgroup;
+	/* the task that caused the second file's part */
+	case C_CAUSE2_PID: *null = !(c->cols & BPT_COL_CAUSE) || !r->cause2_pid;
+		return r->cause2_pid;
+	case C_CAUSE2_CGROUP: *null = !(c->cols & BPT_COL_CAUSE) || !r->cause2_pid;
+		return (int64_t)r->cause2_cgroup;
 	default: *null = 1; return 0;
 	}
 }
@@ -502,8 +509,12 @@ static int tv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 			sqlite3_result_null(ctx);
 		return SQLITE_OK;
 	case C_CAUSE_COMM:
-		s = (c->cols & BPT_COL_CAUSE) && c->rec.cause_pid
-		    ? bpt_reader_string(c->r, c->rec.cause_comm_id) : NULL;
+	case C_CAUSE2_COMM:
+		s = NULL;
+		if ((c->cols & BPT_COL_CAUSE) && col == C_CAUSE_COMM && c->rec.cause_pid)
+			s = bpt_reader_string(c->r, c->rec.cause_comm_id);
+		else if ((c->cols & BPT_COL_CAUSE) && col == C_CAUSE2_COMM && c->rec.cause2_pid)
+			s = bpt_reader_string(c->r, c->rec.cause2_comm_id);
 		if (s)
 			sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
 		else

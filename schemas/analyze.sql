@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (6). A
+-- blkpeak database; PRAGMA user_version is the schema version (8). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -124,8 +124,63 @@ CREATE TABLE IF NOT EXISTS io_kinds (
 	cgroup_id  INTEGER NOT NULL,
 	error      INTEGER NOT NULL,           -- 0 or a negative errno
 	completion INTEGER NOT NULL,           -- 0 seen, 1 reused, 2 pending
+	-- version 8, from the trace's file and cause columns (format 1.3);
+	-- NULL when the trace does not carry them (or the cause is unknown)
+	file_class    INTEGER,                 -- file_classes.class
+	file_dev      INTEGER,                 -- the file system's device, major << 20 | minor
+	file_bytes    INTEGER,                 -- data: bytes of the I/O, from its start, that are the file's
+	cause_pid     INTEGER,                 -- the task that caused the I/O (tgid)
+	cause_comm_id INTEGER,                 -- processes.comm_id
+	cause_cgroup  INTEGER,
 	PRIMARY KEY (trace_id, kind)
 ) WITHOUT ROWID;
+
+-- What an I/O touched (enum bpt_file_class, schemas/trace-format.md
+-- "Files and paths"): only 'data' names a file.
+CREATE TABLE IF NOT EXISTS file_classes (
+	class INTEGER PRIMARY KEY,
+	name  TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO file_classes (class, name) VALUES
+	(0, 'unknown'), (1, 'data'), (2, 'metadata'), (3, 'journal'), (4, 'swap'), (5, 'raw');
+
+-- The file of each data I/O (file_class 1; version 8), by io_rows.rowid:
+-- the inode on io_kinds.file_dev and the offset in the file of the I/O's
+-- first byte (NULL: not known). Only data I/Os have a row, so a trace
+-- without files costs nothing here; what repeats (the file system, the
+-- file's share of the I/O) is in io_kinds.
+CREATE TABLE IF NOT EXISTS io_files (
+	io          INTEGER PRIMARY KEY,       -- io_rows.rowid
+	inode       INTEGER NOT NULL,
+	file_offset INTEGER
+);
+
+-- The second file of a request that holds two (merged writeback; version
+-- 8): its data follow the first file's, file2_bytes of them; the task
+-- that caused that part (NULL: not known).
+CREATE TABLE IF NOT EXISTS io_files2 (
+	io             INTEGER PRIMARY KEY,    -- io_rows.rowid
+	file2_dev      INTEGER NOT NULL,
+	inode2         INTEGER NOT NULL,
+	file2_offset   INTEGER,
+	file2_bytes    INTEGER NOT NULL,
+	cause2_pid     INTEGER,
+	cause2_comm_id INTEGER,
+	cause2_cgroup  INTEGER
+);
+
+-- The path table of each trace (version 8): the path(s) a file had during
+-- the capture, by (file system device, inode); seq 0 is the first path
+-- seen, the one reports name the file by. Deleted and renamed files keep
+-- the path they were seen with.
+CREATE TABLE IF NOT EXISTS paths (
+	trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	file_dev INTEGER NOT NULL,
+	inode    INTEGER NOT NULL,
+	seq      INTEGER NOT NULL,
+	path     TEXT NOT NULL,
+	PRIMARY KEY (trace_id, file_dev, inode, seq)
+);
 
 -- The replay columns of the I/Os of traces that carry them (runs), by
 -- io_rows.rowid; NULL where the trace lacks the column.
@@ -139,7 +194,9 @@ CREATE TABLE IF NOT EXISTS io_replay (
 -- One row per completed I/O with the columns of schema versions 1-4.
 -- queue_ns equals issue_ns when the trace did not know the queue time.
 -- Service latency = complete_ns - issue_ns; total = complete_ns - queue_ns.
--- The replay columns are NULL unless the trace carries them.
+-- The replay columns are NULL unless the trace carries them; so are the
+-- file and cause columns (version 8; a file's fields only for data I/Os,
+-- file2_* and cause2_* only for a request that holds a second file).
 -- completion is 0 when the I/O's completion was seen; otherwise
 -- complete_ns is only a bound (trace format 1.2, enum bpt_completion:
 -- 1 the request was used again then, 2 the capture ended then) and the
@@ -161,12 +218,21 @@ CREATE VIEW IF NOT EXISTS ios AS
 	       k.pid AS pid, k.comm_id AS comm_id, k.cgroup_id AS cgroup_id,
 	       k.error AS error, x.sched_ns AS sched_ns,
 	       x.source_index AS source_index, x.member AS member,
-	       k.completion AS completion
+	       k.completion AS completion,
+	       k.file_class AS file_class, k.file_dev AS file_dev, f.inode AS inode,
+	       f.file_offset AS file_offset, k.file_bytes AS file_bytes,
+	       g.file2_dev AS file2_dev, g.inode2 AS inode2, g.file2_offset AS file2_offset,
+	       g.file2_bytes AS file2_bytes, k.cause_pid AS cause_pid,
+	       k.cause_comm_id AS cause_comm_id, k.cause_cgroup AS cause_cgroup,
+	       g.cause2_pid AS cause2_pid, g.cause2_comm_id AS cause2_comm_id,
+	       g.cause2_cgroup AS cause2_cgroup
 	FROM traces t
 	CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
 	CROSS JOIN io_marks m ON m.blk = r.rowid >> 6
 	CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
-	LEFT JOIN io_replay x ON x.io = r.rowid;
+	LEFT JOIN io_replay x ON x.io = r.rowid
+	LEFT JOIN io_files f ON f.io = r.rowid
+	LEFT JOIN io_files2 g ON g.io = r.rowid;
 
 -- Writing through the view, for hand-made databases (tests, scripts);
 -- `blkpeak analyze import` writes the tables directly, faster. A trace's
@@ -178,17 +244,23 @@ BEGIN
 	UPDATE traces SET io_base = (SELECT coalesce(max(rowid), 0) + 1 FROM io_rows)
 	WHERE id = NEW.trace_id AND NEW.idx = 0;
 	INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags, pid, comm_id,
-			      cgroup_id, error, completion)
+			      cgroup_id, error, completion, file_class, file_dev, file_bytes,
+			      cause_pid, cause_comm_id, cause_cgroup)
 	SELECT NEW.trace_id, (SELECT coalesce(max(kind), -1) + 1 FROM io_kinds
 			      WHERE trace_id = NEW.trace_id),
 	       NEW.dev, NEW.bytes, NEW.op, NEW.flags, NEW.pid, NEW.comm_id,
-	       NEW.cgroup_id, NEW.error, coalesce(NEW.completion, 0)
+	       NEW.cgroup_id, NEW.error, coalesce(NEW.completion, 0), NEW.file_class,
+	       NEW.file_dev, NEW.file_bytes, NEW.cause_pid, NEW.cause_comm_id, NEW.cause_cgroup
 	WHERE NOT EXISTS (SELECT 1 FROM io_kinds k WHERE k.trace_id = NEW.trace_id
 			  AND k.dev = NEW.dev AND k.bytes = NEW.bytes AND k.op = NEW.op
 			  AND k.flags = NEW.flags AND k.pid = NEW.pid
 			  AND k.comm_id = NEW.comm_id AND k.cgroup_id = NEW.cgroup_id
 			  AND k.error = NEW.error
-			  AND k.completion = coalesce(NEW.completion, 0));
+			  AND k.completion = coalesce(NEW.completion, 0)
+			  AND k.file_class IS NEW.file_class AND k.file_dev IS NEW.file_dev
+			  AND k.file_bytes IS NEW.file_bytes AND k.cause_pid IS NEW.cause_pid
+			  AND k.cause_comm_id IS NEW.cause_comm_id
+			  AND k.cause_cgroup IS NEW.cause_cgroup);
 	INSERT OR IGNORE INTO io_marks (blk, issue_ns)
 	SELECT (t.io_base + NEW.idx) >> 6, NEW.issue_ns FROM traces t WHERE t.id = NEW.trace_id;
 	INSERT INTO io_rows (rowid, issue_delta, wait_ns, service_ns, sector, kind)
@@ -199,7 +271,19 @@ BEGIN
 	WHERE t.id = NEW.trace_id AND k.dev = NEW.dev AND k.bytes = NEW.bytes
 	  AND k.op = NEW.op AND k.flags = NEW.flags AND k.pid = NEW.pid
 	  AND k.comm_id = NEW.comm_id AND k.cgroup_id = NEW.cgroup_id
-	  AND k.error = NEW.error AND k.completion = coalesce(NEW.completion, 0);
+	  AND k.error = NEW.error AND k.completion = coalesce(NEW.completion, 0)
+	  AND k.file_class IS NEW.file_class AND k.file_dev IS NEW.file_dev
+	  AND k.file_bytes IS NEW.file_bytes
+	  AND k.cause_pid IS NEW.cause_pid AND k.cause_comm_id IS NEW.cause_comm_id
+	  AND k.cause_cgroup IS NEW.cause_cgroup;
+	INSERT INTO io_files (io, inode, file_offset)
+	SELECT t.io_base + NEW.idx, NEW.inode, NEW.file_offset
+	FROM traces t WHERE t.id = NEW.trace_id AND NEW.inode IS NOT NULL;
+	INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset, file2_bytes, cause2_pid,
+			       cause2_comm_id, cause2_cgroup)
+	SELECT t.io_base + NEW.idx, NEW.file2_dev, NEW.inode2, NEW.file2_offset, NEW.file2_bytes,
+	       NEW.cause2_pid, NEW.cause2_comm_id, NEW.cause2_cgroup
+	FROM traces t WHERE t.id = NEW.trace_id AND NEW.inode2 IS NOT NULL;
 	INSERT INTO io_replay (io, sched_ns, source_index, member)
 	SELECT t.io_base + NEW.idx, NEW.sched_ns, NEW.source_index, NEW.member
 	FROM traces t WHERE t.id = NEW.trace_id AND (NEW.sched_ns IS NOT NULL
@@ -250,7 +334,8 @@ CREATE TABLE IF NOT EXISTS comparisons (
 	created_at        TEXT NOT NULL,       -- UTC, ISO 8601
 	baseline_trace_id INTEGER NOT NULL REFERENCES traces(id),
 	source_digest     TEXT,                -- the trace all entries replay (or are)
-	forced            INTEGER NOT NULL DEFAULT 0 -- 1: entries of different traces (--force)
+	forced            INTEGER NOT NULL DEFAULT 0, -- 1: entries of different traces (--force)
+	files             TEXT                 /* compare --files (version 8): the patterns, one a line; NULL: every I/O */
 );
 
 -- One column of a comparison's table. Percentages are against the
@@ -336,15 +421,26 @@ CREATE TABLE IF NOT EXISTS measurement_points (
 	PRIMARY KEY (measurement_id, step)
 );
 
--- Every I/O with names and latencies spelled out, for hand-written SQL.
+-- Every I/O with names and latencies spelled out, for hand-written SQL;
+-- version 8 adds the names of the file class, the files' paths (their
+-- first, seq 0) and the causing tasks, as trace_ios() gives them.
 CREATE VIEW IF NOT EXISTS io_detail AS
 	SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
 	       ios.complete_ns - ios.issue_ns AS service_ns,
-	       ios.complete_ns - ios.queue_ns AS total_ns
+	       ios.complete_ns - ios.queue_ns AS total_ns,
+	       fc.name AS file, p1.path AS file_path, p2.path AS file2_path,
+	       c1.comm AS cause_comm, c2.comm AS cause2_comm
 	FROM ios
 	JOIN ops ON ops.op = ios.op
 	LEFT JOIN processes ON processes.trace_id = ios.trace_id
-			   AND processes.comm_id = ios.comm_id;
+			   AND processes.comm_id = ios.comm_id
+	LEFT JOIN file_classes fc ON fc.class = ios.file_class
+	LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev
+			  AND p1.inode = ios.inode AND p1.seq = 0
+	LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev
+			  AND p2.inode = ios.inode2 AND p2.seq = 0
+	LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id
+	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

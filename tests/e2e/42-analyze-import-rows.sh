@@ -54,7 +54,7 @@ EOF
 }
 
 "$BLKPEAK" analyze import -q --db "$DB" "$T/c.bpt" "$T/r.bpt" "$T/g.bpt" || fail "import"
-[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 7 ] || fail "schema version"
+[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 8 ] || fail "schema version"
 same_as_dump "$DB" 1 "$T/c.bpt"
 same_as_dump "$DB" 2 "$T/r.bpt"
 same_as_dump "$DB" 3 "$T/g.bpt"
@@ -89,8 +89,8 @@ sqlite3 "$T/dmg.db" "DELETE FROM io_kinds WHERE trace_id = 3 AND kind = 1"
 grep -q "trace 3: I/O rowid [0-9]*: kind 1 is not in io_kinds" "$T/err" || fail "no kind: $(cat "$T/err")"
 note "views equal dump: $(sqlite3 "$DB" 'SELECT group_concat(n) FROM (SELECT count(*) AS n FROM io_kinds GROUP BY trace_id)') kinds"
 
-# A database of schema version 5 (absolute issue times in io_rows, no
-# io_marks), 4 (3: without the measurement tables): traces 1 and 2 of $DB
+# A database of schema version 7 (no file columns), 5 (absolute issue
+# times in io_rows, no io_marks), 4 (3: without the measurement tables): traces 1 and 2 of $DB
 # in the tables of those versions, made by taking the version-6 (and
 # version-5) objects back out.
 old_db() { # VERSION PATH
@@ -99,6 +99,10 @@ old_db() { # VERSION PATH
 		DELETE FROM processes WHERE trace_id = 3; DELETE FROM traces WHERE id = 3;
 		DELETE FROM io_rows WHERE rowid >= (SELECT sum(ios) FROM traces) + 1" ||
 		fail "take trace 3 out"
+	if [ "$1" = 7 ]; then
+		db_to_v7 "$2" || fail "make a v7 database"
+		return
+	fi
 	if [ "$1" = 5 ]; then
 		db_to_v5 "$2" || fail "make a v5 database"
 		sqlite3 "$2" VACUUM
@@ -110,15 +114,17 @@ old_db() { # VERSION PATH
 			fail "make a v3 database"
 	fi
 }
-for v in 5 4 3; do
+for v in 7 5 4 3; do
 	old_db $v "$T/v$v.db"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = \
-	  "$([ $v = 5 ] && echo view || echo table)" ] || fail "v$v: ios has the wrong type"
-	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM sqlite_master WHERE name = 'io_marks'")" = 0 ] ||
-		fail "v$v: io_marks is there"
+	  "$([ $v -ge 5 ] && echo view || echo table)" ] || fail "v$v: ios has the wrong type"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM sqlite_master WHERE name = 'io_marks'")" = \
+	  "$([ $v = 7 ] && echo 1 || echo 0)" ] || fail "v$v: io_marks is (not) there"
+	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM sqlite_master WHERE name = 'io_files'")" = 0 ] ||
+		fail "v$v: io_files is there"
 	"$BLKPEAK" analyze report --db "$T/v$v.db" 2 >/dev/null 2>"$T/err" && fail "v$v: read-only report did not ask for a migration"
 	"$BLKPEAK" analyze import -q --db "$T/v$v.db" "$T/g.bpt" || fail "v$v: import (migration)"
-	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 7 ] || fail "v$v: not migrated"
+	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 8 ] || fail "v$v: not migrated"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = view ] || fail "v$v: ios is no view"
 	sqlite3 "$T/v$v.db" "SELECT count(*) FROM measurements" >/dev/null || fail "v$v: no measurement table"
 	for id in 1 2; do
@@ -135,4 +141,4 @@ for v in 5 4 3; do
 	same_as_dump "$T/v$v.db" 3 "$T/g.bpt"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT count(*) FROM traces")" = 3 ] || fail "v$v: g.bpt imported again"
 done
-note "v5, v4 and v3 databases migrated, rows, reports and exports equal"
+note "v7, v5, v4 and v3 databases migrated, rows, reports and exports equal"

@@ -87,10 +87,12 @@ grep -q 'IPEAK timed a 2004 CPU with real disks, while this recording ran on RAM
 for k in latency-cdf iops lba qd sizes; do
 	$CHECK svg "$OUT/$k.svg" 4 || fail "$k.svg"
 done
+# 11 charts of the runs, and the recording's busiest files and directories
 n=$($CHECK html-svgs "$OUT/report.html") || fail "report.html"
-[ "$n" -eq 11 ] || fail "report has $n charts, expected 11"
+[ "$n" -eq 13 ] || fail "report has $n charts, expected 13"
+grep -q '<figure id="chart-files-0">' "$OUT/report.html" || fail "report.html: no files chart of the recording"
 if command -v "$CHROMIUM" >/dev/null 2>&1; then
-	check_report_in_browser "$OUT/report.html" 11
+	check_report_in_browser "$OUT/report.html" 13
 	[ -n "${KEEP_SCREENSHOT:-}" ] && cp "$OUT/report.png" "$KEEP_SCREENSHOT"
 else
 	[ "${CI:-}" = true ] && fail "chromium is missing (scripts/install-deps.sh installs it)"

@@ -187,14 +187,46 @@ _cleanup() {
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 
-# db_to_v6 DB: turn an analysis database of schema 7 into schema 6's
+# db_to_v7 DB: turn an analysis database of schema 8 into schema 7's
+# shape (no file and cause columns, no io_files, io_files2, paths,
+# file_classes, comparisons.files; the views as version 7 had them, no
+# trigger).
+db_to_v7() {
+	sqlite3 "$1" "DROP VIEW io_detail; DROP VIEW ios;
+		ALTER TABLE io_kinds DROP COLUMN file_class; ALTER TABLE io_kinds DROP COLUMN file_dev;
+		ALTER TABLE io_kinds DROP COLUMN file_bytes;
+		ALTER TABLE io_kinds DROP COLUMN cause_pid; ALTER TABLE io_kinds DROP COLUMN cause_comm_id;
+		ALTER TABLE io_kinds DROP COLUMN cause_cgroup; ALTER TABLE comparisons DROP COLUMN files;
+		DROP TABLE io_files; DROP TABLE io_files2; DROP TABLE paths; DROP TABLE file_classes;
+		CREATE VIEW ios AS SELECT t.id AS trace_id, r.rowid - t.io_base AS idx,
+			m.issue_ns + r.issue_delta - r.wait_ns AS queue_ns,
+			CAST(m.issue_ns + r.issue_delta AS INTEGER) AS issue_ns,
+			m.issue_ns + r.issue_delta + r.service_ns AS complete_ns, k.dev AS dev,
+			r.sector AS sector, k.bytes AS bytes, k.op AS op, k.flags AS flags,
+			k.pid AS pid, k.comm_id AS comm_id, k.cgroup_id AS cgroup_id,
+			k.error AS error, x.sched_ns AS sched_ns,
+			x.source_index AS source_index, x.member AS member,
+			k.completion AS completion FROM traces t
+			CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
+			CROSS JOIN io_marks m ON m.blk = r.rowid >> 6
+			CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
+			LEFT JOIN io_replay x ON x.io = r.rowid;
+		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
+			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
+			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
+			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		PRAGMA user_version = 7"
+}
+
+# db_to_v6 DB: turn an analysis database of schema 8 into schema 6's
 # shape (no labels).
 db_to_v6() {
+	db_to_v7 "$1" || return
 	sqlite3 "$1" "ALTER TABLE traces DROP COLUMN label; ALTER TABLE measurements DROP COLUMN label;
 		PRAGMA user_version = 6"
 }
 
-# db_to_v4 DB: turn an analysis database of schema 7 into the shape of
+# db_to_v4 DB: turn an analysis database of schema 8 into the shape of
 # schema 4 (the I/Os in a table `ios`, no io_rows/io_kinds/io_marks/
 # io_replay, no traces.io_base), rows kept, so a test can make an older
 # database and check that the next import migrates it.
@@ -218,7 +250,7 @@ db_to_v4() {
 		PRAGMA user_version = 4"
 }
 
-# db_to_v5 DB: turn an analysis database of schema 7 into schema 5's
+# db_to_v5 DB: turn an analysis database of schema 8 into schema 5's
 # shape: io_rows holds the absolute issue_ns, no io_marks; the views and
 # the trigger as version 5 had them.
 db_to_v5() {

@@ -574,7 +574,7 @@ Test(analyze_db, interrupted_import_is_rolled_back)
 	cr_assert_eq(at_file_hash(foreign), before);
 }
 
-/* Turn a database of schema version 5 into one of version 4: the I/Os
+/* Turn a database of schema version 8 into one of version 4: the I/Os
  * back in the table `ios` of versions 1-4. */
 static const char to_version_4[] =
 	"CREATE TABLE ios_v4 (trace_id INTEGER NOT NULL, idx INTEGER NOT NULL,"
@@ -584,9 +584,13 @@ static const char to_version_4[] =
 	" comm_id INTEGER NOT NULL, cgroup_id INTEGER NOT NULL, error INTEGER NOT NULL,"
 	" sched_ns INTEGER, source_index INTEGER, member INTEGER,"
 	" completion INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trace_id, idx)) WITHOUT ROWID;"
-	" INSERT INTO ios_v4 SELECT * FROM ios;"
+	" INSERT INTO ios_v4 SELECT trace_id, idx, queue_ns, issue_ns, complete_ns, dev, sector,"
+	" bytes, op, flags, pid, comm_id, cgroup_id, error, sched_ns, source_index, member,"
+	" completion FROM ios;"
 	" DROP VIEW io_detail; DROP TRIGGER ios_insert; DROP VIEW ios; DROP TABLE io_rows;"
-	" DROP TABLE io_kinds; DROP TABLE io_replay; DROP TABLE io_marks;"
+	" DROP TABLE io_kinds; DROP TABLE io_replay; DROP TABLE io_marks; DROP TABLE io_files;"
+	" DROP TABLE io_files2; DROP TABLE paths; DROP TABLE file_classes;"
+	" ALTER TABLE comparisons DROP COLUMN files;"
 	" ALTER TABLE traces DROP COLUMN io_base;"
 	" ALTER TABLE ios_v4 RENAME TO ios; CREATE VIEW io_detail AS SELECT * FROM ios;"
 	" PRAGMA user_version = 4;";
