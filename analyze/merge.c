@@ -13,6 +13,7 @@
 #include "pg.h"
 #include "pg_import.h"
 #include "pg_measure.h"
+#include "store_io.h"
 #include "store_tables.h"
 #include "xfer.h"
 
@@ -62,34 +63,22 @@ static int src_next(void *arg, struct bpt_record *rec, struct bpt_error *err)
 		return 0;
 	if (rc != SQLITE_ROW)
 		return adb_fail(r->db, err, "cannot read the I/Os");
-	memset(rec, 0, sizeof(*rec));
-#define COL(i) sqlite3_column_int64(r->st, i)
-	rec->queue_ns = (uint64_t)COL(0);
-	rec->issue_ns = (uint64_t)COL(1);
-	rec->complete_ns = (uint64_t)COL(2);
-	rec->sector = (uint64_t)COL(3);
-	rec->cgroup_id = (uint64_t)COL(4);
-	rec->pid = (uint32_t)COL(5);
-	rec->bytes = (uint32_t)COL(6);
-	rec->sched_ns = (uint64_t)COL(7);
-	rec->source_index = (uint64_t)COL(8);
-	rec->comm_id = (uint32_t)COL(9);
-	rec->dev = (uint32_t)COL(10);
-	rec->error = (int32_t)COL(11);
-	rec->member = (uint32_t)COL(12);
-	rec->op = (uint8_t)COL(13);
-	rec->flags = (uint8_t)COL(14);
-	rec->completion = (uint8_t)COL(15);
-#undef COL
+	struct st_io io;
+
+	for (int i = 0; i < ST_IO_N; i++) {
+		io.null[i] = sqlite3_column_type(r->st, i) == SQLITE_NULL;
+		io.v[i] = sqlite3_column_int64(r->st, i);
+	}
+	st_io_to_record(&io, rec);
 	return 1;
 }
 
 static int src_open(struct src_rows *r, sqlite3 *db, int64_t id, struct bpt_error *err)
 {
 	r->db = db;
-	if (sqlite3_prepare_v2(db, "SELECT " ADB_IOS_ROW_COLUMNS("queue_ns, issue_ns, complete_ns,"
-			       " sector, cgroup_id, pid, bytes, sched_ns, source_index, comm_id, dev,"
-			       " error, member, op, flags, completion"), -1, &r->st, NULL) != SQLITE_OK)
+	/* the view: it has the file and cause columns too */
+	if (sqlite3_prepare_v2(db, "SELECT " ST_IO_COLS " FROM ios WHERE trace_id = ?1 ORDER BY idx",
+			       -1, &r->st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the I/Os");
 	sqlite3_bind_int64(r->st, 1, id);
 	return 0;
@@ -134,7 +123,7 @@ static int sqlite_copy_trace(sqlite3 *src, sqlite3 *dst, int64_t sid, const char
 {
 	static const struct { const char *table, *cols; } rows[] = {
 		{ "devices", ST_DEVICES }, { "processes", ST_PROCESSES },
-		{ "losses", ST_LOSSES }, { "runs", ST_RUNS },
+		{ "losses", ST_LOSSES }, { "paths", ST_PATHS }, { "runs", ST_RUNS },
 	};
 	struct trace_map m = { sid, 0 };
 	const struct xfer_map xm = { map_trace, &m };

@@ -196,6 +196,62 @@ static int schema_version(PGconn *c, int64_t *version, int64_t *tables, struct b
 			    0, NULL, version, &found, err);
 }
 
+/* 7 -> 8: the file and cause columns of trace format 1.3 (as SQLite's
+ * schema 8); columns added to `ios` reach every partition. */
+static const char pg_v8[] =
+	"ALTER TABLE ios ADD COLUMN file_dev bigint, ADD COLUMN inode bigint,"
+	" ADD COLUMN file_offset bigint, ADD COLUMN file_bytes bigint, ADD COLUMN file2_dev bigint,"
+	" ADD COLUMN inode2 bigint, ADD COLUMN file2_offset bigint, ADD COLUMN file2_bytes bigint,"
+	" ADD COLUMN cause_pid bigint, ADD COLUMN cause_cgroup bigint, ADD COLUMN cause2_pid bigint,"
+	" ADD COLUMN cause2_cgroup bigint, ADD COLUMN cause_comm_id integer,"
+	" ADD COLUMN cause2_comm_id integer, ADD COLUMN file_class smallint;"
+	"CREATE TABLE file_classes (class bigint PRIMARY KEY, name text NOT NULL UNIQUE);"
+	"INSERT INTO file_classes (class, name) VALUES (0, 'unknown'), (1, 'data'),"
+	" (2, 'metadata'), (3, 'journal'), (4, 'swap'), (5, 'raw');"
+	"CREATE TABLE paths (trace_id bigint NOT NULL REFERENCES traces(id) ON DELETE CASCADE,"
+	" file_dev bigint NOT NULL, inode bigint NOT NULL, seq bigint NOT NULL, path text NOT NULL,"
+	" PRIMARY KEY (trace_id, file_dev, inode, seq));"
+	"ALTER TABLE comparisons ADD COLUMN files text;"
+	"DROP VIEW io_detail;"
+	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,"
+	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns,"
+	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm,"
+	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op"
+	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id"
+	" LEFT JOIN file_classes fc ON fc.class = ios.file_class"
+	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev"
+	" AND p1.inode = ios.inode AND p1.seq = 0"
+	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev"
+	" AND p2.inode = ios.inode2 AND p2.seq = 0"
+	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id"
+	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+	"UPDATE blkpeak_schema SET version = 8;";
+
+/*
+ * Bring a store from `from` to ADB_SCHEMA_VERSION inside the caller's
+ * transaction (it holds the schema lock: the version is read again under
+ * it, so that two blkpeaks never migrate twice). Each later version adds
+ * a case.
+ */
+static int migrate(PGconn *c, const char *name, int64_t from, struct bpt_error *err)
+{
+	int64_t tables;
+	int rc;
+
+	if ((rc = pg_exec(c, "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK ")", err)) ||
+	    (rc = schema_version(c, &from, &tables, err)))
+		return rc;
+	switch (from) {
+	case 7:
+		return pg_exec(c, pg_v8, err);
+	case ADB_SCHEMA_VERSION:
+		return 0; /* done by another blkpeak meanwhile */
+	default:
+		return bpt_error_set(err, -EPROTO, "%s: schema version %lld has no migration to %d",
+				     name, (long long)from, ADB_SCHEMA_VERSION);
+	}
+}
+
 int pg_open(PGconn **out, const char *value, enum adb_mode mode, struct bpt_error *err)
 {
 	PGconn *c;
@@ -237,12 +293,14 @@ int pg_open(PGconn **out, const char *value, enum adb_mode mode, struct bpt_erro
 				   " first: blkpeak analyze import FILE --db URI)", name);
 		goto fail;
 	}
-	if (version && version < ADB_SCHEMA_VERSION) {
-		/* Version 7 is the first on PostgreSQL: nothing older exists. */
-		rc = bpt_error_set(err, -EPROTO, "%s: schema version %lld is older than any this"
-				   " blkpeak knows on PostgreSQL", name, (long long)version);
+	if (version && version < ADB_SCHEMA_VERSION && mode == ADB_READONLY) {
+		rc = bpt_error_set(err, -EPROTO, "%s: old schema version %lld, run 'blkpeak analyze"
+				   " import' once to migrate it", name, (long long)version);
 		goto fail;
 	}
+	if (version && version < ADB_SCHEMA_VERSION &&
+	    (rc = migrate(c, name, version, err)))
+		goto fail;
 	if (!version && (rc = pg_exec(c, analyze_schema_pg_sql, err)))
 		goto fail;
 	if ((rc = pg_exec(c, "COMMIT", err)))

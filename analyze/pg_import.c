@@ -17,11 +17,12 @@
 #include "db.h"
 #include "pg.h"
 #include "pg_import.h"
+#include "store_io.h"
 #include "store_tables.h"
 #include "xfer.h"
 
 #define COPY_FLUSH (1 << 20)
-#define IOS_FIELDS 18
+#define IOS_FIELDS (2 + ST_IO_N)
 
 struct pgi {
 	PGconn *c;
@@ -109,7 +110,7 @@ static int begin_trace(struct pgi *s, struct import_result *res, const char *hos
 		       uint32_t columns, struct bpt_error *err)
 {
 	const char *p[1] = { res->digest };
-	char sql[256], here[256];
+	char sql[1024], here[256];
 	int64_t ios = 0;
 	int found, rc;
 	PGresult *r;
@@ -144,7 +145,7 @@ static int begin_trace(struct pgi *s, struct import_result *res, const char *hos
 		 s->id, s->id);
 	if ((rc = pg_exec(s->c, sql, err)))
 		return rc;
-	snprintf(sql, sizeof(sql), "COPY ios_t%" PRId64 " (" ST_IOS_COPY ") FROM STDIN (FORMAT binary)",
+	snprintf(sql, sizeof(sql), "COPY ios_t%" PRId64 " (trace_id, idx, " ST_IO_COLS ") FROM STDIN (FORMAT binary)",
 		 s->id);
 	r = PQexec(s->c, sql);
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
@@ -172,37 +173,24 @@ static int before(void *arg, struct import_result *res, const struct bpt_header 
 static int io(void *arg, const struct bpt_record *rec, struct bpt_error *err)
 {
 	struct pgi *s = arg;
+	struct st_io v;
 
-	if (reserve(s, 2 + IOS_FIELDS * 4 + 11 * 8 + 4 * 4 + 3 * 2))
+	if (reserve(s, 2 + IOS_FIELDS * (4 + 8)))
 		return bpt_error_set(err, -ENOMEM, "out of memory");
+	st_io_from_record(&v, rec, s->cols);
 	put16(s, IOS_FIELDS);
 	f64(s, s->id);
 	f64(s, (int64_t)s->idx++);
-	f64(s, (int64_t)(rec->queue_ns ? rec->queue_ns : rec->issue_ns));
-	f64(s, (int64_t)rec->issue_ns);
-	f64(s, (int64_t)rec->complete_ns);
-	f64(s, (int64_t)rec->sector);
-	f64(s, (int64_t)rec->cgroup_id);
-	f64(s, rec->pid);
-	f64(s, rec->bytes);
-	if (s->cols & BPT_COL_SCHED)
-		f64(s, (int64_t)rec->sched_ns);
-	else
-		fnull(s);
-	if (s->cols & BPT_COL_SOURCE)
-		f64(s, (int64_t)rec->source_index);
-	else
-		fnull(s);
-	f32(s, (int32_t)rec->comm_id);
-	f32(s, (int32_t)rec->dev);
-	f32(s, rec->error);
-	if (s->cols & BPT_COL_MEMBER)
-		f32(s, (int32_t)rec->member);
-	else
-		fnull(s);
-	f16(s, rec->op);
-	f16(s, rec->flags);
-	f16(s, rec->completion);
+	for (int i = 0; i < ST_IO_N; i++) {
+		if (v.null[i])
+			fnull(s);
+		else if (st_io_width[i] == 8)
+			f64(s, v.v[i]);
+		else if (st_io_width[i] == 4)
+			f32(s, (int32_t)v.v[i]);
+		else
+			f16(s, (int16_t)v.v[i]);
+	}
 	return s->len >= COPY_FLUSH ? flush(s, err) : 0;
 }
 
@@ -251,6 +239,7 @@ static int finish(struct pgi *s, sqlite3 *staging, const char *hex, struct bpt_e
 		{ "devices", ST_DEVICES, "trace_id = ?1" },
 		{ "processes", ST_PROCESSES, "trace_id = ?1" },
 		{ "losses", ST_LOSSES, "trace_id = ?1" },
+		{ "paths", ST_PATHS, "trace_id = ?1" },
 		{ "runs", ST_RUNS, "trace_id = ?1" },
 	};
 	const struct xfer_map m = { map_trace, s };

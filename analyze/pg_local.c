@@ -23,6 +23,7 @@
 #include "db.h"
 #include "import.h"
 #include "pg.h"
+#include "store_io.h"
 #include "store_tables.h"
 #include "xfer.h"
 
@@ -61,7 +62,7 @@ int pg_local_open(sqlite3 **out, const char *value, enum adb_mode mode, struct b
 {
 	static const struct { const char *table, *cols; } tables[] = {
 		{ "traces", ST_TRACES }, { "devices", ST_DEVICES }, { "processes", ST_PROCESSES },
-		{ "losses", ST_LOSSES }, { "runs", ST_RUNS }, { "comparisons", ST_COMPARISONS },
+		{ "losses", ST_LOSSES }, { "paths", ST_PATHS }, { "runs", ST_RUNS }, { "comparisons", ST_COMPARISONS },
 		{ "comparison_entries", ST_ENTRIES }, { "measurements", ST_MEASUREMENTS },
 		{ "measurement_points", ST_POINTS },
 	};
@@ -178,11 +179,8 @@ static int field(struct rows *r, int width, int64_t *v, struct bpt_error *err)
 
 static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 {
-	/* the widths of ST_IOS_COPY's columns */
-	static const int width[] = { 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 2, 2, 2 };
-	enum { N = sizeof(width) / sizeof(width[0]) };
 	struct rows *r = arg;
-	int64_t v[N];
+	struct st_io io;
 	int rc;
 
 	while (r->off >= r->len) {
@@ -212,28 +210,14 @@ static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 		r->off = r->len;
 		return next_row(arg, rec, err);
 	}
-	if (n != N)
+	if (n != ST_IO_N)
 		return bpt_error_set(err, -EPROTO, "trace %" PRId64 ": COPY rows of %d fields", r->id, n);
-	for (int i = 0; i < N; i++)
-		if ((rc = field(r, width[i], &v[i], err)) < 0)
+	for (int i = 0; i < ST_IO_N; i++) {
+		if ((rc = field(r, st_io_width[i], &io.v[i], err)) < 0)
 			return rc;
-	memset(rec, 0, sizeof(*rec));
-	rec->queue_ns = (uint64_t)v[2];
-	rec->issue_ns = (uint64_t)v[3];
-	rec->complete_ns = (uint64_t)v[4];
-	rec->sector = (uint64_t)v[5];
-	rec->cgroup_id = (uint64_t)v[6];
-	rec->pid = (uint32_t)v[7];
-	rec->bytes = (uint32_t)v[8];
-	rec->sched_ns = (uint64_t)v[9];
-	rec->source_index = (uint64_t)v[10];
-	rec->comm_id = (uint32_t)v[11];
-	rec->dev = (uint32_t)v[12];
-	rec->error = (int32_t)v[13];
-	rec->member = (uint32_t)v[14];
-	rec->op = (uint8_t)v[15];
-	rec->flags = (uint8_t)v[16];
-	rec->completion = (uint8_t)v[17];
+		io.null[i] = !rc;
+	}
+	st_io_to_record(&io, rec);
 	return 1;
 }
 
@@ -244,7 +228,7 @@ static int fetch(struct local *l, int64_t id, struct bpt_error *err)
 	sqlite3_stmt *st;
 	uint32_t columns;
 	PGresult *res;
-	char sql[512];
+	char sql[1024];
 	int rc;
 
 	if (sqlite3_prepare_v2(l->db, "SELECT columns FROM traces WHERE id = ?", -1, &st, NULL))
@@ -255,7 +239,7 @@ static int fetch(struct local *l, int64_t id, struct bpt_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
 		return 0; /* no such trace: the caller says so */
-	snprintf(sql, sizeof(sql), "COPY (SELECT " ST_IOS_COPY " FROM ios WHERE trace_id = %" PRId64
+	snprintf(sql, sizeof(sql), "COPY (SELECT " ST_IO_COLS " FROM ios WHERE trace_id = %" PRId64
 		 " ORDER BY idx) TO STDOUT (FORMAT binary)", id);
 	res = PQexec(l->c, sql);
 	if (PQresultStatus(res) != PGRES_COPY_OUT) {

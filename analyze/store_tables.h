@@ -14,9 +14,10 @@
 	" physical_block_size, rotational, model"
 #define ST_PROCESSES "trace_id, comm_id, comm"
 #define ST_LOSSES "trace_id, t0_ns, t1_ns, count"
+#define ST_PATHS "trace_id, file_dev, inode, seq, path"
 #define ST_RUNS "trace_id, source_digest, source_trace_id, source_path, target, timing," \
 	" speed, queue_depth, engine, host, kernel, ios_total, partial, stop_reason"
-#define ST_COMPARISONS "id, created_at, baseline_trace_id, source_digest, forced"
+#define ST_COMPARISONS "id, created_at, baseline_trace_id, source_digest, forced, files"
 #define ST_ENTRIES "comparison_id, position, trace_id, label, duration_ns, ios, bytes, iops," \
 	" mbps, time_saved_pct, speedup_pct, service_p50_ns, service_p99_ns," \
 	" service_p999_ns, total_p50_ns, total_p99_ns, total_p999_ns, errors"
@@ -26,11 +27,5 @@
 #define ST_POINTS "measurement_id, step, depth, zone, offset_bytes, span_bytes, span_pct," \
 	" weight, ios, bytes, errors, window_ns, ios_per_s, mb_per_s, mean_ns, p50_ns," \
 	" p90_ns, p99_ns, p999_ns, p9999_ns, max_ns"
-
-/* The columns of the I/Os as both engines show them (SQLite's view
- * `ios`, PostgreSQL's table), in the order pg_import.c writes and
- * pg_local.c reads them by COPY (binary). */
-#define ST_IOS_COPY "trace_id, idx, queue_ns, issue_ns, complete_ns, sector, cgroup_id, pid," \
-	" bytes, sched_ns, source_index, comm_id, dev, error, member, op, flags, completion"
 
 #endif

@@ -81,28 +81,61 @@ CREATE TABLE ops (
 INSERT INTO ops (op, name) VALUES
 	(0, 'read'), (1, 'write'), (2, 'flush'), (3, 'discard'), (4, 'write-zeroes');
 
--- One row per I/O, the columns of SQLite's view `ios`; one partition per
--- trace. Columns are ordered 8-byte first so that rows carry no padding.
+-- One row per I/O, the columns of SQLite's view `ios` (and its NULL
+-- rules: the replay, file and cause columns only where the trace carries
+-- them); one partition per trace. Columns are ordered 8-byte first so
+-- that rows carry no padding.
 CREATE TABLE ios (
-	trace_id     bigint   NOT NULL,
-	idx          bigint   NOT NULL,
-	queue_ns     bigint   NOT NULL,
-	issue_ns     bigint   NOT NULL,
-	complete_ns  bigint   NOT NULL,
-	sector       bigint   NOT NULL,
-	cgroup_id    bigint   NOT NULL,
-	pid          bigint   NOT NULL,
-	bytes        bigint   NOT NULL,
-	sched_ns     bigint,
-	source_index bigint,
-	comm_id      integer  NOT NULL,
-	dev          integer  NOT NULL,
-	error        integer  NOT NULL,
-	member       integer,
-	op           smallint NOT NULL,
-	flags        smallint NOT NULL,
-	completion   smallint NOT NULL
+	trace_id       bigint   NOT NULL,
+	idx            bigint   NOT NULL,
+	queue_ns       bigint   NOT NULL,
+	issue_ns       bigint   NOT NULL,
+	complete_ns    bigint   NOT NULL,
+	sector         bigint   NOT NULL,
+	cgroup_id      bigint   NOT NULL,
+	pid            bigint   NOT NULL,
+	bytes          bigint   NOT NULL,
+	sched_ns       bigint,
+	source_index   bigint,
+	file_dev       bigint,             -- version 8: the file and cause columns
+	inode          bigint,
+	file_offset    bigint,
+	file_bytes     bigint,
+	file2_dev      bigint,
+	inode2         bigint,
+	file2_offset   bigint,
+	file2_bytes    bigint,
+	cause_pid      bigint,
+	cause_cgroup   bigint,
+	cause2_pid     bigint,
+	cause2_cgroup  bigint,
+	comm_id        integer  NOT NULL,
+	dev            integer  NOT NULL,
+	error          integer  NOT NULL,
+	member         integer,
+	cause_comm_id  integer,
+	cause2_comm_id integer,
+	op             smallint NOT NULL,
+	flags          smallint NOT NULL,
+	completion     smallint NOT NULL,
+	file_class     smallint
 ) PARTITION BY LIST (trace_id);
+
+CREATE TABLE file_classes (
+	class bigint PRIMARY KEY,
+	name  text NOT NULL UNIQUE
+);
+INSERT INTO file_classes (class, name) VALUES
+	(0, 'unknown'), (1, 'data'), (2, 'metadata'), (3, 'journal'), (4, 'swap'), (5, 'raw');
+
+CREATE TABLE paths (
+	trace_id bigint NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+	file_dev bigint NOT NULL,
+	inode    bigint NOT NULL,
+	seq      bigint NOT NULL,
+	path     text   NOT NULL,
+	PRIMARY KEY (trace_id, file_dev, inode, seq)
+);
 
 CREATE TABLE losses (
 	trace_id bigint NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
@@ -135,7 +168,8 @@ CREATE TABLE comparisons (
 	created_at        text    NOT NULL,
 	baseline_trace_id bigint  NOT NULL REFERENCES traces(id),
 	source_digest     text,
-	forced            integer NOT NULL DEFAULT 0
+	forced            integer NOT NULL DEFAULT 0,
+	files             text
 );
 
 CREATE TABLE comparison_entries (
@@ -211,10 +245,19 @@ CREATE TABLE measurement_points (
 CREATE VIEW io_detail AS
 	SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
 	       ios.complete_ns - ios.issue_ns AS service_ns,
-	       ios.complete_ns - ios.queue_ns AS total_ns
+	       ios.complete_ns - ios.queue_ns AS total_ns,
+	       fc.name AS file, p1.path AS file_path, p2.path AS file2_path,
+	       c1.comm AS cause_comm, c2.comm AS cause2_comm
 	FROM ios
 	JOIN ops ON ops.op = ios.op
 	LEFT JOIN processes ON processes.trace_id = ios.trace_id
-			   AND processes.comm_id = ios.comm_id;
+			   AND processes.comm_id = ios.comm_id
+	LEFT JOIN file_classes fc ON fc.class = ios.file_class
+	LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev
+			  AND p1.inode = ios.inode AND p1.seq = 0
+	LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev
+			  AND p2.inode = ios.inode2 AND p2.seq = 0
+	LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id
+	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
-INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 7);
+INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 8);
