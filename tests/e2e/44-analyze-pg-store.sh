@@ -127,6 +127,28 @@ if a != b:
     sys.exit("keys differing: %s" % [k for k in a if a.get(k) != b.get(k)])
 PY
 
+# measure's results: stored by measure itself, or imported; the same view
+# of them from both engines.
+truncate -s 256M "$T/f.img"
+"$BLKPEAK" measure qd-sweep --target "$T/f.img" --engine null --null-latency 20us --depths 1,2,4 \
+	--ios 200 --warmup 20 --no-store -o "$T/qd.json" >/dev/null || fail "measure -o"
+"$BLKPEAK" measure qd-sweep --target "$T/f.img" --engine null --null-latency 20us --depths 1,2 \
+	--ios 100 --warmup 10 --db "$PG" >/dev/null 2>"$T/err" || fail "measure --db PostgreSQL: $(cat "$T/err")"
+for db in "$T/s.db" "$PG"; do
+	"$BLKPEAK" analyze import -q "$T/qd.json" --db "$db" || fail "import results into $db"
+	"$BLKPEAK" analyze import -q "$T/qd.json" --db "$db" || fail "import results again into $db"
+done
+[ "$(pg_psql -c 'SELECT count(*) FROM measurements')" = 2 ] || fail "measurements on the server"
+[ "$(pg_psql -c 'SELECT count(*) FROM measurement_points')" = 5 ] || fail "measurement points on the server"
+"$BLKPEAK" analyze compare --measurements 1 --json --db "$T/s.db" >"$T/m.s.json" &&
+	"$BLKPEAK" analyze compare --measurements 2 --json --db "$PG" >"$T/m.p.json" || fail "compare --measurements"
+python3 - "$T/m.s.json" "$T/m.p.json" <<'PY' || fail "measurements differ between the engines"
+import json, sys
+a, b = (json.dumps(json.load(open(p)), sort_keys=True).replace('"measurement_id": 2', '"measurement_id": 1')
+        for p in sys.argv[1:])
+sys.exit(a != b and "%s\n%s" % (a[:600], b[:600]))
+PY
+
 # Writes that reach the server: a label, a stored comparison.
 "$BLKPEAK" analyze label 2 "replayed" --db "$PG" >/dev/null || fail "label"
 [ "$(pg_psql -c 'SELECT label FROM traces WHERE id = 2')" = replayed ] || fail "label not on the server"
@@ -175,7 +197,7 @@ psql "postgresql://blkpeak@/other?host=$PG_DIR" -qc "CREATE TABLE foreign_app (a
 grep -q "not a blkpeak database" "$T/err" || fail "foreign database: $(cat "$T/err")"
 
 # merge: two hosts' SQLite databases into PostgreSQL and into SQLite.
-"$BLKPEAK" analyze import -q "$T/cap.bpt" "$T/run.bpt" --db "$T/hostA.db" || fail "import A"
+"$BLKPEAK" analyze import -q "$T/cap.bpt" "$T/run.bpt" "$T/qd.json" --db "$T/hostA.db" || fail "import A"
 "$BLKPEAK" analyze import -q "$T/gen.bpt" "$T/cap.bpt" --db "$T/hostB.db" || fail "import B"
 sqlite3 "$T/hostA.db" "UPDATE traces SET host = 'host-a'; UPDATE runs SET host = 'host-a'"
 sqlite3 "$T/hostB.db" "UPDATE traces SET host = 'host-b' WHERE path LIKE '%gen.bpt'"
@@ -191,8 +213,10 @@ for dst in "$M" "$T/merged.db"; do
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
-assert [(x["traces"], x["traces_there"], x["comparisons"]) for x in a] == [(2, 0, 1), (1, 1, 0)], a
-assert all(x["traces"] == 0 and x["comparisons"] == 0 for x in b), b
+assert [(x["traces"], x["traces_there"], x["comparisons"], x["measurements"]) for x in a] == \
+    [(2, 0, 1, 1), (1, 1, 0, 0)], a
+assert all(x["traces"] == 0 and x["comparisons"] == 0 and x["measurements"] == 0 for x in b), b
+assert b[0]["measurements_there"] == 1, b
 assert [x["traces_there"] for x in b] == [2, 2], b
 PY
 done
