@@ -15,6 +15,8 @@
 # server is thrown away. The role `blkpeak` is the superuser (trust on the
 # socket); role `pwuser` (password `secret`) must give a password.
 # A missing PostgreSQL 15 skips the test, fails it under CI=true.
+# PG_SERVER_OPTS adds server settings (-c NAME=VALUE ...) after these:
+# bench/bench-pg-store.sh turns fsync and the rest back on.
 
 PG_BIN=${PG_BIN:-$(pg_config --bindir 2>/dev/null)}
 [ -x "$PG_BIN/initdb" ] || PG_BIN=/usr/lib/postgresql/15/bin
@@ -52,7 +54,7 @@ pg_start() {
 	_pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
 		-o "-c listen_addresses='' -c unix_socket_directories='$PG_DIR' -c fsync=off \
 		    -c synchronous_commit=off -c full_page_writes=off -c max_connections=40 \
-		    -c shared_buffers=32MB" start >/dev/null ||
+		    -c shared_buffers=32MB ${PG_SERVER_OPTS:-}" start >/dev/null ||
 		{ cat "$PG_DIR/server.log" >&2; echo "FAIL: the PostgreSQL server did not start" >&2; exit 1; }
 	_pg_as "$PG_BIN/psql" -h "$PG_DIR" -U blkpeak -d postgres -qAt -v ON_ERROR_STOP=1 \
 		-c "CREATE DATABASE blkpeak" \
