@@ -88,11 +88,7 @@ int analyze_query(int argc, char **argv)
 			pr_err("analyze query: %s", err.msg);
 			return EXIT_FAIL;
 		}
-		if (fflush(stdout)) {
-			pr_err("analyze query: cannot write the output");
-			return EXIT_FAIL;
-		}
-		return EXIT_OK;
+		goto flush;
 	}
 	rc = adb_open(&db, path, ADB_READONLY, &err);
 	if (rc == -ENOENT) {
@@ -125,6 +121,7 @@ int analyze_query(int argc, char **argv)
 			pr_err("analyze query: %s", err.msg);
 		return EXIT_FAIL;
 	}
+flush:
 	if (fflush(stdout)) {
 		pr_err("analyze query: cannot write the output");
 		return EXIT_FAIL;

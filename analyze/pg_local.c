@@ -90,6 +90,8 @@ int pg_local_open(sqlite3 **out, const char *value, enum adb_mode mode, struct b
 	if ((rc = pg_open(&c, value, ADB_READONLY, err)))
 		return rc;
 	if ((rc = pg_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err)) ||
+	    (rc = pg_exec(c, "SET synchronize_seqscans = off;"
+			  " SET max_parallel_workers_per_gather = 0", err)) ||
 	    (rc = adb_open_memory(&db, err)) ||
 	    (rc = adb_exec(db, "PRAGMA foreign_keys = OFF; BEGIN", err)))
 		goto fail;
@@ -119,6 +121,8 @@ struct rows {
 	int len, off;
 	int header;  /* 1: the file header is still to skip */
 	int64_t id;
+	int check;   /* 1: rows must come in idx order (no ORDER BY asked) */
+	int64_t next_idx;
 };
 
 static int need(struct rows *r, int n, struct bpt_error *err)
@@ -210,8 +214,14 @@ static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 		r->off = r->len;
 		return next_row(arg, rec, err);
 	}
-	if (n != ST_IO_N)
+	if (n != 1 + ST_IO_N)
 		return bpt_error_set(err, -EPROTO, "trace %" PRId64 ": COPY rows of %d fields", r->id, n);
+	int64_t idx;
+	if ((rc = field(r, 8, &idx, err)) < 0)
+		return rc;
+	if (r->check && idx != r->next_idx)
+		return bpt_error_set(err, -EAGAIN, "trace %" PRId64 ": rows out of order", r->id);
+	r->next_idx++;
 	for (int i = 0; i < ST_IO_N; i++) {
 		if ((rc = field(r, st_io_width[i], &io.v[i], err)) < 0)
 			return rc;
@@ -221,26 +231,24 @@ static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 	return 1;
 }
 
-/* The I/Os of trace id into l->db. */
-static int fetch(struct local *l, int64_t id, struct bpt_error *err)
+/*
+ * The I/Os of trace id into l->db, in idx order. A trace's partition is
+ * written once, in idx order, by one COPY and never updated, so a plain
+ * scan (synchronised scans and parallel workers off: pg_local_open)
+ * returns its rows in that order without the cost of sorting them; the
+ * order is checked row by row, and a scan that breaks it (-EAGAIN: a
+ * partition rewritten by CLUSTER, say) is read again with ORDER BY.
+ */
+static int fetch_once(struct local *l, int64_t id, uint32_t columns, int ordered,
+		      struct bpt_error *err)
 {
-	struct rows r = { .c = l->c, .header = 1, .id = id };
-	sqlite3_stmt *st;
-	uint32_t columns;
+	struct rows r = { .c = l->c, .header = 1, .id = id, .check = !ordered };
 	PGresult *res;
 	char sql[1024];
 	int rc;
 
-	if (sqlite3_prepare_v2(l->db, "SELECT columns FROM traces WHERE id = ?", -1, &st, NULL))
-		return adb_fail(l->db, err, "cannot read the trace");
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	columns = (uint32_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return 0; /* no such trace: the caller says so */
-	snprintf(sql, sizeof(sql), "COPY (SELECT " ST_IO_COLS " FROM ios WHERE trace_id = %" PRId64
-		 " ORDER BY idx) TO STDOUT (FORMAT binary)", id);
+	snprintf(sql, sizeof(sql), "COPY (SELECT idx, " ST_IO_COLS " FROM ios WHERE trace_id = %"
+		 PRId64 "%s) TO STDOUT (FORMAT binary)", id, ordered ? " ORDER BY idx" : "");
 	res = PQexec(l->c, sql);
 	if (PQresultStatus(res) != PGRES_COPY_OUT) {
 		rc = pg_fail(l->c, res, err, "cannot read the I/Os");
@@ -270,6 +278,24 @@ static int fetch(struct local *l, int64_t id, struct bpt_error *err)
 		PQclear(res);
 	}
 	return rc;
+}
+
+static int fetch(struct local *l, int64_t id, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	uint32_t columns;
+	int rc;
+
+	if (sqlite3_prepare_v2(l->db, "SELECT columns FROM traces WHERE id = ?", -1, &st, NULL))
+		return adb_fail(l->db, err, "cannot read the trace");
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	columns = (uint32_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return 0; /* no such trace: the caller says so */
+	rc = fetch_once(l, id, columns, 0, err);
+	return rc == -EAGAIN ? fetch_once(l, id, columns, 1, err) : rc;
 }
 
 int adb_need_ios(sqlite3 *db, int64_t id, struct bpt_error *err)

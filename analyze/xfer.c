@@ -25,6 +25,31 @@ static int split_cols(const char *cols, char *buf, size_t len, const char *names
 	return n;
 }
 
+/* "VERB INTO table (cols) VALUES (p1,...)SUFFIX" with n placeholders, $i
+ * (PostgreSQL) or ? (SQLite); malloc'ed, NULL when out of memory. */
+static char *insert_sql(const char *verb, const char *table, const char *cols, int n,
+			int dollar, const char *suffix)
+{
+	char *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s INTO %s (%s) VALUES (", verb, table, cols);
+	for (int i = 0; i < n; i++)
+		if (dollar)
+			fprintf(f, "%s$%d", i ? "," : "", i + 1);
+		else
+			fprintf(f, "%s?", i ? "," : "");
+	fprintf(f, ")%s", suffix ? suffix : "");
+	if (fclose(f)) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
+}
+
 int xfer_to_pg(sqlite3 *src, PGconn *dst, const char *table, const char *cols,
 	       const char *where, int64_t arg, const struct xfer_map *m, const char *suffix,
 	       uint64_t *rows, struct bpt_error *err)
@@ -33,8 +58,6 @@ int xfer_to_pg(sqlite3 *src, PGconn *dst, const char *table, const char *cols,
 	const char *names[XFER_MAX_COLS], *params[XFER_MAX_COLS];
 	int n = split_cols(cols, namebuf, sizeof(namebuf), names), rc = 0, step;
 	sqlite3_stmt *st = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	if (rows)
 		*rows = 0;
@@ -48,16 +71,7 @@ int xfer_to_pg(sqlite3 *src, PGconn *dst, const char *table, const char *cols,
 	sql = NULL;
 	if (sqlite3_bind_parameter_count(st) > 0)
 		sqlite3_bind_int64(st, 1, arg);
-	f = open_memstream(&sql, &len);
-	if (!f) {
-		sqlite3_finalize(st);
-		return bpt_error_set(err, -ENOMEM, "out of memory");
-	}
-	fprintf(f, "INSERT INTO %s (%s) VALUES (", table, cols);
-	for (int i = 0; i < n; i++)
-		fprintf(f, "%s$%d", i ? "," : "", i + 1);
-	fprintf(f, ")%s", suffix ? suffix : "");
-	if (fclose(f)) {
+	if (!(sql = insert_sql("INSERT", table, cols, n, 1, suffix))) {
 		sqlite3_finalize(st);
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
@@ -119,8 +133,6 @@ int xfer_from_pg(PGconn *src, sqlite3 *dst, const char *table, const char *cols,
 	int n = split_cols(cols, namebuf, sizeof(namebuf), names), rc = 0;
 	sqlite3_stmt *st = NULL;
 	PGresult *r;
-	size_t len = 0;
-	FILE *f;
 
 	if (asprintf(&sql, "SELECT %s FROM %s", cols, table) < 0)
 		return bpt_error_set(err, -ENOMEM, "out of memory");
@@ -135,16 +147,10 @@ int xfer_from_pg(PGconn *src, sqlite3 *dst, const char *table, const char *cols,
 		PQclear(r);
 		return rc;
 	}
-	f = open_memstream(&sql, &len);
-	if (!f) {
+	if (!(sql = insert_sql("INSERT", table, cols, n, 0, NULL))) {
 		PQclear(r);
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
-	fprintf(f, "INSERT INTO %s (%s) VALUES (", table, cols);
-	for (int i = 0; i < n; i++)
-		fprintf(f, "%s?", i ? "," : "");
-	fprintf(f, ")");
-	fclose(f);
 	if (sqlite3_prepare_v2(dst, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = adb_fail(dst, err, "cannot prepare the local copy");
 		goto out;
@@ -186,20 +192,7 @@ int xfer_sqlite(sqlite3 *src, sqlite3 *dst, const char *table, const char *cols,
 		return adb_fail(src, err, "cannot read the rows to copy");
 	if (sqlite3_bind_parameter_count(st) > 0)
 		sqlite3_bind_int64(st, 1, arg);
-	{
-		size_t len = 0;
-		FILE *f = open_memstream(&sql, &len);
-
-		if (!f) {
-			sqlite3_finalize(st);
-			return bpt_error_set(err, -ENOMEM, "out of memory");
-		}
-		fprintf(f, "%s INTO %s (%s) VALUES (", verb ? verb : "INSERT", table, cols);
-		for (int i = 0; i < n; i++)
-			fprintf(f, "%s?", i ? "," : "");
-		fprintf(f, ")");
-		fclose(f);
-	}
+	sql = insert_sql(verb ? verb : "INSERT", table, cols, n, 0, NULL);
 	if (!sql || sqlite3_prepare_v2(dst, sql, -1, &ins, NULL) != SQLITE_OK) {
 		free(sql);
 		sqlite3_finalize(st);
