@@ -53,21 +53,36 @@ const char *pg_redact(const char *value, char *buf, size_t len)
 		}
 	}
 	while (*p && o + 1 < len) {
-		/* password=... (a key=value pair or a URI parameter) */
-		if (!strncmp(p, "password=", 9) &&
-		    (p == value || p[-1] == ' ' || p[-1] == '?' || p[-1] == '&')) {
+		/* password=... (a key=value pair, spaces allowed around '=',
+		 * or a URI parameter) */
+		const char *q = p + 8;
+
+		if (!strncmp(p, "password", 8) &&
+		    (p == value || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '?' || p[-1] == '&')) {
+			while (!uri && (*q == ' ' || *q == '\t'))
+				q++;
+		}
+		if (!strncmp(p, "password", 8) && *q == '=' &&
+		    (p == value || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '?' || p[-1] == '&')) {
 			o += (size_t)snprintf(buf + o, len - o, "password=***");
-			p += 9;
-			if (*p == '\'') { /* quoted: up to the closing quote */
+			p = q + 1;
+			while (!uri && (*p == ' ' || *p == '\t'))
+				p++;
+			if (!uri && *p == '\'') { /* quoted: up to the closing quote */
 				for (p++; *p && *p != '\''; p++)
 					if (*p == '\\' && p[1])
 						p++;
 				if (*p)
 					p++;
-			} else {
-				while (*p && *p != ' ' && *p != '&')
+			} else { /* to the next space (key=value, backslash escapes) or '&' */
+				while (*p && (uri ? *p != '&' : *p != ' ' && *p != '\t')) {
+					if (!uri && *p == '\\' && p[1])
+						p++;
 					p++;
+				}
 			}
+			if (o >= len)
+				o = len - 1;
 			continue;
 		}
 		buf[o++] = *p++;

@@ -94,6 +94,8 @@ q_files="SELECT file, count(*), sum(file_bytes), count(DISTINCT file_path), coun
 	fail "file columns differ: $(sqlite3 "$T/s.db" "$q_files") / $(pg_psql -c "$q_files")"
 pg_psql -c "SELECT count(*) FROM io_detail WHERE trace_id = 1 AND file_path LIKE '%photo.raw'" | grep -q '^[1-9]' ||
 	fail "no I/O of photo.raw with its path on the server"
+BLKPEAK_DB=$PG "$BLKPEAK" analyze report 3 --json >"$T/r3.env.json" || fail "report with BLKPEAK_DB=URI"
+same_json "$T/r3.s.json" "$T/r3.env.json" "report 3 (BLKPEAK_DB)"
 "$BLKPEAK" analyze compare 1 --json --no-store --db "$T/s.db" >"$T/c.s.json" || fail "compare (SQLite)"
 "$BLKPEAK" analyze compare 1 --json --no-store --db "$PG" >"$T/c.p.json" || fail "compare (PostgreSQL)"
 same_json "$T/c.s.json" "$T/c.p.json" "compare 1"
@@ -193,6 +195,7 @@ chk_err "authentication failed" "postgresql://pwuser:$pw@/blkpeak?host=$PG_DIR"
 chk_err "database \"nodb\" does not exist" "postgresql://blkpeak:$pw@/nodb?host=$PG_DIR"
 chk_err "server not reachable" "postgresql://blkpeak:$pw@/blkpeak?host=$T/nowhere"
 chk_err "server not reachable" "host=$T/nowhere dbname=blkpeak password=$pw"
+chk_err "server not reachable" "host=$T/nowhere password = '$pw x' dbname=blkpeak"
 pg_psql -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO pwuser" >/dev/null # a reader role
 PGPASSWORD=secret "$BLKPEAK" analyze report 3 --db "postgresql://pwuser@/blkpeak?host=$PG_DIR" >/dev/null 2>"$T/err" ||
 	fail "password from PGPASSWORD: $(cat "$T/err")"

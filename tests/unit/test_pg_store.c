@@ -44,6 +44,9 @@ Test(pg_store, redact)
 	redacts("password='p w pw' host=h", "password=*** host=h");
 	redacts("password='it\\'s pw' host=h", "password=*** host=h");
 	redacts("host=h dbname=x", "host=h dbname=x");
+	redacts("host=h password = pw dbname=x", "host=h password=*** dbname=x");
+	redacts("password=a\\ pw host=h", "password=*** host=h");
+	redacts("dbname=x\tpassword=pw", "dbname=x\tpassword=***");
 	redacts("postgresql://alice@h/blk", "postgresql://alice@h/blk");
 	/* a '@' in the path is no user part */
 	redacts("postgresql://h/db@x", "postgresql://h/db@x");
