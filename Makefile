@@ -3,7 +3,9 @@
 #   make              build build/blkpeak
 #   make check        install missing Debian packages, build, run every test
 #   make demo         install missing packages, build, run the main job on
-#                     workloads/photo-edit (WORKLOAD=NAME: another recipe)
+#                     workloads/photo-edit (WORKLOAD=NAME: another recipe);
+#                     SUITE=1: the reviewer's job instead (a suite on five
+#                     configurations and its leaderboard, scripts/demo-suite.sh)
 #   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
 #   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
@@ -39,8 +41,9 @@ PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -L$$(pg_config 
 LDLIBS   += $(PQ_LIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := common lib cli generate capture replay analyze measure formats
-SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite
+# A part may keep rooms one level down (replay/engine/, replay/array/, ...).
+SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
 # The same for PostgreSQL (analyze/pg.c).
@@ -101,21 +104,25 @@ $(BIN): $(OBJS)
 # The walls between parts (docs: DESIGN "Layout"): each folder sees only
 # the headers it may use, so a forbidden include fails to compile. A
 # quoted include finds its own folder's headers first; the lists below add
-# the shared layers. Parts meet only through lib/ (the trace format) and
+# the shared layers; replay/ also sees its own top (-iquote: its sched.h must
+# not hide the system's <sched.h>), so a room (replay/engine/)
+# reaches the scheduler's headers and the others name a room's header by it
+# ("engine/engine.h"). Parts meet only through lib/ (the trace format) and
 # common/ (what every part shares); common/ sees no part.
 INC_common   := -Icommon
 INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
-INC_replay   := -Ilib -Icommon
+INC_replay   := -Ilib -Icommon -iquote replay
 INC_analyze  := -Ilib -Icommon $(PQ_CFLAGS)
 INC_measure  := -Ilib -Icommon
+INC_suite    := -Ilib -Icommon
 INC_formats  := -Ilib -Icommon
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats $(PQ_CFLAGS)
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -184,7 +191,11 @@ e2e: $(BIN)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
+ifeq ($(SUITE),1)
+	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/demo-suite.sh
+else
 	$(Q)BLKPEAK=$(abspath $(BIN)) WORKLOAD=$(WORKLOAD) scripts/demo.sh
+endif
 
 # Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
 BENCH_SRCS := $(wildcard bench/*.c)
@@ -206,8 +217,8 @@ FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%)
 FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-FUZZ_PARTS   := common lib formats replay generate measure analyze
-FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c))) \
+FUZZ_PARTS   := common lib formats replay generate measure analyze suite
+FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c $(d)/*/*.c))) \
 		$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
 FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm $(PQ_LIBS)
@@ -230,7 +241,7 @@ $(FUZZ_BINS): $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_ARCHIVE)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -std=gnu11 $(CPPFLAGS) $(INC_tests) \
-		-Ireplay -Imeasure -o $@ $< $(FUZZ_ARCHIVE) $(FUZZ_LDLIBS)
+		-iquote replay -Imeasure -o $@ $< $(FUZZ_ARCHIVE) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

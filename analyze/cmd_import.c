@@ -19,11 +19,15 @@
 #include "pg_import.h"
 #include "pg_measure.h"
 #include "progress.h"
+#include "store_tables.h"
+#include "suite_store.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n\n"
+		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n"
+		"       blkpeak analyze import FILE --suite DIGEST --suite-name NAME --workload NAME\n"
+		"                               --workload-kind KIND --repeat-no N [--new-version]\n\n"
 		"Load traces and replay runs (.bpt) into the analysis database, one\n"
 		"transaction per file. A file already in the database (same content\n"
 		"digest) is recognised and skipped. A results document of 'blkpeak\n"
@@ -37,7 +41,15 @@ static void usage(FILE *f)
 		"  --json       print one JSON object per file: path, trace_id, already, ios,\n"
 		"               digest, truncated, duration_ns\n"
 		"  -q, --quiet  no progress and no summary lines\n"
-		"  -h, --help   this text\n");
+		"  -h, --help   this text\n\n"
+		"a result of a suite (what 'blkpeak suite run' passes; one FILE, labelled):\n"
+		"  --suite DIGEST         the suite's digest (schemas/suite-manifest.md)\n"
+		"  --suite-name NAME      the suite's name\n"
+		"  --workload NAME        the workload (\"photo-edit causal\", \"fileserver\")\n"
+		"  --workload-kind KIND   replay, mix or qd-sweep\n"
+		"  --repeat-no N          which repeat (1..)\n"
+		"  --new-version          store it although the label has results of another\n"
+		"                         version of the suite (refused without)\n");
 }
 
 /* Check every file opens as a trace before the database is touched, so a
@@ -96,8 +108,38 @@ static void print_result(const char *path, const struct import_result *res,
 	}
 }
 
+/* Tag what was just stored with its suite (tag NULL: not a suite's). On
+ * a PostgreSQL store (db NULL, dbval its --db value) the tag is made in a
+ * working copy opened now, with the same checks, and its row published. */
+static int tag_result(sqlite3 *db, const char *dbval, const struct suite_tag *tag,
+		      int64_t trace_id, int64_t measurement_id)
+{
+	struct bpt_error err = { 0 };
+	sqlite3 *copy = NULL;
+	int64_t n;
+
+	if (!tag)
+		return 0;
+	if (!db && adb_open(&copy, dbval, ADB_READWRITE, &err)) {
+		pr_err("analyze import: %s", err.msg);
+		return 1;
+	}
+	if (suite_tag_store(db ? db : copy, tag, trace_id, measurement_id, &err) ||
+	    (copy && adb_publish_rows(copy, "suite_results", ST_SUITE_RESULTS,
+				      trace_id > 0 ? "trace_id = ?1" : "measurement_id = ?1",
+				      trace_id > 0 ? trace_id : measurement_id, ST_SUITE_UPSERT,
+				      &n, &err))) {
+		pr_err("analyze import: %s", err.msg);
+		adb_close(copy);
+		return 1;
+	}
+	adb_close(copy);
+	return 0;
+}
+
 /* A `blkpeak measure` results document: 0, or 1 after printing why not. */
-static int import_measurement(sqlite3 *db, PGconn *pg, const char *path, int json, int quiet)
+static int import_measurement(sqlite3 *db, PGconn *pg, const char *dbval, const char *path,
+			      int json, int quiet, const struct suite_tag *tag)
 {
 	struct measure_import_result res;
 	struct bpt_error err = { 0 };
@@ -106,6 +148,8 @@ static int import_measurement(sqlite3 *db, PGconn *pg, const char *path, int jso
 		pr_err("analyze import: %s", err.msg);
 		return 1;
 	}
+	if (tag_result(db, dbval, tag, 0, res.id))
+		return 1;
 	if (json) {
 		struct jw w;
 
@@ -132,9 +176,18 @@ int analyze_import(int argc, char **argv)
 		{ "partial", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "suite", required_argument, NULL, 'S' },
+		{ "suite-name", required_argument, NULL, 'N' },
+		{ "workload", required_argument, NULL, 'W' },
+		{ "workload-kind", required_argument, NULL, 'K' },
+		{ "repeat-no", required_argument, NULL, 'R' },
+		{ "new-version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct suite_tag tag = { 0 };
+	int tagged = 0;
+	uint64_t u;
 	const char *dbopt = NULL;
 	int json = 0, quiet = 0, c, failed = 0;
 	struct import_opts opts = { 0, NULL, NULL, NULL };
@@ -149,10 +202,37 @@ int analyze_import(int argc, char **argv)
 		case 'p': opts.partial = 1; break;
 		case 'j': json = 1; break;
 		case 'q': quiet = 1; break;
+		case 'S': tag.digest = optarg; tagged = 1; break;
+		case 'N': tag.name = optarg; tagged = 1; break;
+		case 'W': tag.workload = optarg; tagged = 1; break;
+		case 'K': tag.kind = optarg; tagged = 1; break;
+		case 'R':
+			if (parse_u64(optarg, &u) || !u || u > 1000) {
+				pr_err("analyze import: --repeat-no: '%s': not a whole number from 1 to 1000", optarg);
+				return EXIT_USAGE;
+			}
+			tag.repeat = (unsigned)u;
+			tagged = 1;
+			break;
+		case 'V': tag.new_version = 1; break;
 		}
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (tagged) {
+		if (suite_tag_check(&tag, &err)) {
+			pr_err("analyze import: %s (--suite, --suite-name, --workload, --workload-kind"
+			       " and --repeat-no go together)", err.msg);
+			return EXIT_USAGE;
+		}
+		if (argc - optind != 1) {
+			pr_err("analyze import: --suite: one file at a time");
+			return EXIT_USAGE;
+		}
+	} else if (tag.new_version) {
+		pr_err("analyze import: --new-version: only with --suite");
+		return EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		pr_err("analyze import: no trace file given; see 'blkpeak analyze import --help'");
 		return EXIT_USAGE;
@@ -172,7 +252,8 @@ int analyze_import(int argc, char **argv)
 		double secs;
 
 		if (measure_results_is(argv[i])) {
-			if (import_measurement(db, pg, argv[i], json, quiet))
+			if (import_measurement(db, pg, adb_default_path(dbopt), argv[i], json, quiet,
+					       tagged ? &tag : NULL))
 				failed = 1;
 			continue;
 		}
@@ -186,6 +267,10 @@ int analyze_import(int argc, char **argv)
 		progress_end(&prog);
 		if (c) {
 			pr_err("analyze import: %s", err.msg);
+			failed = 1;
+			continue;
+		}
+		if (tag_result(db, adb_default_path(dbopt), tagged ? &tag : NULL, res.trace_id, 0)) {
 			failed = 1;
 			continue;
 		}

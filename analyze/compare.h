@@ -48,6 +48,11 @@ struct cmp_spread {
 	double med, min, max;
 };
 
+/* Median (nearest rank: common/stats.h's rule, so always one run's
+ * figure) and range of v[0..n), n >= 1, which is sorted here. The one
+ * rule for repeats: compare's groups and the leaderboard use it. */
+struct cmp_spread cmp_spread_of(double *v, int n);
+
 /* The runs of one configuration: the entries of one group (same label,
  * target and timing), in the order of their first entry; group 0 holds
  * e[0] and is the baseline. */

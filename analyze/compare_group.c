@@ -47,8 +47,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median (nearest rank) and range of v[0..n), sorted here. */
-static struct cmp_spread spread(double *v, int n)
+struct cmp_spread cmp_spread_of(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return (struct cmp_spread){ v[stats_rank(n, STATS_PPM / 2) - 1], v[0], v[n - 1] };
@@ -59,7 +58,7 @@ static void group_figures(const struct cmp *c, struct cmp_group *g, double *v, i
 	for (int f = first; f < last; f++) {
 		for (int k = 0; k < g->n; k++)
 			v[k] = entry_fig(&c->e[g->entry[k]], f);
-		g->fig[f] = spread(v, g->n);
+		g->fig[f] = cmp_spread_of(v, g->n);
 	}
 }
 
@@ -96,7 +95,7 @@ int cmp_group(struct cmp *c)
 	/* times against the baseline's median */
 	for (int k = 0; k < g[0].n; k++)
 		v[k] = (double)c->e[g[0].entry[k]].rep.duration_ns;
-	double t0 = spread(v, g[0].n).med;
+	double t0 = cmp_spread_of(v, g[0].n).med;
 
 	for (int i = 0; i < c->n; i++) {
 		double t = (double)c->e[i].rep.duration_ns;

@@ -21,7 +21,7 @@
 
 #include "bpt.h"
 
-#define ADB_SCHEMA_VERSION 8
+#define ADB_SCHEMA_VERSION 9
 #define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
 /* Every connection waits this long for another blkpeak's lock (an
  * import holds the write lock for its whole transaction) instead of
@@ -91,6 +91,13 @@ int adb_publish(sqlite3 *db, const char *sql, int n, const char *const *params,
 /* On a working copy: comparison *id (stored locally) into the store too,
  * *id then its id there; nothing on a SQLite file. */
 int adb_publish_comparison(sqlite3 *db, int64_t *id, struct bpt_error *err);
+/* On a working copy: the rows of `SELECT cols FROM table WHERE where`
+ * (?1 = arg) into the store, `suffix` appended to each INSERT (an ON
+ * CONFLICT clause); *rows their count; nothing on a SQLite file (-1). */
+int adb_publish_rows(sqlite3 *db, const char *table, const char *cols, const char *where,
+		     int64_t arg, const char *suffix, int64_t *rows, struct bpt_error *err);
+/* Close db, and its store's connections when it is a working copy. */
+void adb_close(sqlite3 *db);
 int pg_local_open(sqlite3 **out, const char *value, enum adb_mode mode, struct bpt_error *err);
 
 /* The database as messages name it: a file's path as it is, a

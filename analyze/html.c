@@ -12,8 +12,10 @@
 #include <time.h>
 
 #include "cliutil.h"
+#include "files_filter.h"
 #include "fmt.h"
 #include "html.h"
+#include "leaderboard.h"
 #include "html_files.h"
 #include "measure_view.h"
 #include "plot.h"
@@ -323,7 +325,8 @@ static int write_charts(sqlite3 *db, const int64_t *ids, size_t n, FILE *f,
 
 /* The figures of one trace as a one-entry comparison, so that one code
  * path prints the table for one id and for several. */
-static int single_entry(sqlite3 *db, int64_t id, struct cmp *c, struct bpt_error *err)
+static int single_entry(sqlite3 *db, int64_t id, const struct files_filter *files, struct cmp *c,
+			struct bpt_error *err)
 {
 	char label[sizeof(c->e[0].label)];
 	int rc;
@@ -333,7 +336,8 @@ static int single_entry(sqlite3 *db, int64_t id, struct cmp *c, struct bpt_error
 		return -ENOMEM;
 	c->n = 1;
 	c->e[0].trace_id = id;
-	rc = st_report_compute(db, id, &c->e[0].rep, err);
+	c->files = files;
+	rc = st_report_compute_files(db, id, files, &c->e[0].rep, err);
 	if (!rc)
 		rc = run_partial_load(db, id, &c->e[0].rep.partial, err);
 	if (!rc && !plot_trace_label(db, id, label, sizeof(label)))
@@ -429,17 +433,48 @@ static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt
 	return rc;
 }
 
+/* The comparison of ids, of every I/O or of files' only. */
+static int compute_ids(sqlite3 *db, const int64_t *ids, size_t n, const struct files_filter *files,
+		       struct cmp *c, struct bpt_error *err)
+{
+	struct cmp_arg *a = calloc(n, sizeof(*a));
+	int rc;
+
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		a[i].id = ids[i];
+	rc = cmp_compute_args(db, a, (int)n, CMP_FORCE | CMP_ALLOW_PARTIAL, files, c, err);
+	free(a);
+	return rc;
+}
+
+/* The Leaderboard section: a suite's configurations ranked (leaderboard.h). */
+static int write_leaderboard(sqlite3 *db, const struct html_options *o, FILE *f,
+			     struct bpt_error *err)
+{
+	struct leaderboard lb;
+	char digest[17], others[256];
+	int rc = lb_resolve(db, o->leaderboard, digest, others, sizeof(others), err);
+
+	if (rc || (rc = lb_load(db, digest, o->baseline, &lb, err)))
+		return rc;
+	rc = lb_print_html(f, &lb, err);
+	lb_free(&lb);
+	return rc;
+}
+
 int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
 	       struct bpt_error *err)
 {
 	struct cmp c = { 0 };
 	int rc = 0;
 
-	if (n == 0 && !o->measurements)
+	if (n == 0 && !o->measurements && !o->leaderboard)
 		return -EINVAL;
 	if (n)
-		rc = n == 1 ? single_entry(db, ids[0], &c, err)
-			    : cmp_compute(db, ids, (int)n, CMP_FORCE | CMP_ALLOW_PARTIAL, &c, err);
+		rc = n == 1 ? single_entry(db, ids[0], o->files, &c, err)
+			    : compute_ids(db, ids, n, o->files, &c, err);
 	if (rc)
 		goto out;
 	write_header(f, o, n);
@@ -450,6 +485,17 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		html_escape(f, cmp_headline(&c, head, sizeof(head)));
 		fputs("</strong></p>\n", f);
 	}
+	if (n && o->files) {
+		fputs("<p class=\"note\">Only the I/Os of files matching ", f);
+		for (int i = 0; i < o->files->n; i++) {
+			fputs(i ? " or <code>" : "<code>", f);
+			html_escape(f, o->files->pattern[i]);
+			fputs("</code>", f);
+		}
+		fputs(": the tables and the Files section cover only those I/Os of each trace (a"
+		      " run's by the files of the trace it replayed); the charts under Charts show"
+		      " every I/O.</p>\n", f);
+	}
 	if (n) {
 		write_runs_table(f, db, &c);
 		write_fidelity(f, db, &c);
@@ -458,6 +504,8 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		html_files_section(f, &c);
 		rc = write_charts(db, ids, n, f, o->progress);
 	}
+	if (!rc && o->leaderboard)
+		rc = write_leaderboard(db, o, f, err);
 	if (!rc && o->measurements)
 		rc = write_measurements(db, o->measurements, f, err);
 	if (rc)

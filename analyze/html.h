@@ -22,11 +22,16 @@ struct html_options {
 	struct progress *progress; /* the command's progress line, or NULL: one of its own */
 	const char *db_path;   /* shown in the header */
 	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
+	const char *leaderboard;  /* a suite (folder, digest or name): the Leaderboard section; NULL: none */
+	const char *baseline;     /* the leaderboard's baseline label, or NULL */
+	/* --files: the tables and the Files section cover the I/Os of these
+	 * files only (the time charts show every I/O); NULL: every I/O */
+	const struct files_filter *files;
 };
 
 /*
  * Write the report on traces ids[0..n-1] to f (n >= 1, or 0 with
- * o->measurements: then only the Measurements section). The first is the
+ * o->measurements or o->leaderboard: then only those sections). The first is the
  * baseline of the comparison (compare.h, computed with --force: ids of
  * different traces are shown, with a remark). A chart none of the traces
  * can fill is replaced by a line saying so. Returns 0, -ENOENT (an id is

@@ -242,6 +242,17 @@ static const char pg_v8[] =
 	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
 	"UPDATE blkpeak_schema SET version = 8;";
 
+/* 8 -> 9: the results of suites (as SQLite's schema 9). */
+static const char pg_v9[] =
+	"CREATE TABLE suite_results (suite_digest text NOT NULL, suite_name text NOT NULL,"
+	" workload text NOT NULL, kind text NOT NULL, label text NOT NULL, host text NOT NULL,"
+	" repeat_no bigint NOT NULL,"
+	" trace_id bigint REFERENCES traces(id) ON DELETE CASCADE,"
+	" measurement_id bigint REFERENCES measurements(id) ON DELETE CASCADE,"
+	" PRIMARY KEY (suite_digest, workload, label, host, repeat_no));"
+	"CREATE INDEX suite_results_name ON suite_results (suite_name, label);"
+	"UPDATE blkpeak_schema SET version = 9;";
+
 /*
  * Bring a store from `from` to ADB_SCHEMA_VERSION inside the caller's
  * transaction (it holds the schema lock: the version is read again under
@@ -258,7 +269,11 @@ static int migrate(PGconn *c, const char *name, int64_t from, struct bpt_error *
 		return rc;
 	switch (from) {
 	case 7:
-		return pg_exec(c, pg_v8, err);
+		if ((rc = pg_exec(c, pg_v8, err)))
+			return rc;
+		/* fall through */
+	case 8:
+		return pg_exec(c, pg_v9, err);
 	case ADB_SCHEMA_VERSION:
 		return 0; /* done by another blkpeak meanwhile */
 	default:

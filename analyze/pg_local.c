@@ -64,7 +64,7 @@ int pg_local_open(sqlite3 **out, const char *value, enum adb_mode mode, struct b
 		{ "traces", ST_TRACES }, { "devices", ST_DEVICES }, { "processes", ST_PROCESSES },
 		{ "losses", ST_LOSSES }, { "paths", ST_PATHS }, { "runs", ST_RUNS }, { "comparisons", ST_COMPARISONS },
 		{ "comparison_entries", ST_ENTRIES }, { "measurements", ST_MEASUREMENTS },
-		{ "measurement_points", ST_POINTS },
+		{ "measurement_points", ST_POINTS }, { "suite_results", ST_SUITE_RESULTS },
 	};
 	static int registered;
 	struct local *l = NULL;
@@ -401,4 +401,35 @@ int adb_publish_comparison(sqlite3 *db, int64_t *id, struct bpt_error *err)
 	}
 	*id = ids[1];
 	return 0;
+}
+
+int adb_publish_rows(sqlite3 *db, const char *table, const char *cols, const char *where,
+		     int64_t arg, const char *suffix, int64_t *rows, struct bpt_error *err)
+{
+	struct local *l = find(db);
+	uint64_t n = 0;
+	int rc;
+
+	*rows = -1;
+	if (!l)
+		return 0;
+	if ((rc = writer(l, err)) ||
+	    (rc = xfer_to_pg(db, l->w, table, cols, where, arg, NULL, suffix, &n, err)))
+		return rc;
+	*rows = (int64_t)n;
+	return 0;
+}
+
+void adb_close(sqlite3 *db)
+{
+	struct local *l = find(db);
+
+	if (l) {
+		PQfinish(l->c);
+		PQfinish(l->w);
+		free(l->value);
+		free(l->loaded);
+		memset(l, 0, sizeof(*l));
+	}
+	sqlite3_close(db);
 }

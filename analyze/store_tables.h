@@ -27,5 +27,11 @@
 #define ST_POINTS "measurement_id, step, depth, zone, offset_bytes, span_bytes, span_pct," \
 	" weight, ios, bytes, errors, window_ns, ios_per_s, mb_per_s, mean_ns, p50_ns," \
 	" p90_ns, p99_ns, p999_ns, p9999_ns, max_ns"
+#define ST_SUITE_RESULTS "suite_digest, suite_name, workload, kind, label, host, repeat_no," \
+	" trace_id, measurement_id"
+/* A result stored again replaces its row (as suite_store.c does). */
+#define ST_SUITE_UPSERT " ON CONFLICT (suite_digest, workload, label, host, repeat_no) DO UPDATE" \
+	" SET suite_name = excluded.suite_name, kind = excluded.kind," \
+	" trace_id = excluded.trace_id, measurement_id = excluded.measurement_id"
 
 #endif

@@ -3,6 +3,7 @@
  * devices and totals. Reads every record once (constant memory) for the
  * I/O mix; --verify also checks every block checksum and the footer.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,10 @@ static int summarise(struct bpt_reader *r, const char *path, struct info_data *d
 
 	trace_summary_init(&d->sum);
 	while ((ret = bpt_reader_next(r, &rec, &err)) == 1)
-		trace_summary_add(&d->sum, &rec);
+		if (trace_summary_add(&d->sum, &rec)) {
+			pr_err("info: %s: out of memory", path);
+			return -ENOMEM;
+		}
 	if (ret < 0) {
 		trace_error("info", path, ret, &err);
 		return ret;
@@ -87,6 +91,7 @@ int cmd_info(int argc, char **argv)
 		return EXIT_FAIL;
 	d.hdr = bpt_reader_header(r);
 	if (summarise(r, d.path, &d)) {
+		trace_summary_free(&d.sum);
 		bpt_reader_close(r);
 		return EXIT_FAIL;
 	}
@@ -114,6 +119,7 @@ int cmd_info(int argc, char **argv)
 		info_print_text(stdout, &d);
 	if (!verify)
 		trace_warn_truncated("info", d.path, r);
+	trace_summary_free(&d.sum);
 	bpt_reader_close(r);
 	return ret ? EXIT_FAIL : EXIT_OK;
 }

@@ -70,7 +70,7 @@ static void text_devices(FILE *f, const struct info_data *d)
 		return;
 	fprintf(f, "  %3s %-12s %-9s %10s %9s %4s %10s  %s\n", "#", "name", "maj:min",
 		"size", "lbs/pbs", "rot", "I/Os", "model");
-	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
+	for (uint32_t i = 0; i < h->ndevices; i++) {
 		const struct bpt_device *v = &h->devices[i];
 		char mm[24], bs[24], name[ESC_LEN(v->name)], model[ESC_LEN(v->model)];
 
@@ -79,11 +79,12 @@ static void text_devices(FILE *f, const struct info_data *d)
 		fprintf(f, "  %3u %-12s %-9s %10s %9s %4u %10" PRIu64 "  %s\n", i,
 			fmt_text(v->name, name, sizeof(name)), mm,
 			fmt_bytes(v->size_bytes, size, sizeof(size)), bs, v->rotational,
-			d->sum.per_dev[i], v->model[0] ? fmt_text(v->model, model, sizeof(model)) : "-");
+			trace_summary_dev(&d->sum, i), v->model[0] ? fmt_text(v->model, model, sizeof(model)) : "-");
 	}
-	if (d->sum.other_dev)
-		fprintf(f, "  (%" PRIu64 " I/Os name a device not in the table)\n", d->sum.other_dev);
-	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++)
+	if (trace_summary_beyond(&d->sum, h->ndevices))
+		fprintf(f, "  (%" PRIu64 " I/Os name a device not in the table)\n",
+			trace_summary_beyond(&d->sum, h->ndevices));
+	for (uint32_t i = 0; i < h->ndevices; i++)
 		text_partitions(f, h, i);
 }
 
@@ -237,7 +238,7 @@ void info_print_json(FILE *f, const struct info_data *d)
 	jw_obj_end(&w);
 	jw_key(&w, "devices");
 	jw_arr(&w);
-	for (uint32_t i = 0; i < h->ndevices && i < BPT_MAX_DEVICES; i++) {
+	for (uint32_t i = 0; i < h->ndevices; i++) {
 		const struct bpt_device *v = &h->devices[i];
 
 		jw_obj(&w);
@@ -250,7 +251,7 @@ void info_print_json(FILE *f, const struct info_data *d)
 		jw_ku64(&w, "physical_block_bytes", v->physical_block_size);
 		jw_ku64(&w, "rotational", v->rotational);
 		jw_kstr(&w, "model", v->model);
-		jw_ku64(&w, "ios", s->per_dev[i]);
+		jw_ku64(&w, "ios", trace_summary_dev(s, i));
 		json_partitions(&w, h, i);
 		jw_obj_end(&w);
 	}

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "replay a trace on a device, file or virtual array" },
 	{ "analyze", cmd_analyze, "import, report, compare, query and chart traces" },
 	{ "measure", cmd_measure, "QD sweep and score, ZCAV, seeks by span, commit rate" },
+	{ "suite", cmd_suite, "run a benchmark suite on a configuration, resumably" },
 	{ "info", cmd_info, "show a trace file's header, devices and totals" },
 	{ "dump", cmd_dump, "print a trace's I/Os as text, CSV or JSON" },
 	{ "generate", cmd_generate, "write a synthetic trace" },

@@ -10,7 +10,7 @@
  * To add a command: declare it here, add a row to the table in main.c
  * (run by common/dispatch.c),
  * and put its code in the folder it belongs to (capture/, replay/, generate/,
- * analyze/, measure/, or cli/ for the file tools).
+ * analyze/, measure/, suite/, or cli/ for the file tools).
  */
 #ifndef BLKPEAK_COMMANDS_H
 #define BLKPEAK_COMMANDS_H
@@ -23,6 +23,7 @@ int cmd_replay(int argc, char **argv);   /* replay/cmd_replay.c */
 int cmd_analyze(int argc, char **argv);  /* analyze/cmd_analyze.c */
 int cmd_measure(int argc, char **argv);  /* measure/cmd_measure.c */
 int cmd_convert(int argc, char **argv);  /* formats/cmd_convert.c */
+int cmd_suite(int argc, char **argv);    /* suite/cmd_suite.c */
 
 /*
  * Foreign trace files (MSR CSV, blktrace, fio iologs...) as .bpt readers

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "blktrace_format.h"
@@ -64,7 +67,14 @@ struct btw {
 	const char *dir;
 	char **inputs;       /* expand_inputs() */
 	unsigned options;    /* BTW_OPT_* */
+	/* more devices than open files allowed: every event goes here first,
+	 * as (u32 device index, u32 length, bytes), and btw_close writes the
+	 * files in batches that fit, one pass over the spool each */
+	FILE *spool;
 };
+
+/* A spool record's payload is at most one event: header + a note. */
+#define SPOOL_MAX (BT_HDR_SIZE_1 + BTW_UNSEEN_MAX + 16)
 
 void btw_file_name(const char *dev, char *buf, size_t len)
 {
@@ -95,6 +105,68 @@ static int make_dir(const char *dir, struct bpt_error *err)
 	return 0;
 }
 
+/* Descriptors open now (/proc/self/fd), or 64 when it cannot be read. */
+static unsigned fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	if (!d)
+		return 64;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n; /* ".", ".." and the directory's own: a small margin */
+}
+
+/*
+ * Every file is written at once, each holding two descriptors (the new
+ * file and its lock, common/outfile.h): make room for nf files under
+ * RLIMIT_NOFILE, raising the soft limit up to the hard one when needed,
+ * or refuse before anything is created.
+ */
+static int fd_room(const char *dir, unsigned nf, struct bpt_error *err)
+{
+	/* (the spool of a batched export: the caller asks for 1 file) */
+	rlim_t need = (rlim_t)nf * 2 + fds_open() + 16;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+	}
+	return bpt_error_set(err, -EMFILE, "%s: writing %u file%s at once needs %llu open files; "
+			     "the limit is %llu (ulimit -n, hard limit %llu): raise it", dir, nf,
+			     nf == 1 ? "" : "s", (unsigned long long)need,
+			     (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+}
+
+/* An unnamed temporary file in dir (O_TMPFILE), else one made and
+ * unlinked at once: the spool never outlives the writer. */
+static FILE *spool_open(const char *dir)
+{
+	char *path = NULL;
+	FILE *f;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		if (asprintf(&path, "%s/.blkpeak-spool.XXXXXX", dir) < 0)
+			return NULL;
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(path);
+		free(path);
+		if (fd < 0)
+			return NULL;
+	}
+	if (!(f = fdopen(fd, "w+")))
+		close(fd);
+	return f;
+}
+
 static void free_strv(char **v);
 
 static void free_all(struct btw *w, int failed)
@@ -104,6 +176,8 @@ static void free_all(struct btw *w, int failed)
 			outfile_close(&w->f[i].o, failed ? -ECANCELED : 0);
 		free(w->f[i].path);
 	}
+	if (w->spool)
+		fclose(w->spool);
 	free(w->f);
 	free(w->slot);
 	free(w->heap);
@@ -197,6 +271,9 @@ static long cpu_suffix(const char *path)
 	return strtol(path + d, NULL, 10);
 }
 
+static int put(struct btw *w, struct btw_file *f, const void *p, size_t len,
+	       struct bpt_error *err);
+
 int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 	     const char *const *inputs, unsigned options, struct bpt_error *err)
 {
@@ -237,7 +314,23 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 		free_all(w, 1);
 		return bpt_error_set(err, -ENOMEM, "%s: out of memory", dir);
 	}
+	int batched = 0;
+
+	if (n > 1 && fd_room(dir, n, err)) {
+		/* not all at once: the spool and a batch of at least one file */
+		if ((rc = fd_room(dir, 2, err))) {
+			free_all(w, 1);
+			return rc;
+		}
+		batched = 1;
+	}
 	if (cpu < 0 && (rc = make_dir(dir, err))) {
+		free_all(w, 1);
+		return rc;
+	}
+	if (batched && !(w->spool = spool_open(dir))) {
+		rc = bpt_error_set(err, -errno ? -errno : -EIO, "%s: cannot create a temporary file: %s",
+				   dir, strerror(errno ? errno : EIO));
 		free_all(w, 1);
 		return rc;
 	}
@@ -264,8 +357,11 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 		else
 			snprintf(w->f[i].path, len, "%s/%s.blktrace.0", dir, name);
 		w->f[i].kdev = d ? bt_dev_make(d->major, d->minor) : 0;
-		if ((rc = outfile_open(&w->f[i].o, w->f[i].path, &oo))) {
-			*err = w->f[i].o.err;
+		/* batched: the files are opened at the end, checked now */
+		if (batched ? (rc = outfile_check(w->f[i].path, oo.what, oo.inputs, err))
+			    : (rc = outfile_open(&w->f[i].o, w->f[i].path, &oo))) {
+			if (!batched)
+				*err = w->f[i].o.err;
 			free(w->f[i].path);
 			w->f[i].path = NULL;
 			free_all(w, 1);
@@ -287,8 +383,7 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 			ts[1] = __builtin_bswap32(ts[1]);
 #endif
 			memcpy(rec + BT_HDR_SIZE_1, ts, 8);
-			if (fwrite(rec, sizeof(rec), 1, w->f[i].o.f) != 1) {
-				rc = bpt_error_set(err, -EIO, "%s: write failed", w->f[i].path);
+			if ((rc = put(w, &w->f[i], rec, sizeof(rec), err))) {
 				free_all(w, 1);
 				return rc;
 			}
@@ -347,11 +442,80 @@ static struct btw_node heap_pop(struct btw *w)
 static int put(struct btw *w, struct btw_file *f, const void *p, size_t len,
 	       struct bpt_error *err)
 {
+	if (w->spool) {
+		uint32_t h[2] = { (uint32_t)(f - w->f), (uint32_t)len };
+
+		if (fwrite(h, sizeof(h), 1, w->spool) == 1 && fwrite(p, len, 1, w->spool) == 1)
+			return 0;
+		return bpt_error_set(err, -errno ? -errno : -EIO, "%s: cannot write the temporary "
+				     "file: %s", w->dir, strerror(errno ? errno : EIO));
+	}
 	if (fwrite(p, len, 1, f->o.f) != 1)
 		return bpt_error_set(err, -errno ? -errno : -EIO, "%s: write failed: %s", f->path,
 				     strerror(errno ? errno : EIO));
-	(void)w;
 	return 0;
+}
+
+/*
+ * The spool into the files, in batches of as many files as the open-file
+ * limit leaves room for (two descriptors each): open the batch, pass over
+ * the spool once copying its events, place the batch. On a failure the
+ * files placed already are removed: the export is whole or absent.
+ */
+static int spool_place(struct btw *w, const char *const *inputs, struct bpt_error *err)
+{
+	struct outfile_opts oo = { .what = "a blktrace file", .inputs = inputs };
+	uint8_t buf[SPOOL_MAX];
+	unsigned k = 1, done = 0;
+	struct rlimit rl;
+	int rc = 0;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > (rlim_t)fds_open() + 16)
+		k = (unsigned)((rl.rlim_cur - fds_open() - 16) / 2);
+	if (k < 1)
+		k = 1;
+	if (fflush(w->spool))
+		return bpt_error_set(err, -errno, "%s: cannot write the temporary file: %s", w->dir,
+				     strerror(errno));
+	for (unsigned b = 0; b < w->nf && !rc; b += k) {
+		unsigned e = w->nf - b < k ? w->nf : b + k, opened = b;
+		uint32_t h[2];
+
+		for (; opened < e; opened++)
+			if ((rc = outfile_open(&w->f[opened].o, w->f[opened].path, &oo))) {
+				*err = w->f[opened].o.err;
+				break;
+			}
+		rewind(w->spool);
+		while (!rc && fread(h, sizeof(h), 1, w->spool) == 1) {
+			if (h[0] >= w->nf || h[1] > sizeof(buf) || fread(buf, h[1], 1, w->spool) != 1) {
+				rc = bpt_error_set(err, -EIO, "%s: the temporary file reads back "
+						   "wrong", w->dir);
+				break;
+			}
+			if (h[0] >= b && h[0] < e &&
+			    fwrite(buf, h[1], 1, w->f[h[0]].o.f) != 1)
+				rc = bpt_error_set(err, -errno ? -errno : -EIO, "%s: write failed: %s",
+						   w->f[h[0]].path, strerror(errno ? errno : EIO));
+		}
+		if (!rc && ferror(w->spool))
+			rc = bpt_error_set(err, -EIO, "%s: cannot read the temporary file", w->dir);
+		for (unsigned i = b; i < opened; i++) {
+			int r = outfile_close(&w->f[i].o, rc ? -ECANCELED : 0);
+
+			if (r && !rc) {
+				*err = w->f[i].o.err;
+				rc = r;
+			}
+		}
+		if (!rc)
+			done = e;
+	}
+	if (rc) /* no part of an export: remove the batches placed */
+		for (unsigned i = 0; i < done; i++)
+			unlink(w->f[i].path);
+	return rc;
 }
 
 static int write_event(struct btw *w, struct btw_slot *s, struct bpt_error *err)
@@ -553,6 +717,8 @@ int btw_close(struct btw *w, int failed, struct bpt_error *err)
 		return 0;
 	while (!failed && !rc && w->hn)
 		rc = emit_one(w, err);
+	if (w->spool && !failed && !rc)
+		rc = spool_place(w, (const char *const *)w->inputs, err);
 	for (unsigned i = 0; i < w->nf; i++) {
 		int r = outfile_close(&w->f[i].o, failed || rc ? -ECANCELED : 0);
 

@@ -9,7 +9,13 @@
  * An output named NAME.blktrace.0 is that one file (a trace of one
  * device; `blkparse -i NAME` reads it); NAME.blktrace.N for N > 0, or
  * NAME.blktrace.0 for a trace of several devices, is refused with what
- * to give instead.
+ * to give instead. The files are written at once, two descriptors each
+ * (common/outfile.h: the new file and its lock), the soft RLIMIT_NOFILE
+ * raised up to the hard limit for them. When even that is too few, the
+ * events go to one unnamed temporary file in the directory (the spool)
+ * and btw_close writes the files in batches that fit, one pass over the
+ * spool per batch; a batch that fails removes the files placed before
+ * it. Below what one batch needs (-EMFILE) nothing is created.
  * Each I/O becomes three v0x07 events, little-endian whatever the host
  * (blkparse reads either order), in time order:
  *   Q  at queue_ns (issue_ns when the trace has no queue time), the

@@ -9,43 +9,61 @@
 
 #include "foreign.h"
 
-/*
- * The first `sep` in line[e..len), or len. Fields are short: on a
- * little-endian machine look 8 bytes at a time (a zero byte of
- * word ^ sep*0x01..01 marks the separator) instead of a memchr call or a
- * compare per byte.
- */
-static inline size_t find_sep(const char *line, size_t e, size_t len, char sep)
-{
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	const uint64_t pat = ones * (uint8_t)sep;
+/*
+ * The bytes of w equal to sep, as the high bit of each such byte: exact
+ * (no false hits above a match, unlike the (x - 0x01..) & ~x trick), so
+ * every bit of the mask is a separator.
+ */
+static inline uint64_t sep_mask(uint64_t w, uint64_t pat)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t x = w ^ pat;
 
-	for (;;) {
-		uint64_t w = 0, x, hit;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/*
+ * ff_split for a one-byte separator other than ' ': one pass over the
+ * line, 8 bytes at a time, each separator found in a word ending a field
+ * (a line of 13 short fields costs about len / 8 loads, not a search
+ * per field).
+ */
+static size_t split_words(char *line, size_t len, char sep, struct ff_field *f, size_t max)
+{
+	const uint64_t pat = 0x0101010101010101ull * (uint8_t)sep;
+	size_t n = 0, start = 0, e = 0;
+
+	if (max == 1)
+		goto last;
+	for (; e < len; e += 8) {
+		uint64_t w = 0, hit;
 		size_t left = len - e;
 
-		if (left >= 8)
+		if (left >= 8) {
 			memcpy(&w, line + e, 8); /* one load */
-		else
+		} else {
 			for (size_t k = 0; k < left; k++)
 				w |= (uint64_t)(uint8_t)line[e + k] << (8 * k);
-		x = w ^ pat;
-		hit = (x - ones) & ~x & highs;
+		}
+		hit = sep_mask(w, pat);
 		if (left < 8) /* bytes past the line are not separators */
-			hit &= left ? (~0ull >> (64 - 8 * left)) : 0;
-		if (hit)
-			return e + (size_t)__builtin_ctzll(hit) / 8;
-		if (left <= 8)
-			return len;
-		e += 8;
+			hit &= ~0ull >> (64 - 8 * left);
+		while (hit) {
+			size_t at = e + (size_t)__builtin_ctzll(hit) / 8;
+
+			f[n++] = (struct ff_field){ line + start, at - start };
+			start = at + 1;
+			if (n == max - 1)
+				goto last;
+			hit &= hit - 1;
+		}
 	}
-#else
-	while (e < len && line[e] != sep)
-		e++;
-	return e;
-#endif
+last:
+	f[n++] = (struct ff_field){ line + start, len - start };
+	return n;
 }
+#endif
 
 size_t ff_split(char *line, size_t len, char sep, struct ff_field *f, size_t max)
 {
@@ -77,14 +95,23 @@ size_t ff_split(char *line, size_t len, char sep, struct ff_field *f, size_t max
 		}
 		return n;
 	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return split_words(line, len, sep, f, max);
+#else
 	for (;;) {
-		size_t e = n == max - 1 ? len : find_sep(line, i, len, sep);
+		size_t e = i;
 
+		if (n < max - 1)
+			while (e < len && line[e] != sep)
+				e++;
+		else
+			e = len;
 		f[n++] = (struct ff_field){ line + i, e - i };
 		if (e >= len)
 			return n;
 		i = e + 1;
 	}
+#endif
 }
 
 size_t ff_name_num(char *buf, size_t size, const char *prefix, size_t plen, uint64_t num)
@@ -105,22 +132,67 @@ size_t ff_name_num(char *buf, size_t size, const char *prefix, size_t plen, uint
 	return plen + nd;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Eight ASCII digits at p (the first the most significant) as a number:
+ * 0, or -1 when one of them is no digit. A byte is a digit when its high
+ * nibble is 3 and adding 6 leaves it 3 (0x30-0x39); the value is built
+ * in three multiplies, pairs, then fours, then the eight.
+ */
+static inline int digits8(const char *p, uint64_t *out)
+{
+	const uint64_t highs = 0xf0f0f0f0f0f0f0f0ull, threes = 0x3030303030303030ull;
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	if ((w & highs) != threes || ((w + 0x0606060606060606ull) & highs) != threes)
+		return -1;
+	w -= threes;
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
+	*out = (w * 10000 + (w >> 32)) & 0xffffffffull;
+	return 0;
+}
+#endif
+
 int ff_u64(const struct ff_field *f, uint64_t *out)
 {
+	const char *p = f->p;
+	size_t len = f->len, i = 0;
 	uint64_t v = 0;
 
-	if (!f->len || f->len > 20)
+	if (!len || len > 20)
 		return -1;
 	/* 19 digits always fit 64 bits; only a 20th can overflow */
-	for (size_t i = 0; i < f->len; i++) {
-		unsigned d = (unsigned)(f->p[i] - '0');
+	if (len == 20) {
+		for (; i < len; i++) {
+			unsigned d = (unsigned)(p[i] - '0');
+
+			if (d > 9)
+				return -1;
+			if (i < 19)
+				v = v * 10 + d;
+			else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+				return -1;
+		}
+		*out = v;
+		return 0;
+	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; len - i >= 8; i += 8) {
+		uint64_t e;
+
+		if (digits8(p + i, &e))
+			return -1;
+		v = v * 100000000ull + e;
+	}
+#endif
+	for (; i < len; i++) {
+		unsigned d = (unsigned)(p[i] - '0');
 
 		if (d > 9)
 			return -1;
-		if (i < 19)
-			v = v * 10 + d;
-		else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
-			return -1;
+		v = v * 10 + d;
 	}
 	*out = v;
 	return 0;
@@ -163,40 +235,71 @@ int ff_hex(const struct ff_field *f, uint64_t *out)
 	return 0;
 }
 
+static const uint64_t pow10_of[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* k when unit is 10^k (k >= 1), else 0: the fraction digits that count. */
+static inline size_t pow10_digits(uint64_t unit)
+{
+	switch (unit) { /* the readers' units first */
+	case 1000000000ull: return 9;
+	case 1000000ull: return 6;
+	case 1000ull: return 3;
+	}
+	for (size_t k = 1; k < 20; k++)
+		if (pow10_of[k] == unit)
+			return k;
+	return 0;
+}
+
 int ff_decimal_scaled(const struct ff_field *f, uint64_t unit, uint64_t *out)
 {
-	size_t dot = f->len;
-	uint64_t whole, frac = 0, scale = unit;
+	size_t dot = 0;
+	uint64_t whole = 0, frac = 0, scale = unit, v;
 
-	for (size_t i = 0; i < f->len; i++)
-		if (f->p[i] == '.') {
-			dot = i;
-			break;
-		}
-	struct ff_field w = { f->p, dot };
-
-	if (dot == 0 && f->len > 1) { /* ".5" */
-		whole = 0;
-	} else if (ff_u64(&w, &whole)) {
+	/* the whole part's digits, up to the dot, read once */
+	while (dot < f->len && (unsigned)(f->p[dot] - '0') <= 9)
+		dot++;
+	if (dot < f->len && f->p[dot] != '.')
 		return -1;
+	if (dot) {
+		struct ff_field w = { f->p, dot };
+
+		if (ff_u64(&w, &whole))
+			return -1;
+	} else if (f->len < 2) {
+		return -1; /* "" or "." alone; ".5" is 0.5 */
 	}
-	if (dot < f->len) {
-		if (dot + 1 == f->len && !dot)
-			return -1; /* "." alone */
-		for (size_t i = dot + 1; i < f->len; i++) {
+	if (dot + 1 < f->len) {
+		size_t i = dot + 1, k = pow10_digits(unit), keep = i + k;
+		uint64_t acc = 0;
+
+		if (k) { /* unit = 10^k: the first k digits as one integer */
+			for (; i < f->len && i < keep; i++) {
+				unsigned d = (unsigned)(f->p[i] - '0');
+
+				if (d > 9)
+					return -1;
+				acc = acc * 10 + d;
+			}
+			frac = acc * pow10_of[keep - i];
+		}
+		for (; i < f->len; i++) {
 			unsigned d = (unsigned)(f->p[i] - '0');
 
 			if (d > 9)
 				return -1;
-			if (scale >= 10) { /* digits finer than 1 ns are dropped */
+			if (scale >= 10 && !k) { /* digits finer than 1 ns are dropped */
 				scale /= 10;
 				frac += d * scale;
 			}
 		}
 	}
 	/* whole * unit + frac within 64 bits, without a division per call */
-	uint64_t v;
-
 	if (__builtin_mul_overflow(whole, unit, &v) || __builtin_add_overflow(v, frac, &v))
 		return -1;
 	*out = v;

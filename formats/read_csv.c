@@ -29,10 +29,17 @@
 enum { F_Q, F_I, F_C, F_DEV, F_SECTOR, F_BYTES, F_OP, F_FLAGS, F_PID, F_COMM, F_CGROUP, F_ERR,
        F_COMPL, F_N };
 
+#define DEV_CACHE 8
+
 struct csv_state {
-	char last_dev[64];
-	size_t last_dev_len;
-	int last_dev_idx; /* -1: none */
+	/* the dev names seen last and their indexes (a trace of a few
+	 * devices in turn pays no lookup per line) */
+	struct {
+		char name[64];
+		size_t len;
+		int idx;
+	} dev[DEV_CACHE];
+	unsigned ndev, dev_next;
 	char last_comm[64];
 	size_t last_comm_len;
 	uint32_t last_comm_id;
@@ -98,11 +105,13 @@ static int split(char *line, size_t len, struct ff_field *f, char (*buf)[4096])
 	}
 }
 
-/* The index of f among words[0..nw) ("" for a hole), or -1. */
-static int word(const struct ff_field *f, const char *const *words, size_t nw)
+/* The index of f among words[0..nw), or -1. By length first: a field
+ * holding a NUL is no word, and no byte past a word's end is read. */
+static int word(const struct ff_field *f, const char *const *words, const uint8_t *lens, size_t nw)
 {
 	for (size_t i = 0; i < nw; i++)
-		if (words[i][0] == f->p[0] && !strncmp(f->p, words[i], f->len) && !words[i][f->len])
+		if (lens[i] == f->len && f->len && words[i][0] == f->p[0] &&
+		    !memcmp(f->p, words[i], f->len))
 			return (int)i;
 	return -1;
 }
@@ -113,7 +122,6 @@ static int csv_open(struct ff_ctx *cx, void **state)
 
 	if (!s)
 		return ff_fail(cx, -ENOMEM, "out of memory");
-	s->last_dev_idx = -1;
 	*state = s;
 	return 0;
 }
@@ -123,9 +131,19 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 	static const char *const ops[] = { [BPT_OP_READ] = "read", [BPT_OP_WRITE] = "write",
 					   [BPT_OP_FLUSH] = "flush", [BPT_OP_DISCARD] = "discard",
 					   [BPT_OP_WRITE_ZEROES] = "write-zeroes" };
+	static const uint8_t op_lens[] = { [BPT_OP_READ] = 4, [BPT_OP_WRITE] = 5,
+					   [BPT_OP_FLUSH] = 5, [BPT_OP_DISCARD] = 7,
+					   [BPT_OP_WRITE_ZEROES] = 12 };
 	static const char *const compl[] = { [BPT_COMPLETION_SEEN] = "seen",
 					     [BPT_COMPLETION_REUSED] = "reused",
 					     [BPT_COMPLETION_PENDING] = "pending" };
+	static const uint8_t compl_lens[] = { [BPT_COMPLETION_SEEN] = 4,
+					      [BPT_COMPLETION_REUSED] = 6,
+					      [BPT_COMPLETION_PENDING] = 7 };
+	_Static_assert(sizeof(ops) / sizeof(ops[0]) == BPT_OP__COUNT &&
+		       sizeof(op_lens) == BPT_OP__COUNT &&
+		       sizeof(compl) / sizeof(compl[0]) == BPT_COMPLETION__COUNT &&
+		       sizeof(compl_lens) == BPT_COMPLETION__COUNT, "a word for every value");
 	struct csv_state *s = state;
 	struct ff_field f[F_N + 1];
 	char *line;
@@ -159,13 +177,13 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			BAD("issue_ns", "not a number from queue_ns on");
 		if (ff_u64(&f[F_C], &c) || c == UINT64_MAX)
 			BAD("complete_ns", "not a number");
-		if (!f[F_DEV].len || f[F_DEV].len >= sizeof(s->last_dev))
+		if (!f[F_DEV].len || f[F_DEV].len >= sizeof(s->dev[0].name))
 			BAD("dev", "empty or longer than 63 bytes");
 		if (ff_u64(&f[F_SECTOR], &sector))
 			BAD("sector", "not a number");
 		if (ff_u64(&f[F_BYTES], &bytes) || bytes > UINT32_MAX || !BPT_SECTOR_END_OK(sector, bytes))
 			BAD("bytes", "not a number below 4 GiB ending before 2^64");
-		if ((op = word(&f[F_OP], ops, BPT_OP__COUNT)) < 0)
+		if ((op = word(&f[F_OP], ops, op_lens, BPT_OP__COUNT)) < 0)
 			BAD("op", "not read, write, flush, discard or write-zeroes");
 		if (!(f[F_FLAGS].len == 1 && f[F_FLAGS].p[0] == '-')) {
 			size_t k;
@@ -190,22 +208,27 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			ff_u64(&(struct ff_field){ f[F_ERR].p + 1, f[F_ERR].len - 1 }, &err) || err > 4095)
 			: (ff_u64(&f[F_ERR], &err) || err)))
 			BAD("error", "not 0 or a negative errno");
-		if ((cp = word(&f[F_COMPL], compl, BPT_COMPLETION__COUNT)) < 0)
+		if ((cp = word(&f[F_COMPL], compl, compl_lens, BPT_COMPLETION__COUNT)) < 0)
 			BAD("completion", "not seen, pending or reused");
 		if (c < iss)
 			BAD("complete_ns", "before issue_ns");
 #undef BAD
-		if (s->last_dev_idx < 0 || s->last_dev_len != f[F_DEV].len ||
-		    memcmp(s->last_dev, f[F_DEV].p, f[F_DEV].len)) {
-			char name[64];
+		int di = -1;
 
-			memcpy(name, f[F_DEV].p, f[F_DEV].len);
-			name[f[F_DEV].len] = 0;
-			if ((rc = ff_device(cx, name, 0, 0)) < 0)
+		for (unsigned k = 0; k < s->ndev && di < 0; k++)
+			if (s->dev[k].len == f[F_DEV].len && !memcmp(s->dev[k].name, f[F_DEV].p, f[F_DEV].len))
+				di = s->dev[k].idx;
+		if (di < 0) {
+			unsigned k = s->ndev < DEV_CACHE ? s->ndev++ : s->dev_next++ % DEV_CACHE;
+
+			memcpy(s->dev[k].name, f[F_DEV].p, f[F_DEV].len);
+			s->dev[k].name[f[F_DEV].len] = 0;
+			if ((rc = ff_device(cx, s->dev[k].name, 0, 0)) < 0) {
+				s->dev[k].len = SIZE_MAX; /* matches no field */
 				return rc;
-			memcpy(s->last_dev, name, f[F_DEV].len + 1);
-			s->last_dev_len = f[F_DEV].len;
-			s->last_dev_idx = rc;
+			}
+			s->dev[k].len = f[F_DEV].len;
+			di = s->dev[k].idx = rc;
 		}
 		if (!s->have_comm || s->last_comm_len != f[F_COMM].len ||
 		    memcmp(s->last_comm, f[F_COMM].p, f[F_COMM].len)) {
@@ -215,7 +238,7 @@ static int csv_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 			s->last_comm_len = f[F_COMM].len;
 			s->have_comm = 1;
 		}
-		rec->dev = (uint16_t)s->last_dev_idx;
+		rec->dev = (uint32_t)di;
 		rec->comm_id = s->last_comm_id;
 		/* +1 ns: a queue time of 0 is a real one here, and 0 means none */
 		rec->queue_ns = q == iss ? 0 : q + 1;

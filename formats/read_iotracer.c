@@ -58,13 +58,17 @@ struct it_state {
 		int idx;
 	} dev[DEV_CACHE];
 	unsigned ndev, dev_next;
+	/* the last Command Flags field and its flags */
+	char last_req[64];
+	size_t last_req_len;
+	uint8_t last_req_flags;
 	/* the last command and its id */
 	char last_comm[64];
 	size_t last_comm_len;
 	uint32_t last_comm_id;
 	int have_comm;
 	/* the last minute ("YYYY-MM-DD HH:MM") and its ns at :00 */
-	char last_min[16];
+	uint64_t last_min[2];
 	uint64_t min_ns;
 	int have_min;
 };
@@ -100,7 +104,10 @@ static int parse_time(struct it_state *s, const struct ff_field *f, uint64_t *ns
 
 	if (f->len < 19 || p[16] != ':')
 		return -1;
-	if (!s->have_min || memcmp(p, s->last_min, 16)) {
+	uint64_t min[2];
+
+	memcpy(min, p, 16); /* two loads, not a memcmp call per line */
+	if (!s->have_min || min[0] != s->last_min[0] || min[1] != s->last_min[1]) {
 		if (p[4] != '-' || p[7] != '-' || p[10] != ' ' || p[13] != ':' ||
 		    digits(p, 4, &y) || digits(p + 5, 2, &mo) || digits(p + 8, 2, &d) || y < 1970 ||
 		    mo < 1 || mo > 12 || d < 1 || d > 31 || digits(p + 11, 2, &h) ||
@@ -108,7 +115,7 @@ static int parse_time(struct it_state *s, const struct ff_field *f, uint64_t *ns
 			return -1;
 		s->min_ns = ((uint64_t)days_from_civil(y, mo, d) * 86400ull + h * 3600ull + mi * 60ull) *
 			    1000000000ull;
-		memcpy(s->last_min, p, 16);
+		memcpy(s->last_min, min, 16);
 		s->have_min = 1;
 	}
 	if (digits(p + 17, 2, &sec) || sec > 60)
@@ -314,7 +321,16 @@ static int it_next(void *state, struct ff_ctx *cx, struct bpt_record *rec)
 		if (n == V2_N) {
 			if (f[V2_QLAT].len && (parse_ms(&f[V2_QLAT], &qlat) || qlat >= ts - lat))
 				BAD("Queue Latency", "not milliseconds before the issue");
-			flags |= req_flags(&f[V2_FLAGS]);
+			const struct ff_field *rf = &f[V2_FLAGS];
+
+			if (rf->len != s->last_req_len || memcmp(rf->p, s->last_req, rf->len)) {
+				s->last_req_flags = req_flags(rf);
+				/* a field too long to keep is parsed every time */
+				s->last_req_len = rf->len < sizeof(s->last_req) ? rf->len : SIZE_MAX;
+				if (rf->len < sizeof(s->last_req))
+					memcpy(s->last_req, rf->p, rf->len);
+			}
+			flags |= s->last_req_flags;
 		}
 #undef BAD
 		if (r == 1) {

@@ -47,12 +47,22 @@ struct ff_held {
  * case costs two copies) and a heap for those that arrive early; the
  * smallest of the two heads leaves first. At most `cap` records are held.
  */
+/* A heap entry: the order's key and where its record is. */
+struct ff_hkey {
+	uint64_t issue_ns, seq;
+	uint32_t slot;          /* index into ff_window.slab */
+};
+
 struct ff_window {
 	uint32_t cap;
 	struct ff_held *ring;   /* FIFO, ring of ring_cap */
 	uint32_t ring_cap, ring_head, ring_len;
-	struct ff_held *heap;   /* min-heap by (issue_ns, seq) */
-	uint32_t heap_cap, heap_len;
+	/* min-heap by (issue_ns, seq) of 24-byte keys: sifting moves keys,
+	 * never the records, which stay in the slab until they leave */
+	struct ff_hkey *heap;
+	struct bpt_record *slab; /* heap_cap records */
+	uint32_t *free_slot;    /* nfree slab slots not in use */
+	uint32_t heap_cap, heap_len, nfree;
 	uint64_t seq;
 };
 int ff_window_init(struct ff_window *w, uint32_t cap);

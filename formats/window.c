@@ -4,18 +4,15 @@
  * before the FIFO's last goes to a min-heap. The earliest of the two
  * heads leaves first, so a sorted input costs O(1) per record and an
  * unsorted one O(log window). Both grow on demand up to `cap` records.
+ * The heap orders small keys; its records wait in a slab (a completion-
+ * ordered input sends most records through the heap, and sifting whole
+ * records cost a quarter of reading one).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "source_int.h"
-
-static int before(const struct ff_held *a, const struct ff_held *b)
-{
-	return a->rec.issue_ns < b->rec.issue_ns ||
-	       (a->rec.issue_ns == b->rec.issue_ns && a->seq < b->seq);
-}
 
 int ff_window_init(struct ff_window *w, uint32_t cap)
 {
@@ -28,13 +25,23 @@ void ff_window_free(struct ff_window *w)
 {
 	free(w->ring);
 	free(w->heap);
+	free(w->slab);
+	free(w->free_slot);
 	memset(w, 0, sizeof(*w));
 }
 
 void ff_window_clear(struct ff_window *w)
 {
 	w->ring_head = w->ring_len = w->heap_len = 0;
+	w->nfree = 0;
+	for (uint32_t i = w->heap_cap; i-- > 0;)
+		w->free_slot[w->nfree++] = i;
 	w->seq = 0;
+}
+
+static int key_before(const struct ff_hkey *a, const struct ff_hkey *b)
+{
+	return a->issue_ns < b->issue_ns || (a->issue_ns == b->issue_ns && a->seq < b->seq);
 }
 
 static int grow_ring(struct ff_window *w)
@@ -57,48 +64,72 @@ static int grow_ring(struct ff_window *w)
 	return 0;
 }
 
-static int heap_push(struct ff_window *w, const struct ff_held *h)
+/* Grow the heap, its slab and the free slots to n entries: 0 or -ENOMEM
+ * (what was grown already stays usable). */
+static int heap_grow(struct ff_window *w, uint32_t n)
+{
+	struct ff_hkey *h = realloc(w->heap, sizeof(*h) * n);
+
+	if (!h)
+		return -ENOMEM;
+	w->heap = h;
+	struct bpt_record *r = realloc(w->slab, sizeof(*r) * n);
+
+	if (!r)
+		return -ENOMEM;
+	w->slab = r;
+	uint32_t *f = realloc(w->free_slot, sizeof(*f) * n);
+
+	if (!f)
+		return -ENOMEM;
+	w->free_slot = f;
+	for (uint32_t i = n; i-- > w->heap_cap;)
+		w->free_slot[w->nfree++] = i;
+	w->heap_cap = n;
+	return 0;
+}
+
+static int heap_push(struct ff_window *w, const struct bpt_record *rec, uint64_t seq)
 {
 	if (w->heap_len == w->heap_cap) {
 		uint32_t n = w->heap_cap ? w->heap_cap * 2 : 1024;
-		struct ff_held *p;
 
 		if (n > w->cap)
 			n = w->cap;
-		p = realloc(w->heap, sizeof(*p) * n);
-		if (!p)
+		if (heap_grow(w, n))
 			return -ENOMEM;
-		w->heap = p;
-		w->heap_cap = n;
 	}
+	struct ff_hkey k = { rec->issue_ns, seq, w->free_slot[--w->nfree] };
 	uint32_t i = w->heap_len++;
 
+	w->slab[k.slot] = *rec;
 	while (i) {
 		uint32_t parent = (i - 1) / 2;
 
-		if (!before(h, &w->heap[parent]))
+		if (!key_before(&k, &w->heap[parent]))
 			break;
 		w->heap[i] = w->heap[parent];
 		i = parent;
 	}
-	w->heap[i] = *h;
+	w->heap[i] = k;
 	return 0;
 }
 
-static void heap_pop(struct ff_window *w, struct ff_held *out)
+static void heap_pop(struct ff_window *w, struct bpt_record *out)
 {
-	struct ff_held last = w->heap[--w->heap_len];
-	uint32_t i = 0, n = w->heap_len;
+	struct ff_hkey last = w->heap[--w->heap_len];
+	uint32_t i = 0, n = w->heap_len, slot = w->heap[0].slot;
 
-	*out = w->heap[0];
+	*out = w->slab[slot];
+	w->free_slot[w->nfree++] = slot;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(&w->heap[c + 1], &w->heap[c]))
+		if (c + 1 < n && key_before(&w->heap[c + 1], &w->heap[c]))
 			c++;
-		if (!before(&w->heap[c], &last))
+		if (!key_before(&w->heap[c], &last))
 			break;
 		w->heap[i] = w->heap[c];
 		i = c;
@@ -113,14 +144,14 @@ int ff_window_push(struct ff_window *w, const struct bpt_record *rec)
 
 	if (w->ring_len &&
 	    rec->issue_ns < w->ring[(w->ring_head + w->ring_len - 1) & (w->ring_cap - 1)].rec.issue_ns)
-		return heap_push(w, &(struct ff_held){ .rec = *rec, .seq = seq });
+		return heap_push(w, rec, seq);
 	if (w->ring_len == w->ring_cap) {
 		int rc = grow_ring(w);
 
 		if (rc)
 			return rc;
 		if (w->ring_len == w->ring_cap) /* at cap: the heap takes it */
-			return heap_push(w, &(struct ff_held){ .rec = *rec, .seq = seq });
+			return heap_push(w, rec, seq);
 	}
 	struct ff_held *h = &w->ring[(w->ring_head + w->ring_len) & (w->ring_cap - 1)];
 
@@ -132,18 +163,20 @@ int ff_window_push(struct ff_window *w, const struct bpt_record *rec)
 
 int ff_window_pop(struct ff_window *w, struct bpt_record *rec)
 {
-	struct ff_held h;
-
 	if (!w->ring_len && !w->heap_len)
 		return 0;
-	if (w->ring_len && (!w->heap_len || before(&w->ring[w->ring_head], &w->heap[0]))) {
-		h = w->ring[w->ring_head];
-		w->ring_head = (w->ring_head + 1) & (w->ring_cap - 1);
-		w->ring_len--;
-	} else {
-		heap_pop(w, &h);
+	if (w->ring_len) {
+		const struct ff_held *h = &w->ring[w->ring_head];
+
+		if (!w->heap_len || h->rec.issue_ns < w->heap[0].issue_ns ||
+		    (h->rec.issue_ns == w->heap[0].issue_ns && h->seq < w->heap[0].seq)) {
+			*rec = h->rec;
+			w->ring_head = (w->ring_head + 1) & (w->ring_cap - 1);
+			w->ring_len--;
+			return 1;
+		}
 	}
-	*rec = h.rec;
+	heap_pop(w, rec);
 	return 1;
 }
 
@@ -155,8 +188,8 @@ int ff_window_peek(const struct ff_window *w, uint64_t *issue_ns)
 		return 0;
 	if (w->ring_len)
 		t = w->ring[w->ring_head].rec.issue_ns;
-	if (w->heap_len && w->heap[0].rec.issue_ns < t)
-		t = w->heap[0].rec.issue_ns;
+	if (w->heap_len && w->heap[0].issue_ns < t)
+		t = w->heap[0].issue_ns;
 	*issue_ns = t;
 	return 1;
 }

@@ -52,17 +52,33 @@ static int count_size(struct size_count **t, size_t *n, size_t *cap, uint32_t si
 	return 0;
 }
 
+/* Make *ends (the end sector of each device's last I/O, *n of them,
+ * UINT64_MAX for none yet) hold index dev: grown to the index a record
+ * names, not to the most devices a trace may have. */
+static int grow_ends(uint64_t **ends, uint32_t *n, uint32_t dev)
+{
+	uint32_t nn = dev < 32 ? 64 : dev + dev / 2 + 1;
+	uint64_t *e = realloc(*ends, (size_t)nn * sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	memset(e + *n, 0xff, (size_t)(nn - *n) * sizeof(*e));
+	*ends = e;
+	*n = nn;
+	return 0;
+}
+
 int measure_like(const char *path, double *read_pct, double *random_pct, char *mix,
 		 size_t len, struct bpt_error *err)
 {
 	struct bpt_reader *r;
 	struct bpt_record rec;
-	uint64_t prev_end[BPT_MAX_DEVICES], reads = 0, all = 0, random = 0, total = 0;
+	uint64_t *prev_end = NULL, reads = 0, all = 0, random = 0, total = 0;
 	struct size_count *t = NULL;
 	size_t n = 0, cap = 0, o = 0;
+	uint32_t ndev = 0;
 	int rc;
 
-	memset(prev_end, 0xff, sizeof(prev_end));
 	if ((rc = bpt_reader_open(&r, path, err)))
 		return rc;
 	while ((rc = bpt_reader_next(r, &rec, err)) == 1) {
@@ -75,10 +91,12 @@ int measure_like(const char *path, double *read_pct, double *random_pct, char *m
 			continue;
 		all++;
 		reads += rec.op == BPT_OP_READ;
-		if (rec.dev < BPT_MAX_DEVICES) {
-			random += rec.sector != prev_end[rec.dev];
-			prev_end[rec.dev] = rec.sector + rec.bytes / 512;
+		if (rec.dev >= ndev && grow_ends(&prev_end, &ndev, rec.dev)) {
+			rc = bpt_error_set(err, -ENOMEM, "%s: out of memory", path);
+			break;
 		}
+		random += rec.sector != prev_end[rec.dev];
+		prev_end[rec.dev] = rec.sector + rec.bytes / 512;
 		if (count_size(&t, &n, &cap, size)) {
 			rc = bpt_error_set(err, -ENOMEM, "%s: out of memory", path);
 			break;
@@ -112,5 +130,6 @@ int measure_like(const char *path, double *read_pct, double *random_pct, char *m
 		rc = 0;
 out:
 	free(t);
+	free(prev_end);
 	return rc;
 }

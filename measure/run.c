@@ -180,7 +180,8 @@ static int replay_step(struct ctx *c, unsigned depth, int *timed_out)
 }
 
 /*
- * Read the run file into units: record source_index / per is its unit.
+ * Read the run file into units: record source_index / per is its unit;
+ * array-internal records (raid5/raid6 parity and old-data I/O) are left out.
  * *done is the number of complete units (all `per` records there) in
  * front. Every one of the `n` units must be there unless the step was
  * cut by --time (`timed`): replay issues in trace order, so the units done
@@ -217,6 +218,11 @@ static int load_units(struct ctx *c, unsigned per, uint64_t n, int timed, struct
 	while ((rc = bpt_reader_next(rd, &rec, &err)) == 1) {
 		struct unit *x;
 
+		/* a raid5/raid6 target's own reads and writes (old data,
+		 * parity) serve a request but are none of the step's I/Os
+		 * (schemas/trace-format.md, column internal) */
+		if (rec.internal)
+			continue;
 		if (rec.source_index / per >= n) {
 			rc = -EINVAL;
 			pr_err("measure: %s: source index %" PRIu64 " past the trace's end", c->run,

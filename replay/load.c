@@ -74,7 +74,8 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 	int np;
 
 	*miss = UINT64_MAX;
-	if (o->dev_target[rec->dev] == LOAD_UNMAPPED && !o->has_region[rec->dev])
+	if (rec->dev >= o->ndev ||
+	    (o->dev_target[rec->dev] == LOAD_UNMAPPED && !o->has_region[rec->dev]))
 		return -ENODEV;
 	if (is_write_op(op) && o->writes != WRITES_REPLAY) {
 		if (o->writes == WRITES_SKIP || op != BPT_OP_WRITE)
@@ -144,6 +145,7 @@ unsigned load_max_outstanding(const struct rp_io *io, uint64_t n)
 void loaded_trace_free(struct loaded_trace *lt)
 {
 	free(lt->blk);
+	load_opts_free(&lt->opts);
 	memset(lt, 0, sizeof(*lt));
 }
 
@@ -181,6 +183,45 @@ static struct load_block *new_block(struct loaded_trace *lt, uint64_t *cap,
 	return &lt->blk[lt->nblk++];
 }
 
+int load_opts_init(struct load_opts *o, uint32_t ndev)
+{
+	if (!ndev)
+		ndev = 1;
+	o->ndev = 0;
+	o->dev_target = malloc(ndev);
+	o->has_region = calloc(ndev, 1);
+	if (!o->dev_target || !o->has_region) {
+		load_opts_free(o);
+		return -ENOMEM;
+	}
+	memset(o->dev_target, LOAD_UNMAPPED, ndev);
+	o->ndev = ndev;
+	return 0;
+}
+
+void load_opts_free(struct load_opts *o)
+{
+	free(o->dev_target);
+	free(o->has_region);
+	o->dev_target = o->has_region = NULL;
+	o->ndev = 0;
+}
+
+/* dst = src with arrays of its own; 0 or -ENOMEM. */
+static int load_opts_copy(struct load_opts *dst, const struct load_opts *src)
+{
+	*dst = *src;
+	dst->dev_target = malloc(src->ndev ? src->ndev : 1);
+	dst->has_region = malloc(src->ndev ? src->ndev : 1);
+	if (!dst->dev_target || !dst->has_region) {
+		load_opts_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->dev_target, src->dev_target, src->ndev);
+	memcpy(dst->has_region, src->has_region, src->ndev);
+	return 0;
+}
+
 int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 	      struct loaded_trace *lt, struct bpt_error *err)
 {
@@ -191,7 +232,8 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 	int rc;
 
 	memset(lt, 0, sizeof(*lt));
-	lt->opts = *opts;
+	if (load_opts_copy(&lt->opts, opts))
+		return -ENOMEM;
 	lt->issue_ordered = 1;
 	rc = bpt_reader_rewind(r, err);
 	while (!rc && (rc = bpt_reader_next(r, &rec, err)) == 1) {

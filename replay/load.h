@@ -43,16 +43,23 @@ enum writes_mode {
 
 struct load_opts {
 	/* target index of each device of the trace's header (by device
-	 * index); LOAD_UNMAPPED: a record on it makes the load fail */
-	uint8_t dev_target[BPT_MAX_DEVICES];
+	 * index, ndev of them: load_opts_init); LOAD_UNMAPPED: a record on
+	 * it (or on an index >= ndev) makes the load fail */
+	uint8_t *dev_target;
+	uint32_t ndev;
 	/* regions sent to targets of their own (region.h), sorted by
 	 * (dev, start); a device with regions has its I/Os cut at their
 	 * bounds, each piece an rp_io of its own (same src, piece 0, 1, ...) */
 	struct region region[REGION_MAX];
 	unsigned nregion;
-	uint8_t has_region[BPT_MAX_DEVICES];
+	uint8_t *has_region; /* ndev flags: the device has regions */
 	enum writes_mode writes;
 };
+
+/* Arrays for ndev devices (at least 1), every one LOAD_UNMAPPED without
+ * regions; 0 or -ENOMEM. load_opts_free frees them (o may be zeroed). */
+int load_opts_init(struct load_opts *o, uint32_t ndev);
+void load_opts_free(struct load_opts *o);
 
 /* Per target: what the scheduler will send there. */
 struct load_target_stats {

@@ -29,8 +29,8 @@
 #include "run_writer.h"
 #include "summary.h"
 #include "target.h"
-#include "target_hdd.h"
-#include "verify.h"
+#include "disk/target_hdd.h"
+#include "verify/verify.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -285,8 +285,10 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 		pr_err("replay: out of memory");
 		goto out;
 	}
-	for (unsigned d = 0; d < BPT_MAX_DEVICES; d++)
-		lo->dev_target[d] = LOAD_UNMAPPED;
+	if (load_opts_init(lo, h->ndevices)) {
+		pr_err("replay: out of memory");
+		goto out;
+	}
 	for (unsigned m = 0; m < o->nmap; m++) {
 		int hit = 0;
 
@@ -360,14 +362,23 @@ static int load(struct replay *rp)
 		return -1;
 	}
 	h = bpt_reader_header(rp->reader);
-	if (map_devices(rp, h, &lo))
+	if (map_devices(rp, h, &lo)) {
+		load_opts_free(&lo);
 		return -1;
+	}
 	rc = bpt_reader_digest(rp->reader, &rp->digest, &err);
 	if (rc < 0) {
+		load_opts_free(&lo);
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
 	rc = load_scan(rp->reader, &lo, &rp->lt, &err);
+	load_opts_free(&lo);
+	if (rc == -ENODEV && (uint32_t)rp->lt.unmapped_dev >= h->ndevices) {
+		pr_err("replay: %s: an I/O names device %u, not in the trace's table of %u",
+		       o->trace, (unsigned)rp->lt.unmapped_dev, h->ndevices);
+		return -1;
+	}
 	if (rc == -ENODEV) {
 		const struct bpt_device *d = &h->devices[rp->lt.unmapped_dev];
 		char name[sizeof(d->name) * 4 + 4];

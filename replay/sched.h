@@ -40,8 +40,8 @@
 #include <stdint.h>
 
 #include "cpu_pin.h"
-#include "engine.h"
-#include "layout.h"
+#include "engine/engine.h"
+#include "array/layout.h"
 
 /* One I/O to replay (40 bytes; a million take 40 MB). */
 struct rp_io {

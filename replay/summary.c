@@ -10,7 +10,7 @@
 #include "jsonout.h"
 #include "partial.h"
 #include "summary.h"
-#include "verify.h"
+#include "verify/verify.h"
 
 #define OP_BITS 3 /* a spilled latency is ns << OP_BITS | op */
 _Static_assert(BPT_OP__COUNT <= (1u << OP_BITS), "an op fits in OP_BITS");

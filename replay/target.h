@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "disk_model.h"
-#include "layout.h"
+#include "disk/disk_model.h"
+#include "array/layout.h"
 
 struct target_spec {
 	enum layout_kind kind;

@@ -242,6 +242,21 @@ CREATE TABLE measurement_points (
 	PRIMARY KEY (measurement_id, step)
 );
 
+-- A result of `blkpeak suite run` (version 9), as in SQLite.
+CREATE TABLE suite_results (
+	suite_digest    text   NOT NULL,
+	suite_name      text   NOT NULL,
+	workload        text   NOT NULL,
+	kind            text   NOT NULL,
+	label           text   NOT NULL,
+	host            text   NOT NULL,
+	repeat_no       bigint NOT NULL,
+	trace_id        bigint REFERENCES traces(id) ON DELETE CASCADE,
+	measurement_id  bigint REFERENCES measurements(id) ON DELETE CASCADE,
+	PRIMARY KEY (suite_digest, workload, label, host, repeat_no)
+);
+CREATE INDEX suite_results_name ON suite_results (suite_name, label);
+
 CREATE VIEW io_detail AS
 	SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
 	       ios.complete_ns - ios.issue_ns AS service_ns,
@@ -260,4 +275,4 @@ CREATE VIEW io_detail AS
 	LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id
 	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
-INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 8);
+INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 9);

@@ -6,7 +6,7 @@
 -- embeds it at build time and runs it on a new, empty database.
 --
 -- Identification: PRAGMA application_id = 0x424C4B50 ('BLKP') marks a
--- blkpeak database; PRAGMA user_version is the schema version (8). A
+-- blkpeak database; PRAGMA user_version is the schema version (9). A
 -- database with an older version is migrated by analyze/db.c, a newer one
 -- is refused, a file with another application id is never touched.
 --
@@ -421,6 +421,26 @@ CREATE TABLE IF NOT EXISTS measurement_points (
 	PRIMARY KEY (measurement_id, step)
 );
 
+-- A result of `blkpeak suite run` (schema version 9): which workload of
+-- which version of a suite a stored run or measurement is, on which
+-- configuration (label) and host. A row names a run (trace_id) or a
+-- measurement (measurement_id). Storing a workload's repeat again replaces
+-- its row (a resumed suite run redoes the repeat it was cut in), so each
+-- (suite version, workload, label, host, repeat) has one result.
+CREATE TABLE IF NOT EXISTS suite_results (
+	suite_digest    TEXT NOT NULL,         -- schemas/suite-manifest.md, "The suite's digest"
+	suite_name      TEXT NOT NULL,
+	workload        TEXT NOT NULL,         -- "photo-edit causal", "fileserver"
+	kind            TEXT NOT NULL,         -- replay, mix, qd-sweep
+	label           TEXT NOT NULL,         -- the configuration
+	host            TEXT NOT NULL,
+	repeat_no       INTEGER NOT NULL,      -- 1..
+	trace_id        INTEGER REFERENCES traces(id) ON DELETE CASCADE,
+	measurement_id  INTEGER REFERENCES measurements(id) ON DELETE CASCADE,
+	PRIMARY KEY (suite_digest, workload, label, host, repeat_no)
+);
+CREATE INDEX IF NOT EXISTS suite_results_name ON suite_results (suite_name, label);
+
 -- Every I/O with names and latencies spelled out, for hand-written SQL;
 -- version 8 adds the names of the file class, the files' paths (their
 -- first, seq 0) and the causing tasks, as trace_ios() gives them.
@@ -443,4 +463,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

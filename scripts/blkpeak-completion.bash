@@ -3,7 +3,7 @@
 #
 # The commands and options are read from blkpeak's own --help texts at the
 # moment of completion (`blkpeak --help`, `blkpeak COMMAND --help`,
-# `blkpeak analyze SUB --help`), so an option added to a command completes
+# `blkpeak analyze SUB --help`, `blkpeak suite SUB --help`), so an option added to a command completes
 # without editing this file. Only the values of a few options are listed
 # here. Needs nothing from the bash-completion package.
 
@@ -89,7 +89,7 @@ _blkpeak()
 		fi
 		[[ $w == -* ]] && continue
 		if ((${#path[@]} == 0)) ||
-			{ [[ ${path[0]} == analyze ]] && ((${#path[@]} == 1)); }; then
+			{ [[ ${path[0]} == analyze || ${path[0]} == suite ]] && ((${#path[@]} == 1)); }; then
 			# A command word only if the level above lists it.
 			text=$(_blkpeak_help "$bin" "${path[@]}")
 			if _blkpeak_commands "$text" | grep -qx -- "$w"; then
@@ -150,6 +150,8 @@ _blkpeak()
 	fi
 	if [[ -n $w ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
+	elif [[ ${path[0]} == suite ]]; then
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")	# a suite folder
 	else
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	fi

@@ -15,6 +15,8 @@ commands_of() { awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }
 
 cmds=$("$BLKPEAK" --help | commands_of)
 subs=$("$BLKPEAK" analyze --help | commands_of)
+suite_subs=$("$BLKPEAK" suite --help | commands_of)
+echo "$suite_subs" | grep -qx run || fail "blkpeak suite --help does not list run: $suite_subs"
 [ "$(echo "$cmds" | wc -w)" -ge 6 ] || fail "blkpeak --help lists too few commands: $cmds"
 echo "$cmds" | grep -qx analyze || fail "blkpeak --help does not list analyze"
 [ "$(echo "$subs" | wc -w)" -ge 7 ] || fail "blkpeak analyze --help lists too few commands: $subs"
@@ -70,11 +72,14 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 MULTILINE_OK=""
 
 for c in $cmds; do
-	[ "$c" = analyze ] && continue
+	case $c in analyze|suite) continue ;; esac
 	check "$c" "$c"
 done
 for s in $subs; do
 	check "analyze $s" analyze "$s"
+done
+for s in $suite_subs; do
+	check "suite $s" suite "$s"
 done
 
 # Both command tables run the same loop (common/dispatch.c): "help" as a

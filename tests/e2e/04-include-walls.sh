@@ -10,14 +10,14 @@ cd "$ROOT" || fail "no $ROOT"
 
 # One header that only its own part may include.
 declare -A OWN=([cli]=trace_open.h [generate]=gen_model.h [capture]=capture.h
-	[replay]=engine.h [analyze]=stats_report.h [bpf]=capture_events.h
-	[measure]=figures.h [formats]=foreign.h)
+	[replay]=replay_run.h [analyze]=stats_report.h [bpf]=capture_events.h
+	[measure]=figures.h [formats]=foreign.h [suite]=manifest.h)
 try() { # PART HEADER: compiles "#include HEADER" with PART's include paths
 	echo "#include \"$2\"" > "$E2E_TMP/t.c"
 	# shellcheck disable=SC2046
 	cc -fsyntax-only -D_GNU_SOURCE $(make -s --no-print-directory print-INC_$1) "$E2E_TMP/t.c" 2>/dev/null
 }
-for part in common lib cli generate capture replay analyze measure formats; do
+for part in common lib cli generate capture replay analyze measure formats suite; do
 	for other in "${!OWN[@]}"; do
 		[ "$other" = "$part" ] && continue
 		[ "$part" = capture ] && [ "$other" = bpf ] && continue  # capture loads the BPF side
@@ -30,5 +30,5 @@ for part in common lib cli generate capture replay analyze measure formats; do
 done
 # common/ sees no part, not even the trace format
 try common bpt.h && fail "common/ can include lib/bpt.h"
-note "walls hold for 9 parts"
+note "walls hold for 10 parts"
 exit 0

@@ -154,6 +154,19 @@ for c in (d, f):
     assert [e["ios"] for e in c["entries"]] == [want, want], ([e["ios"] for e in c["entries"]], want)
     assert c["entries"][0]["ios_of_trace"] == c["entries"][1]["ios_of_trace"]
 PY
+	# the HTML report: a Files section with the capture's busiest files
+	# (escaped, structured as every chart), and --files said on the page
+	"$BLKPEAK" analyze html --db "$db" 1 2 -o "$T/$fs.html" || fail "$fs: html"
+	n=$(python3 "$ROOT/tests/e2e/chartcheck.py" html-svgs "$T/$fs.html") || fail "$fs: html charts: $n"
+	for id in chart-files-0 chart-dirs-0; do
+		grep -q "<figure id=\"$id\">" "$T/$fs.html" || fail "$fs: html: no $id"
+	done
+	grep -q "<title>$M/direct.dat</title>" "$T/$fs.html" || fail "$fs: html: direct.dat is not among the busiest files"
+	"$BLKPEAK" analyze html --db "$db" 1 2 --files "$M/sub/*" -o "$T/$fs.sub.html" || fail "$fs: html --files"
+	grep -q "Only the I/Os of files matching <code>$M/sub/\*</code>" "$T/$fs.sub.html" ||
+		fail "$fs: html --files does not say so"
+	grep -q "<title>$M/direct.dat</title>" "$T/$fs.sub.html" && fail "$fs: html --files shows direct.dat"
+	grep -q "<title>$M/sub/append.dat</title>" "$T/$fs.sub.html" || fail "$fs: html --files: no append.dat"
 }
 
 run_fs ext4 0.99

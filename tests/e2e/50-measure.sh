@@ -126,7 +126,7 @@ M zcav --target "$T/f.img" --zones 3 --ios 4 --warmup 1 --bs 1m --db "$DB" -o "$
 db_to_v4 "$DB" || fail "make a version-4 database"
 sqlite3 "$DB" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3"
 "$BLKPEAK" analyze import -q --db "$DB" "$T/z.json" || fail "import into a version-3 database"
-[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "8
+[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "9
 3" ] || fail "migration from version 3"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["points"][0]["ios"]; json.dump(d, open(sys.argv[2], "w"))' \
 	"$T/z.json" "$T/broken.json"
@@ -193,4 +193,14 @@ done
 C="python3 $(dirname "$0")/chartcheck.py"
 $C svg "$T/q.svg" 2 > /dev/null || fail "plot qd-iops: $($C svg "$T/q.svg" 2 2>&1)"
 [ "$($C html-svgs "$T/m.html")" = 3 ] || fail "html --measurements: not 3 charts: $($C html-svgs "$T/m.html" 2>&1)"
+
+# on a raid5 target the array's own parity and old-data I/Os are in the
+# run file (column internal) beside the step's: they are not its I/Os
+truncate -s 64M "$T/p1.img" "$T/p2.img" "$T/p3.img"
+"$BLKPEAK" measure qd-sweep --target "raid5:chunk=64k:$T/p1.img,$T/p2.img,$T/p3.img" --engine null \
+	--pattern fileserver --depths 1,4 --ios 200 --no-store --json >"$T/r5.json" 2>"$T/e" ||
+	fail "qd-sweep with writes on raid5: $(cat "$T/e")"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(0 if [p["ios"] for p in d["points"]] == [200, 200] else 1)' "$T/r5.json" ||
+	fail "raid5 qd-sweep: not 200 I/Os a step"
 exit 0

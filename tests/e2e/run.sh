@@ -21,10 +21,17 @@ test_loops() {
 	losetup -n -O NAME,BACK-FILE 2>/dev/null |
 		awk '$2 ~ /blkpeak-/ && / \(deleted\)$/ {print $1}' | sort
 }
+# Files a test leaves in the source tree (a database or trace written to
+# the working folder instead of the test's temporary one): the untracked
+# files git sees, before and after each test, when this is a git checkout.
+tree_files() {
+	git -C ../.. ls-files --others --exclude-standard 2>/dev/null | sort
+}
 for t in [0-9][0-9]-*.sh; do
 	case "$t" in *${1:-}*) ;; *) continue ;; esac
 	start=$(date +%s)
 	before=$(test_loops)
+	tree_before=$(tree_files)
 	limit=$(sed -n 's/^# e2e-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -1)
 	out=$(timeout "${limit:-300}" bash "$t" 2>&1)
 	rc=$?
@@ -39,6 +46,12 @@ for t in [0-9][0-9]-*.sh; do
 left loop devices attached: $(losetup -n -O NAME,BACK-FILE $left | tr '\n' ' ')"
 		[ $rc -eq 0 ] && rc=1
 		for d in $left; do losetup -d "$d"; done
+	fi
+	litter=$(comm -13 <(echo "$tree_before") <(tree_files))
+	if [ -n "$litter" ]; then
+		out="$out
+left files in the source tree: $(echo "$litter" | tr '\n' ' ')"
+		[ $rc -eq 0 ] && rc=1
 	fi
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then

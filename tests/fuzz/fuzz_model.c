@@ -1,5 +1,5 @@
 /*
- * fuzz_model.c — libFuzzer target for disk models (replay/disk_model.h):
+ * fuzz_model.c — libFuzzer target for disk models (replay/disk/disk_model.h):
  * the MODEL of hdd:MODEL:PATH, a list of presets and key=value items
  * separated by ','. The parsed model is checked (disk_params_check),
  * described, and a model that passes runs a few requests of every
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "disk_model.h"
+#include "disk/disk_model.h"
 #include "fuzz_util.h"
 #include "fuzz_model.h"
 

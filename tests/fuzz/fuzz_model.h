@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disk_model.h"
+#include "disk/disk_model.h"
 
 static inline void fuzz_model_spec(const char *spec)
 {

@@ -1,5 +1,5 @@
-/* Unit tests of the emulated-disk model (replay/disk_model.c, presets in
- * replay/disk_presets.c), driven in model time: no clock, no I/O. The
+/* Unit tests of the emulated-disk model (replay/disk/disk_model.c, presets in
+ * replay/disk/disk_presets.c), driven in model time: no clock, no I/O. The
  * anchors are the seeds' numbers: QD 1 random reads at 1 / (seek + half a
  * turn + transfer), one commit per turn with the write cache off, RAID 0
  * of two no faster at depth 1 and about 1.5x at depth 2, RAID 1 near 2x. */
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "bpt.h"
-#include "../../replay/disk_model.h"
-#include "../../replay/layout.h"
+#include "../../replay/disk/disk_model.h"
+#include "../../replay/array/layout.h"
 
 #define GB 1000000000ull
 #define MIB (1024ull * 1024)

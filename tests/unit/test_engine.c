@@ -1,4 +1,4 @@
-/* Unit tests of the I/O engines (replay/engine_*.c) on a temporary file,
+/* Unit tests of the I/O engines (replay/engine/engine_*.c) on a temporary file,
  * each run on libaio and io_uring: reads and writes land where asked (on
  * io_uring through the registered file and buffer, and without them),
  * flushes and FUA writes complete, discards and write-zeroes too (libaio:
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bpt.h"
-#include "../../replay/engine.h"
+#include "../../replay/engine/engine.h"
 
 static char path[64];
 static int fd = -1;

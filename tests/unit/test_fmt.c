@@ -85,10 +85,18 @@ Test(trace_summary, totals)
 	cr_assert_eq(s.flag[1], 1);
 	cr_assert_eq(s.flag[2], 1);
 	cr_assert_eq(s.errors, 1);
-	cr_assert_eq(s.per_dev[0], 1);
-	cr_assert_eq(s.per_dev[1], 1);
+	cr_assert_eq(trace_summary_dev(&s, 0), 1);
+	cr_assert_eq(trace_summary_dev(&s, 1), 1);
+	cr_assert_eq(trace_summary_dev(&s, 2), 0);
 	cr_assert_eq(s.other_dev, 1);
+	/* the last index the format holds, counted in memory grown for it */
+	r.dev = BPT_MAX_DEVICES - 1;
+	cr_assert_eq(trace_summary_add(&s, &r), 0);
+	cr_assert_eq(trace_summary_dev(&s, BPT_MAX_DEVICES - 1), 1);
+	cr_assert_eq(trace_summary_beyond(&s, 2), 2);
+	cr_assert_eq(trace_summary_beyond(&s, BPT_MAX_DEVICES), 1);
 	cr_assert_str_eq(summary_flag_name(4), "readahead");
+	trace_summary_free(&s);
 }
 
 /* A process name built to attack a terminal: colours, a title change

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "foreign.h"
 #include "input.h"
+#include "source_int.h"
 #include "source.h"
 
 static char paths[16][96];
@@ -132,6 +133,117 @@ Test(formats, numbers_are_exact_or_refused)
 	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1, "the whole part overflows");
 	f = fld(".");
 	cr_assert_eq(ff_decimal_scaled(&f, 1000ull, &v), -1);
+}
+
+/* The reference the word-at-a-time parsers must agree with: one byte at
+ * a time, as the text says. */
+static int ref_u64(const char *p, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len || len > 20)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || __builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(p[i] - '0'), &v))
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* DIGITS[.DIGITS] or .DIGITS scaled by unit, each fraction digit worth
+ * unit / 10^k as long as that is at least 1 (truncated step by step) */
+static int ref_decimal(const char *p, size_t len, uint64_t unit, uint64_t *out)
+{
+	const char *dot = memchr(p, '.', len);
+	size_t wl = dot ? (size_t)(dot - p) : len;
+	uint64_t whole = 0, frac = 0, scale = unit, v;
+
+	if (wl ? ref_u64(p, wl, &whole) : len < 2)
+		return -1;
+	for (size_t i = wl + 1; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		if (scale >= 10) {
+			scale /= 10;
+			frac += (uint64_t)(p[i] - '0') * scale;
+		}
+	}
+	if (__builtin_mul_overflow(whole, unit, &v) || __builtin_add_overflow(v, frac, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static size_t ref_split(const char *line, size_t len, char sep, size_t *starts, size_t *lens,
+			size_t max)
+{
+	size_t n = 0, s = 0;
+
+	for (size_t i = 0; i <= len; i++)
+		if (i == len || (line[i] == sep && n < max - 1)) {
+			starts[n] = s;
+			lens[n++] = i - s;
+			s = i + 1;
+			if (i == len)
+				break;
+		}
+	return n;
+}
+
+/* Random lines of digits, separators, dots, signs and the bytes around
+ * '0'-'9' and ',' (the SWAR edges: '/', ':', '-', 0xff, NUL), cut at
+ * every length: ff_u64 and ff_split agree with the references. */
+Test(formats, word_parsers_agree_with_bytewise)
+{
+	static const char alphabet[] = "0123456789012345678901234567890123456789,,,,.-/:\xff";
+	uint64_t seed = 88172645463325252ull;
+	char buf[64];
+
+	for (int round = 0; round < 200000; round++) {
+		size_t len, starts[16], lens[16], n, rn;
+		struct ff_field f[16], w;
+		uint64_t a = 0, b = 0;
+		int ra, rb;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		len = seed % 40;
+		for (size_t i = 0; i < len; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			buf[i] = (seed >> 8) % 97 == 0 ? 0 : alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		/* mostly digits: long numbers must occur */
+		if (round % 3 == 0)
+			for (size_t i = 0; i < len; i++)
+				if (buf[i] == ',' || buf[i] == '.')
+					buf[i] = '7';
+		w = (struct ff_field){ buf, len };
+		ra = ff_u64(&w, &a);
+		rb = ref_u64(buf, len, &b);
+		cr_assert_eq(ra, rb, "ff_u64 of %zu bytes '%.*s': %d, the reference %d", len,
+			     (int)len, buf, ra, rb);
+		cr_assert(ra || a == b, "ff_u64 '%.*s': %llu, the reference %llu", (int)len, buf,
+			  (unsigned long long)a, (unsigned long long)b);
+		for (unsigned u = 0; u < 4; u++) {
+			static const uint64_t units[] = { 1000ull, 1000000ull, 1000000000ull, 250ull };
+
+			ra = ff_decimal_scaled(&w, units[u], &a);
+			rb = ref_decimal(buf, len, units[u], &b);
+			cr_assert(ra == rb && (ra || a == b), "ff_decimal_scaled '%.*s' unit %llu: %d %llu, "
+				  "the reference %d %llu", (int)len, buf, (unsigned long long)units[u], ra,
+				  (unsigned long long)a, rb, (unsigned long long)b);
+		}
+		for (size_t max = 1; max <= 16; max += 5) {
+			n = ff_split(buf, len, ',', f, max);
+			rn = ref_split(buf, len, ',', starts, lens, max);
+			cr_assert_eq(n, rn, "ff_split '%.*s' max %zu: %zu fields, the reference %zu",
+				     (int)len, buf, max, n, rn);
+			for (size_t k = 0; k < n; k++)
+				cr_assert(f[k].p == buf + starts[k] && f[k].len == lens[k],
+					  "ff_split '%.*s' field %zu", (int)len, buf, k);
+		}
+	}
 }
 
 Test(formats, rwbs_letters)
@@ -525,4 +637,95 @@ Test(formats, msr_times_units_and_devices)
 	cr_assert_eq(ff_source_next(s, &r, &e), 1);
 	cr_assert_str_eq(ff_source_header(s)->devices[r.dev].name, "hm_1");
 	ff_source_close(s);
+}
+
+/* The reorder window gives back records in (issue time, arrival) order
+ * whatever their disorder, with pops between pushes as convert does
+ * (one out whenever the window is full): against a stable sort of the
+ * same records, for inputs from sorted to reversed, with ties. */
+Test(formats, reorder_window_orders_like_a_stable_sort)
+{
+	enum { N = 20000 };
+	static const uint32_t caps[] = { 1, 7, 1024, 5000, N };
+	static const unsigned spread[] = { 0, 3, 100, 100000, 0xffffffffu };
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+		for (size_t d = 0; d < sizeof(spread) / sizeof(spread[0]); d++) {
+			static struct bpt_record in[N], out[N];
+			struct ff_window w;
+			uint32_t n = 0;
+			struct bpt_record r;
+
+			for (uint32_t i = 0; i < N; i++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				memset(&in[i], 0, sizeof(in[i]));
+				/* rising, minus a random lag; spread 0xffffffff: reversed */
+				in[i].issue_ns = spread[d] == 0xffffffffu ? (uint64_t)(N - i) * 10
+					: 1000000 + (uint64_t)i * 10 - (spread[d] ? seed % spread[d] : 0);
+				in[i].issue_ns -= in[i].issue_ns % 20; /* ties */
+				in[i].sector = i; /* the arrival order */
+			}
+			cr_assert_eq(ff_window_init(&w, caps[c]), 0);
+			for (uint32_t i = 0; i < N; i++) {
+				if (ff_window_len(&w) == caps[c])
+					cr_assert_eq(ff_window_pop(&w, &out[n++]), 1);
+				cr_assert_eq(ff_window_push(&w, &in[i]), 0);
+			}
+			while (ff_window_pop(&w, &r) == 1)
+				out[n++] = r;
+			cr_assert_eq(n, N);
+			/* the window cap bounds how far a record can move: check
+			 * the order only where every record had room */
+			if (caps[c] == N)
+				for (uint32_t i = 1; i < N; i++)
+					cr_assert(out[i - 1].issue_ns < out[i].issue_ns ||
+						  (out[i - 1].issue_ns == out[i].issue_ns &&
+						   out[i - 1].sector < out[i].sector),
+						  "cap %u spread %u: record %u out of order", caps[c],
+						  spread[d], i);
+			/* small windows: each pop is the least record held, as a
+			 * naive window finds it */
+			if (caps[c] <= 1024) {
+				static struct bpt_record held[1024];
+				uint32_t nh = 0, k = 0;
+
+				for (uint32_t i = 0; i <= N; i++) {
+					while (nh && (nh == caps[c] || i == N)) {
+						uint32_t m = 0;
+
+						for (uint32_t j = 1; j < nh; j++)
+							if (held[j].issue_ns < held[m].issue_ns ||
+							    (held[j].issue_ns == held[m].issue_ns &&
+							     held[j].sector < held[m].sector))
+								m = j;
+						cr_assert_eq(out[k].sector, held[m].sector,
+							     "cap %u spread %u: pop %u", caps[c], spread[d], k);
+						k++;
+						held[m] = held[--nh];
+						if (i < N)
+							break;
+					}
+					if (i < N)
+						held[nh++] = in[i];
+				}
+				cr_assert_eq(k, N);
+			}
+			/* every record once */
+			static uint8_t seen[N];
+
+			memset(seen, 0, sizeof(seen));
+			for (uint32_t i = 0; i < N; i++) {
+				cr_assert_lt(out[i].sector, N);
+				cr_assert_not(seen[out[i].sector]++, "record %llu twice",
+					      (unsigned long long)out[i].sector);
+			}
+			/* a cleared window is empty and takes records again */
+			ff_window_clear(&w);
+			cr_assert_eq(ff_window_len(&w), 0);
+			cr_assert_eq(ff_window_push(&w, &in[0]), 0);
+			cr_assert_eq(ff_window_pop(&w, &r), 1);
+			cr_assert_eq(r.sector, 0);
+			ff_window_free(&w);
+		}
 }

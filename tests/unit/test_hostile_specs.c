@@ -18,7 +18,7 @@
 #include "cliutil.h"
 #include "gen_sizemix.h"
 #include "../../measure/depths.h"
-#include "../../replay/disk_model.h"
+#include "../../replay/disk/disk_model.h"
 #include "../../replay/region.h"
 #include "../../replay/target.h"
 

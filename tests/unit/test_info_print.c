@@ -26,9 +26,12 @@ static struct info_data make(void)
 	strcpy(hdr.meta[0].key, "options");
 	strcpy(hdr.meta[0].value, "say \"hi\"");
 	trace_summary_init(&d.sum);
-	d.st.records = d.sum.records = d.sum.count[BPT_OP_READ] = 4;
-	d.sum.bytes[BPT_OP_READ] = 16384;
-	d.sum.per_dev[0] = 4;
+	for (int i = 0; i < 4; i++) {
+		struct bpt_record rec = { .op = BPT_OP_READ, .bytes = 4096 };
+
+		cr_assert_eq(trace_summary_add(&d.sum, &rec), 0);
+	}
+	d.st.records = 4;
 	d.st.blocks = 1;
 	d.st.first_issue_ns = 1000;
 	d.st.last_complete_ns = 2001000;

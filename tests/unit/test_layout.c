@@ -1,10 +1,10 @@
-/* Unit tests of the virtual array mappings (replay/layout*.c): member and
+/* Unit tests of the virtual array mappings (replay/array/layout*.c): member and
  * member offset of every part, chunk splits, mirror balancing. */
 #include <criterion/criterion.h>
 #include <errno.h>
 
 #include "bpt.h"
-#include "../../replay/layout.h"
+#include "../../replay/array/layout.h"
 
 #define K 1024ull
 

@@ -1,4 +1,4 @@
-/* Unit tests of raid5 and raid6 (replay/layout_raid5*.c, raid6_gf.c): the
+/* Unit tests of raid5 and raid6 (replay/array/layout_raid5*.c, raid6_gf.c): the
  * GF(2^8) arithmetic, md's row geometry, the parts of partial, full-row
  * and degraded requests, and data written through the scheduler onto
  * files read back through every degraded variant of the array. */
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "bpt.h"
-#include "../../replay/layout.h"
-#include "../../replay/raid6_gf.h"
+#include "../../replay/array/layout.h"
+#include "../../replay/array/raid6_gf.h"
 #include "../../replay/sched.h"
 
 #define K 1024ull

@@ -321,7 +321,7 @@ Test(region, stream_gives_pieces)
 		cr_assert_eq(bpt_writer_add(w, &rec), 0);
 	}
 	cr_assert_eq(bpt_writer_close(w, &err), 0, "%s", err.msg);
-	memset(lo.dev_target, LOAD_UNMAPPED, sizeof(lo.dev_target));
+	cr_assert_eq(load_opts_init(&lo, 1), 0);
 	lo.dev_target[0] = 0;
 	lo.region[0] = (struct region){ .dev = 0, .start = 1 << 20, .end = 2 << 20, .at = 4096,
 					.target = 1 };
@@ -358,6 +358,7 @@ Test(region, stream_gives_pieces)
 	cr_assert_eq(load_scan(r, &lo, &lt, &err), -ENODEV);
 	cr_assert_eq(lt.unmapped_region, 1);
 	cr_assert_eq(lt.unmapped_byte, (1 << 20) - 4096);
+	load_opts_free(&lo);
 	bpt_reader_close(r);
 	unlink(path);
 	free(h);

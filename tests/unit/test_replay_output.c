@@ -269,7 +269,10 @@ static void load_with(enum writes_mode mode, struct loaded_trace *lt, struct rp_
 	}
 	cr_assert_eq(bpt_writer_close(w, &err), 0, "%s", err.msg);
 	cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_opts_init(&lo, 1), 0);
+	lo.dev_target[0] = 0;
 	cr_assert_eq(load_scan(r, &lo, lt, &err), 0, "%s", err.msg);
+	load_opts_free(&lo);
 	cr_assert_eq(load_stream_open(&ls, r, lt, NULL, 0), 0);
 	while (n < 4 && load_stream_next(ls, &io[n], &err) == 1)
 		n++;

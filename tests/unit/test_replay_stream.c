@@ -164,7 +164,10 @@ Test(replay_stream, same_order_as_the_full_load)
 			int rc;
 
 			cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
+			cr_assert_eq(load_opts_init(&lo, 1), 0);
+			lo.dev_target[0] = 0;
 			cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
+			load_opts_free(&lo);
 			cr_assert_eq(lt.n, n);
 			cr_assert_eq(lt.skipped, NREC - n);
 			cr_assert_not(lt.issue_ordered, "written in completion order");
@@ -229,7 +232,10 @@ Test(replay_stream, issue_ordered_file_counts_in_one_pass)
 	write_trace(path, recs, NREC, 1000);
 	ref = full_load(path, WRITES_REPLAY, &n);
 	cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_opts_init(&lo, 1), 0);
+	lo.dev_target[0] = 0;
 	cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
+	load_opts_free(&lo);
 	cr_assert(lt.issue_ordered);
 	cr_assert(lt.have_max_outstanding);
 	cr_assert_eq(lt.max_outstanding, load_max_outstanding(ref, n));

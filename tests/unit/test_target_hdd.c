@@ -1,5 +1,5 @@
 /* Unit tests of the layering engine that holds completions until the
- * emulated disk's finish time (replay/target_hdd.c), over the null engine
+ * emulated disk's finish time (replay/disk/target_hdd.c), over the null engine
  * (no real I/O). Only lower bounds on wall time are asserted: a loaded
  * machine can make the engine late, never early. */
 #include <criterion/criterion.h>
@@ -8,8 +8,8 @@
 
 #include "bpt.h"
 #include "cliutil.h"
-#include "../../replay/engine.h"
-#include "../../replay/target_hdd.h"
+#include "../../replay/engine/engine.h"
+#include "../../replay/disk/target_hdd.h"
 
 #define MODEL_FD 5   /* a descriptor number; the null engine never uses it */
 #define REAL_FD 6

@@ -1,11 +1,11 @@
-/* Unit tests of replay --verify's matcher (replay/verify_match.c): the
+/* Unit tests of replay --verify's matcher (replay/verify/verify_match.c): the
  * replay's I/Os against the kernel's requests on the members — present,
  * missing, misplaced, others' I/O, splits, merges, arrays, mirrors, and
  * the issue error from the kernel's view. */
 #include <criterion/criterion.h>
 
 #include "bpt.h"
-#include "../../replay/verify.h"
+#include "../../replay/verify/verify.h"
 
 #define K 1024ull
 #define US 1000ull

@@ -1,19 +1,20 @@
 /*
  * child.h — running another blkpeak command as a child process.
  *
- * measure/ does its I/O through `blkpeak generate` and `blkpeak replay`
+ * measure/ does its I/O through `blkpeak generate` and `blkpeak replay`,
+ * and suite/ runs `replay`, `measure`, `capture` and `analyze import`
  * (the parts never include each other's headers: DESIGN "Layout"), run
- * as /proc/self/exe, the very binary that runs measure. The child's
- * standard output and error go to a log file in measure's temporary
+ * as /proc/self/exe, the very binary that runs the parent. The child's
+ * standard output and error go to a log file in the caller's temporary
  * folder; on failure the log (replay's "blkpeak: PATH: reason" lines) is
- * shown, so the user reads the reason replay gives.
+ * shown, so the user reads the reason the child gives.
  *
  * A SIGINT or SIGTERM while a child runs reaches the child too (same
- * process group); child_interrupted() says one came, and measure stops
- * after cleaning up.
+ * process group); child_interrupted() says one came, and the caller
+ * stops after cleaning up.
  */
-#ifndef BLKPEAK_MEASURE_CHILD_H
-#define BLKPEAK_MEASURE_CHILD_H
+#ifndef BLKPEAK_CHILD_H
+#define BLKPEAK_CHILD_H
 
 #include <stdint.h>
 
@@ -33,6 +34,10 @@ int child_interrupted(void);
  * started. */
 int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
 	      const char *start_path, int *timed_out);
+
+/* The same for another program (a workload recipe): prog is its path. */
+int child_run_prog(const char *prog, char *const argv[], const char *log_path,
+		   uint64_t timeout_ns, const char *start_path, int *timed_out);
 
 /* Copy the log to standard error. */
 void child_show_log(const char *log_path);

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "disk_model.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 struct hdd_set;
 

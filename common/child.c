@@ -38,6 +38,12 @@ int child_interrupted(void)
 int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
 	      const char *start_path, int *timed_out)
 {
+	return child_run_prog("/proc/self/exe", argv, log_path, timeout_ns, start_path, timed_out);
+}
+
+int child_run_prog(const char *prog, char *const argv[], const char *log_path,
+		   uint64_t timeout_ns, const char *start_path, int *timed_out)
+{
 	uint64_t deadline = 0;
 	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), status;
 	pid_t pid;
@@ -59,8 +65,8 @@ int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
 			dup2(null, 0);
 		dup2(log, 1);
 		dup2(log, 2);
-		execv("/proc/self/exe", argv);
-		dprintf(2, "blkpeak: /proc/self/exe: %s\n", strerror(errno));
+		execv(prog, argv);
+		dprintf(2, "blkpeak: %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
 	close(log);

@@ -38,7 +38,7 @@
 
 #include "bpt.h"
 #include "jsonout.h"
-#include "layout.h"
+#include "array/layout.h"
 #include "load.h"
 #include "sched.h"
 
