@@ -497,24 +497,70 @@ static int insert_replay(sqlite3 *db, sqlite3_stmt *st, int64_t rowid, uint32_t 
 	return step_done(db, st, err, "cannot insert the replay columns of an I/O");
 }
 
+/* io_files rows go FILES_BATCH at a time through one multi-row INSERT
+ * (as io_rows do), the rest one by one at the end. */
+#define FILES_BATCH 64
+
 /* The statements of the side tables, NULL for those the trace never
- * fills (io_replay: runs; io_files, io_files2: traces with files). */
+ * fills (io_replay: runs; io_files, io_files2: traces with files), and
+ * the io_files rows not written yet. */
 struct side {
-	sqlite3_stmt *replay, *files, *files2;
+	sqlite3_stmt *replay, *files, *files_batch, *files2;
+	int npend;
+	struct pending_file {
+		int64_t io, inode, offset;
+		int known; /* offset known */
+	} pend[FILES_BATCH];
 };
 
-/* The file(s) of one data I/O: io_files, and io_files2 when the request
- * holds a second file. */
-static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint32_t cols,
+static int prepare_files_batch(sqlite3 *db, sqlite3_stmt **st)
+{
+	static const char head[] = "INSERT INTO io_files (io, inode, file_offset) VALUES ";
+	char sql[sizeof(head) + FILES_BATCH * 8];
+	size_t len = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+
+	for (int i = 0; i < FILES_BATCH; i++)
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s(?,?,?)", i ? "," : "");
+	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
+}
+
+/* Write the pending io_files rows: all at once through files_batch when
+ * there are FILES_BATCH of them, else one by one. */
+static int flush_files(sqlite3 *db, struct side *sd, struct bpt_error *err)
+{
+	int batch = sd->npend == FILES_BATCH, rc = 0;
+
+	for (int i = 0; i < sd->npend && !rc; i++) {
+		sqlite3_stmt *st = batch ? sd->files_batch : sd->files;
+		int k = batch ? 3 * i : 0;
+
+		sqlite3_bind_int64(st, k + 1, sd->pend[i].io);
+		sqlite3_bind_int64(st, k + 2, sd->pend[i].inode);
+		bind_or_null(st, k + 3, sd->pend[i].known, sd->pend[i].offset);
+		if (!batch)
+			rc = step_done(db, st, err, "cannot insert the file of an I/O");
+	}
+	if (batch && !rc)
+		rc = step_done(db, sd->files_batch, err, "cannot insert the files of I/Os");
+	sd->npend = 0;
+	return rc;
+}
+
+/* The file(s) of one data I/O: io_files (pending, see flush_files), and
+ * io_files2 when the request holds a second file. */
+static int insert_files(sqlite3 *db, struct side *sd, int64_t rowid, uint32_t cols,
 			const struct bpt_record *rec, struct bpt_error *err)
 {
-	sqlite3_stmt *st = sd->files;
-	int rc;
+	sqlite3_stmt *st;
+	int rc = 0;
 
-	sqlite3_bind_int64(st, 1, rowid);
-	sqlite3_bind_int64(st, 2, (int64_t)rec->inode);
-	bind_or_null(st, 3, rec->file_offset != BPT_FILE_OFFSET_UNKNOWN, (int64_t)rec->file_offset);
-	if ((rc = step_done(db, st, err, "cannot insert the file of an I/O")) || !rec->file2_bytes)
+	sd->pend[sd->npend++] = (struct pending_file){
+		.io = rowid, .inode = (int64_t)rec->inode, .offset = (int64_t)rec->file_offset,
+		.known = rec->file_offset != BPT_FILE_OFFSET_UNKNOWN,
+	};
+	if (sd->npend == FILES_BATCH)
+		rc = flush_files(db, sd, err);
+	if (rc || !rec->file2_bytes)
 		return rc;
 	st = sd->files2;
 	sqlite3_bind_int64(st, 1, rowid);
@@ -533,7 +579,7 @@ static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint3
 /* Rows [0, n) of buf, the first being rowid `first`, through st; the
  * records after them in buf up to `avail` are seen by mark_of. */
 static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, struct marks *ms,
-		       const struct side *sd, const struct bpt_record *buf, int n, int avail,
+		       struct side *sd, const struct bpt_record *buf, int n, int avail,
 		       int64_t id, int64_t first, uint32_t cols, struct bpt_error *err)
 {
 	int rc;
@@ -597,7 +643,7 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 {
 	struct bpt_record buf[BATCH], *rec;
 	sqlite3_stmt *batch = NULL, *single = NULL;
-	struct side sd = { NULL, NULL, NULL };
+	struct side sd = { 0 };
 	struct kinds ks = { .last_id = UINT32_MAX, .cols = cols };
 	struct marks ms = { .blk = -1 };
 	int rc, inbuf = 0;
@@ -622,6 +668,7 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 	    ((cols & BPT_COL_FILE) &&
 	     (sqlite3_prepare_v2(db, "INSERT INTO io_files (io, inode, file_offset)"
 				 " VALUES (?,?,?)", -1, &sd.files, NULL) != SQLITE_OK ||
+	      prepare_files_batch(db, &sd.files_batch) != SQLITE_OK ||
 	      sqlite3_prepare_v2(db, "INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset,"
 				 " file2_bytes, cause2_pid, cause2_comm_id, cause2_cgroup)"
 				 " VALUES (?,?,?,?,?,?,?,?)", -1, &sd.files2, NULL) != SQLITE_OK))) {
@@ -665,11 +712,14 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 	for (int i = 0; i < inbuf && !rc; i++) /* the last, partial batch */
 		rc = insert_rows(db, single, &ks, &ms, &sd, &buf[i], 1, inbuf - i, id,
 				 base + (int64_t)t->n - inbuf + i, cols, err);
+	if (!rc && sd.npend)
+		rc = flush_files(db, &sd, err);
 out:
 	sqlite3_finalize(batch);
 	sqlite3_finalize(single);
 	sqlite3_finalize(sd.replay);
 	sqlite3_finalize(sd.files);
+	sqlite3_finalize(sd.files_batch);
 	sqlite3_finalize(sd.files2);
 	sqlite3_finalize(ks.st);
 	sqlite3_finalize(ms.get);

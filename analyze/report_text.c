@@ -70,12 +70,20 @@ static void print_summary(FILE *f, const struct st_report *r)
 	if (r->truncated)
 		fprintf(f, "  WARNING: %s a truncated file: its last, incomplete block is missing\n",
 			r->trace_id ? "imported from" : "read from");
+	if (r->files_lost)
+		fprintf(f, "  note: imported before schema 8, which kept no file or cause columns:"
+			" no files, By program by submitter; import the file into a new database"
+			" to have them\n");
 	if (r->files) {
 		char what[2048];
 
 		fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " I/Os%s\n",
 			report_files_filter_text(r, what, sizeof(what)), r->ios, r->files_ios_of,
 			r->is_run ? " (by the files of the trace it replayed)" : "");
+		if (r->files_unknown)
+			fprintf(f, "  note: the %s has no file columns in %s: every I/O is"
+				" :unknown\n", r->is_run ? "trace it replayed" : "trace",
+				r->trace_id ? "the database" : "its file");
 	}
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
