@@ -36,23 +36,28 @@ int pg_is_pg(const char *value)
 const char *pg_redact(const char *value, char *buf, size_t len)
 {
 	size_t o = 0;
-	const char *p = value;
+	const char *p = value, *cut = NULL, *resume = NULL;
 	int uri = !strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11);
 
 	if (!len)
 		return buf;
 	if (uri) {
 		const char *auth = strstr(value, "://") + 3;
-		const char *at = strchr(auth, '@'), *slash = strchr(auth, '/');
+		/* the authority ends at the path or the parameters */
+		const char *at = strchr(auth, '@'), *slash = strpbrk(auth, "/?");
 		const char *colon = strchr(auth, ':');
 
 		if (at && (!slash || at < slash) && colon && colon < at) {
-			/* user:password@ -> user@ */
-			o = (size_t)snprintf(buf, len, "%.*s", (int)(colon - value), value);
-			p = at;
+			cut = colon; /* user:password@ -> user@ */
+			resume = at;
 		}
 	}
 	while (*p && o + 1 < len) {
+		if (cut && p >= cut && p < resume) { /* also when a value ran past it */
+			p = resume;
+			cut = NULL;
+			continue;
+		}
 		/* password=... (a key=value pair, spaces allowed around '=',
 		 * or a URI parameter) */
 		const char *q = p + 8;
@@ -64,6 +69,8 @@ const char *pg_redact(const char *value, char *buf, size_t len)
 		}
 		if (!strncmp(p, "password", 8) && *q == '=' &&
 		    (p == value || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '?' || p[-1] == '&')) {
+			if (o + sizeof("password=***") > len)
+				break; /* no room: end the text before it */
 			o += (size_t)snprintf(buf + o, len - o, "password=***");
 			p = q + 1;
 			while (!uri && (*p == ' ' || *p == '\t'))
@@ -73,6 +80,9 @@ const char *pg_redact(const char *value, char *buf, size_t len)
 					if (*p == '\\' && p[1])
 						p++;
 				if (*p)
+					p++;
+				/* anything glued to the closing quote goes with it */
+				while (*p && *p != ' ' && *p != '\t')
 					p++;
 			} else { /* to the next space (key=value, backslash escapes) or '&' */
 				while (*p && (uri ? *p != '&' : *p != ' ' && *p != '\t')) {

@@ -182,6 +182,9 @@ int pg_query_run(PGconn *c, const char *sql, enum q_format fmt, FILE *out,
 	case PGRES_COMMAND_OK:
 		rc = 0;
 		break;
+	case PGRES_EMPTY_QUERY:
+		rc = bpt_error_set(err, -EINVAL, "no SQL statement given");
+		break;
 	default: {
 		const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 		char line[400];
