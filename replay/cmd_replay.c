@@ -9,6 +9,7 @@
 
 #include "cliutil.h"
 #include "commands.h"
+#include "filemap.h"
 #include "region.h"
 #include "replay_run.h"
 #include "target.h"
@@ -47,6 +48,19 @@ static void usage(FILE *f)
 "  --map PART=SPEC[@OFFSET]\n"
 "                         the same for partition PART (sda2, loop0p2) of a\n"
 "                         recorded disk, when the capture stored its table\n"
+"  --map path:GLOB=SPEC[@OFFSET]\n"
+"                         send the data I/O of the files whose recorded path\n"
+"                         matches GLOB (fnmatch, '*' matches '/' too; '|'\n"
+"                         between alternatives: 'path:*/scratch/*|*.mpc')\n"
+"                         to SPEC, at their recorded offsets, or packed from\n"
+"                         OFFSET: each file whole, in the order of first I/O;\n"
+"                         needs a capture with file columns (format 1.3)\n"
+"  --map comm:NAME=SPEC[@OFFSET]\n"
+"                         the same for the I/O a task caused (its comm, a\n"
+"                         glob; the submitter where the cause is unknown);\n"
+"                         metadata and journal I/O stay; an I/O holding bytes\n"
+"                         of two placements is cut; a file or task two maps\n"
+"                         take is refused (blkpeak-replay(1): FILES AND TASKS)\n"
 "  --offset BYTES         shift every I/O by BYTES on the target\n"
 "  --fit wrap|scale       place a trace larger than the target: offsets modulo\n"
 "                         its size, or scaled to it (default: refuse)\n"
@@ -165,6 +179,8 @@ static const struct option long_opts[] = {
 static int parse_map(const char *arg, char *eq, struct replay_map *m)
 {
 	struct bpt_error error;
+	enum filemap_kind kind;
+	const char *glob;
 	uint64_t start, end;
 	size_t len;
 	int to_end, rc;
@@ -172,7 +188,9 @@ static int parse_map(const char *arg, char *eq, struct replay_map *m)
 	*eq = 0;
 	m->dev = arg;
 	m->spec = eq + 1;
-	rc = region_parse_key(arg, &len, &start, &end, &to_end, &error);
+	rc = filemap_parse_key(arg, &kind, &glob, &error);
+	if (rc == 0)
+		rc = region_parse_key(arg, &len, &start, &end, &to_end, &error);
 	if (rc < 0) {
 		pr_err("replay: --map: %s", error.msg);
 		return EXIT_USAGE;
@@ -252,7 +270,9 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 	case OPT_MAP:
 		eq = strchr(arg, '=');
 		if (!eq || eq == arg || !eq[1]) {
-			pr_err("replay: --map: '%s': expected RECORDED_DEV=SPEC", arg);
+			pr_err("replay: --map: '%s': expected %s=SPEC", arg,
+			       !strncmp(arg, "path:", 5) ? "path:GLOB" :
+			       !strncmp(arg, "comm:", 5) ? "comm:NAME" : "RECORDED_DEV");
 			return EXIT_USAGE;
 		}
 		if (o->nmap == LOAD_MAX_TARGETS) {

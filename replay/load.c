@@ -63,14 +63,16 @@ static int is_write_op(unsigned op)
 }
 
 /* Record `idx` as I/Os to replay (times as recorded) in io[0..
- * REGION_MAX_PIECES): how many (1, or the pieces of a record cut at region
- * bounds), 0 when the --writes policy leaves it out, -ENODEV on a device
- * or a byte with no target (*miss: that byte, -1 for the whole device). */
+ * FILEMAP_MAX_PIECES): how many (1, or the pieces of a record cut at
+ * region bounds and file or task maps' parts), 0 when the --writes policy
+ * leaves it out, -ENODEV on a device or a byte with no target (*miss:
+ * that byte, -1 for the whole device), -EBADMSG for a record the file
+ * maps' plan did not see. */
 static int convert(const struct bpt_record *rec, uint64_t idx, const struct load_opts *o,
 		   struct rp_io *io, uint64_t *miss)
 {
 	unsigned op = rec->op, flags = rec->flags;
-	struct region_piece pc[REGION_MAX_PIECES];
+	struct region_piece pc[FILEMAP_MAX_PIECES];
 	int np;
 
 	*miss = UINT64_MAX;
@@ -94,11 +96,15 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 		.flags = (uint8_t)flags,
 		.unseen = rec->completion != BPT_COMPLETION_SEEN,
 	};
-	if (!o->has_region[rec->dev])
+	if (!o->has_region[rec->dev] && !o->fmap)
 		return 1;
-	np = region_split(o->region, o->nregion, rec->dev, o->dev_target[rec->dev],
-			  op == BPT_OP_FLUSH ? 0 : io[0].offset, op == BPT_OP_FLUSH ? 0 : io[0].len,
-			  pc, miss);
+	if (o->fmap)
+		np = filemap_split(o->fmap, rec, op == BPT_OP_FLUSH ? 0 : io[0].len, o->region,
+				   o->nregion, o->dev_target[rec->dev], pc, miss);
+	else
+		np = region_split(o->region, o->nregion, rec->dev, o->dev_target[rec->dev],
+				  op == BPT_OP_FLUSH ? 0 : io[0].offset,
+				  op == BPT_OP_FLUSH ? 0 : io[0].len, pc, miss);
 	if (np < 0)
 		return np;
 	for (int k = np - 1; k >= 0; k--) {
@@ -107,6 +113,7 @@ static int convert(const struct bpt_record *rec, uint64_t idx, const struct load
 		io[k].offset = pc[k].offset;
 		io[k].len = (uint32_t)pc[k].len;
 		io[k].piece = (uint8_t)k;
+		io[k].placement = pc[k].placement;
 	}
 	return np;
 }
@@ -238,7 +245,7 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 	rc = bpt_reader_rewind(r, err);
 	while (!rc && (rc = bpt_reader_next(r, &rec, err)) == 1) {
 		struct bpt_block_pos pos;
-		struct rp_io io[REGION_MAX_PIECES];
+		struct rp_io io[FILEMAP_MAX_PIECES];
 		uint64_t miss;
 		int np;
 
@@ -257,6 +264,11 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 			lt->unmapped_byte = miss;
 			lt->unmapped_region = miss != UINT64_MAX;
 			rc = np;
+			break;
+		}
+		if (np < 0) {
+			rc = bpt_error_set(err, np, "%s", "the trace changed while it was "
+					   "being read");
 			break;
 		}
 		if (np == 0) {
@@ -525,7 +537,7 @@ static int collect(struct load_stream *s, uint64_t b, key128 *x, struct bpt_erro
 
 	s->decodes++;
 	for (uint32_t k = 0; !rc && k < blk->nrec; k++) {
-		struct rp_io io[REGION_MAX_PIECES];
+		struct rp_io io[FILEMAP_MAX_PIECES];
 		uint64_t miss;
 		int np;
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "bpt.h"
+#include "filemap.h"
 #include "fit.h"
 #include "minheap.h"
 #include "region.h"
@@ -53,6 +54,9 @@ struct load_opts {
 	struct region region[REGION_MAX];
 	unsigned nregion;
 	uint8_t *has_region; /* ndev flags: the device has regions */
+	/* file and task maps (filemap.h), planned; NULL: none. Their parts
+	 * of a record are cut out of it first, the rest goes by regions */
+	const struct filemap *fmap;
 	enum writes_mode writes;
 };
 

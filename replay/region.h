@@ -44,6 +44,8 @@ struct region_piece {
 	uint64_t offset;      /* on the target, bytes */
 	uint64_t len;         /* bytes */
 	uint64_t src_off;     /* where the piece starts within the I/O */
+	uint8_t placement;    /* 0: where its device's maps put it; k: by
+			       * rule k-1 of a file or task map (filemap.h) */
 };
 
 /*

@@ -21,6 +21,7 @@
 
 #include "cliutil.h"
 #include "fifo_guard.h"
+#include "filemap.h"
 #include "replay_run.h"
 #include "fmt.h"
 #include "outfile.h"
@@ -33,6 +34,8 @@
 #include "verify/verify.h"
 
 static volatile sig_atomic_t stop_flag;
+
+_Static_assert(FILEMAP_MAX + 1 <= SUMMARY_MAX_PLACEMENTS, "the summary counts every placement");
 
 /* Default --queue-depth of original and causal timing. */
 #define DEFAULT_TIMED_DEPTH 1024u
@@ -48,6 +51,7 @@ struct replay {
 	const struct replay_opts *o;
 	struct bpt_reader *reader;
 	struct loaded_trace lt;
+	struct filemap *fm;                      /* --map path:/comm: rules, or NULL */
 	const char *spec[LOAD_MAX_TARGETS];     /* distinct target specs */
 	unsigned ntargets;
 	int raid;                                /* a target is raid5/raid6 */
@@ -271,6 +275,28 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 	return 0;
 }
 
+/* --map path:GLOB=SPEC or comm:NAME=SPEC as a rule of rp->fm; prints and
+ * returns -1 when it cannot be added. */
+static int map_file(struct replay *rp, const struct replay_map *m)
+{
+	struct bpt_error error;
+	int t = target_index(rp, m->spec);
+
+	if (t < 0) {
+		pr_err("replay: more than %d targets", LOAD_MAX_TARGETS);
+		return -1;
+	}
+	if (!rp->fm && !(rp->fm = filemap_new())) {
+		pr_err("replay: out of memory");
+		return -1;
+	}
+	if (filemap_add(rp->fm, m->dev, (unsigned)t, m->at_text != NULL, m->at, &error)) {
+		pr_err("replay: --map: %s", error.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Fill lo->dev_target and lo->region from --map and --target; prints and
  * returns -1 on a --map naming nothing of the trace or a bad region. */
 static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
@@ -292,6 +318,12 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 	for (unsigned m = 0; m < o->nmap; m++) {
 		int hit = 0;
 
+		if (filemap_parse_key(o->map[m].dev, &(enum filemap_kind){ 0 }, &(const char *){ NULL },
+				      NULL) == 1) {
+			if (map_file(rp, &o->map[m]))
+				goto out;
+			continue;
+		}
 		for (unsigned d = 0; d < h->ndevices; d++) {
 			if (!dev_matches(&h->devices[d], o->map[m].dev))
 				continue;
@@ -347,6 +379,17 @@ out:
 	return rc;
 }
 
+/* Will the --writes policy of load options `ctx` replay rec? */
+static int replayed(const struct bpt_record *rec, void *ctx)
+{
+	const struct load_opts *lo = ctx;
+	int w = rec->op == BPT_OP_WRITE || rec->op == BPT_OP_DISCARD ||
+		rec->op == BPT_OP_WRITE_ZEROES;
+
+	return !w || lo->writes == WRITES_REPLAY ||
+	       (lo->writes == WRITES_AS_READS && rec->op == BPT_OP_WRITE);
+}
+
 static int load(struct replay *rp)
 {
 	const struct replay_opts *o = rp->o;
@@ -365,6 +408,14 @@ static int load(struct replay *rp)
 	if (map_devices(rp, h, &lo)) {
 		load_opts_free(&lo);
 		return -1;
+	}
+	if (filemap_count(rp->fm)) { /* one pass to place the files and tasks */
+		if (filemap_plan(rp->fm, rp->reader, o->trace, replayed, &lo, &err)) {
+			load_opts_free(&lo);
+			pr_err("replay: %s", err.msg);
+			return -1;
+		}
+		lo.fmap = rp->fm;
 	}
 	rc = bpt_reader_digest(rp->reader, &rp->digest, &err);
 	if (rc < 0) {
@@ -488,6 +539,17 @@ static int check_region_alignment(const struct replay *rp, const struct bpt_head
 			       "its targets (%s%s%s)", g->start, g->end, h->devices[g->dev].name, a,
 			       rp->spec[g->target], rest != LOAD_UNMAPPED ? ", " : "",
 			       rest != LOAD_UNMAPPED ? rp->spec[rest] : "");
+			return -1;
+		}
+	}
+	for (unsigned k = 0; k < filemap_count(lo->fmap); k++) {
+		struct filemap_rule_info fi;
+
+		filemap_rule_info(lo->fmap, k, &fi);
+		if (fi.packed && fi.at % rp->tgt[fi.target].align) {
+			pr_err("replay: --map %s: @%" PRIu64 " must be a multiple of %u bytes, the "
+			       "logical block size of %s", fi.key, fi.at, rp->tgt[fi.target].align,
+			       rp->spec[fi.target]);
 			return -1;
 		}
 	}
@@ -823,6 +885,7 @@ static void replay_free(struct replay *rp)
 	verify_free(rp->verify);
 	bpt_reader_close(rp->reader);
 	loaded_trace_free(&rp->lt);
+	filemap_free(rp->fm);
 	summary_free(&rp->sum);
 	free(rp->rbuf);
 	free(rp->wbuf);
@@ -1002,6 +1065,18 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.verify = rp->verified ? &rp->vres : NULL,
 	};
 
+	struct summary_place place[FILEMAP_MAX];
+
+	sc.nplaces = filemap_count(rp->fm);
+	sc.place = place;
+	for (unsigned k = 0; k < sc.nplaces; k++) {
+		struct filemap_rule_info fi;
+
+		filemap_rule_info(rp->fm, k, &fi);
+		place[k] = (struct summary_place){ .map = fi.key, .target = rp->spec[fi.target],
+						   .packed = fi.packed, .at = fi.at, .end = fi.end,
+						   .files = fi.files };
+	}
 	if (rp->ntargets == 1)
 		sc.target = rp->spec[0];
 	if (o->json)

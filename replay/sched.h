@@ -57,6 +57,8 @@ struct rp_io {
 			       order of its bytes (load.h); else 0 */
 	uint8_t unseen;     /* the capture did not see its completion: done_ns
 			       is a bound (enum bpt_completion not SEEN) */
+	uint8_t placement;  /* 0, or k: placed by file or task map k-1
+			       (replay/filemap.h), for the summary */
 };
 
 /* An array-internal I/O of a raid5/raid6 request (layout_part.internal):

@@ -134,6 +134,10 @@ void summary_add(struct summary *s, const struct rp_result *r)
 		start(s);
 	s->ios++;
 	s->op_ios[op]++;
+	if (r->io->placement < SUMMARY_MAX_PLACEMENTS) {
+		s->place_ios[r->io->placement]++;
+		s->place_bytes[r->io->placement] += r->io->len;
+	}
 	s->member_ios += r->member_ios;
 	for (unsigned i = 0; i < r->ninternal; i++)
 		s->internal_ios[r->internal[i].op == BPT_OP_READ ? 0 : 1]++;
@@ -274,6 +278,71 @@ static void latency_line(FILE *f, const char *name, const struct stats_latency *
 	fputc('\n', f);
 }
 
+/* One line per file or task map, and one for what stays. */
+static void place_text(const struct summary *s, const struct summary_ctx *c, FILE *f)
+{
+	for (unsigned k = 1; k <= c->nplaces && k < SUMMARY_MAX_PLACEMENTS; k++) {
+		const struct summary_place *p = &c->place[k - 1];
+
+		fprintf(f, "  placed      ");
+		text_str(f, p->map);
+		fprintf(f, " -> %s ", p->target);
+		if (p->packed)
+			fprintf(f, "(%llu file%s packed at bytes %llu-%llu)",
+				(unsigned long long)p->files, p->files == 1 ? "" : "s",
+				(unsigned long long)p->at, (unsigned long long)p->end);
+		else
+			fprintf(f, "(%llu file%s at recorded offsets)", (unsigned long long)p->files,
+				p->files == 1 ? "" : "s");
+		fprintf(f, ": %llu I/Os, %.1f MB\n", (unsigned long long)s->place_ios[k],
+			(double)s->place_bytes[k] / 1e6);
+	}
+	if (c->nplaces)
+		fprintf(f, "  placed      the rest, where the device maps put it: %llu I/Os, %.1f MB\n",
+			(unsigned long long)s->place_ios[0], (double)s->place_bytes[0] / 1e6);
+}
+
+/* "placements": one object per file or task map, then the rest. */
+static void place_json(struct jw *w, const struct summary *s, const struct summary_ctx *c)
+{
+	jw_key(w, "placements");
+	jw_arr(w);
+	for (unsigned k = 1; k <= c->nplaces + 1; k++) {
+		unsigned i = k <= c->nplaces ? k : 0;
+		const struct summary_place *p = i ? &c->place[i - 1] : NULL;
+
+		if (i >= SUMMARY_MAX_PLACEMENTS)
+			continue;
+		jw_obj(w);
+		jw_key(w, "map");
+		if (p)
+			jw_str(w, p->map);
+		else
+			jw_null(w);
+		jw_key(w, "target");
+		if (p)
+			jw_str(w, p->target);
+		else
+			jw_null(w);
+		jw_kbool(w, "packed", p && p->packed);
+		jw_key(w, "at_bytes");
+		if (p && p->packed)
+			jw_u64(w, p->at);
+		else
+			jw_null(w);
+		jw_key(w, "end_bytes");
+		if (p && p->packed)
+			jw_u64(w, p->end);
+		else
+			jw_null(w);
+		jw_ku64(w, "files", p ? p->files : 0);
+		jw_ku64(w, "ios", s->place_ios[i]);
+		jw_ku64(w, "bytes", s->place_bytes[i]);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
 	char a[32], b[32], d[32];
@@ -307,6 +376,7 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 			s->ios ? (double)s->member_ios / (double)s->ios : 0.0,
 			(unsigned long long)s->internal_ios[0],
 			(unsigned long long)s->internal_ios[1]);
+	place_text(s, c, f);
 	fprintf(f, "  rate        %.0f IOPS, %.1f MB/s\n", el > 0 ? (double)s->ios / el : 0,
 		el > 0 ? (double)s->bytes / el / 1e6 : 0);
 	if (s->failed[0]) {
@@ -405,6 +475,8 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 		jw_ku64(&w, code, s->errnos[i].count);
 	}
 	jw_obj_end(&w);
+	if (c->nplaces)
+		place_json(&w, s, c);
 	if (c->run_file)
 		jw_kstr(&w, "run_file", c->run_file);
 	if (c->verify) {

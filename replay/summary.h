@@ -24,6 +24,9 @@
 #include "stats.h"
 
 #define SUMMARY_MAX_ERRNOS 16
+/* Placements counted: 0 the I/O its device's maps place, 1.. a file or
+ * task map's (rp_io.placement, replay/filemap.h) */
+#define SUMMARY_MAX_PLACEMENTS 17
 #define SUMMARY_NLATE 3 /* lateness: p50 p99 max */
 
 struct summary_spill; /* the temporary file of (latency, lateness) pairs */
@@ -35,6 +38,8 @@ struct summary {
 	uint64_t member_ios;             /* parts on members, internal included */
 	uint64_t internal_ios[2];        /* raid5/raid6 internal reads, writes */
 	struct { int code; uint64_t count; } errnos[SUMMARY_MAX_ERRNOS];
+	/* per placement: I/Os done and bytes asked, errors included */
+	uint64_t place_ios[SUMMARY_MAX_PLACEMENTS], place_bytes[SUMMARY_MAX_PLACEMENTS];
 	unsigned nerrnos;
 	/* complete - issue, per op and for all; issue - sched */
 	struct stats_exact *lat[BPT_OP__COUNT], *lat_all, *late;
@@ -72,6 +77,19 @@ struct summary_ctx {
 	const char *stopped;     /* why the run is partial; NULL: it is not */
 	const char *run_file;    /* -o, or NULL */
 	const struct verify_result *verify; /* --verify's findings, or NULL */
+	/* file and task maps: placement k (1..nplaces) is map[k - 1]; 0
+	 * (none) prints no placement lines */
+	const struct summary_place *place;
+	unsigned nplaces;
+};
+
+/* A file or task map, as the summary names it. */
+struct summary_place {
+	const char *map;         /* its key: path:GLOB or comm:NAME */
+	const char *target;      /* its target spec */
+	int packed;              /* @OFFSET given */
+	uint64_t at, end;        /* packed: its area on the target, bytes */
+	uint64_t files;          /* files (or devices' raw parts) it took */
 };
 
 /* Print (summary_finish() first, or it is called here). */

@@ -49,13 +49,15 @@ _blkpeak_argument()
 		}'
 }
 
-# _blkpeak_map_keys BIN WORDS...: for replay --map, "NAME=" for each device
-# of the trace among WORDS (the first existing *.bpt) and each partition
-# its capture stored, as `blkpeak info` lists them.
+# _blkpeak_map_keys BIN WORDS...: for replay --map, "path:" and "comm:"
+# (file and task maps), and "NAME=" for each device of the trace among
+# WORDS (the first existing *.bpt) and each partition its capture stored,
+# as `blkpeak info` lists them.
 _blkpeak_map_keys()
 {
 	local bin=$1 w
 	shift
+	printf '%s\n' path: comm:
 	for w in "$@"; do
 		[[ $w == *.bpt && -f $w ]] || continue
 		"$bin" info "$w" 2>/dev/null | awk '

@@ -43,9 +43,12 @@
 # targets, in order, from: single raid0 raid1 raid5 dual; default "single
 # raid0 raid1"; raid5 is md's left-symmetric RAID 5 of four disks, 64 KiB
 # chunks, whose parity reads and writes are real I/Os; dual is IPEAK's
-# "two independent disks": the recorded disk on one disk and its upper
-# half, where a scratch or swap partition would be (the recipes have no
-# partitions), on a second, replay --map DEV:START-=SPEC), DEMO_REPEAT
+# "two independent disks" with the scratch and temporary files on the
+# second: the files of the recipe's WL_SCRATCH globs (photo-edit: its
+# pixel cache and history states) packed on a second disk from byte 0,
+# the rest on the first, replay --map path:GLOB=SPEC@0; for a recipe
+# without scratch files the recorded disk's upper half, where a scratch
+# or swap partition would be, replay --map DEV:START-=SPEC), DEMO_REPEAT
 # (replays per target, default 3: replay --repeat; 1 for one run each),
 # DEMO_DIR, DEMO_TMP (where its
 # temporary folder blkpeak-demo.XXXXXX goes, default /dev/shm; a RAM file
@@ -193,8 +196,10 @@ say ""
 say "== 1. record the $WL workload (workloads/$WL --scale $WL_SCALE)"
 mkdir -p "$WORK/wl"
 WL_UP=1
-SRCS=$("$RECIPE" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE" |
-	awk '$1 == "device" { print $2 }')
+SETUP=$("$RECIPE" --workdir "$WORK/wl" --phase setup --quiet --scale "$WL_SCALE")
+SRCS=$(printf '%s\n' "$SETUP" | awk '$1 == "device" { print $2 }')
+# the recipe's scratch and temporary files, as a replay --map path: glob
+SCRATCH=$(printf '%s\n' "$SETUP" | sed -n 's/^scratch //p')
 [ -n "$SRCS" ] || die "the workload set-up made no device"
 DEVOPTS=() SIZES=()
 for d in $SRCS; do DEVOPTS+=(-d "$d"); SIZES+=("$(blockdev --getsize64 "$d")"); done
@@ -234,7 +239,13 @@ replay() { # KIND
 	local run=("$BLKPEAK" replay --timing causal --allow-write)
 	local i=0 src
 	for src in $SRCS; do
-		if [ "$1" = dual ]; then
+		if [ "$1" = dual ] && [ -n "$SCRATCH" ]; then
+			# the recorded disks on disks A; the scratch files packed
+			# on the first disk B from byte 0 (they are files: --map
+			# path:, docs/replay.md "Files and tasks")
+			run+=(--map "$src=$(emu "${A[$i]}")")
+			[ $i -gt 0 ] || run+=(--map "path:$SCRATCH=$(emu "${B[0]}")@0")
+		elif [ "$1" = dual ]; then
 			# recorded disk I on disk A, its upper half (from the sector
 			# at half its size) on disk B, from byte 0 there
 			run+=(--map "$src=$(emu "${A[$i]}")"

@@ -29,6 +29,8 @@ PKGS="$PKGS imagemagick zstd dpkg"
 if [ "${1:-}" = "--tests" ]; then
 	PKGS="$PKGS postgresql-15 postgresql-client-15"
 	PKGS="$PKGS chromium man-db groff-base python3-pandas python3-zstandard"
+	# the file-attribution tests capture and replay on xfs as well as ext4
+	PKGS="$PKGS xfsprogs"
 fi
 
 missing=""

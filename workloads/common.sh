@@ -11,6 +11,10 @@
 #   wl_finish_options  derives sizes once all options are read; sets WL_DEV_MB
 #   wl_setup           fills the filesystems mounted at $WL_MNT1 [$WL_MNT2]
 #   wl_run             the load itself: the part worth tracing
+#   WL_SCRATCH         (optional) its scratch and temporary files, a glob
+#                      list relative to $WL_MNT1 ("scratch/*|history/*"):
+#                      what a "dual" set-up keeps on a second disk
+#                      (scripts/demo.sh, DEMO_TARGETS=dual)
 #   wl_stop            (optional) ends what the load started besides its
 #                      background jobs (boot: a container and its cgroups);
 #                      called whenever `run` or `all` ends, and on teardown;
@@ -22,7 +26,9 @@
 #                   (default: a new /dev/shm/blkpeak-wl.XXXXXX, removed after)
 #   --phase P       all (default) | setup | run | teardown. `setup` leaves
 #                   the filesystems mounted and prints "device /dev/loopN"
-#                   lines; `run` runs the load on them; `teardown` removes
+#                   lines (and "scratch GLOB|GLOB..." with WL_SCRATCH's
+#                   globs under $WL_MNT1, the form of replay --map path:);
+#                   `run` runs the load on them; `teardown` removes
 #                   them. Split phases let a caller trace only the load:
 #                     workloads/photo-edit --workdir W --phase setup
 #                     blkpeak capture -d /dev/loopN -- workloads/photo-edit --workdir W --phase run
@@ -232,6 +238,12 @@ _wl_setup() {
 	_wl_load_state
 	wl_setup || wl_die "setup failed"
 	sync
+	if [ -n "${WL_SCRATCH:-}" ]; then
+		_g=""
+		IFS='|' read -ra _alts <<< "$WL_SCRATCH"
+		for _a in "${_alts[@]}"; do _g="$_g${_g:+|}$WL_MNT1/$_a"; done
+		echo "scratch $_g"
+	fi
 }
 
 _wl_run() {

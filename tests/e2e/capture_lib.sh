@@ -28,6 +28,23 @@ wait_capturing() {
 	done
 }
 
+# mount_fs_loop FS MNT: a 512 MiB loop device with a new FS (ext4 or
+# xfs: xfs wants 300 MB or more) mounted at MNT (made; unmounted at exit);
+# sets FS_LOOP to the device (not printed: the at_exit must stay in this
+# shell).
+mount_fs_loop() {
+	FS_LOOP=$(make_loop 512M "fs-$1-$(date +%s%N)")
+	settle
+	case $1 in
+	ext4) mkfs.ext4 -q -F "$FS_LOOP" || fail "mkfs.ext4 $FS_LOOP" ;;
+	xfs) mkfs.xfs -f "$FS_LOOP" >/dev/null || fail "mkfs.xfs $FS_LOOP" ;;
+	*) fail "mount_fs_loop: $1: not ext4 or xfs" ;;
+	esac
+	mkdir -p "$2"
+	mount "$FS_LOOP" "$2" || fail "mount $FS_LOOP ($1)"
+	at_exit "umount '$2' 2>/dev/null"
+}
+
 # settle: wait for udev to finish probing new loop devices, so its reads
 # do not land in a test's window.
 settle() { udevadm settle 2>/dev/null || sleep 0.5; }
