@@ -298,7 +298,9 @@ int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	return adb_exec(db, "COMMIT", err);
+	if ((rc = adb_exec(db, "COMMIT", err)))
+		return rc;
+	return adb_publish_comparison(db, &c->id, err); /* a PostgreSQL store's */
 fail:
 	rc = adb_fail(db, err, "cannot store the comparison");
 	sqlite3_finalize(st);

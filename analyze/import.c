@@ -621,15 +621,26 @@ static int next_io_base(sqlite3 *db, int64_t *base, struct bpt_error *err)
 	return rc == SQLITE_ROW ? 0 : adb_fail(db, err, "cannot find where the I/Os end");
 }
 
-/* Every record of r into io_rows (and io_kinds, io_marks, io_replay),
+/* Where insert_ios reads records: next() gives 1 and a record, 0 at
+ * the end or a negative errno. */
+struct io_source {
+	int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err);
+	void *arg;
+};
+
+static int reader_next(void *arg, struct bpt_record *rec, struct bpt_error *err)
+{
+	return bpt_reader_next(arg, rec, err);
+}
+
+/* Every record of src into io_rows (and io_kinds, io_marks, io_replay),
  * the first at rowid `base`. The first rows up to a block boundary go
  * one by one, so that each batch after them holds whole blocks and
  * mark_of sees all of a block's issue times. */
-static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t base,
-		      const struct import_opts *opts, uint64_t total,
+static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, int64_t id,
+		      int64_t base, const struct import_opts *opts, uint64_t total,
 		      struct import_totals *t, struct bpt_error *err)
 {
-	const uint32_t cols = bpt_reader_header(r)->columns;
 	struct bpt_record buf[BATCH], *rec;
 	sqlite3_stmt *batch = NULL, *single = NULL;
 	struct side sd = { 0 };
@@ -665,7 +676,7 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 		goto out;
 	}
 	t->first_issue = UINT64_MAX;
-	while ((rc = bpt_reader_next(r, rec = &buf[inbuf], err)) == 1) {
+	while ((rc = src->next(src->arg, rec = &buf[inbuf], err)) == 1) {
 		if (rec->internal)
 			continue; /* a raid5/raid6 array's own I/O, not a request */
 		t->n++;
@@ -674,7 +685,10 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 			t->first_issue = rec->issue_ns;
 		if (rec->complete_ns > t->last_complete)
 			t->last_complete = rec->complete_ns;
-		if (++inbuf == want) {
+		if (opts->hooks) { /* another store takes the I/Os */
+			if ((rc = opts->hooks->io(opts->hooks->arg, rec, err)))
+				goto out;
+		} else if (++inbuf == want) {
 			int64_t first = base + (int64_t)t->n - inbuf;
 
 			rc = 0;
@@ -843,15 +857,20 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 	int64_t id = 0, base = 0, end = 0;
 	int rc;
 
+	const struct io_source src = { reader_next, r };
+
 	bpt_reader_stats(r, &stats);
 	if ((rc = next_io_base(db, &base, err)) ||
 	    (rc = insert_trace(db, path, hex, h, &stats, &id, err)) ||
 	    (rc = insert_devices(db, id, h, err)) ||
 	    (rc = insert_run(db, id, h, err)) ||
-	    (rc = insert_ios(db, r, id, base, opts, stats.complete ? stats.records : 0, &t, err)))
+	    (rc = insert_ios(db, &src, h->columns, id, base, opts,
+			     stats.complete ? stats.records : 0, &t, err)))
 		return rc;
 	if ((rc = next_io_base(db, &end, err)))
 		return rc;
+	if (opts->hooks) /* the I/Os went elsewhere */
+		end = base + (int64_t)t.n;
 	if (t.n && end != base + (int64_t)t.n)
 		return bpt_error_set(err, -EIO, "%s: the I/Os went to rowids %lld.. instead of %lld..,"
 			       " not imported", path, (long long)(end - (int64_t)t.n), (long long)base);
@@ -875,7 +894,7 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		struct import_result *res, struct bpt_error *err)
 {
-	static const struct import_opts defaults = { 0, NULL, NULL };
+	static const struct import_opts defaults = { 0, NULL, NULL, NULL };
 	struct bpt_reader *r = NULL;
 	struct bpt_stats stats;
 	uint64_t digest;
@@ -897,6 +916,8 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		goto out;
 	import_digest_hex(digest, res->digest);
 	rc = find_digest(db, res->digest, &res->trace_id, &res->records, err);
+	if (!rc && opts->hooks)
+		rc = opts->hooks->before(opts->hooks->arg, res, bpt_reader_header(r), err);
 	if (rc) {
 		res->already = rc > 0;
 		rc = rc > 0 ? 0 : rc;
@@ -918,5 +939,29 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 	}
 out:
 	bpt_reader_close(r);
+	return rc;
+}
+
+int import_ios(sqlite3 *db, int64_t id, uint32_t columns,
+	       int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err),
+	       void *arg, struct bpt_error *err)
+{
+	static const struct import_opts none = { 0, NULL, NULL, NULL };
+	const struct io_source src = { next, arg };
+	struct import_totals t = { 0, 0, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t base = 0;
+	int rc;
+
+	if ((rc = next_io_base(db, &base, err)) ||
+	    (rc = insert_ios(db, &src, columns, id, base, &none, 0, &t, err)))
+		return rc;
+	if (sqlite3_prepare_v2(db, "UPDATE traces SET io_base = ? WHERE id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot prepare the trace update");
+	sqlite3_bind_int64(st, 1, base);
+	sqlite3_bind_int64(st, 2, id);
+	rc = step_done(db, st, err, "cannot update the trace");
+	sqlite3_finalize(st);
 	return rc;
 }

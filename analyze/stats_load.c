@@ -77,6 +77,8 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	src->has_sched = !!(src->columns & BPT_COL_SCHED);
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	sqlite3_finalize(st);
+	if ((rc = adb_need_ios(db, id, err)))
+		return rc;
 	if ((src->columns & (BPT_COL_FILE | BPT_COL_CAUSE)) && (rc = files_lost(src, rep, err)))
 		return rc;
 	if ((rc = run_verify_load(db, id, &rep->verify, err)))
