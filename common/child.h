@@ -3,7 +3,7 @@
  *
  * measure/ does its I/O through `blkpeak generate` and `blkpeak replay`,
  * and suite/ runs `replay`, `measure`, `capture` and `analyze import`
- * (the parts never include each other's headers: DESIGN "Layout"), run
+ * (the parts never include each other's headers: docs/development.md "Layout"), run
  * as /proc/self/exe, the very binary that runs the parent. The child's
  * standard output and error go to a log file in the caller's temporary
  * folder; on failure the log (replay's "blkpeak: PATH: reason" lines) is

@@ -41,7 +41,7 @@
 # RAID 0 are not charged like seeks, since the throttle counts I/Os before
 # the block layer merges adjacent ones), DEMO_TARGETS (the replay
 # targets, in order, from: single raid0 raid1 raid5 dual; default "single
-# raid0 raid1"; raid5 is md's left-symmetric RAID 5 of four disks, 64 KiB
+# raid0 dual", IPEAK's three; raid5 is md's left-symmetric RAID 5 of four disks, 64 KiB
 # chunks, whose parity reads and writes are real I/Os; dual is IPEAK's
 # "two independent disks" with the scratch and temporary files on the
 # second: the files of the recipe's WL_SCRATCH globs (photo-edit: its
@@ -62,7 +62,7 @@ SCALE=${DEMO_SCALE:-1}
 IOPS=${DEMO_IOPS:-2000}
 MBPS=${DEMO_MBPS:-50}
 DISK=${DEMO_DISK:-7200}
-TARGETS=${DEMO_TARGETS:-single raid0 raid1}
+TARGETS=${DEMO_TARGETS:-single raid0 dual}
 REPEAT=${DEMO_REPEAT:-3}
 WL=${WORKLOAD:-photo-edit}
 # shellcheck source=scripts/throttle.sh
