@@ -498,11 +498,40 @@ static int close_section(struct parser *p, struct pending_offsets *po)
 	return 0;
 }
 
+/* A sweep's items are "NAME.N", a replay's "NAME.TIMING.N" (the state's
+ * keys and the result files' names): a sweep named after a replay and a
+ * timing would share its items, and run only once for both. */
+static int check_item_names(struct parser *p, const struct manifest_entry *e)
+{
+	const char *dot = strrchr(e->name, '.');
+
+	if (e->kind != MANIFEST_MEASURE || !dot)
+		return 0;
+	for (unsigned b = MANIFEST_ORIGINAL; b <= MANIFEST_CAUSAL; b <<= 1) {
+		if (strcmp(dot + 1, manifest_timing_name(b)))
+			continue;
+		for (size_t i = 0; i < p->m->n; i++) {
+			const struct manifest_entry *o = &p->m->e[i];
+
+			if (o->kind != MANIFEST_MEASURE && strlen(o->name) == (size_t)(dot - e->name) &&
+			    !strncmp(o->name, e->name, (size_t)(dot - e->name)))
+				return fail(p, e->line, "[measure %s]: its results would be named as those"
+					    " of [%s %s] (line %u) in %s timing: rename one", e->name,
+					    section_word[o->kind], o->name, o->line, dot + 1);
+		}
+	}
+	return 0;
+}
+
 /* References to recordings, once every section is known. */
 static int check_refs(struct parser *p)
 {
 	for (size_t i = 0; i < p->m->n; i++) {
 		struct manifest_entry *e = &p->m->e[i];
+		int rc = check_item_names(p, e);
+
+		if (rc)
+			return rc;
 
 		if (e->weights_from && !manifest_find(p->m, e->weights_from))
 			return fail(p, e->ref_line, "weights-from: '%s': no [recording %s] in the suite",

@@ -185,3 +185,19 @@ Test(suite_manifest, load_refuses_what_is_not_a_file)
 	cr_assert_eq(manifest_load("/tmp", &m, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "not a regular file"), "%s", err);
 }
+
+/* A sweep named NAME.TIMING would share the items (state keys, result
+ * files) of replay NAME in that timing: refused, as either order. */
+Test(suite_manifest, refuses_a_sweep_named_as_a_replays_items)
+{
+	struct manifest *m;
+
+	parse_bad("[recording a]\nfile = a.bpt\n[measure a.causal]\npattern = random\n",
+		  "suite.ini:3: [measure a.causal]: its results would be named as those of"
+		  " [recording a] (line 1) in causal timing");
+	parse_bad("[measure a.afap]\npattern = random\n[recording a]\nfile = a.bpt\n",
+		  "suite.ini:1: [measure a.afap]");
+	m = parse_ok("[recording a]\nfile = a.bpt\n[measure a.fast]\npattern = random\n"
+		     "[measure b.causal]\npattern = random\n");
+	manifest_free(m);
+}
