@@ -135,12 +135,14 @@ static int record_one(const char *dir, const char *recipe, const char *name, con
 	char work[] = "/dev/shm/blkpeak-suite-record.XXXXXX", *out = NULL, *log = NULL;
 	char devs[MAX_DEVS][64], *argv[2 * MAX_DEVS + 20];
 	int n, ndev, rc, ret = 1;
-	struct stat sb;
+	struct stat sb, old;
+	int had_old;
 	uint64_t t0 = now_mono_ns();
 
 	if (asprintf(&out, "%s/%s.bpt", dir, name) < 0 || asprintf(&log, "%s/.%s.record.log", dir, name) < 0)
 		goto free;
-	if (!force && !lstat(out, &sb)) {
+	had_old = !lstat(out, &old);
+	if (!force && had_old) {
 		pr_err("suite record: '%s' exists: --force to record it again", out);
 		goto free;
 	}
@@ -199,7 +201,11 @@ static int record_one(const char *dir, const char *recipe, const char *name, con
 		unlink(log);
 	} else if (ret == 2) {
 		printf("interrupted\n");
-		unlink(out);
+		/* the cut capture's file, never the recording --force was to replace
+		 * (still there when the set-up or the capture's start was cut) */
+		if (!lstat(out, &sb) &&
+		    !(had_old && sb.st_dev == old.st_dev && sb.st_ino == old.st_ino))
+			unlink(out);
 	}
 free:
 	free(out);
