@@ -44,7 +44,16 @@ static int add_done(struct suite_state *st, const char *key, double secs)
 	return 0;
 }
 
-/* Read an existing state: its header must be this run's. */
+static int write_header(struct suite_state *st, const char *digest, const char *label,
+			const char *target)
+{
+	return dprintf(st->fd, STATE_MAGIC "\ndigest %s\nlabel %s\ntarget %s\n", digest, label,
+		       target) < 0 || fdatasync(st->fd) ? -errno : 0;
+}
+
+/* Read an existing state: its header must be this run's. A torn last line
+ * is cut off (the next line is appended after the last whole one), a torn
+ * header written again. */
 static int read_state(struct suite_state *st, const char *digest, const char *label,
 		      const char *target, char *err, size_t errlen)
 {
@@ -52,6 +61,7 @@ static int read_state(struct suite_state *st, const char *digest, const char *la
 	char *buf, *line, *next;
 	int rc = 0;
 	ssize_t got;
+	size_t keep = 0;
 	unsigned ln = 0;
 
 	if (fstat(st->fd, &sb) || sb.st_size > STATE_MAX) {
@@ -68,13 +78,17 @@ static int read_state(struct suite_state *st, const char *digest, const char *la
 		return -EIO;
 	}
 	for (line = buf; line && *line; line = next) {
+		static const char *const head[] = { "digest ", "label ", "target " };
+
 		next = strchr(line, '\n');
 		if (!next)
 			break; /* a torn last line: that item runs again */
 		*next++ = '\0';
+		keep = (size_t)(next - buf);
 		ln++;
-		if (ln == 1 && strcmp(line, STATE_MAGIC)) {
-			snprintf(err, errlen, "%s:1: not a blkpeak suite state", st->path);
+		if ((ln == 1 && strcmp(line, STATE_MAGIC)) ||
+		    (ln >= 2 && ln <= 4 && strncmp(line, head[ln - 2], strlen(head[ln - 2])))) {
+			snprintf(err, errlen, "%s:%u: not a blkpeak suite state", st->path, ln);
 			rc = -EINVAL;
 		} else if (!strncmp(line, "digest ", 7) && strcmp(line + 7, digest)) {
 			snprintf(err, errlen, "%s: of suite version %s, not %s", st->path, line + 7, digest);
@@ -100,6 +114,16 @@ static int read_state(struct suite_state *st, const char *digest, const char *la
 		if (rc)
 			break;
 	}
+	if (!rc && ln == 0 && strncmp(buf, STATE_MAGIC, strlen(buf))) {
+		snprintf(err, errlen, "%s:1: not a blkpeak suite state", st->path);
+		rc = -EINVAL;
+	}
+	if (!rc && (ln < 4 || keep < (size_t)sb.st_size) && ftruncate(st->fd, ln < 4 ? 0 : (off_t)keep)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot cut the torn end of '%s': %s", st->path, strerror(-rc));
+	}
+	if (!rc && ln < 4 && (rc = write_header(st, digest, label, target)))
+		snprintf(err, errlen, "cannot write '%s': %s", st->path, strerror(-rc));
 	free(buf);
 	return rc;
 }
@@ -135,10 +159,8 @@ int state_open(const char *path, const char *digest, const char *label, const ch
 		goto fail;
 	}
 	if (sb.st_size == 0) {
-		if (dprintf(st->fd, STATE_MAGIC "\ndigest %s\nlabel %s\ntarget %s\n", digest, label,
-			    target) < 0 || fdatasync(st->fd)) {
-			rc = -errno;
-			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		if ((rc = write_header(st, digest, label, target))) {
+			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 			goto fail;
 		}
 	} else if ((rc = read_state(st, digest, label, target, err, errlen))) {

@@ -91,3 +91,49 @@ Test(suite_state, refuses_what_is_not_a_state)
 	cr_assert_eq(symlink("/etc/passwd", path), 0);
 	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), -ELOOP);
 }
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The item finished after a torn line counts on the next resume (its line
+ * was appended to the torn one); a header torn by a crash is written again
+ * (the file was taken, then refused on the next run as not a state). */
+Test(suite_state, a_torn_end_is_cut_before_the_next_line)
+{
+	struct suite_state *st;
+	char err[256];
+
+	write_file("blkpeak-suite-state 1\ndigest 0123456789abcdef\nlabel x\ntarget T\n"
+		   "done a.causal.1 1.000\ndone a.causal.2 1.");
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(state_done(st, "a.causal.2", 2.5, err, sizeof(err)), 0, "%s", err);
+	state_close(st);
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), 0, "%s", err);
+	cr_assert(state_is_done(st, "a.causal.1", NULL));
+	cr_assert(state_is_done(st, "a.causal.2", NULL));
+	state_close(st);
+
+	write_file("blkpeak-suite-st");
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(state_done(st, "a.causal.1", 1, err, sizeof(err)), 0, "%s", err);
+	state_close(st);
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T2", &st, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "was run on target 'T', not 'T2'"), "%s", err);
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), 0, "%s", err);
+	cr_assert(state_is_done(st, "a.causal.1", NULL));
+	state_close(st);
+
+	/* a header without its digest line is not taken as a state */
+	write_file("blkpeak-suite-state 1\nlabel x\ntarget T\ndone a.causal.1 1\n");
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, ":2: not a blkpeak suite state"), "%s", err);
+	write_file("garbage");
+	cr_assert_eq(state_open(path, "0123456789abcdef", "x", "T", &st, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, ":1: not a blkpeak suite state"), "%s", err);
+}
