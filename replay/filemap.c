@@ -537,6 +537,11 @@ static int layout(struct filemap *fm, unsigned k, struct bpt_error *error)
 
 	if (!v)
 		return bpt_error_set(error, -ENOMEM, "out of memory");
+	if (pos > MAX_SPAN) { /* else the end wraps past 2^64 to the target's start */
+		free(v);
+		return bpt_error_set(error, -EINVAL, "--map %s: @%" PRIu64 " is past 2^62 bytes, "
+				     "where a packed layout must end", r->key, pos);
+	}
 	for (size_t i = 0; i < fm->ucap; i++)
 		if (fm->u[i].used && fm->u[i].rule == k)
 			v[n++] = &fm->u[i];

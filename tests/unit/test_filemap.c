@@ -368,3 +368,24 @@ Test(filemap, refusals)
 	at[1] = 4096; /* right after the first's 4 KiB */
 	filemap_free(planned(keys, tgt, packed, at, 2, &t, r, 2, 0, &e));
 }
+
+/* An @OFFSET past the packed limit (2^62) is refused: near 2^64 the
+ * layout's end wrapped to a small offset (the files' writes landed at the
+ * start of the target, and the overlap check saw an empty area). */
+Test(filemap, packed_offset_past_the_limit)
+{
+	struct filemap_trace t = trace(ALL);
+	const char *keys[] = { "path:*/history/*" };
+	unsigned tgt[] = { 1 };
+	int packed[] = { 1 };
+	uint64_t at[] = { UINT64_MAX - 4095 };
+	struct bpt_error e;
+	struct bpt_record r[1] = { data_rec(5000, 8192, 102, 0, 1) };
+
+	cr_assert_null(planned(keys, tgt, packed, at, 1, &t, r, 1, -EINVAL, &e));
+	cr_assert(strstr(e.msg, "--map path:*/history/*: @18446744073709547520 is past 2^62"),
+		  "%s", e.msg);
+	at[0] = (1ull << 62) - 4096; /* room for 4 KiB, not for the file's 8 */
+	cr_assert_null(planned(keys, tgt, packed, at, 1, &t, r, 1, -EINVAL, &e));
+	cr_assert(strstr(e.msg, "more than 2^62 bytes packed"), "%s", e.msg);
+}
