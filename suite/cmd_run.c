@@ -235,8 +235,13 @@ static double remaining(const struct suite_item *items, size_t n, size_t from,
 
 static const char *fmt_secs(double s, char *buf, size_t len)
 {
-	long t = s < 1 ? 1 : (long)(s + 0.5);
+	long t;
 
+	if (!(s < 1e12)) { /* (long) of more is undefined */
+		snprintf(buf, len, "more than 30000 years");
+		return buf;
+	}
+	t = s < 1 ? 1 : (long)(s + 0.5);
 	if (t < 60)
 		snprintf(buf, len, "%ld s", t);
 	else if (t < 3600)

@@ -224,6 +224,14 @@ int suite_plan(const struct suite *s, struct suite_item **items, size_t *n, char
 						 manifest_timing_name(b));
 				}
 				x->est_s = first_estimate(s, e);
+				if (x->est_s >= 4611686018.427387904) { /* 2^62 ns */
+					snprintf(err, errlen, "[%s %s] (%s/%s:%u): speed = %g: the replay"
+						 " would last %.3g s, past replay's longest schedule (2^62 ns,"
+						 " about 146 years)", e->kind == MANIFEST_MIX ? "mix" : "recording",
+						 e->name, s->dir, SUITE_MANIFEST, e->line, e->speed, x->est_s);
+					free(it);
+					return -EINVAL;
+				}
 			}
 		}
 	}

@@ -1,0 +1,32 @@
+#!/bin/bash
+# suite run refuses, before anything runs, a manifest whose items it
+# could not run as written: a speed at which a recording would outlast
+# replay's longest schedule (the estimate printed a negative number of
+# seconds, then each replay failed) and a sweep named as a replay's items
+# ('a.causal' beside [recording a]: it was marked done with the replay and
+# never run). Dry runs only: no I/O.
+. "$(dirname "$0")/lib.sh"
+T=$E2E_TMP
+S=$T/suite
+mkdir -p "$S"
+export BLKPEAK_DB=$T/s.db
+"$BLKPEAK" generate -q --count 20 -o "$S/a.bpt" || fail "generate"
+
+printf '[recording a]\nfile = a.bpt\nspeed = 1e-300\n' >"$S/suite.ini"
+"$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run >"$T/out" 2>"$T/err" &&
+	fail "a speed past the longest schedule was taken: $(cat "$T/out")"
+grep -q "suite.ini:1): speed = 1e-300: the replay would last .* past replay's longest schedule" \
+	"$T/err" || fail "speed: $(cat "$T/out" "$T/err")"
+grep -q -- "-[0-9]* s" "$T/out" && fail "a negative estimate: $(cat "$T/out")"
+
+printf '[recording a]\nfile = a.bpt\nspeed = 0.5\n' >"$S/suite.ini"
+"$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run >"$T/out" 2>"$T/err" ||
+	fail "speed 0.5: $(cat "$T/err")"
+
+printf '[recording a]\nfile = a.bpt\n[measure a.causal]\npattern = random\n' >"$S/suite.ini"
+"$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run >"$T/out" 2>"$T/err" &&
+	fail "a sweep named as the replay's items was taken: $(cat "$T/out")"
+grep -q "\[measure a.causal\]: its results would be named as those of \[recording a\]" "$T/err" ||
+	fail "collision: $(cat "$T/err")"
+note "a speed past the longest schedule and a sweep named as a replay's items are refused"
+exit 0
