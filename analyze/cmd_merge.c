@@ -20,18 +20,20 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: blkpeak analyze merge SRC.db... [--db DEST] [--json] [-q]\n\n"
-		"Copy the traces and runs (with their I/Os), comparisons and measurements\n"
-		"of SQLite analysis databases - other machines' blkpeak.db - into the\n"
-		"database in use: a SQLite file or a PostgreSQL store. Nothing is copied\n"
+		"Copy the traces and runs (with their I/Os), comparisons, measurements and\n"
+		"suite results (the leaderboard's) of SQLite analysis databases - other\n"
+		"machines' blkpeak.db - into the database in use: a SQLite file or a\n"
+		"PostgreSQL store. Nothing is copied\n"
 		"twice: a trace the destination has (same content digest), a comparison\n"
 		"of the same time and baseline, a measurement of the same kind, target\n"
-		"and start are kept as they are, so merging again is a no-op. Each trace\n"
+		"and start, a suite result of the same version, workload, label, host\n"
+		"and repeat are kept as they are, so merging again is a no-op. Each trace\n"
 		"keeps its host; each is one transaction. The sources are only read.\n\n"
 		"  --db DEST    destination (default $BLKPEAK_DB, else ./blkpeak.db), a file\n"
 		"               (created if missing) or postgresql://... / libpq key=value\n"
 		"  --json       one JSON object per source: path, traces, traces_there,\n"
 		"               ios, comparisons, comparisons_there, measurements,\n"
-		"               measurements_there\n"
+		"               measurements_there, suite_results, suite_results_there\n"
 		"  -q, --quiet  no summary lines\n"
 		"  -h, --help   this text\n");
 }
@@ -51,13 +53,16 @@ static void print_counts(const char *path, const struct merge_counts *n, int jso
 		jw_ku64(&w, "comparisons_there", n->comparisons_had);
 		jw_ku64(&w, "measurements", n->measurements);
 		jw_ku64(&w, "measurements_there", n->measurements_had);
+		jw_ku64(&w, "suite_results", n->suite_results);
+		jw_ku64(&w, "suite_results_there", n->suite_results_had);
 		jw_obj_end(&w);
 		jw_finish(&w);
 	} else if (!quiet) {
 		printf("%s: %u traces (%" PRIu64 " I/Os) copied, %u there already; %u comparisons"
-		       " copied, %u there; %u measurements copied, %u there\n", path, n->traces,
-		       n->ios, n->traces_had, n->comparisons, n->comparisons_had, n->measurements,
-		       n->measurements_had);
+		       " copied, %u there; %u measurements copied, %u there; %u suite results copied,"
+		       " %u there\n", path, n->traces, n->ios, n->traces_had, n->comparisons,
+		       n->comparisons_had, n->measurements, n->measurements_had, n->suite_results,
+		       n->suite_results_had);
 	}
 }
 

@@ -335,8 +335,37 @@ static int map_meas(void *arg, const char *col, int64_t v, int64_t *out)
 	return XFER_KEEP;
 }
 
-static int merge_measurements(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct merge_counts *n,
-			      struct bpt_error *err)
+/* The id in dst of the measurement src_id of src (same kind, target and
+ * start), which dst had already. */
+static int sqlite_meas_there(sqlite3 *src, sqlite3 *dst, int64_t src_id, int64_t *dst_id,
+			     struct bpt_error *err)
+{
+	sqlite3_stmt *a, *b;
+	int rc;
+
+	if (sqlite3_prepare_v2(src, "SELECT kind, target, started_wall_ns FROM measurements"
+			       " WHERE id = ?1", -1, &a, NULL) != SQLITE_OK)
+		return adb_fail(src, err, "cannot read the measurement");
+	if (sqlite3_prepare_v2(dst, "SELECT id FROM measurements WHERE kind = ?1 AND target = ?2"
+			       " AND started_wall_ns = ?3", -1, &b, NULL) != SQLITE_OK) {
+		sqlite3_finalize(a);
+		return adb_fail(dst, err, "cannot read the measurements");
+	}
+	sqlite3_bind_int64(a, 1, src_id);
+	rc = sqlite3_step(a) == SQLITE_ROW ? 0 : -EIO;
+	for (int i = 0; !rc && i < 3; i++)
+		sqlite3_bind_value(b, i + 1, sqlite3_column_value(a, i));
+	if (!rc && sqlite3_step(b) == SQLITE_ROW)
+		*dst_id = sqlite3_column_int64(b, 0);
+	else
+		rc = bpt_error_set(err, -EIO, "measurement %" PRId64 ": not found again", src_id);
+	sqlite3_finalize(a);
+	sqlite3_finalize(b);
+	return rc;
+}
+
+static int merge_measurements(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct idpairs *ids,
+			      struct merge_counts *n, struct bpt_error *err)
 {
 	sqlite3_stmt *st;
 	int rc = 0, step;
@@ -362,6 +391,8 @@ static int merge_measurements(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct mer
 			rc = xfer_sqlite(src, dst, "measurements", ST_MEASUREMENTS, "id = ?1", m[0], &xm,
 					 "INSERT OR IGNORE", &rows, err);
 			already = !rows;
+			if (!rc && !rows)
+				rc = sqlite_meas_there(src, dst, m[0], &m[1], err);
 			if (!rc && rows) {
 				m[1] = sqlite3_last_insert_rowid(dst);
 				rc = xfer_sqlite(src, dst, "measurement_points", ST_POINTS,
@@ -372,6 +403,8 @@ static int merge_measurements(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct mer
 			else
 				sqlite3_exec(dst, "ROLLBACK", NULL, NULL, NULL);
 		}
+		if (!rc && pair_add(ids, m[0], m[1]))
+			rc = bpt_error_set(err, -ENOMEM, "out of memory");
 		if (!rc && already)
 			n->measurements_had++;
 		else if (!rc)
@@ -383,17 +416,72 @@ static int merge_measurements(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct mer
 	return rc;
 }
 
+/* A suite result's run and measurement: their ids in the destination. */
+struct result_map {
+	const struct idpairs *traces, *meas;
+};
+
+static int map_result(void *arg, const char *col, int64_t v, int64_t *out)
+{
+	const struct result_map *m = arg;
+
+	if (!strcmp(col, "trace_id"))
+		return pair_find(m->traces, v, out) ? XFER_VALUE : XFER_NULL;
+	if (!strcmp(col, "measurement_id"))
+		return pair_find(m->meas, v, out) ? XFER_VALUE : XFER_NULL;
+	return XFER_KEEP;
+}
+
+/* The suites' results (the leaderboard's rows); a row the destination
+ * has (same suite version, workload, label, host and repeat) stays. A
+ * source older than schema 9 has none. */
+static int merge_suite_results(sqlite3 *src, sqlite3 *dst, PGconn *pg,
+			       const struct result_map *rm, struct merge_counts *n,
+			       struct bpt_error *err)
+{
+	const struct xfer_map xm = { map_result, (void *)rm };
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(src, "SELECT rowid FROM suite_results ORDER BY rowid", -1, &st,
+			       NULL) != SQLITE_OK)
+		return strstr(sqlite3_errmsg(src), "no such table") ? 0 :
+		       adb_fail(src, err, "cannot read the suite results");
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		uint64_t rows = 0;
+
+		rc = pg ? xfer_to_pg(src, pg, "suite_results", ST_SUITE_RESULTS, "rowid = ?1", id, &xm,
+				     " ON CONFLICT (suite_digest, workload, label, host, repeat_no)"
+				     " DO NOTHING", &rows, err)
+			: xfer_sqlite(src, dst, "suite_results", ST_SUITE_RESULTS, "rowid = ?1", id,
+				      &xm, "INSERT OR IGNORE", &rows, err);
+		if (!rc && rows)
+			n->suite_results++;
+		else if (!rc)
+			n->suite_results_had++;
+	}
+	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+		rc = adb_fail(src, err, "cannot read the suite results");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int merge_from(sqlite3 *src, sqlite3 *dst, PGconn *pg, struct merge_counts *n,
 	       struct bpt_error *err)
 {
-	struct idpairs ids = { 0 };
+	struct idpairs ids = { 0 }, meas = { 0 };
+	struct result_map rm = { &ids, &meas };
 	int rc;
 
 	memset(n, 0, sizeof(*n));
 	if (!(rc = merge_traces(src, dst, pg, &ids, n, err)) &&
-	    !(rc = merge_comparisons(src, dst, pg, &ids, n, err)))
-		rc = merge_measurements(src, dst, pg, n, err);
+	    !(rc = merge_comparisons(src, dst, pg, &ids, n, err)) &&
+	    !(rc = merge_measurements(src, dst, pg, &meas, n, err)))
+		rc = merge_suite_results(src, dst, pg, &rm, n, err);
 	free(ids.from);
 	free(ids.to);
+	free(meas.from);
+	free(meas.to);
 	return rc;
 }

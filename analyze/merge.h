@@ -1,6 +1,6 @@
 /*
- * merge.h — `analyze merge`: the traces, runs, comparisons and
- * measurements of a SQLite database (another machine's) into the
+ * merge.h — `analyze merge`: the traces, runs, comparisons,
+ * measurements and suite results of a SQLite database (another machine's) into the
  * database in use, SQLite or PostgreSQL.
  *
  * A trace is known by its digest: one the destination has is not copied
@@ -22,6 +22,7 @@ struct merge_counts {
 	unsigned traces, traces_had;
 	unsigned comparisons, comparisons_had;
 	unsigned measurements, measurements_had;
+	unsigned suite_results, suite_results_had; /* the leaderboard's rows */
 	uint64_t ios; /* I/Os of the traces copied */
 };
 
