@@ -191,15 +191,25 @@ static int parse_depths(struct parser *p, char *v, struct manifest_entry *e)
 	return 0;
 }
 
-/* DEPTH:WEIGHT,... ; the depths are checked against `depths` at the end. */
-static int check_weights(struct parser *p, const char *v)
+/* DEPTH:WEIGHT,... ; the depths are checked against `depths` at the end.
+ * *out: the list without blanks, as measure's --weights takes it (it
+ * refuses ' 4:0.5'), with measure's bounds (a weight up to 1e12, each
+ * depth once). */
+static int check_weights(struct parser *p, const char *v, char **out)
 {
 	char *copy = strdup(v), *items[MANIFEST_DEPTHS_MAX + 1];
+	uint64_t seen[MANIFEST_DEPTHS_MAX];
+	size_t at = 0, cap = strlen(v) + 1;
 	int n, rc = 0;
 	double sum = 0;
 
-	if (!copy)
+	*out = malloc(cap);
+	if (!copy || !*out) {
+		free(copy);
+		free(*out);
+		*out = NULL;
 		return -ENOMEM;
+	}
 	n = split_list(copy, items, MANIFEST_DEPTHS_MAX);
 	if (n < 0)
 		rc = fail(p, p->line, "weights: %s", n == -1 ? "an empty item in the list"
@@ -216,14 +226,27 @@ static int check_weights(struct parser *p, const char *v)
 		*colon = '\0';
 		if ((rc = parse_count(p, "weights", trim(items[i]), 1, 65536, &d)))
 			break;
-		if (parse_double(trim(colon + 1), &w) || !isfinite(w) || w < 0)
-			rc = fail(p, p->line, "weights: '%s': not a weight (a number, 0 or more)",
+		if (parse_double(trim(colon + 1), &w) || !isfinite(w) || w < 0 || w > 1e12) {
+			rc = fail(p, p->line, "weights: '%s': not a weight (a number from 0 to 1e12)",
 				  trim(colon + 1));
+			break;
+		}
+		for (int j = 0; j < i; j++)
+			if (seen[j] == d)
+				rc = fail(p, p->line, "weights: depth %llu given twice",
+					  (unsigned long long)d);
+		seen[i] = d;
 		sum += w;
+		at += (size_t)snprintf(*out + at, cap - at, "%s%s:%s", i ? "," : "", trim(items[i]),
+				       trim(colon + 1));
 	}
 	if (!rc && !(sum > 0))
 		rc = fail(p, p->line, "weights: every weight is 0");
 	free(copy);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
 	return rc;
 }
 
@@ -361,9 +384,7 @@ static int set_key(struct parser *p, char *key, char *v, struct pending_offsets 
 	case K_DEPTHS:
 		return parse_depths(p, v, e);
 	case K_WEIGHTS:
-		if (check_weights(p, v))
-			return -EINVAL;
-		return set_str(p, &e->weights, v);
+		return check_weights(p, v, &e->weights);
 	case K_WFROM:
 		if (!name_ok(v))
 			return fail(p, p->line, "weights-from: '%s': not a recording's name", v);

@@ -4,7 +4,9 @@
 # replay's longest schedule (the estimate printed a negative number of
 # seconds, then each replay failed) and a sweep named as a replay's items
 # ('a.causal' beside [recording a]: it was marked done with the replay and
-# never run). Dry runs only: no I/O.
+# never run); and it passes measure the weights in the form measure
+# takes (' 4:0.5' was refused by the sweep, after the replays ran).
+# Dry runs only: no I/O.
 . "$(dirname "$0")/lib.sh"
 T=$E2E_TMP
 S=$T/suite
@@ -28,5 +30,10 @@ printf '[recording a]\nfile = a.bpt\n[measure a.causal]\npattern = random\n' >"$
 	fail "a sweep named as the replay's items was taken: $(cat "$T/out")"
 grep -q "\[measure a.causal\]: its results would be named as those of \[recording a\]" "$T/err" ||
 	fail "collision: $(cat "$T/err")"
+# weights written with blanks reach measure as its --weights takes them
+printf '[measure w]\npattern = random\ndepths = 1, 4\nweights = 1:0.5, 4 : 0.5\n' >"$S/suite.ini"
+"$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run >"$T/out" 2>"$T/err" ||
+	fail "weights with blanks: $(cat "$T/err")"
+grep -q -- "--weights 1:0.5,4:0.5 " "$T/out" || fail "weights passed as: $(grep -- --weights "$T/out")"
 note "a speed past the longest schedule and a sweep named as a replay's items are refused"
 exit 0

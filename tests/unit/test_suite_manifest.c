@@ -75,7 +75,7 @@ Test(suite_manifest, sections_keys_and_defaults)
 	cr_assert_eq(e[2].kind, MANIFEST_MEASURE);
 	cr_assert_eq(e[2].ndepths, 3);
 	cr_assert_eq(e[2].depths[2], 4);
-	cr_assert_str_eq(e[2].weights, "1:0.5, 4:0.5");
+	cr_assert_str_eq(e[2].weights, "1:0.5,4:0.5"); /* as measure --weights takes it */
 	cr_assert_eq(e[2].repeat, 1);
 	cr_assert_str_eq(e[3].weights_from, "photo-edit");
 	cr_assert_eq(e[3].ios, 500);
@@ -137,6 +137,8 @@ Test(suite_manifest, refusals_name_the_line)
 	parse_bad("[measure m]\npattern = random\ndepths = 0\n", ":3: depths: '0'");
 	parse_bad("[measure m]\npattern = random\nweights = 1:-1\n", ":3: weights: '-1'");
 	parse_bad("[measure m]\npattern = random\nweights = 1:0\n", ":3: weights: every weight is 0");
+	parse_bad("[measure m]\npattern = random\nweights = 1:1, 1:2\n", ":3: weights: depth 1 given twice");
+	parse_bad("[measure m]\npattern = random\nweights = 1:2e12\n", ":3: weights: '2e12'");
 	parse_bad("[measure m]\npattern = random\nweights = 4\n", ":3: weights: '4': not DEPTH:WEIGHT");
 	parse_bad("[measure m]\npattern = random\ndepths = 1,2\nweights = 4:1\n", ":1: [measure m]: weights: depth 4");
 	parse_bad("[measure m]\npattern = random\nweights-from = x\n", ":3: weights-from: 'x': no [recording x]");
