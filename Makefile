@@ -95,7 +95,7 @@ $(BIN): $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The walls between parts (docs: DESIGN "Layout"): each folder sees only
+# The walls between parts (docs/development.md): each folder sees only
 # the headers it may use, so a forbidden include fails to compile. A
 # quoted include finds its own folder's headers first; the lists below add
 # the shared layers; replay/ also sees its own top (-iquote: its sched.h must

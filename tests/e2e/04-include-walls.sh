@@ -2,7 +2,7 @@
 # 04-include-walls.sh — the build's walls between parts hold: with the
 # include paths the Makefile gives a part, a header of another part does
 # not compile, while lib/ (the trace format) and common/ (the shared
-# layer) do. DESIGN "Layout": parts meet only through lib/ and common/.
+# layer) do. docs/development.md: parts meet only through lib/ and common/.
 . "$(dirname "$0")/lib.sh"
 need_cmd cc make
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
