@@ -60,19 +60,15 @@ for r in $(seq "$ROUNDS"); do
 	run "$OLD/build/blkpeak" old
 	run "$NEW" new
 done > "$W/all"
-awk '
-	{ v[$2, $1] = v[$2, $1] " " $3; keys[$2] = 1 }
-	END {
-		for (k in keys) {
-			for (w = 0; w < 2; w++) {
-				who = w ? "new" : "old"
-				n = split(substr(v[k, who], 2), a, " ")
-				asort(a)
-				med[who] = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-				lo[who] = a[1]; hi[who] = a[n]
-			}
-			printf "%-14s old %6.3f s (%.3f-%.3f)  new %6.3f s (%.3f-%.3f)  new/old %.3f\n", k,
-				med["old"], lo["old"], hi["old"], med["new"], lo["new"], hi["new"],
-				med["old"] > 0 ? med["new"] / med["old"] : 0
-		}
-	}' "$W/all" | sort
+# median MIN MAX of one command's CPU seconds under one build
+stat() {
+	awk -v c="$1" -v w="$2" '$1 == w && $2 == c { print $3 }' "$W/all" | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.3f %.3f %.3f", m, v[1], v[NR] }'
+}
+for c in $(awk '{ print $2 }' "$W/all" | sort -u); do
+	read -r om ol oh <<<"$(stat "$c" old)"
+	read -r nm nl nh <<<"$(stat "$c" new)"
+	printf "%-14s old %6.3f s (%.3f-%.3f)  new %6.3f s (%.3f-%.3f)  new/old %.3f\n" "$c" \
+		"$om" "$ol" "$oh" "$nm" "$nl" "$nh" "$(awk -v a="$nm" -v b="$om" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+done

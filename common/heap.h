@@ -31,55 +31,57 @@
 
 #include <stddef.h>
 
-#define HEAP_DEFINE(name, T, before)                                                  \
-	static inline void name##_push(T *h, size_t n, T x, const void *ctx)          \
-	{                                                                             \
-		size_t i = n;                                                         \
-                                                                                      \
-		(void)ctx;                                                            \
-		while (i) {                                                           \
-			size_t up = (i - 1) / 2;                                      \
-                                                                                      \
-			if (!before(ctx, &x, &h[up]))                                 \
-				break;                                                \
-			h[i] = h[up];                                                 \
-			i = up;                                                       \
-		}                                                                     \
-		h[i] = x;                                                             \
-	}                                                                             \
-                                                                                      \
-	static inline void name##_down(T *h, size_t n, size_t i, T x, const void *ctx) \
-	{                                                                             \
-		(void)ctx;                                                            \
-		for (;;) {                                                            \
-			size_t c = 2 * i + 1;                                         \
-                                                                                      \
-			if (c >= n)                                                   \
-				break;                                                \
-			if (c + 1 < n && before(ctx, &h[c + 1], &h[c]))               \
-				c++;                                                  \
-			if (!before(ctx, &h[c], &x))                                  \
-				break;                                                \
-			h[i] = h[c];                                                  \
-			i = c;                                                        \
-		}                                                                     \
-		if (i < n)                                                            \
-			h[i] = x;                                                     \
-	}                                                                             \
-                                                                                      \
-	static inline T name##_pop(T *h, size_t n, const void *ctx)                   \
-	{                                                                             \
-		T top = h[0];                                                         \
-                                                                                      \
-		if (n > 1)                                                            \
-			name##_down(h, n - 1, 0, h[n - 1], ctx);                      \
-		return top;                                                           \
-	}                                                                             \
-                                                                                      \
-	static inline void name##_build(T *h, size_t n, const void *ctx)              \
-	{                                                                             \
-		for (size_t i = n / 2; i-- > 0;)                                      \
-			name##_down(h, n, i, h[i], ctx);                              \
+#define HEAP_UNUSED __attribute__((unused)) /* a heap need not use every function */
+
+#define HEAP_DEFINE(name, T, before)                                                    \
+	static inline HEAP_UNUSED void name##_push(T *h, size_t n, T x, const void *ctx) \
+	{                                                                               \
+		size_t i = n;                                                           \
+                                                                                        \
+		(void)ctx;                                                              \
+		while (i) {                                                             \
+			size_t up = (i - 1) / 2;                                        \
+                                                                                        \
+			if (!before(ctx, &x, &h[up]))                                   \
+				break;                                                  \
+			h[i] = h[up];                                                   \
+			i = up;                                                         \
+		}                                                                       \
+		h[i] = x;                                                               \
+	}                                                                               \
+                                                                                        \
+	static inline HEAP_UNUSED void name##_down(T *h, size_t n, size_t i, T x, const void *ctx) \
+	{                                                                               \
+		(void)ctx;                                                              \
+		for (;;) {                                                              \
+			size_t c = 2 * i + 1;                                           \
+                                                                                        \
+			if (c >= n)                                                     \
+				break;                                                  \
+			if (c + 1 < n && before(ctx, &h[c + 1], &h[c]))                 \
+				c++;                                                    \
+			if (!before(ctx, &h[c], &x))                                    \
+				break;                                                  \
+			h[i] = h[c];                                                    \
+			i = c;                                                          \
+		}                                                                       \
+		if (i < n)                                                              \
+			h[i] = x;                                                       \
+	}                                                                               \
+                                                                                        \
+	static inline HEAP_UNUSED T name##_pop(T *h, size_t n, const void *ctx)         \
+	{                                                                               \
+		T top = h[0];                                                           \
+                                                                                        \
+		if (n > 1)                                                              \
+			name##_down(h, n - 1, 0, h[n - 1], ctx);                        \
+		return top;                                                             \
+	}                                                                               \
+                                                                                        \
+	static inline HEAP_UNUSED void name##_build(T *h, size_t n, const void *ctx)    \
+	{                                                                               \
+		for (size_t i = n / 2; i-- > 0;)                                        \
+			name##_down(h, n, i, h[i], ctx);                                \
 	}
 
 #endif

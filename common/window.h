@@ -48,20 +48,20 @@
 	struct name {                                                                   \
 		uint64_t cap;        /* most items held */                              \
 		unsigned insert_max; /* ring insertion reaches this far back */         \
-		T *ring;             /* FIFO, ring_cap (a power of two) */               \
+		T *ring;             /* FIFO, ring_cap (a power of two) */              \
 		uint64_t ring_cap, ring_head, ring_len;                                 \
 		T *heap;                                                                \
 		uint64_t heap_cap, heap_len;                                            \
 	};                                                                              \
                                                                                         \
-	static inline void name##_init(struct name *w, uint64_t cap, unsigned insert_max) \
+	static inline HEAP_UNUSED void name##_init(struct name *w, uint64_t cap, unsigned insert_max) \
 	{                                                                               \
 		memset(w, 0, sizeof(*w));                                               \
 		w->cap = cap ? cap : 1;                                                 \
 		w->insert_max = insert_max;                                             \
 	}                                                                               \
                                                                                         \
-	static inline void name##_free(struct name *w)                                  \
+	static inline HEAP_UNUSED void name##_free(struct name *w)                      \
 	{                                                                               \
 		free(w->ring);                                                          \
 		free(w->heap);                                                          \
@@ -70,18 +70,18 @@
 		w->heap_cap = w->heap_len = 0;                                          \
 	}                                                                               \
                                                                                         \
-	static inline void name##_clear(struct name *w)                                 \
+	static inline HEAP_UNUSED void name##_clear(struct name *w)                     \
 	{                                                                               \
 		w->ring_head = w->ring_len = w->heap_len = 0;                           \
 	}                                                                               \
                                                                                         \
-	static inline uint64_t name##_len(const struct name *w)                         \
+	static inline HEAP_UNUSED uint64_t name##_len(const struct name *w)             \
 	{                                                                               \
 		return w->ring_len + w->heap_len;                                       \
 	}                                                                               \
                                                                                         \
-	/* Double the ring: 0, 1 when it is at its largest already, -ENOMEM. */        \
-	static int name##_grow_ring(struct name *w)                                     \
+	/* Double the ring: 0, 1 when it is at its largest already, -ENOMEM. */         \
+	static HEAP_UNUSED int name##_grow_ring(struct name *w)                         \
 	{                                                                               \
 		uint64_t n = w->ring_cap ? w->ring_cap * 2 : WINDOW_FIRST_ALLOC;        \
 		T *p;                                                                   \
@@ -99,7 +99,7 @@
 		return 0;                                                               \
 	}                                                                               \
                                                                                         \
-	static int name##_heap_add(struct name *w, T x)                                 \
+	static HEAP_UNUSED int name##_heap_add(struct name *w, T x)                     \
 	{                                                                               \
 		if (w->heap_len == w->heap_cap) {                                       \
 			uint64_t n = w->heap_cap ? w->heap_cap * 2 : WINDOW_FIRST_ALLOC; \
@@ -116,9 +116,9 @@
 		return 0;                                                               \
 	}                                                                               \
                                                                                         \
-	/* x is before the ring's tail: into the ring within insert_max places  \
+	/* x is before the ring's tail: into the ring within insert_max places          \
 	 * of the tail (the ring has room), else into the heap. */                      \
-	static int name##_push_early(struct name *w, T x)                               \
+	static HEAP_UNUSED int name##_push_early(struct name *w, T x)                   \
 	{                                                                               \
 		uint64_t mask = w->ring_cap - 1, at = w->ring_len, back;                \
                                                                                         \
@@ -137,7 +137,7 @@
 		return 0;                                                               \
 	}                                                                               \
                                                                                         \
-	static inline int name##_push(struct name *w, T x)                              \
+	static inline HEAP_UNUSED int name##_push(struct name *w, T x)                  \
 	{                                                                               \
 		if (w->ring_len &&                                                      \
 		    before(NULL, &x,                                                    \
@@ -157,7 +157,7 @@
 	}                                                                               \
                                                                                         \
 	/* Whether the ring's head leaves before the heap's top. */                     \
-	static inline int name##_ring_first(const struct name *w)                       \
+	static inline HEAP_UNUSED int name##_ring_first(const struct name *w)           \
 	{                                                                               \
 		return w->ring_len &&                                                   \
 		       (!w->heap_len || !before(NULL, &w->heap[0], &w->ring[w->ring_head])); \
@@ -170,7 +170,7 @@
 		return w->heap_len ? &w->heap[0] : NULL;                                \
 	}                                                                               \
                                                                                         \
-	static inline int name##_pop(struct name *w, T *out)                            \
+	static inline HEAP_UNUSED int name##_pop(struct name *w, T *out)                \
 	{                                                                               \
 		if (name##_ring_first(w)) {                                             \
 			*out = w->ring[w->ring_head];                                   \
