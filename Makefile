@@ -35,6 +35,10 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -MMD -MP
 CPPFLAGS += -D_GNU_SOURCE
 LDLIBS   += -lbpf -lelf -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
+# libpq (analyze's PostgreSQL store) where pkg-config says, else pg_config.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I$$(pg_config --includedir 2>/dev/null))
+PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -L$$(pg_config --libdir 2>/dev/null) -lpq)
+LDLIBS   += $(PQ_LIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
 SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite
@@ -42,7 +46,9 @@ SRC_DIRS  := common lib cli generate capture replay analyze measure formats suit
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
 SCHEMA_C  := $(BUILD)/gen/schema_sql.c
-OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o)
+# The same for PostgreSQL (analyze/pg.c).
+SCHEMA_PG_C := $(BUILD)/gen/schema_pg_sql.c
+OBJS      := $(SRCS:%.c=$(BUILD)/%.o) $(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o)
 MAIN_OBJ  := $(BUILD)/cli/main.o
 LIB_OBJS  := $(filter-out $(MAIN_OBJ),$(OBJS))
 
@@ -108,7 +114,7 @@ INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
 INC_replay   := -Ilib -Icommon -iquote replay
-INC_analyze  := -Ilib -Icommon
+INC_analyze  := -Ilib -Icommon $(PQ_CFLAGS)
 INC_measure  := -Ilib -Icommon
 INC_suite    := -Ilib -Icommon
 INC_formats  := -Ilib -Icommon
@@ -116,7 +122,7 @@ INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay
+INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -135,7 +141,14 @@ $(SCHEMA_C): schemas/analyze.sql
 	  echo 'const char analyze_schema_sql[] ='; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
-$(SCHEMA_C:.c=.o): $(SCHEMA_C)
+$(SCHEMA_PG_C): schemas/analyze-pg.sql
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q){ echo '/* Generated from schemas/analyze-pg.sql by the Makefile: do not edit. */'; \
+	  echo 'const char analyze_schema_pg_sql[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t"/; s/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(SCHEMA_C:.c=.o) $(SCHEMA_PG_C:.c=.o): $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -206,9 +219,9 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefi
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_PARTS   := common lib formats replay generate measure analyze suite
 FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c $(d)/*/*.c))) \
-		$(BUILD)/fuzz/gen/schema_sql.o
+		$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
-FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm
+FUZZ_LDLIBS  := -lz -lbz2 -llzma -laio -luring -lzstd -lsqlite3 -lpthread -lm $(PQ_LIBS)
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -216,7 +229,7 @@ $(BUILD)/fuzz/%.o: %.c
 	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -std=gnu11 -MMD -MP $(CPPFLAGS) \
 		$(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
 
-$(BUILD)/fuzz/gen/schema_sql.o: $(SCHEMA_C)
+$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o: $(BUILD)/fuzz/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -c -o $@ $<
 

@@ -16,6 +16,7 @@ int analyze_export(int argc, char **argv);  /* cmd_export.c */
 int analyze_plot(int argc, char **argv);    /* cmd_plot.c */
 int analyze_html(int argc, char **argv);    /* cmd_html.c */
 int analyze_label(int argc, char **argv);   /* cmd_label.c */
+int analyze_merge(int argc, char **argv);   /* cmd_merge.c */
 int analyze_leaderboard(int argc, char **argv); /* cmd_leaderboard.c */
 
 #endif

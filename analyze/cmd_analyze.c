@@ -20,6 +20,7 @@ static const struct command analyze_commands[] = {
 	{ "plot", analyze_plot, "draw a chart as SVG" },
 	{ "html", analyze_html, "write a self-contained HTML report" },
 	{ "label", analyze_label, "name a trace, run or measurement for tables and charts" },
+	{ "merge", analyze_merge, "copy other machines' databases into this one" },
 	{ "leaderboard", analyze_leaderboard, "rank the configurations a suite ran on" },
 };
 
@@ -27,7 +28,8 @@ static const struct command_table table = {
 	.prog = "blkpeak analyze",
 	.what = "an analyze command",
 	.intro = "usage: blkpeak analyze COMMAND [ARGS]\n\n"
-		 "The database is --db PATH, else $BLKPEAK_DB, else ./blkpeak.db.\n\n",
+		 "The database is --db PATH, else $BLKPEAK_DB, else ./blkpeak.db; a\n"
+		 "postgresql://... URI or libpq key=value string is a PostgreSQL store.\n\n",
 	.name_width = 11,
 	.cmds = analyze_commands,
 	.n = sizeof(analyze_commands) / sizeof(analyze_commands[0]),

@@ -60,6 +60,8 @@ static int export_rows(sqlite3 *db, int64_t id, enum q_format fmt, FILE *out,
 
 	if (cols < 0)
 		return cols;
+	if ((n = adb_need_ios(db, id, err)))
+		return (int)n;
 	snprintf(sql, sizeof(sql),
 		 "SELECT " ADB_IOS_ROW_COLUMNS("idx, queue_ns, issue_ns, complete_ns, dev, sector,"
 		 " bytes, (SELECT name FROM ops WHERE ops.op = io.op) AS op, flags, pid,"

@@ -42,10 +42,10 @@ static void html_usage(FILE *f)
 		"      --baseline LABEL  the leaderboard's baseline (default: the one run first)\n"
 		"      --title TEXT   the report's title (default \"blkpeak report\")\n"
 		"      --note TEXT    a paragraph under the title (how the runs were made)\n"
-		"      --files PATTERN  the tables and the Files section cover only the I/Os\n"
-		"                     of files whose recorded path matches the glob, or of\n"
-		"                     a class (:journal, ...), as analyze report --files; the\n"
-		"                     charts show every I/O; again for more\n"
+		"      --files PATTERN  the tables, the Files section and the charts cover only\n"
+		"                     the I/Os of files whose recorded path matches the glob,\n"
+		"                     or of a class (:journal, ...), as analyze report --files;\n"
+		"                     again for more\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help         this text\n");
 }

@@ -15,7 +15,11 @@
 #include "import.h"
 #include "jsonout.h"
 #include "measure_import.h"
+#include "pg.h"
+#include "pg_import.h"
+#include "pg_measure.h"
 #include "progress.h"
+#include "store_tables.h"
 #include "suite_store.h"
 
 static void usage(FILE *f)
@@ -29,7 +33,9 @@ static void usage(FILE *f)
 		"digest) is recognised and skipped. A results document of 'blkpeak\n"
 		"measure' (JSON) goes to the measurements tables; the same measurement\n"
 		"twice is skipped too.\n\n"
-		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing\n"
+		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db); created if missing;\n"
+		"               postgresql://... or a libpq key=value string: a PostgreSQL\n"
+		"               database (it must exist; the schema is created in it)\n"
 		"  --partial    import the complete blocks of a truncated trace (a killed\n"
 		"               capture) instead of refusing it\n"
 		"  --json       print one JSON object per file: path, trace_id, already, ios,\n"
@@ -102,33 +108,47 @@ static void print_result(const char *path, const struct import_result *res,
 	}
 }
 
-/* Tag what was just stored with its suite (tag NULL: not a suite's). */
-static int tag_result(sqlite3 *db, const struct suite_tag *tag, int64_t trace_id,
-		      int64_t measurement_id)
+/* Tag what was just stored with its suite (tag NULL: not a suite's). On
+ * a PostgreSQL store (db NULL, dbval its --db value) the tag is made in a
+ * working copy opened now, with the same checks, and its row published. */
+static int tag_result(sqlite3 *db, const char *dbval, const struct suite_tag *tag,
+		      int64_t trace_id, int64_t measurement_id)
 {
 	struct bpt_error err = { 0 };
+	sqlite3 *copy = NULL;
+	int64_t n;
 
 	if (!tag)
 		return 0;
-	if (suite_tag_store(db, tag, trace_id, measurement_id, &err)) {
+	if (!db && adb_open(&copy, dbval, ADB_READWRITE, &err)) {
 		pr_err("analyze import: %s", err.msg);
 		return 1;
 	}
+	if (suite_tag_store(db ? db : copy, tag, trace_id, measurement_id, &err) ||
+	    (copy && adb_publish_rows(copy, "suite_results", ST_SUITE_RESULTS,
+				      trace_id > 0 ? "trace_id = ?1" : "measurement_id = ?1",
+				      trace_id > 0 ? trace_id : measurement_id, ST_SUITE_UPSERT,
+				      &n, &err))) {
+		pr_err("analyze import: %s", err.msg);
+		adb_close(copy);
+		return 1;
+	}
+	adb_close(copy);
 	return 0;
 }
 
 /* A `blkpeak measure` results document: 0, or 1 after printing why not. */
-static int import_measurement(sqlite3 *db, const char *path, int json, int quiet,
-			      const struct suite_tag *tag)
+static int import_measurement(sqlite3 *db, PGconn *pg, const char *dbval, const char *path,
+			      int json, int quiet, const struct suite_tag *tag)
 {
 	struct measure_import_result res;
 	struct bpt_error err = { 0 };
 
-	if (measure_import(db, path, &res, &err)) {
+	if (pg ? pg_measure_import(pg, path, &res, &err) : measure_import(db, path, &res, &err)) {
 		pr_err("analyze import: %s", err.msg);
 		return 1;
 	}
-	if (tag_result(db, tag, 0, res.id))
+	if (tag_result(db, dbval, tag, 0, res.id))
 		return 1;
 	if (json) {
 		struct jw w;
@@ -170,9 +190,10 @@ int analyze_import(int argc, char **argv)
 	uint64_t u;
 	const char *dbopt = NULL;
 	int json = 0, quiet = 0, c, failed = 0;
-	struct import_opts opts = { 0, NULL, NULL };
+	struct import_opts opts = { 0, NULL, NULL, NULL };
 	struct bpt_error err = { 0 };
-	sqlite3 *db;
+	sqlite3 *db = NULL;
+	PGconn *pg = NULL;
 	struct opt_loop ol = { .cmd = "analyze import", .usage = usage };
 
 	while ((c = opt_next(&ol, argc, argv, ":qh", longopts)) != -1) {
@@ -218,7 +239,8 @@ int analyze_import(int argc, char **argv)
 	}
 	if (check_files(argc - optind, argv + optind))
 		return EXIT_FAIL;
-	if (adb_open(&db, adb_default_path(dbopt), ADB_CREATE, &err)) {
+	if (pg_is_pg(adb_default_path(dbopt)) ? pg_open(&pg, adb_default_path(dbopt), ADB_CREATE, &err)
+					       : adb_open(&db, adb_default_path(dbopt), ADB_CREATE, &err)) {
 		pr_err("analyze import: %s", err.msg);
 		return EXIT_FAIL;
 	}
@@ -230,7 +252,8 @@ int analyze_import(int argc, char **argv)
 		double secs;
 
 		if (measure_results_is(argv[i])) {
-			if (import_measurement(db, argv[i], json, quiet, tagged ? &tag : NULL))
+			if (import_measurement(db, pg, adb_default_path(dbopt), argv[i], json, quiet,
+					       tagged ? &tag : NULL))
 				failed = 1;
 			continue;
 		}
@@ -238,7 +261,8 @@ int analyze_import(int argc, char **argv)
 		progress_init(&prog, what, "I/Os", !quiet);
 		opts.progress = progress_cb;
 		opts.progress_arg = &prog;
-		c = import_file(db, argv[i], &opts, &res, &err);
+		c = pg ? pg_import_file(pg, argv[i], &opts, &res, &err)
+		       : import_file(db, argv[i], &opts, &res, &err);
 		secs = (double)(now_mono_ns() - start) / 1e9;
 		progress_end(&prog);
 		if (c) {
@@ -246,12 +270,13 @@ int analyze_import(int argc, char **argv)
 			failed = 1;
 			continue;
 		}
-		if (tag_result(db, tagged ? &tag : NULL, res.trace_id, 0)) {
+		if (tag_result(db, adb_default_path(dbopt), tagged ? &tag : NULL, res.trace_id, 0)) {
 			failed = 1;
 			continue;
 		}
 		print_result(argv[i], &res, secs, json, quiet);
 	}
 	sqlite3_close(db);
+	PQfinish(pg);
 	return failed ? EXIT_FAIL : EXIT_OK;
 }

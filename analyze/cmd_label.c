@@ -44,7 +44,8 @@ int analyze_label(int argc, char **argv)
 	sqlite3_stmt *st = NULL;
 	int c, meas = 0, rc = EXIT_FAIL;
 	uint64_t id;
-	char shown[RUN_LABEL_MAX * 4 + 4], lab[RUN_LABEL_MAX];
+	char shown[RUN_LABEL_MAX * 4 + 4], lab[RUN_LABEL_MAX], idtext[24];
+	int64_t changes;
 
 	while ((c = opt_next(&ol, argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
@@ -88,6 +89,19 @@ int analyze_label(int argc, char **argv)
 	}
 	if (sqlite3_changes(db) == 0) {
 		pr_err("analyze label: no %s with id %llu in the database",
+		       meas ? "measurement" : "trace", (unsigned long long)id);
+		goto out;
+	}
+	/* a PostgreSQL store: the same change there */
+	snprintf(idtext, sizeof(idtext), "%llu", (unsigned long long)id);
+	if (adb_publish(db, meas ? "UPDATE measurements SET label = $1 WHERE id = $2"
+				 : "UPDATE traces SET label = $1 WHERE id = $2",
+			2, (const char *const[]){ *name ? name : NULL, idtext }, &changes, &err)) {
+		pr_err("analyze label: %s", err.msg);
+		goto out;
+	}
+	if (changes == 0) {
+		pr_err("analyze label: no %s with id %llu in the database any more",
 		       meas ? "measurement" : "trace", (unsigned long long)id);
 		goto out;
 	}

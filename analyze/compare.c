@@ -181,6 +181,13 @@ int cmp_compute_args(sqlite3 *db, const struct cmp_arg *args, int n, int flags,
 			break;
 		}
 		c->n = i + 1; /* from here on e->rep is cmp_free's */
+		if (files && !e->rep.ios) {
+			rc = bpt_error_set(err, -ENODATA, "--files: no I/O of %s matches%s: nothing"
+					   " to compare", entry_name(e, name, sizeof(name)),
+					   e->rep.files_unknown ? " (its trace has no file columns)"
+								: "");
+			break;
+		}
 		if (strcmp(e->key, c->e[0].key)) {
 			if (!force) {
 				char k[ESC_LABEL], k0[ESC_LABEL];
@@ -291,7 +298,9 @@ int cmp_store(sqlite3 *db, struct cmp *c, struct bpt_error *err)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	return adb_exec(db, "COMMIT", err);
+	if ((rc = adb_exec(db, "COMMIT", err)))
+		return rc;
+	return adb_publish_comparison(db, &c->id, err); /* a PostgreSQL store's */
 fail:
 	rc = adb_fail(db, err, "cannot store the comparison");
 	sqlite3_finalize(st);

@@ -21,6 +21,7 @@
 #include "db.h"
 #include "dbpath.h"
 #include "filekind.h"
+#include "pg.h"
 
 extern const char analyze_schema_sql[]; /* build/gen/schema_sql.c */
 
@@ -438,6 +439,8 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	int flags, rc = 0, exists;
 
 	*out = NULL;
+	if (pg_is_pg(path))
+		return pg_local_open(out, path, mode, err);
 	if ((rc = check_path(path, err)))
 		return rc;
 	exists = stat(path, &stb) == 0;
@@ -494,4 +497,30 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	}
 	*out = db;
 	return 0;
+}
+
+int adb_open_memory(sqlite3 **out, struct bpt_error *err)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	*out = NULL;
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		rc = adb_fail(db, err, "cannot open an in-memory database");
+		sqlite3_close(db);
+		return rc;
+	}
+	if ((rc = adb_exec(db, analyze_schema_sql, err)) ||
+	    (rc = adb_exec(db, "PRAGMA foreign_keys = ON", err))) {
+		sqlite3_close(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
+}
+
+const char *adb_display_name(const char *value, char *buf, size_t len)
+{
+	return pg_is_pg(value) ? pg_redact(value, buf, len) : value;
 }

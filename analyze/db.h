@@ -71,6 +71,43 @@ const char *adb_default_path(const char *opt);
 int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
 	     struct bpt_error *err);
 
+/*
+ * A PostgreSQL store (pg.h) opened by adb_open() in ADB_READONLY mode is
+ * a local working copy (pg_local.c): every table but the I/Os, whose
+ * rows of a trace come in when a reader asks for them first. Every
+ * reader of a trace's I/Os calls adb_need_ios() before it reads them
+ * (nothing to do on a SQLite file); adb_need_related() fetches a trace,
+ * the trace it replayed and every run of either (plot, html).
+ * ADB_READWRITE gives the same copy: what a command writes into it stays
+ * local unless it publishes it (adb_publish*); ADB_CREATE is refused.
+ */
+int adb_need_ios(sqlite3 *db, int64_t id, struct bpt_error *err);
+int adb_need_related(sqlite3 *db, int64_t id, struct bpt_error *err);
+/* On a working copy: run sql (PostgreSQL's $1 parameters, text values)
+ * on the store too, *changes the rows it changed; on a SQLite file
+ * nothing is done and *changes is -1. */
+int adb_publish(sqlite3 *db, const char *sql, int n, const char *const *params,
+		int64_t *changes, struct bpt_error *err);
+/* On a working copy: comparison *id (stored locally) into the store too,
+ * *id then its id there; nothing on a SQLite file. */
+int adb_publish_comparison(sqlite3 *db, int64_t *id, struct bpt_error *err);
+/* On a working copy: the rows of `SELECT cols FROM table WHERE where`
+ * (?1 = arg) into the store, `suffix` appended to each INSERT (an ON
+ * CONFLICT clause); *rows their count; nothing on a SQLite file (-1). */
+int adb_publish_rows(sqlite3 *db, const char *table, const char *cols, const char *where,
+		     int64_t arg, const char *suffix, int64_t *rows, struct bpt_error *err);
+/* Close db, and its store's connections when it is a working copy. */
+void adb_close(sqlite3 *db);
+int pg_local_open(sqlite3 **out, const char *value, enum adb_mode mode, struct bpt_error *err);
+
+/* The database as messages name it: a file's path as it is, a
+ * PostgreSQL value without its password (pg_redact), into buf. */
+const char *adb_display_name(const char *value, char *buf, size_t len);
+
+/* A new database in memory with the schema (the PostgreSQL store's
+ * staging area and local working copy: pg_import.c, pg_local.c). */
+int adb_open_memory(sqlite3 **out, struct bpt_error *err);
+
 /* Fill err with "PATH: WHAT: sqlite's message" for a failed call on db
  * and return -EIO. */
 int adb_fail(sqlite3 *db, struct bpt_error *err, const char *what);

@@ -141,11 +141,16 @@ int drawcmd_begin(struct drawcmd *d, const char *cmd, const char *dbopt, const c
 		if (rc)
 			return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 		d->n = (size_t)nargs;
-		d->db_path = adb_default_path(dbopt);
-		if (adb_open(&d->db, d->db_path, ADB_READONLY, &err)) {
+		d->db_path = adb_display_name(adb_default_path(dbopt), d->db_name, sizeof(d->db_name));
+		if (adb_open(&d->db, adb_default_path(dbopt), ADB_READONLY, &err)) {
 			pr_err("analyze %s: %s", cmd, err.msg);
 			goto fail;
 		}
+		for (size_t i = 0; i < d->n; i++)
+			if (adb_need_related(d->db, d->ids[i], &err)) {
+				pr_err("analyze %s: %s", cmd, err.msg);
+				goto fail;
+			}
 	}
 	const char **inputs = calloc((size_t)nargs + 2, sizeof(*inputs));
 

@@ -37,6 +37,7 @@ void files_db_close(sqlite3 *db, char tmpdb[PATH_MAX]);
 struct drawcmd {
 	const char *cmd;     /* "plot", "html": for messages */
 	const char *db_path; /* the database used (the first file when files are given) */
+	char db_name[512];   /* db_path of a PostgreSQL store: without its password */
 	sqlite3 *db;
 	char tmpdb[PATH_MAX]; /* files given: the temporary database they are read into */
 	/* The command's progress line (terminal only, from 2 s after

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cliutil.h"
+#include "db.h"
 #include "files_filter.h"
 #include "fmt.h"
 #include "html.h"
@@ -433,6 +434,58 @@ static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt
 	return rc;
 }
 
+/* The charts under --files: plot.c reads the rows through the view `ios`;
+ * a temporary view of that name, which SQLite finds before the
+ * database's, keeps only the I/Os the reports kept (one bitmap per trace,
+ * st_keep_trace), through the SQL function blkpeak_kept(). */
+struct kept {
+	const int64_t *ids;
+	struct st_keep *k;
+	size_t n;
+};
+
+static void kept_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct kept *kp = sqlite3_user_data(ctx);
+	int64_t id = sqlite3_value_int64(argv[0]);
+
+	(void)argc;
+	for (size_t i = 0; i < kp->n; i++)
+		if (kp->ids[i] == id) {
+			sqlite3_result_int(ctx, st_keep_has(&kp->k[i],
+							    (uint64_t)sqlite3_value_int64(argv[1]),
+							    (uint64_t)sqlite3_value_int64(argv[2])));
+			return;
+		}
+	sqlite3_result_int(ctx, 0);
+}
+
+static int charts_of_files(sqlite3 *db, const int64_t *ids, size_t n, FILE *f,
+			   const struct html_options *o, struct bpt_error *err)
+{
+	struct kept kp = { ids, calloc(n, sizeof(*kp.k)), n };
+	int rc = 0;
+
+	if (!kp.k)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = st_keep_trace(db, ids[i], o->files, &kp.k[i], err);
+	if (!rc && (sqlite3_create_function(db, "blkpeak_kept", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					    &kp, kept_fn, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, "CREATE TEMP VIEW ios AS SELECT * FROM main.ios"
+				 " WHERE blkpeak_kept(trace_id, idx, source_index)", NULL, NULL,
+				 NULL) != SQLITE_OK))
+		rc = adb_fail(db, err, "cannot narrow the charts to the files");
+	if (!rc)
+		rc = write_charts(db, ids, n, f, o->progress);
+	sqlite3_exec(db, "DROP VIEW IF EXISTS temp.ios", NULL, NULL, NULL);
+	sqlite3_create_function(db, "blkpeak_kept", 3, SQLITE_UTF8, NULL, NULL, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		free(kp.k[i].bits);
+	free(kp.k);
+	return rc;
+}
+
 /* The comparison of ids, of every I/O or of files' only. */
 static int compute_ids(sqlite3 *db, const int64_t *ids, size_t n, const struct files_filter *files,
 		       struct cmp *c, struct bpt_error *err)
@@ -492,9 +545,8 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 			html_escape(f, o->files->pattern[i]);
 			fputs("</code>", f);
 		}
-		fputs(": the tables and the Files section cover only those I/Os of each trace (a"
-		      " run's by the files of the trace it replayed); the charts under Charts show"
-		      " every I/O.</p>\n", f);
+		fputs(": the tables, the Files section and the charts cover only those I/Os of"
+		      " each trace (a run's by the files of the trace it replayed).</p>\n", f);
 	}
 	if (n) {
 		write_runs_table(f, db, &c);
@@ -502,7 +554,8 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		if (n >= 2)
 			write_comparison(f, db, &c);
 		html_files_section(f, &c);
-		rc = write_charts(db, ids, n, f, o->progress);
+		rc = o->files ? charts_of_files(db, ids, n, f, o, err)
+			      : write_charts(db, ids, n, f, o->progress);
 	}
 	if (!rc && o->leaderboard)
 		rc = write_leaderboard(db, o, f, err);

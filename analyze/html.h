@@ -24,8 +24,8 @@ struct html_options {
 	const char *measurements; /* "all" or "ID,ID,...": the Measurements section; NULL: none */
 	const char *leaderboard;  /* a suite (folder, digest or name): the Leaderboard section; NULL: none */
 	const char *baseline;     /* the leaderboard's baseline label, or NULL */
-	/* --files: the tables and the Files section cover the I/Os of these
-	 * files only (the time charts show every I/O); NULL: every I/O */
+	/* --files: the tables, the Files section and the charts cover the
+	 * I/Os of these files only; NULL: every I/O */
 	const struct files_filter *files;
 };
 

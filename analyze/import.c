@@ -497,24 +497,70 @@ static int insert_replay(sqlite3 *db, sqlite3_stmt *st, int64_t rowid, uint32_t 
 	return step_done(db, st, err, "cannot insert the replay columns of an I/O");
 }
 
+/* io_files rows go FILES_BATCH at a time through one multi-row INSERT
+ * (as io_rows do), the rest one by one at the end. */
+#define FILES_BATCH 64
+
 /* The statements of the side tables, NULL for those the trace never
- * fills (io_replay: runs; io_files, io_files2: traces with files). */
+ * fills (io_replay: runs; io_files, io_files2: traces with files), and
+ * the io_files rows not written yet. */
 struct side {
-	sqlite3_stmt *replay, *files, *files2;
+	sqlite3_stmt *replay, *files, *files_batch, *files2;
+	int npend;
+	struct pending_file {
+		int64_t io, inode, offset;
+		int known; /* offset known */
+	} pend[FILES_BATCH];
 };
 
-/* The file(s) of one data I/O: io_files, and io_files2 when the request
- * holds a second file. */
-static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint32_t cols,
+static int prepare_files_batch(sqlite3 *db, sqlite3_stmt **st)
+{
+	static const char head[] = "INSERT INTO io_files (io, inode, file_offset) VALUES ";
+	char sql[sizeof(head) + FILES_BATCH * 8];
+	size_t len = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+
+	for (int i = 0; i < FILES_BATCH; i++)
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s(?,?,?)", i ? "," : "");
+	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
+}
+
+/* Write the pending io_files rows: all at once through files_batch when
+ * there are FILES_BATCH of them, else one by one. */
+static int flush_files(sqlite3 *db, struct side *sd, struct bpt_error *err)
+{
+	int batch = sd->npend == FILES_BATCH, rc = 0;
+
+	for (int i = 0; i < sd->npend && !rc; i++) {
+		sqlite3_stmt *st = batch ? sd->files_batch : sd->files;
+		int k = batch ? 3 * i : 0;
+
+		sqlite3_bind_int64(st, k + 1, sd->pend[i].io);
+		sqlite3_bind_int64(st, k + 2, sd->pend[i].inode);
+		bind_or_null(st, k + 3, sd->pend[i].known, sd->pend[i].offset);
+		if (!batch)
+			rc = step_done(db, st, err, "cannot insert the file of an I/O");
+	}
+	if (batch && !rc)
+		rc = step_done(db, sd->files_batch, err, "cannot insert the files of I/Os");
+	sd->npend = 0;
+	return rc;
+}
+
+/* The file(s) of one data I/O: io_files (pending, see flush_files), and
+ * io_files2 when the request holds a second file. */
+static int insert_files(sqlite3 *db, struct side *sd, int64_t rowid, uint32_t cols,
 			const struct bpt_record *rec, struct bpt_error *err)
 {
-	sqlite3_stmt *st = sd->files;
-	int rc;
+	sqlite3_stmt *st;
+	int rc = 0;
 
-	sqlite3_bind_int64(st, 1, rowid);
-	sqlite3_bind_int64(st, 2, (int64_t)rec->inode);
-	bind_or_null(st, 3, rec->file_offset != BPT_FILE_OFFSET_UNKNOWN, (int64_t)rec->file_offset);
-	if ((rc = step_done(db, st, err, "cannot insert the file of an I/O")) || !rec->file2_bytes)
+	sd->pend[sd->npend++] = (struct pending_file){
+		.io = rowid, .inode = (int64_t)rec->inode, .offset = (int64_t)rec->file_offset,
+		.known = rec->file_offset != BPT_FILE_OFFSET_UNKNOWN,
+	};
+	if (sd->npend == FILES_BATCH)
+		rc = flush_files(db, sd, err);
+	if (rc || !rec->file2_bytes)
 		return rc;
 	st = sd->files2;
 	sqlite3_bind_int64(st, 1, rowid);
@@ -533,7 +579,7 @@ static int insert_files(sqlite3 *db, const struct side *sd, int64_t rowid, uint3
 /* Rows [0, n) of buf, the first being rowid `first`, through st; the
  * records after them in buf up to `avail` are seen by mark_of. */
 static int insert_rows(sqlite3 *db, sqlite3_stmt *st, struct kinds *ks, struct marks *ms,
-		       const struct side *sd, const struct bpt_record *buf, int n, int avail,
+		       struct side *sd, const struct bpt_record *buf, int n, int avail,
 		       int64_t id, int64_t first, uint32_t cols, struct bpt_error *err)
 {
 	int rc;
@@ -575,18 +621,29 @@ static int next_io_base(sqlite3 *db, int64_t *base, struct bpt_error *err)
 	return rc == SQLITE_ROW ? 0 : adb_fail(db, err, "cannot find where the I/Os end");
 }
 
-/* Every record of r into io_rows (and io_kinds, io_marks, io_replay),
+/* Where insert_ios reads records: next() gives 1 and a record, 0 at
+ * the end or a negative errno. */
+struct io_source {
+	int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err);
+	void *arg;
+};
+
+static int reader_next(void *arg, struct bpt_record *rec, struct bpt_error *err)
+{
+	return bpt_reader_next(arg, rec, err);
+}
+
+/* Every record of src into io_rows (and io_kinds, io_marks, io_replay),
  * the first at rowid `base`. The first rows up to a block boundary go
  * one by one, so that each batch after them holds whole blocks and
  * mark_of sees all of a block's issue times. */
-static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t base,
-		      const struct import_opts *opts, uint64_t total,
+static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, int64_t id,
+		      int64_t base, const struct import_opts *opts, uint64_t total,
 		      struct import_totals *t, struct bpt_error *err)
 {
-	const uint32_t cols = bpt_reader_header(r)->columns;
 	struct bpt_record buf[BATCH], *rec;
 	sqlite3_stmt *batch = NULL, *single = NULL;
-	struct side sd = { NULL, NULL, NULL };
+	struct side sd = { 0 };
 	struct kinds ks = { .last_id = UINT32_MAX, .cols = cols };
 	struct marks ms = { .blk = -1 };
 	int rc, inbuf = 0;
@@ -611,6 +668,7 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 	    ((cols & BPT_COL_FILE) &&
 	     (sqlite3_prepare_v2(db, "INSERT INTO io_files (io, inode, file_offset)"
 				 " VALUES (?,?,?)", -1, &sd.files, NULL) != SQLITE_OK ||
+	      prepare_files_batch(db, &sd.files_batch) != SQLITE_OK ||
 	      sqlite3_prepare_v2(db, "INSERT INTO io_files2 (io, file2_dev, inode2, file2_offset,"
 				 " file2_bytes, cause2_pid, cause2_comm_id, cause2_cgroup)"
 				 " VALUES (?,?,?,?,?,?,?,?)", -1, &sd.files2, NULL) != SQLITE_OK))) {
@@ -618,7 +676,7 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 		goto out;
 	}
 	t->first_issue = UINT64_MAX;
-	while ((rc = bpt_reader_next(r, rec = &buf[inbuf], err)) == 1) {
+	while ((rc = src->next(src->arg, rec = &buf[inbuf], err)) == 1) {
 		if (rec->internal)
 			continue; /* a raid5/raid6 array's own I/O, not a request */
 		t->n++;
@@ -627,7 +685,10 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 			t->first_issue = rec->issue_ns;
 		if (rec->complete_ns > t->last_complete)
 			t->last_complete = rec->complete_ns;
-		if (++inbuf == want) {
+		if (opts->hooks) { /* another store takes the I/Os */
+			if ((rc = opts->hooks->io(opts->hooks->arg, rec, err)))
+				goto out;
+		} else if (++inbuf == want) {
 			int64_t first = base + (int64_t)t->n - inbuf;
 
 			rc = 0;
@@ -651,11 +712,14 @@ static int insert_ios(sqlite3 *db, struct bpt_reader *r, int64_t id, int64_t bas
 	for (int i = 0; i < inbuf && !rc; i++) /* the last, partial batch */
 		rc = insert_rows(db, single, &ks, &ms, &sd, &buf[i], 1, inbuf - i, id,
 				 base + (int64_t)t->n - inbuf + i, cols, err);
+	if (!rc && sd.npend)
+		rc = flush_files(db, &sd, err);
 out:
 	sqlite3_finalize(batch);
 	sqlite3_finalize(single);
 	sqlite3_finalize(sd.replay);
 	sqlite3_finalize(sd.files);
+	sqlite3_finalize(sd.files_batch);
 	sqlite3_finalize(sd.files2);
 	sqlite3_finalize(ks.st);
 	sqlite3_finalize(ms.get);
@@ -793,15 +857,20 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 	int64_t id = 0, base = 0, end = 0;
 	int rc;
 
+	const struct io_source src = { reader_next, r };
+
 	bpt_reader_stats(r, &stats);
 	if ((rc = next_io_base(db, &base, err)) ||
 	    (rc = insert_trace(db, path, hex, h, &stats, &id, err)) ||
 	    (rc = insert_devices(db, id, h, err)) ||
 	    (rc = insert_run(db, id, h, err)) ||
-	    (rc = insert_ios(db, r, id, base, opts, stats.complete ? stats.records : 0, &t, err)))
+	    (rc = insert_ios(db, &src, h->columns, id, base, opts,
+			     stats.complete ? stats.records : 0, &t, err)))
 		return rc;
 	if ((rc = next_io_base(db, &end, err)))
 		return rc;
+	if (opts->hooks) /* the I/Os went elsewhere */
+		end = base + (int64_t)t.n;
 	if (t.n && end != base + (int64_t)t.n)
 		return bpt_error_set(err, -EIO, "%s: the I/Os went to rowids %lld.. instead of %lld..,"
 			       " not imported", path, (long long)(end - (int64_t)t.n), (long long)base);
@@ -825,7 +894,7 @@ static int import_rows(sqlite3 *db, struct bpt_reader *r, const char *path,
 int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		struct import_result *res, struct bpt_error *err)
 {
-	static const struct import_opts defaults = { 0, NULL, NULL };
+	static const struct import_opts defaults = { 0, NULL, NULL, NULL };
 	struct bpt_reader *r = NULL;
 	struct bpt_stats stats;
 	uint64_t digest;
@@ -847,6 +916,8 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		goto out;
 	import_digest_hex(digest, res->digest);
 	rc = find_digest(db, res->digest, &res->trace_id, &res->records, err);
+	if (!rc && opts->hooks)
+		rc = opts->hooks->before(opts->hooks->arg, res, bpt_reader_header(r), err);
 	if (rc) {
 		res->already = rc > 0;
 		rc = rc > 0 ? 0 : rc;
@@ -868,5 +939,29 @@ int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 	}
 out:
 	bpt_reader_close(r);
+	return rc;
+}
+
+int import_ios(sqlite3 *db, int64_t id, uint32_t columns,
+	       int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err),
+	       void *arg, struct bpt_error *err)
+{
+	static const struct import_opts none = { 0, NULL, NULL, NULL };
+	const struct io_source src = { next, arg };
+	struct import_totals t = { 0, 0, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t base = 0;
+	int rc;
+
+	if ((rc = next_io_base(db, &base, err)) ||
+	    (rc = insert_ios(db, &src, columns, id, base, &none, 0, &t, err)))
+		return rc;
+	if (sqlite3_prepare_v2(db, "UPDATE traces SET io_base = ? WHERE id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot prepare the trace update");
+	sqlite3_bind_int64(st, 1, base);
+	sqlite3_bind_int64(st, 2, id);
+	rc = step_done(db, st, err, "cannot update the trace");
+	sqlite3_finalize(st);
 	return rc;
 }

@@ -14,6 +14,21 @@
 
 #include "bpt.h"
 
+struct import_result;
+
+/* Another store (the PostgreSQL one, pg_import.c) takes the I/Os: the
+ * SQLite database given to import_file() then gets only the trace's
+ * other rows. before() is called once the file is checked and its digest
+ * known (res->digest), before anything is written: > 0 the trace is
+ * there already (res->trace_id, res->records filled), 0 go on, < 0 an
+ * error. io() gets every I/O in file order. */
+struct import_hooks {
+	int (*before)(void *arg, struct import_result *res, const struct bpt_header *h,
+		      struct bpt_error *err);
+	int (*io)(void *arg, const struct bpt_record *rec, struct bpt_error *err);
+	void *arg;
+};
+
 struct import_opts {
 	/* Accept a file without a valid footer (a capture that was killed):
 	 * import the records of its complete blocks. Otherwise such a file
@@ -23,6 +38,7 @@ struct import_opts {
 	 * the total (0 when unknown); may be NULL. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
+	const struct import_hooks *hooks; /* NULL: the I/Os go to db */
 };
 
 struct import_result {
@@ -40,6 +56,16 @@ struct import_result {
  */
 int import_file(sqlite3 *db, const char *path, const struct import_opts *opts,
 		struct import_result *res, struct bpt_error *err);
+
+/*
+ * Append I/Os to the I/O tables of db for trace `id` (a row of traces
+ * already, its `columns` given) from next() (1 and a record, 0 at the
+ * end, < 0 an error), in the caller's transaction; sets traces.io_base.
+ * The PostgreSQL store fills its local working copy this way.
+ */
+int import_ios(sqlite3 *db, int64_t id, uint32_t columns,
+	       int (*next)(void *arg, struct bpt_record *rec, struct bpt_error *err),
+	       void *arg, struct bpt_error *err);
 
 /* Format a digest as 16 lowercase hex digits into buf[17]. */
 char *import_digest_hex(uint64_t digest, char buf[17]);

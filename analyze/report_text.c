@@ -4,6 +4,7 @@
  * through fmt_text(): no control byte reaches the terminal.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "cliutil.h"
 #include "files_filter.h"
@@ -70,12 +71,20 @@ static void print_summary(FILE *f, const struct st_report *r)
 	if (r->truncated)
 		fprintf(f, "  WARNING: %s a truncated file: its last, incomplete block is missing\n",
 			r->trace_id ? "imported from" : "read from");
+	if (r->files_lost)
+		fprintf(f, "  note: imported before schema 8, which kept no file or cause columns:"
+			" no files, By program by submitter; import the file into a new database"
+			" to have them\n");
 	if (r->files) {
 		char what[2048];
 
 		fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " I/Os%s\n",
 			report_files_filter_text(r, what, sizeof(what)), r->ios, r->files_ios_of,
 			r->is_run ? " (by the files of the trace it replayed)" : "");
+		if (r->files_unknown)
+			fprintf(f, "  note: the %s has no file columns in %s: every I/O is"
+				" :unknown\n", r->is_run ? "trace it replayed" : "trace",
+				r->trace_id ? "the database" : "its file");
 	}
 	fputc('\n', f);
 	fprintf(f, "  I/Os        %" PRIu64 " (%" PRIu64 " with errors)\n", r->ios, r->errors);
@@ -214,7 +223,7 @@ static void print_latency_row(FILE *f, const char *name, const struct stats_late
 
 	if (!l->count)
 		return;
-	fprintf(f, "  %-12s %10" PRIu64 " %10s", name, l->count, fmt_ns(l->mean_ns, b, sizeof(b)));
+	fprintf(f, "  %-12s %8" PRIu64 " %10s", name, l->count, fmt_ns(l->mean_ns, b, sizeof(b)));
 	for (int p = 0; p < STATS_NPCT; p++)
 		fprintf(f, " %10s", fmt_ns((double)l->pct[p], b, sizeof(b)));
 	fputc('\n', f);
@@ -225,7 +234,7 @@ static void print_latency(FILE *f, const struct st_report *r)
 	for (int total = 0; total < 2; total++) {
 		fprintf(f, "%s latency (%s)\n", total ? "total" : "service",
 			total ? "queue to completion" : "issue to completion");
-		fprintf(f, "  %-12s %10s %10s", "op", "I/Os", "mean");
+		fprintf(f, "  %-12s %8s %10s", "op", "I/Os", "mean");
 		for (int p = 0; p < STATS_NPCT; p++)
 			fprintf(f, " %10s", stats_pct_label[p]);
 		fputc('\n', f);
@@ -256,13 +265,77 @@ static void print_top(FILE *f, const struct st_report *r)
 	}
 }
 
-/* The busiest files and directories, when the trace names files. */
+/*
+ * The longest folder ("/a/b/") that every name of the files and
+ * directories tables starts with, so the tables say it once and show the
+ * rest: a capture's paths share its mount point, which alone can take 50
+ * columns. Its length; 0 when there is none worth saying ("/") or a name
+ * is not a path ("dev 7:3 inode 12").
+ */
+static size_t files_common_dir(const struct st_report *r)
+{
+	const char *first = NULL;
+	size_t len = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const struct st_file *top = pass ? r->top_dirs : r->top_files;
+		uint32_t n = pass ? r->ntop_dirs : r->ntop_files;
+
+		for (uint32_t i = 0; i < n; i++) {
+			const char *name = top[i].name;
+			size_t k = 0;
+
+			if (name[0] != '/')
+				return 0;
+			if (!first) {
+				first = name;
+				len = strlen(name);
+				continue;
+			}
+			while (k < len && name[k] == first[k])
+				k++;
+			len = k;
+		}
+	}
+	/* back to a whole folder: the shared part may end inside a name */
+	while (len && first[len - 1] != '/')
+		len--;
+	return len > 1 ? len : 0;
+}
+
+/* A table's name column: NAME past its first `skip` bytes ("." when
+ * that is all of it), with its start cut to about `width` characters and
+ * "…" put first when longer (a path's end says which file it is), cut at
+ * a character's first byte; escaped for the terminal. */
+static const char *file_label(const char *name, size_t skip, size_t width, char *out,
+			      size_t outlen)
+{
+	char cut[sizeof(((struct st_file *)0)->name) + 4];
+	const char *rest = name + skip;
+	size_t n = strlen(rest);
+
+	if (!*rest)
+		return fmt_text(".", out, outlen);
+	if (n <= width)
+		return fmt_text(rest, out, outlen);
+	rest += n - (width - 1);
+	while ((unsigned char)*rest >= 0x80 && (unsigned char)*rest < 0xc0)
+		rest++;
+	snprintf(cut, sizeof(cut), "\u2026%s", rest);
+	return fmt_text(cut, out, outlen);
+}
+
+/* The busiest files and directories, when the trace names files. The
+ * columns before the name take 49 of the 100 a line may have. */
+#define FILE_NAME_WIDTH 51
 static void print_files(FILE *f, const struct st_report *r)
 {
 	char b[32], name[ESC_LEN(r->top_files[0].name)];
+	size_t skip;
 
 	if (!r->nfile_total)
 		return;
+	skip = files_common_dir(r);
 	for (int pass = 0; pass < 2; pass++) {
 		const struct st_file *top = pass ? r->top_dirs : r->top_files;
 		uint32_t n = pass ? r->ntop_dirs : r->ntop_files;
@@ -275,13 +348,19 @@ static void print_files(FILE *f, const struct st_report *r)
 		else
 			fprintf(f, "busiest files (by share of the service time; of %u)\n",
 				r->nfile_total);
+		if (skip) {
+			char dir[sizeof(top[0].name)];
+
+			snprintf(dir, sizeof(dir), "%.*s", (int)skip, top[0].name);
+			fprintf(f, "  paths below %s\n", fmt_text(dir, name, sizeof(name)));
+		}
 		fprintf(f, "  %6s %8s %11s %8s %8s  %s\n", "busy", "I/Os", "bytes", "reads",
 			"writes", pass ? "directory" : "file");
 		for (uint32_t i = 0; i < n; i++)
 			fprintf(f, "  %5.1f%% %8" PRIu64 " %11s %8" PRIu64 " %8" PRIu64 "  %s\n",
 				100.0 * top[i].busy_share, top[i].ios,
 				fmt_bytes(top[i].bytes, b, sizeof(b)), top[i].reads, top[i].writes,
-				fmt_text(top[i].name, name, sizeof(name)));
+				file_label(top[i].name, skip, FILE_NAME_WIDTH, name, sizeof(name)));
 	}
 }
 

@@ -503,8 +503,9 @@ static int compute_source(struct st_source *src, struct st_report *rep, uint64_t
 	return rc;
 }
 
-static int st_report_compute_db(sqlite3 *db, int64_t trace_id, const struct files_filter *files,
-				struct st_report *rep, uint64_t window, struct bpt_error *err)
+int st_report_compute_files_window(sqlite3 *db, int64_t trace_id,
+				   const struct files_filter *files, struct st_report *rep,
+				   uint64_t window, struct bpt_error *err)
 {
 	struct st_source src;
 
@@ -519,13 +520,13 @@ static int compute_file(const char *path, const struct files_filter *files,
 int st_report_compute_window(sqlite3 *db, int64_t trace_id, struct st_report *rep,
 			     uint64_t window, struct bpt_error *err)
 {
-	return st_report_compute_db(db, trace_id, NULL, rep, window, err);
+	return st_report_compute_files_window(db, trace_id, NULL, rep, window, err);
 }
 
 int st_report_compute_files(sqlite3 *db, int64_t trace_id, const struct files_filter *files,
 			    struct st_report *rep, struct bpt_error *err)
 {
-	return st_report_compute_db(db, trace_id, files, rep, ST_REORDER_WINDOW, err);
+	return st_report_compute_files_window(db, trace_id, files, rep, ST_REORDER_WINDOW, err);
 }
 
 int st_report_compute(sqlite3 *db, int64_t trace_id, struct st_report *rep,

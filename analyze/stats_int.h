@@ -103,7 +103,7 @@ static inline int st_row_kept(const struct st_source *s, const struct st_row *r)
  * source's own rows (n of them), or for a run (rep->is_run, from trace_row) from
  * those of the trace it replayed; src->from narrowed to them (an SQL
  * function blkpeak_keep() on src->db). 0, or <0 with err filled. */
-int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_t n,
+int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		     struct bpt_error *err);
 /* Free the bitmap and drop the SQL function. */
 void stats_keep_free(struct st_source *src);

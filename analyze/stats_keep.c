@@ -165,12 +165,14 @@ static void keep_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 				(uint64_t)i < src->keep_n && (src->keep[i >> 6] >> (i & 63) & 1));
 }
 
-int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_t n,
+int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		     struct bpt_error *err)
 {
 	struct keep_ctx k = { .ff = src->files };
 	struct st_source fsrc = { 0 };
 	struct st_report *frep = NULL;
+	uint32_t columns = src->columns;
+	int lost = rep->files_lost;
 	char *near = NULL;
 	int rc;
 
@@ -185,6 +187,8 @@ int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_
 		rc = open_run_source(src, rep, &fsrc, frep, &n, near, 2 * PATH_MAX, err);
 		if (!rc)
 			rc = mark_source(&fsrc, n, &k, err);
+		columns = fsrc.columns;
+		lost = frep->files_lost;
 		if (fsrc.r || (fsrc.db && fsrc.db != src->db))
 			st_source_file_close(&fsrc);
 		st_report_free(frep);
@@ -201,6 +205,7 @@ int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_
 		free(k.bits);
 		return rc;
 	}
+	rep->files_unknown = !(columns & BPT_COL_FILE) || lost;
 	src->keep = k.bits;
 	src->keep_n = k.nbits;
 	src->keep_by_source = rep->is_run;
@@ -215,10 +220,42 @@ int stats_keep_build(struct st_source *src, const struct st_report *rep, uint64_
 
 void stats_keep_free(struct st_source *src)
 {
-	if (src->keep && src->db)
+	if (src->from == src->from_buf && src->db) /* the function was registered */
 		sqlite3_create_function(src->db, "blkpeak_keep", 1, SQLITE_UTF8, NULL, NULL, NULL,
 					NULL);
 	free(src->keep);
 	src->keep = NULL;
 	src->keep_n = 0;
+}
+
+int st_keep_trace(sqlite3 *db, int64_t id, const struct files_filter *files, struct st_keep *k,
+		  struct bpt_error *err)
+{
+	struct st_report *rep = calloc(1, sizeof(*rep));
+	struct st_source src;
+	uint64_t n;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	if (!rep)
+		return bpt_error_set(err, -ENOMEM, "out of memory");
+	st_source_db(&src, db, id);
+	src.files = files;
+	if (!(rc = src.ops->trace_row(&src, rep, &n, err)) &&
+	    !(rc = stats_keep_build(&src, rep, n, err))) {
+		*k = (struct st_keep){ .bits = src.keep, .n = src.keep_n,
+				       .by_source = src.keep_by_source };
+		src.keep = NULL; /* the caller's now */
+	}
+	stats_keep_free(&src);
+	st_report_free(rep);
+	free(rep);
+	return rc;
+}
+
+int st_keep_has(const struct st_keep *k, uint64_t idx, uint64_t source_index)
+{
+	uint64_t i = k->by_source ? source_index : idx;
+
+	return i < k->n && (k->bits[i >> 6] >> (i & 63) & 1);
 }

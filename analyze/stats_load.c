@@ -19,6 +19,26 @@ static const char *text_or(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
+/* A trace with file or cause columns whose kinds have none: imported
+ * before schema 8 (the migration keeps those I/Os, without them). */
+static int files_lost(struct st_source *src, struct st_report *rep, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(src->db, "SELECT count(*) FROM io_kinds WHERE trace_id = ?"
+			       " AND file_class IS NULL AND cause_pid IS NULL", -1, &st,
+			       NULL) != SQLITE_OK)
+		return adb_fail(src->db, err, "cannot read the kinds of I/O");
+	sqlite3_bind_int64(st, 1, src->id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rep->files_lost = (src->columns & BPT_COL_FILE) ? sqlite3_column_int64(st, 0) > 0
+								: 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : adb_fail(src->db, err, "cannot read the kinds of I/O");
+}
+
 static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *n,
 			struct bpt_error *err)
 {
@@ -57,6 +77,10 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	src->has_sched = !!(src->columns & BPT_COL_SCHED);
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	sqlite3_finalize(st);
+	if ((rc = adb_need_ios(db, id, err)))
+		return rc;
+	if ((src->columns & (BPT_COL_FILE | BPT_COL_CAUSE)) && (rc = files_lost(src, rep, err)))
+		return rc;
 	if ((rc = run_verify_load(db, id, &rep->verify, err)))
 		return rc;
 	return run_partial_load(db, id, &rep->partial, err);

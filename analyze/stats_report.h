@@ -100,6 +100,10 @@ struct st_report {
 	 * the figures cover the I/Os that match, files_ios_of of the trace's */
 	const struct files_filter *files;
 	uint64_t files_ios_of;
+	int files_unknown;  /* the trace matched has no file columns: every I/O :unknown */
+	/* the trace has file columns but was imported before schema 8,
+	 * which kept none of them: no files, no causes in the database */
+	int files_lost;
 	char path[4096], kind[16], digest[17];
 	/* A replay run: what it replayed and how ("" when not a run, or not
 	 * known); source_id 0 when the source trace is not in the database. */
@@ -178,6 +182,23 @@ int st_report_compute_files(sqlite3 *db, int64_t trace_id, const struct files_fi
 			    struct st_report *rep, struct bpt_error *err);
 int st_report_compute_file_files(const char *path, const struct files_filter *files,
 				 struct st_report *rep, int progress, struct bpt_error *err);
+/* The I/Os of trace `id` that --files keeps (a run's by the trace it
+ * replayed), as a bitmap the caller frees (free(k->bits)); for the charts,
+ * which read the rows in SQL. 0, or <0 with err filled. */
+struct st_keep {
+	uint64_t *bits, n;
+	int by_source; /* a run: bits by source_index, else by idx */
+};
+int st_keep_trace(sqlite3 *db, int64_t id, const struct files_filter *files, struct st_keep *k,
+		  struct bpt_error *err);
+/* Is the I/O (idx, source_index) kept? */
+int st_keep_has(const struct st_keep *k, uint64_t idx, uint64_t source_index);
+
+/* With the reorder window given (the tests' tiny one takes the sorted
+ * queries, which --files narrows too). */
+int st_report_compute_files_window(sqlite3 *db, int64_t trace_id,
+				   const struct files_filter *files, struct st_report *rep,
+				   uint64_t window, struct bpt_error *err);
 
 /* Label of a size class ("4 KiB", "0", "> 16 MiB") into buf. */
 const char *st_size_label(unsigned k, char *buf, size_t len);

@@ -95,10 +95,35 @@ int parse_size(const char *s, uint64_t *out)
 	double r;
 	int rc = parse_unit(s, units, sizeof(units) / sizeof(units[0]), 1, &r);
 
-	if (rc)
+	if (rc && rc != -ERANGE)
 		return rc;
-	if (r != floor(r)) /* whole bytes: "1.5k" yes, "1.5" no */
+	if (!rc && r != floor(r)) /* whole bytes: "1.5k" yes, "1.5" no */
 		return -EINVAL;
+	/* A double holds every integer only up to 2^53: past it (or past
+	 * 2^64 once rounded), read the digits and the unit again as
+	 * integers ("18446744073706951551" came back as ...0656), and refuse
+	 * a fraction or an exponent, whose value would be rounded. */
+	if (rc || r >= 9007199254740992.0) {
+		size_t digits = strspn(s, "0123456789");
+		uint64_t v = 0;
+
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			uint64_t mult = (uint64_t)units[i].mult;
+
+			if (!digits || strcasecmp(s + digits, units[i].suffix))
+				continue;
+			for (size_t k = 0; k < digits; k++) {
+				if (v > (UINT64_MAX - (uint64_t)(s[k] - '0')) / 10)
+					return -ERANGE;
+				v = v * 10 + (uint64_t)(s[k] - '0');
+			}
+			if (v > UINT64_MAX / mult)
+				return -ERANGE;
+			*out = v * mult;
+			return 0;
+		}
+		return rc ? rc : -EINVAL;
+	}
 	*out = (uint64_t)r;
 	return 0;
 }

@@ -346,12 +346,12 @@ if [ "$WL" = photo-edit ]; then
 fi
 
 # The programs that caused the recorded I/O: analyze report's process
-# tables, read from the recording itself, which credits writeback and
-# journal commits to the task that dirtied or synced the data (the
-# database keeps only the submitter).
-"$BLKPEAK" analyze report "$DIR/$WL.bpt" > "$WORK/report.txt" || die "analyze report $WL.bpt failed"
+# tables, which credit writeback and journal commits to the task that
+# dirtied or synced the data (the recording's cause columns, kept in the
+# database since schema 8).
+"$BLKPEAK" analyze report --db "$DB" "$CAP" > "$WORK/report.txt" || die "analyze report $CAP failed"
 say ""
-say "Programs that caused the I/O of the recording (analyze report $WL.bpt):"
+say "Programs that caused the I/O of the recording (analyze report $CAP):"
 awk '/^top processes by/ { on = 1 } on && /^$/ { on = 0; print "" } on' "$WORK/report.txt" |
 	sed 's/^/  /; s/^  $//'
 # one line for the report: the five busiest programs (comm) by I/Os
@@ -359,9 +359,8 @@ PROGRAMS=$("$BLKPEAK" analyze query --db "$DB" --csv \
 	"SELECT printf('%s (%d process%s): %d I/Os, %.1f MiB', who, count(DISTINCT wpid),
 	               CASE count(DISTINCT wpid) WHEN 1 THEN '' ELSE 'es' END,
 	               count(*), sum(bytes) / 1048576.0)
-	 FROM (SELECT bytes, CASE WHEN cause_pid > 0 THEN cause_comm ELSE comm END AS who,
-	              CASE WHEN cause_pid > 0 THEN cause_pid ELSE pid END AS wpid
-	       FROM trace_ios('$DIR/$WL.bpt'))
+	 FROM (SELECT bytes, coalesce(cause_comm, comm) AS who, coalesce(cause_pid, pid) AS wpid
+	       FROM io_detail WHERE trace_id = $CAP)
 	 GROUP BY who ORDER BY count(*) DESC, sum(bytes) DESC LIMIT 5" | tail -n +2 | sed 's/\r$//; s/^"//; s/"$//' | paste -sd ';' | sed 's/;/; /g')
 say "By program: $PROGRAMS"
 [ -n "$PROGRAMS" ] || die "analyze report named no process"

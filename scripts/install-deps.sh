@@ -6,6 +6,7 @@ set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libaio-dev liburing-dev libzstd-dev libbz2-dev liblzma-dev libsqlite3-dev sqlite3 libcriterion-dev
+libpq-dev
 libclang-rt-14-dev fio blktrace bpftrace e2fsprogs util-linux fdisk kmod
 python3 time tar scdoc gzip bzip2 xz-utils zstd"
 # workloads/boot: mmdebstrap builds the Debian root it boots (once, from the
@@ -22,8 +23,14 @@ PKGS="$PKGS imagemagick zstd dpkg"
 # `make demo` does not pull a browser in. scdoc above builds the man pages.
 # tests/e2e/72-formats-writers.sh reads convert's .csv.zst with pandas as
 # it is (pandas needs the zstandard module for .zst).
+# The PostgreSQL store's tests start a private server of their own
+# (tests/pg.sh: initdb into a temp dir); postgresql-15 has initdb and
+# postgres, postgresql-client-15 psql.
 if [ "${1:-}" = "--tests" ]; then
+	PKGS="$PKGS postgresql-15 postgresql-client-15"
 	PKGS="$PKGS chromium man-db groff-base python3-pandas python3-zstandard"
+	# the file-attribution tests capture and replay on xfs as well as ext4
+	PKGS="$PKGS xfsprogs"
 fi
 
 missing=""

@@ -20,6 +20,26 @@ Test(cliutil, sizes)
 	cr_assert_eq(parse_size("99999999999t", &v), -ERANGE);
 }
 
+/* Past 2^53 a double drops the low bits of an integer: sizes there are
+ * read exactly, or refused when a fraction or exponent would round. */
+Test(cliutil, sizes_past_2_to_the_53_are_exact)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_size("18446744073706951551", &v), 0);
+	cr_assert_eq(v, 18446744073706951551ull);
+	cr_assert_eq(parse_size("9007199254740993", &v), 0);
+	cr_assert_eq(v, 9007199254740993ull);
+	cr_assert_eq(parse_size("18446744073709551615b", &v), 0);
+	cr_assert_eq(v, UINT64_MAX);
+	cr_assert_eq(parse_size("16777215t", &v), 0);
+	cr_assert_eq(v, 16777215ull << 40);
+	cr_assert_eq(parse_size("18446744073709551616", &v), -ERANGE);
+	cr_assert_eq(parse_size("16777216t", &v), -ERANGE);
+	cr_assert_eq(parse_size("9007199254740993.5", &v), -EINVAL);
+	cr_assert_eq(parse_size("1e17", &v), -EINVAL);
+}
+
 Test(cliutil, durations)
 {
 	uint64_t v;
