@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,38 +40,83 @@ int child_interrupted(void)
 int child_run(char *const argv[], const char *log_path, uint64_t timeout_ns,
 	      const char *start_path, int *timed_out)
 {
-	return child_run_prog("/proc/self/exe", argv, log_path, timeout_ns, start_path, timed_out);
+	return child_run_prog(CHILD_SELF, argv, log_path, timeout_ns, start_path, timed_out);
 }
 
-int child_run_prog(const char *prog, char *const argv[], const char *log_path,
-		   uint64_t timeout_ns, const char *start_path, int *timed_out)
+/* In the child, after fork: set it up as o says and exec; never returns. */
+static void child_exec(const char *prog, char *const argv[], const struct child_opts *o,
+		       int log, pid_t parent)
 {
-	uint64_t deadline = 0;
-	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), status;
-	pid_t pid;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (o->own_group)
+		setpgid(0, 0);
+	if (o->die_with_parent) {
+		prctl(PR_SET_PDEATHSIG, SIGINT);
+		if (getppid() != parent) /* the parent died before prctl */
+			_exit(127);
+	}
+	if (null < 0 || dup2(null, 0) < 0 || dup2(o->stdout_null ? null : log, 1) < 0 ||
+	    dup2(log, 2) < 0)
+		_exit(127);
+	if (o->env_name && setenv(o->env_name, o->env_value, 1))
+		_exit(127);
+	execv(prog, argv);
+	dprintf(2, "blkpeak: %s: %s\n", prog, strerror(errno));
+	_exit(127);
+}
+
+int child_start(const char *prog, char *const argv[], const struct child_opts *o, pid_t *pid)
+{
+	int log = open(o->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	pid_t parent = getpid();
 
 	if (log < 0)
 		return -errno;
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	*pid = fork();
+	if (*pid < 0) {
 		int e = errno;
 
 		close(log);
 		return -e;
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(log, 1);
-		dup2(log, 2);
-		execv(prog, argv);
-		dprintf(2, "blkpeak: %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
+	if (*pid == 0)
+		child_exec(prog, argv, o, log, parent);
 	close(log);
+	return 0;
+}
+
+/* The exit status of a waited-for child as child_run returns it. */
+static int exit_code(int status)
+{
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int child_stop(pid_t pid, int sig)
+{
+	int status;
+
+	kill(pid, sig);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return exit_code(status);
+}
+
+int child_run_prog(const char *prog, char *const argv[], const char *log_path,
+		   uint64_t timeout_ns, const char *start_path, int *timed_out)
+{
+	const struct child_opts o = { .log_path = log_path };
+	uint64_t deadline = 0;
+	int status, rc;
+	pid_t pid;
+
+	rc = child_start(prog, argv, &o, &pid);
+	if (rc)
+		return rc;
 	if (timed_out)
 		*timed_out = 0;
 	/* With a time limit: poll every 5 ms until the child ends or the
@@ -96,9 +143,7 @@ int child_run_prog(const char *prog, char *const argv[], const char *log_path,
 		if (errno != EINTR)
 			return -errno;
 done:
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return exit_code(status);
 }
 
 void child_show_log(const char *log_path)

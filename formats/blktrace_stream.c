@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blktrace_stream.h"
+#include "heap.h"
 
 /* Large enough for the largest record (64 + 65535 bytes) many times. */
 #define BT_BUF_SIZE (1u << 20)
@@ -118,30 +119,18 @@ int bt_stream_next(struct bt_stream *s, struct bt_event *ev, struct bpt_error *e
 
 /* ------------------------------------------------------------- merge */
 
-static int earlier(const struct bt_merge *m, unsigned a, unsigned b)
+/* The heap holds stream indexes; the order is their current events'
+ * times, ties by index. */
+static inline int earlier(const void *ctx, const unsigned *a, const unsigned *b)
 {
-	if (m->cur[a].time != m->cur[b].time)
-		return m->cur[a].time < m->cur[b].time;
-	return a < b;
+	const struct bt_merge *m = ctx;
+
+	if (m->cur[*a].time != m->cur[*b].time)
+		return m->cur[*a].time < m->cur[*b].time;
+	return *a < *b;
 }
 
-static void sift_down(struct bt_merge *m, unsigned i)
-{
-	for (;;) {
-		unsigned l = 2 * i + 1, r = l + 1, min = i;
-
-		if (l < m->live && earlier(m, m->heap[l], m->heap[min]))
-			min = l;
-		if (r < m->live && earlier(m, m->heap[r], m->heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		unsigned t = m->heap[i];
-		m->heap[i] = m->heap[min];
-		m->heap[min] = t;
-		i = min;
-	}
-}
+HEAP_DEFINE(streams, unsigned, earlier)
 
 int bt_merge_init(struct bt_merge *m, struct bt_stream **s, unsigned n)
 {
@@ -179,8 +168,7 @@ int bt_merge_next(struct bt_merge *m, struct bt_event *ev, struct bpt_error *err
 			if (rc > 0)
 				m->heap[m->live++] = i;
 		}
-		for (unsigned i = m->live / 2; i-- > 0;)
-			sift_down(m, i);
+		streams_build(m->heap, m->live, m);
 	} else if (m->last >= 0) {
 		/* Advance the stream returned last, now that its event (and the
 		 * payload in its buffer) is no longer used. It is at the top. */
@@ -188,8 +176,9 @@ int bt_merge_next(struct bt_merge *m, struct bt_event *ev, struct bpt_error *err
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			m->heap[0] = m->heap[--m->live];
-		sift_down(m, 0);
+			streams_pop(m->heap, m->live--, m);
+		else /* its next event is later: it sinks */
+			streams_down(m->heap, m->live, 0, m->heap[0], m);
 	}
 	m->last = -1;
 	if (!m->live)

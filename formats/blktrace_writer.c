@@ -20,6 +20,7 @@
 #include "blktrace_format.h"
 #include "blktrace_pair.h"
 #include "blktrace_writer.h"
+#include "heap.h"
 #include "outfile.h"
 
 enum { K_NOTE, K_Q, K_D, K_C, K_DONE };
@@ -395,46 +396,24 @@ int btw_open(struct btw **out, const char *dir, const struct bpt_header *hdr,
 
 /* --------------------------------------------------------------- heap */
 
-static int before(const struct btw_node *a, const struct btw_node *b)
+static inline int before(const void *ctx, const struct btw_node *a, const struct btw_node *b)
 {
+	(void)ctx;
 	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
 }
+
+HEAP_DEFINE(nodes, struct btw_node, before)
 
 static void heap_push(struct btw *w, uint32_t slot)
 {
 	struct btw_slot *s = &w->slot[slot];
-	struct btw_node nd = { s->t[s->kind], w->seq++, slot };
-	uint32_t i = w->hn++;
 
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-
-		if (!before(&nd, &w->heap[p]))
-			break;
-		w->heap[i] = w->heap[p];
-		i = p;
-	}
-	w->heap[i] = nd;
+	nodes_push(w->heap, w->hn++, (struct btw_node){ s->t[s->kind], w->seq++, slot }, NULL);
 }
 
 static struct btw_node heap_pop(struct btw *w)
 {
-	struct btw_node top = w->heap[0], last = w->heap[--w->hn];
-	uint32_t i = 0;
-
-	for (;;) {
-		uint32_t l = 2 * i + 1, m;
-
-		if (l >= w->hn)
-			break;
-		m = l + 1 < w->hn && before(&w->heap[l + 1], &w->heap[l]) ? l + 1 : l;
-		if (!before(&w->heap[m], &last))
-			break;
-		w->heap[i] = w->heap[m];
-		i = m;
-	}
-	w->heap[i] = last;
-	return top;
+	return nodes_pop(w->heap, w->hn--, NULL);
 }
 
 /* ---------------------------------------------------------- emitting */

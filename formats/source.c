@@ -339,8 +339,7 @@ static int scan(struct ff_source *s, struct bpt_error *err)
 	uint64_t n = 0, max_seen = 0;
 	int rc, wall = 1, min_is_queue = 0, sorted = 1;
 
-	if ((rc = ff_keywin_init(&kw, s->win.cap)))
-		return bpt_error_set(err, rc, "out of memory");
+	ff_keywin_init(&kw, s->win.cap, 0);
 	while ((rc = pull(s, &rec, &cx, err)) == 1) {
 		uint64_t out;
 

@@ -13,6 +13,7 @@
 
 #include "foreign.h"
 #include "source.h"
+#include "window.h"
 
 /*
  * Strings by id and ids by string (open addressing on a hash). Memory
@@ -37,32 +38,35 @@ int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id);
 
 /* One record held by the reorder window, with its arrival number (ties
  * keep the input's order). */
-struct ff_held {
-	struct bpt_record rec;
-	uint64_t seq;
-};
-
 /*
- * The reorder window: a FIFO for records that arrive in order (the usual
- * case costs two copies) and a heap for those that arrive early; the
- * smallest of the two heads leaves first. At most `cap` records are held.
+ * The reorder window: common/window.h's FIFO-and-heap over small keys,
+ * ordered by (issue time, arrival): records that arrive in order cost
+ * two copies, early ones O(log cap). The records wait in a slab (a
+ * completion-ordered input sends most records through the heap, and
+ * sifting whole records cost a quarter of reading one). At most `cap`
+ * records are held.
  */
-/* A heap entry: the order's key and where its record is. */
+/* A held record's key: the order and where its record is. */
 struct ff_hkey {
 	uint64_t issue_ns, seq;
 	uint32_t slot;          /* index into ff_window.slab */
 };
 
+static inline int ff_hkey_before(const void *ctx, const struct ff_hkey *a,
+				 const struct ff_hkey *b)
+{
+	(void)ctx;
+	return a->issue_ns < b->issue_ns || (a->issue_ns == b->issue_ns && a->seq < b->seq);
+}
+
+WINDOW_DEFINE(ff_hkeys, struct ff_hkey, ff_hkey_before)
+
 struct ff_window {
 	uint32_t cap;
-	struct ff_held *ring;   /* FIFO, ring of ring_cap */
-	uint32_t ring_cap, ring_head, ring_len;
-	/* min-heap by (issue_ns, seq) of 24-byte keys: sifting moves keys,
-	 * never the records, which stay in the slab until they leave */
-	struct ff_hkey *heap;
-	struct bpt_record *slab; /* heap_cap records */
+	struct ff_hkeys keys;
+	struct bpt_record *slab; /* slab_cap records */
 	uint32_t *free_slot;    /* nfree slab slots not in use */
-	uint32_t heap_cap, heap_len, nfree;
+	uint32_t slab_cap, nfree;
 	uint64_t seq;
 };
 int ff_window_init(struct ff_window *w, uint32_t cap);
@@ -70,7 +74,7 @@ void ff_window_free(struct ff_window *w);
 void ff_window_clear(struct ff_window *w);
 static inline uint32_t ff_window_len(const struct ff_window *w)
 {
-	return w->ring_len + w->heap_len;
+	return (uint32_t)ff_hkeys_len(&w->keys);
 }
 /* Hold rec (the caller checks there is room): 0 or -ENOMEM. */
 int ff_window_push(struct ff_window *w, const struct bpt_record *rec);
@@ -81,25 +85,16 @@ int ff_window_peek(const struct ff_window *w, uint64_t *issue_ns);
 int ff_window_pop(struct ff_window *w, struct bpt_record *rec);
 
 /*
- * The scan's window: the same FIFO-and-heap as struct ff_window, over
- * issue times only, to learn whether the window suffices without holding
- * records.
+ * The scan's window: the same window over issue times only, to learn
+ * whether the window suffices without holding records.
  */
-struct ff_keywin {
-	uint32_t cap;
-	uint64_t *ring;         /* FIFO, ring of ring_cap (a power of two) */
-	uint32_t ring_cap, ring_head, ring_len;
-	uint64_t *heap;
-	uint32_t heap_cap, heap_len;
-};
-int ff_keywin_init(struct ff_keywin *w, uint32_t cap);
-void ff_keywin_free(struct ff_keywin *w);
-static inline uint32_t ff_keywin_len(const struct ff_keywin *w)
+static inline int ff_u64_before(const void *ctx, const uint64_t *a, const uint64_t *b)
 {
-	return w->ring_len + w->heap_len;
+	(void)ctx;
+	return *a < *b;
 }
-int ff_keywin_push(struct ff_keywin *w, uint64_t key);
-int ff_keywin_pop(struct ff_keywin *w, uint64_t *key);
+
+WINDOW_DEFINE(ff_keywin, uint64_t, ff_u64_before)
 
 #define FF_NUMDEV_CACHE 256
 

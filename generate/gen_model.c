@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
+
 struct gen_model {
 	struct gen_params p;
 	uint64_t rng[4];
@@ -154,41 +156,23 @@ void gen_model_free(struct gen_model *m)
 	free(m);
 }
 
+static inline int u64_before(const void *ctx, const uint64_t *a, const uint64_t *b)
+{
+	(void)ctx;
+	return *a < *b;
+}
+
+HEAP_DEFINE(times, uint64_t, u64_before)
+
 static void heap_push(struct gen_model *m, uint64_t v)
 {
-	uint32_t i = m->nheap++;
-
-	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-
-		if (m->heap[parent] <= v)
-			break;
-		m->heap[i] = m->heap[parent];
-		i = parent;
-	}
-	m->heap[i] = v;
+	times_push(m->heap, m->nheap++, v, NULL);
 }
 
 /* Remove the smallest value; the heap must not be empty. */
 static void heap_pop(struct gen_model *m)
 {
-	uint64_t v = m->heap[--m->nheap];
-	uint32_t i = 0, n = m->nheap;
-
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && m->heap[c + 1] < m->heap[c])
-			c++;
-		if (v <= m->heap[c])
-			break;
-		m->heap[i] = m->heap[c];
-		i = c;
-	}
-	if (n)
-		m->heap[i] = v;
+	times_pop(m->heap, m->nheap--, NULL);
 }
 
 /* Where the I/O of `size` bytes starts, in bytes. */

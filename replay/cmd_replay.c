@@ -9,6 +9,8 @@
 
 #include "cliutil.h"
 #include "commands.h"
+#include "disk/disk_model.h"
+#include "engine/engine.h"
 #include "filemap.h"
 #include "region.h"
 #include "replay_run.h"
@@ -18,6 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: blkpeak replay TRACE --target SPEC [options]\n"
+"       blkpeak replay --list\n"
 "\n"
 "Replay a trace's I/Os on a block device, a file or a virtual array and\n"
 "report how the target did. Writes destroy data: see the safety rules.\n"
@@ -31,8 +34,8 @@ static void usage(FILE *f)
 "                         any path may be an emulated disk, hdd:MODEL:PATH:\n"
 "                         the I/O is done on PATH, its completion held until\n"
 "                         the model's disk would finish it; MODEL: a preset\n"
-"                         (7200 5400 raptor360 raptor740 15k ssd instant)\n"
-"                         and/or key=value,... (schemas/disk-model.md):\n"
+"                         (--list) and/or key=value,...\n"
+"                         (schemas/disk-model.md):\n"
 "                         raid0:chunk=64k:hdd:7200:A,hdd:7200,wcache=off:B\n"
 "  --map DEV=SPEC         send the I/Os of recorded device DEV (name, /dev/name\n"
 "                         or major:minor) to SPEC; repeatable; --target takes\n"
@@ -123,10 +126,11 @@ static void usage(FILE *f)
 "                         (repeatable; measure passes its -o)\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
-"  --engine NAME          io_uring, libaio or null (no I/O: measures the\n"
+"  --engine NAME          an engine of --list (null: no I/O, measures the\n"
 "                         scheduler); default libaio (the faster here);\n"
-"                         io_uring where disabled or missing is refused;\n"
+"                         an engine that cannot run here is refused;\n"
 "                         --null-latency T for the null engine\n"
+"  --list                 the engines and the disk model presets\n"
 "  -h, --help             this text\n"
 "\n"
 "A replay that stops before its last I/O (SIGINT, SIGTERM, SIGHUP,\n"
@@ -142,7 +146,7 @@ enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
 	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
-	OPT_REPEAT,
+	OPT_REPEAT, OPT_LIST,
 };
 
 static const struct option long_opts[] = {
@@ -169,6 +173,7 @@ static const struct option long_opts[] = {
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
+	{ "list", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -388,20 +393,47 @@ static int replay_repeats(struct replay_opts *o)
 	return rc;
 }
 
+/* --list: the rows of the engine table (engine.c) and of the disk
+ * presets (disk_presets.c); the bash completion reads --engine's names
+ * from here. */
+static void list_engines_and_disks(void)
+{
+	const char *name;
+
+	printf("engines (--engine):\n");
+	for (size_t i = 0; engine_at(i); i++)
+		printf("  %-10s %s\n", engine_at(i)->name, engine_at(i)->summary);
+	printf("disk models (hdd:MODEL:PATH):\n");
+	for (size_t i = 0; (name = disk_preset_name(i)); i++)
+		printf("  %-10s %s\n", name, disk_preset_summary(name));
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct replay_opts o = { .timing = TIMING_ORIGINAL, .speed = 1, .engine = NULL,
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
-	int c, rc;
+	int c, rc, list = 0;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };
 
 	while ((c = opt_next(&ol, argc, argv, ":t:o:h", long_opts)) != -1) {
+		if (c == OPT_LIST) {
+			list = 1;
+			continue;
+		}
 		rc = parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (list) {
+		if (argc != 2) {
+			pr_err("replay: --list takes no trace and no other option");
+			return EXIT_USAGE;
+		}
+		list_engines_and_disks();
+		return 0;
+	}
 	if (optind != argc - 1) {
 		pr_err("replay: %s; see 'blkpeak replay --help'",
 		       optind >= argc ? "no trace given" : "more than one trace given");

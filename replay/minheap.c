@@ -1,15 +1,24 @@
 /*
- * minheap.c — binary min-heap (minheap.h).
+ * minheap.c — the replay's growable heap of (key, value) pairs
+ * (minheap.h), over common/heap.h's one heap.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "heap.h"
 #include "minheap.h"
+
+static inline int item_before(const void *ctx, const struct minheap_item *a,
+			      const struct minheap_item *b)
+{
+	(void)ctx;
+	return a->key < b->key;
+}
+
+HEAP_DEFINE(items, struct minheap_item, item_before)
 
 int minheap_push(struct minheap *h, uint64_t key, uint64_t val)
 {
-	uint64_t i;
-
 	if (h->n == h->cap) {
 		uint64_t ncap = h->cap ? h->cap * 2 : 256;
 		struct minheap_item *p = realloc(h->v, ncap * sizeof(*p));
@@ -19,38 +28,13 @@ int minheap_push(struct minheap *h, uint64_t key, uint64_t val)
 		h->v = p;
 		h->cap = ncap;
 	}
-	i = h->n++;
-	while (i) {
-		uint64_t up = (i - 1) / 2;
-
-		if (h->v[up].key <= key)
-			break;
-		h->v[i] = h->v[up];
-		i = up;
-	}
-	h->v[i] = (struct minheap_item){ .key = key, .val = val };
+	items_push(h->v, h->n++, (struct minheap_item){ .key = key, .val = val }, NULL);
 	return 0;
 }
 
 void minheap_pop(struct minheap *h)
 {
-	struct minheap_item last = h->v[--h->n];
-	uint64_t i = 0;
-
-	for (;;) {
-		uint64_t c = 2 * i + 1;
-
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->v[c + 1].key < h->v[c].key)
-			c++;
-		if (last.key <= h->v[c].key)
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->n)
-		h->v[i] = last;
+	items_pop(h->v, h->n--, NULL);
 }
 
 void minheap_free(struct minheap *h)

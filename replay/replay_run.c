@@ -1092,9 +1092,11 @@ static int start_verify(struct replay *rp)
 {
 	struct verify_target vt[LOAD_MAX_TARGETS];
 	struct bpt_error err = { 0 };
+	const struct engine_ops *ops = engine_find(rp->o->engine);
 
-	if (!strcmp(rp->o->engine, "null")) {
-		pr_err("replay: --verify: the null engine does no I/O; there is nothing to verify");
+	if (ops && (ops->flags & ENGINE_F_NO_IO)) {
+		pr_err("replay: --verify: the %s engine does no I/O; there is nothing to verify",
+		       ops->name);
 		return -1;
 	}
 	for (unsigned t = 0; t < rp->ntargets; t++)
@@ -1154,24 +1156,19 @@ int replay_run(const struct replay_opts *opts)
 	if (o.engine) {
 		ops = engine_find(o.engine);
 		if (!ops) {
-			pr_err("replay: --engine %s: unknown engine (io_uring, libaio, null)",
-			       o.engine);
+			engine_names(why, sizeof(why));
+			pr_err("replay: --engine %s: unknown engine (%s)", o.engine, why);
 			return EXIT_USAGE;
 		}
-		if (ops == &engine_uring_ops && (rc = engine_uring_probe()) < 0) {
-			pr_err("replay: --engine io_uring: %s (io_uring is disabled by "
-			       "kernel.io_uring_disabled or a seccomp filter, or not built in); "
-			       "try --engine libaio", strerror(-rc));
-			return EXIT_FAIL;
-		}
-		if (ops == &engine_uring_ops && !engine_uring_usable(why, sizeof(why))) {
-			pr_err("replay: --engine io_uring: %s; try --engine libaio", why);
+		if (ops->usable && !ops->usable(why, sizeof(why))) {
+			pr_err("replay: --engine %s: %s; try --engine %s", ops->name, why,
+			       engine_default(NULL, 0)->name);
 			return EXIT_FAIL;
 		}
 	} else {
 		ops = engine_default(why, sizeof(why));
 		if (why[0])
-			pr_warn("replay: using the libaio engine: %s", why);
+			pr_warn("replay: using the %s engine: %s", ops->name, why);
 		o.engine = ops->name; /* the run file names the engine used */
 	}
 	rp.o = &o;

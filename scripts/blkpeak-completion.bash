@@ -111,7 +111,7 @@ _blkpeak()
 			--kind|-k) w="latency-cdf iops lba qd sizes mbps latency-time seeks-time members btt btt-procs qd-iops qd-p99 zcav seeks commit" ;;
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
-			--engine) w="io_uring libaio null" ;;
+			--engine) w=$("$bin" replay --list 2>/dev/null | awk '/^[^ ]/ { e = /^engines/; next } e { print $1 }') ;;
 			--map)
 				w=$(_blkpeak_map_keys "$bin" "${COMP_WORDS[@]:1}")
 				if [[ -n $w ]]; then

@@ -122,8 +122,9 @@ struct disk_model {
 
 /* Defaults of a preset (`name`), or -ENOENT. */
 int disk_params_preset(const char *name, struct disk_params *p);
-/* Names of the presets, NULL-terminated, and one line on each. */
-extern const char *const disk_preset_names[];
+/* The i-th preset's name (0, 1, ...; NULL past the last: disk_presets.c's
+ * one table), and one line on a preset (NULL: not a preset). */
+const char *disk_preset_name(size_t i);
 const char *disk_preset_summary(const char *name);
 
 /*

@@ -58,12 +58,10 @@ static const struct preset presets[] = {
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
-const char *const disk_preset_names[] = {
-	"7200", "5400", "raptor360", "raptor740", "15k", "ssd", "instant", NULL,
-};
-
-_Static_assert(sizeof(disk_preset_names) / sizeof(disk_preset_names[0]) == NPRESETS + 1,
-	       "disk_preset_names lists every preset");
+const char *disk_preset_name(size_t i)
+{
+	return i < NPRESETS ? presets[i].name : NULL;
+}
 
 static const struct preset *find_preset(const char *name, size_t n)
 {
@@ -174,9 +172,9 @@ static int apply_item(const char *item, struct disk_params *p, int depth, struct
 		if (disk_params_preset(item, p)) {
 			char names[160] = "";
 
-			for (size_t i = 0; disk_preset_names[i]; i++)
+			for (size_t i = 0; i < NPRESETS; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-					 i ? ", " : "", disk_preset_names[i]);
+					 i ? ", " : "", presets[i].name);
 			return bpt_error_set(error, -EINVAL, "'%s': not a disk model (presets: %s; or key=value)",
 				   item, names);
 		}

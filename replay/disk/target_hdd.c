@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "cliutil.h"
+#include "sched.h"
 #include "target.h"
 #include "target_hdd.h"
 
 #define PASS UINT32_MAX   /* layer_priv of an I/O without a model */
 #define NEVER UINT64_MAX
-#define SPIN_NS 80000ull  /* the last stretch of a wait is spun (scheduler.c) */
 
 struct hdd_set {
 	struct disk_model *models;  /* nmodels */
@@ -318,12 +318,13 @@ static uint64_t advance_models(struct engine *e, uint64_t now, int *err)
 	return next;
 }
 
-/* Sleep until SPIN_NS before t, then spin: timer wake-ups are late by
- * tens of microseconds, which would add to every emulated I/O. */
+/* Sleep until SPIN_NS_SHORT (sched.h: the scheduler's own short spun
+ * stretch) before t, then spin: timer wake-ups are late by tens of
+ * microseconds, which would add to every emulated I/O. */
 static void wait_until(uint64_t t)
 {
-	if (t > SPIN_NS && now_mono_ns() < t - SPIN_NS)
-		sleep_until_mono_ns(t - SPIN_NS);
+	if (t > SPIN_NS_SHORT && now_mono_ns() < t - SPIN_NS_SHORT)
+		sleep_until_mono_ns(t - SPIN_NS_SHORT);
 	while (now_mono_ns() < t)
 		;
 }

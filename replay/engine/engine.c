@@ -1,4 +1,8 @@
-/* engine.c — looking up an I/O engine by the name the user typed. */
+/* engine.c — the I/O engines replay offers, and looking one up by the
+ * name the user typed. A new engine adds its row here and nothing else
+ * changes: --engine, --list-engines, the errors and the completion read
+ * this table. */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -15,6 +19,22 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
+}
+
+const struct engine_ops *engine_at(size_t i)
+{
+	return i < sizeof(engines) / sizeof(engines[0]) ? engines[i] : NULL;
+}
+
+void engine_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (size_t i = 0; engine_at(i) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", engine_at(i)->name);
 }
 
 const struct engine_ops *engine_default(char *why, size_t len)

@@ -72,8 +72,24 @@ struct engine_opts {
 	const cpu_set_t *worker_cpus;
 };
 
+/* engine_ops.flags */
+enum engine_flag {
+	ENGINE_F_NO_IO = 1u << 0, /* touches no device: nothing to verify */
+};
+
+/*
+ * An engine is this one table row: engine.c's list of them is what
+ * --engine accepts, what `blkpeak replay --list-engines` prints (and so
+ * the bash completion and the man page's pointer to it) and what an
+ * unknown name's error lists. A new engine is a file and a row there.
+ */
 struct engine_ops {
 	const char *name;
+	const char *summary;     /* one line for --list-engines */
+	unsigned flags;          /* enum engine_flag bits */
+	/* Whether the engine can run here: 1, or 0 with the reason in why
+	 * (checked before anything is opened); NULL: always. */
+	int (*usable)(char *why, size_t len);
 	/* Create an engine for up to opts->depth outstanding I/Os. */
 	int (*open)(struct engine **out, const struct engine_opts *opts);
 	/* Wait for every outstanding I/O (reaped, results dropped), then
@@ -102,17 +118,21 @@ extern const struct engine_ops engine_libaio_ops;
 extern const struct engine_ops engine_null_ops;
 extern const struct engine_ops engine_hdd_ops;
 
-/* The engine called `name` ("io_uring", "libaio", "null"), or NULL. */
+/* The engine called `name` (a row of engine.c's table), or NULL. */
 const struct engine_ops *engine_find(const char *name);
+/* The i-th engine of the table (0, 1, ...), NULL past the last. */
+const struct engine_ops *engine_at(size_t i);
+/* The engines' names, "io_uring, libaio, null", for an error message. */
+void engine_names(char *buf, size_t len);
 
 /* Whether an io_uring can be made here: 0, or the negative errno of
  * io_uring_setup (-ENOSYS: not built in, or a seccomp filter's answer;
  * -EPERM: kernel.io_uring_disabled, 2, or 1 outside io_uring_group, or a
  * seccomp filter). */
 int engine_uring_probe(void);
-/* Whether io_uring should replay here: engine_uring_probe succeeds and
- * the kernel has discard as an io_uring command (Linux 6.12). 1, or 0
- * with the reason in why. */
+/* Whether io_uring should replay here (engine_uring_ops.usable):
+ * engine_uring_probe succeeds and the kernel has discard as an io_uring
+ * command (Linux 6.12). 1, or 0 with the reason in why. */
 int engine_uring_usable(char *why, size_t len);
 
 /* The engine `replay` uses without --engine: libaio, the faster one in

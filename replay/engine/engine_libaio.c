@@ -310,6 +310,7 @@ static unsigned aio_pending(const struct engine *e)
 
 const struct engine_ops engine_libaio_ops = {
 	.name = "libaio",
+	.summary = "Linux native AIO (io_submit), the default",
 	.open = aio_open,
 	.close = aio_close,
 	.queue = aio_queue,

@@ -116,6 +116,8 @@ static unsigned null_pending(const struct engine *e)
 
 const struct engine_ops engine_null_ops = {
 	.name = "null",
+	.summary = "no I/O: measures the scheduler (--null-latency T per I/O)",
+	.flags = ENGINE_F_NO_IO,
 	.open = null_open,
 	.close = null_close,
 	.queue = null_queue,

@@ -329,6 +329,8 @@ static unsigned ur_pending(const struct engine *e)
 
 const struct engine_ops engine_uring_ops = {
 	.name = "io_uring",
+	.summary = "io_uring (Linux 6.12 on: discard as an io_uring command)",
+	.usable = engine_uring_usable,
 	.open = ur_open,
 	.close = ur_close,
 	.queue = ur_queue,
@@ -365,7 +367,8 @@ int engine_uring_usable(char *why, size_t len)
 	int rc = engine_uring_probe();
 
 	if (rc < 0) {
-		snprintf(why, len, "io_uring cannot be used here: %s", strerror(-rc));
+		snprintf(why, len, "%s (io_uring is disabled by kernel.io_uring_disabled or a "
+			 "seccomp filter, or not built in)", strerror(-rc));
 		return 0;
 	}
 	if (!kernel_at_least(6, 12)) {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -20,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "verify.h"
 
 /* How long the capture may take to load and attach its BPF programs. */
@@ -92,24 +92,6 @@ static int kernel_member(int fd, const char *spec, unsigned m, struct kmember *k
 	}
 	fclose(f);
 	return 0;
-}
-
-/* The child: its own process group (a Ctrl-C for the replay is not for
- * it: the replay stops it after its last completion), gone with us. */
-static void exec_capture(char **argv, const char *notify, const char *errlog, pid_t parent)
-{
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int log = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGINT);
-	if (getppid() != parent || null < 0 || log < 0 || dup2(null, STDOUT_FILENO) < 0 ||
-	    dup2(log, STDERR_FILENO) < 0)
-		_exit(127);
-	setenv("NOTIFY_SOCKET", notify, 1);
-	execv("/proc/self/exe", argv);
-	fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
-	_exit(127);
 }
 
 /* The capture's stderr, for a failure message: its last line. */
@@ -282,19 +264,21 @@ int verify_start(struct verify **out, const struct verify_target *t, unsigned n,
 		argv[na++] = devs[i];
 	}
 	argv[na] = NULL;
-	pid_t parent = getpid();
+	/* its own process group (a Ctrl-C for the replay is not for it: the
+	 * replay stops it after its last completion), gone with us */
+	const struct child_opts co = {
+		.log_path = v->errlog, .stdout_null = 1, .own_group = 1, .die_with_parent = 1,
+		.env_name = "NOTIFY_SOCKET", .env_value = notify,
+	};
+	int rc = child_start(CHILD_SELF, argv, &co, &v->pid);
 
-	fflush(NULL);
-	v->pid = fork();
-	if (v->pid < 0) {
-		bpt_error_set(err, -errno, "--verify: fork: %s", strerror(errno));
+	if (rc) {
+		bpt_error_set(err, rc, "--verify: cannot start the capture: %s", strerror(-rc));
 		v->pid = 0;
 		close(sock);
 		return -1;
 	}
-	if (!v->pid)
-		exec_capture(argv, notify, v->errlog, parent);
-	int rc = wait_ready(v, sock, err);
+	rc = wait_ready(v, sock, err);
 
 	close(sock);
 	return rc;
@@ -328,13 +312,9 @@ int verify_add(struct verify *v, const struct rp_result *r)
  * a loss makes it 1, and the loss count is read from the trace. */
 static void stop_child(struct verify *v)
 {
-	int status;
-
 	if (v->pid <= 0)
 		return;
-	kill(v->pid, SIGINT);
-	while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	child_stop(v->pid, SIGINT);
 	v->pid = 0;
 }
 

@@ -70,6 +70,11 @@ while read -r path; do
 	done
 done <<<"$paths"
 [ "$(comp blkpeak replay t.bpt --timing ca)" = causal ] || { echo "--timing ca<TAB> does not give causal"; bad=1; }
+# --engine's names come from replay --list (engine.c's table)
+engines=$(blkpeak replay --list | awk '/^engines/ { e = 1; next } /^[^ ]/ { e = 0 } e { print $1 }' | sort)
+[ -n "$engines" ] && [ "$(comp blkpeak replay t.bpt --engine "")" = "$engines" ] ||
+	{ echo "--engine <TAB> gives '$(comp blkpeak replay t.bpt --engine "")', not replay --list's '$engines'"; bad=1; }
+[ "$(comp blkpeak replay t.bpt --engine li)" = libaio ] || { echo "--engine li<TAB> does not give libaio"; bad=1; }
 exit $bad
 EOS
 out=$(PATH="$D$P/bin:$PATH" bash "$E2E_TMP/comp.sh" "$C" 2>&1) || fail "completion: $out"

@@ -6,7 +6,8 @@
 # (kernel.io_uring_disabled and container filters say that) or ENOSYS
 # (no io_uring in the kernel): the default still replays on libaio; an
 # explicit --engine io_uring is refused before any I/O (exit 1); an
-# unknown engine is a usage error.
+# unknown engine is a usage error naming the engines; replay --list prints
+# the same table of engines.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd cc
@@ -47,5 +48,11 @@ done
 rc=$?
 [ $rc -eq 2 ] || fail "unknown engine: exit $rc"
 grep -q "unknown engine (io_uring, libaio, null)" "$E2E_TMP/err" || fail "message: $(cat "$E2E_TMP/err")"
+# replay --list prints the same table, each engine with a line on it
+"$BLKPEAK" replay --list > "$E2E_TMP/list" || fail "replay --list failed"
+[ "$(awk '/^engines/ { e = 1; next } /^[^ ]/ { e = 0 } e && NF > 1 { print $1 }' "$E2E_TMP/list" | tr '\n' ' ')" = \
+	"io_uring libaio null " ] || fail "replay --list engines: $(cat "$E2E_TMP/list")"
+"$BLKPEAK" replay --list "$E2E_TMP/t.bpt" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "replay --list with a trace was not a usage error"
 note "default $(engine_of "$E2E_TMP/def.bpt"); --engine io_uring refused when io_uring_setup says EPERM or ENOSYS"
 exit 0

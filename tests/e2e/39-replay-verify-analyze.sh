@@ -4,7 +4,7 @@
 # and of the run file in place), compare (text and --json) and html show
 # the run's fidelity equal to its run file's verify.* meta (info --json),
 # and "-" / null for the plain run; the replayer's own lateness equals
-# replay --json's; the JSON matches schemas/analyze-{report,compare}.
+# replay --json's; the JSON matches schemas/analyze-{report,compare}.schema.json.
 . "$(dirname "$0")/lib.sh"
 need_bpf
 need_cmd python3 losetup

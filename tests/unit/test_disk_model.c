@@ -451,10 +451,10 @@ Test(disk_model, parse_presets_keys_and_errors)
 	char path[] = "/tmp/blkpeak-dm-XXXXXX";
 	int fd;
 
-	for (size_t i = 0; disk_preset_names[i]; i++) {
-		cr_expect_eq(disk_params_parse(disk_preset_names[i], &p, &why), 0,
-			     "%s: %s", disk_preset_names[i], why.msg);
-		cr_expect_str_eq(p.name, disk_preset_names[i]);
+	for (size_t i = 0; disk_preset_name(i); i++) {
+		cr_expect_eq(disk_params_parse(disk_preset_name(i), &p, &why), 0,
+			     "%s: %s", disk_preset_name(i), why.msg);
+		cr_expect_str_eq(p.name, disk_preset_name(i));
 	}
 	cr_assert_eq(disk_params_parse("7200,wcache=off,queue=8,seek_avg=9ms", &p, &why),
 		     0, "%s", why.msg);
