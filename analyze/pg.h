@@ -19,6 +19,8 @@
 
 #include <libpq-fe.h>
 
+#include "dbpath.h"
+
 #include "bpt.h"
 #include "db.h"
 
@@ -39,9 +41,9 @@ int pg_open(PGconn **out, const char *value, enum adb_mode mode, struct bpt_erro
  * into buf. */
 const char *pg_name(PGconn *c, char *buf, size_t len);
 
-/* The value without its password (password=... or :PASSWORD@ removed),
- * for messages about a connection that failed; into buf. */
-const char *pg_redact(const char *value, char *buf, size_t len);
+/* The value without its password: common/dbpath.h's db_redact, which
+ * suite/ uses too (it shows the commands it runs). */
+#define pg_redact db_redact
 
 /* Fill err with "SERVER: WHAT: the server's first line" (res may be NULL
  * for the connection's message) and return -EIO. */

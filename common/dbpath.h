@@ -10,4 +10,10 @@
  * "blkpeak.db" (in the current folder). */
 const char *db_default_path(const char *opt);
 
+/* `value` (a --db value) without its password, into buf (len >= 1):
+ * ":PASSWORD@" of a postgresql:// URI and password=... (a key=value pair
+ * or a URI parameter) are cut or shown as "password=***". For every
+ * message or command line that shows a --db value. Returns buf. */
+const char *db_redact(const char *value, char *buf, size_t len);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "child.h"
 #include "cliutil.h"
+#include "dbpath.h"
 #include "state.h"
 #include "suite.h"
 #include "suite_commands.h"
@@ -178,10 +179,17 @@ static void import_argv(const struct suite *s, const struct suite_item *it,
 		arg(a, "--new-version");
 }
 
+/* A command line as a person reads it; the --db value without its
+ * password. */
 static void print_argv(const struct argv_b *a)
 {
+	char safe[4096];
+
 	for (int i = 0; i < a->n; i++) {
 		const char *s = a->v[i];
+
+		if (i && !strcmp(a->v[i - 1], "--db"))
+			s = db_redact(s, safe, sizeof(safe));
 		int plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					 "0123456789-_./:=,+@%") == strlen(s);
 

@@ -35,5 +35,13 @@ printf '[measure w]\npattern = random\ndepths = 1, 4\nweights = 1:0.5, 4 : 0.5\n
 "$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run >"$T/out" 2>"$T/err" ||
 	fail "weights with blanks: $(cat "$T/err")"
 grep -q -- "--weights 1:0.5,4:0.5 " "$T/out" || fail "weights passed as: $(grep -- --weights "$T/out")"
-note "a speed past the longest schedule and a sweep named as a replay's items are refused"
+# the commands --dry-run shows never show a --db password (URI or key=value)
+printf '[recording a]\nfile = a.bpt\n' >"$S/suite.ini"
+for db in 'postgresql://u:s3cret@127.0.0.1:1/db' 'host=/tmp password=s3cret dbname=x'; do
+	"$BLKPEAK" suite run "$S" --target "$T/x.img" --label x --dry-run --db "$db" >"$T/out" 2>&1 ||
+		fail "dry run with --db $db: $(cat "$T/out")"
+	grep -q -- "--db" "$T/out" || fail "dry run shows no --db: $(cat "$T/out")"
+	grep -q s3cret "$T/out" && fail "dry run prints the password: $(grep s3cret "$T/out" | head -1)"
+done
+note "a speed past the longest schedule and a sweep named as a replay's items are refused; no password shown"
 exit 0
