@@ -9,12 +9,16 @@
 #            of writeback_dirty_folio (dirtier and path) and the writeback's
 # BPF run time per program run from kernel.bpf_stats_enabled (global
 # state: under the kernel-state lock), summed over the per-I/O programs;
-# IOPS of each run. Usage: bench/bench-capture-files.sh [SECONDS] (default 4)
+# IOPS of each run, and of the same load untraced: ROUNDS rounds, the
+# order of untraced / attribution on / --no-files rotated each round; the
+# medians over the rounds, IOPS as the ratio to the round's untraced run.
+# Usage: bench/bench-capture-files.sh [SECONDS] [ROUNDS] (default 4 s, 5)
 BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
 need_cmd fio python3 mkfs.ext4 bpftool
 SECS=${1:-4}
+ROUNDS=${2:-5}
 W=$E2E_TMP
 dev=$(make_loop 1g benchf)
 mkfs.ext4 -q -F "$dev" || fail "mkfs"
@@ -37,10 +41,17 @@ load() { # KIND OUT.json
 
 with_kernel_lock
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
+MODES=(none files nofiles)
+for round in $(seq "$ROUNDS"); do
 for kind in direct buffered; do
-	for mode in files nofiles; do
+	for k in 0 1 2; do
+		mode=${MODES[$(( (k + round) % 3 ))]}
+		tag=$kind-$mode-$round
+		if [ $mode = none ]; then
+			load $kind "$W/$tag.json" || fail "fio $tag"
+			continue
+		fi
 		opt=; [ $mode = nofiles ] && opt=--no-files
-		tag=$kind-$mode
 		# shellcheck disable=SC2086
 		"$BLKPEAK" capture -o "$W/$tag.bpt" -d "$dev" --json $opt > "$W/$tag.sum" 2>"$W/$tag.err" &
 		cap=$!
@@ -51,27 +62,43 @@ for kind in direct buffered; do
 		bpftool prog show -j > "$W/$tag.bpfstats"
 		kill -INT $cap
 		wait $cap || note "$tag: $(cat "$W/$tag.err")"
+		rm -f "$W/$tag.bpt"
 	done
+done
 done
 echo 0 > /proc/sys/kernel/bpf_stats_enabled
 flock -u 9
 
-echo "($(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); machine shared with other helpers)"
-python3 - "$W" <<'PY'
-import json, os, sys
-w = sys.argv[1]
+echo "($(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds of $SECS s)"
+python3 - "$W" "$ROUNDS" <<'PY'
+import json, os, statistics, sys
+w, rounds = sys.argv[1], int(sys.argv[2])
+def iops(tag):
+    j = json.load(open(os.path.join(w, tag + ".json")))["jobs"][0]
+    return j["read"]["iops"] + j["write"]["iops"]
+def bpf(tag):
+    """BPF ns per I/O (start+issue+complete averages) and per program"""
+    ids = set(int(l) for l in open(os.path.join(w, tag + ".progs")) if l.strip())
+    progs = [p for p in json.load(open(os.path.join(w, tag + ".bpfstats"))) if p["id"] in ids]
+    per = {p["name"]: p.get("run_time_ns", 0) / max(p.get("run_cnt", 0), 1)
+           for p in progs if p.get("run_cnt")}
+    io = sum(v for k, v in per.items() if k in ("io_start_btf", "rq_issue_btf", "rq_complete_btf"))
+    return io, per
+med = statistics.median
 for kind in ("direct", "buffered"):
+    base = [iops("%s-none-%d" % (kind, r)) for r in range(1, rounds + 1)]
+    print("%-8s untraced %8.0f IOPS (median; range %.0f-%.0f)" % (kind, med(base), min(base), max(base)))
     for mode in ("files", "nofiles"):
-        tag = kind + "-" + mode
-        ids = set(int(l) for l in open(os.path.join(w, tag + ".progs")) if l.strip())
-        progs = [p for p in json.load(open(os.path.join(w, tag + ".bpfstats"))) if p["id"] in ids]
-        per = {p["name"]: (p.get("run_time_ns", 0) / max(p.get("run_cnt", 0), 1), p.get("run_cnt", 0))
-               for p in progs if p.get("run_cnt")}
-        io = sum(v[0] for k, v in per.items() if k in ("io_start_btf", "rq_issue_btf", "rq_complete_btf"))
-        j = json.load(open(os.path.join(w, tag + ".json")))["jobs"][0]
-        iops = j["read"]["iops"] + j["write"]["iops"]
-        s = json.load(open(os.path.join(w, tag + ".sum")))
-        print("%-8s %-8s %8.0f IOPS, %6d I/Os recorded; BPF ns per I/O (start+issue+complete) %4.0f; %s"
-              % (kind, mode, iops, s["ios"], io,
-                 ", ".join("%s %.0f ns x %d" % (k, v[0], v[1]) for k, v in sorted(per.items()))))
+        tags = ["%s-%s-%d" % (kind, mode, r) for r in range(1, rounds + 1)]
+        ratio = [iops(t) / b for t, b in zip(tags, base)]
+        ns = [bpf(t)[0] for t in tags]
+        progs = {}
+        for t in tags:
+            for k, v in bpf(t)[1].items():
+                progs.setdefault(k, []).append(v)
+        rec = [json.load(open(os.path.join(w, t + ".sum")))["ios"] for t in tags]
+        print("%-8s %-8s IOPS kept %.3f (range %.3f-%.3f); BPF ns per I/O %4.0f (range %.0f-%.0f); "
+              "%d I/Os recorded (median); %s"
+              % (kind, mode, med(ratio), min(ratio), max(ratio), med(ns), min(ns), max(ns), med(rec),
+                 ", ".join("%s %.0f" % (k, med(v)) for k, v in sorted(progs.items()))))
 PY

@@ -61,6 +61,11 @@ int region_parse_key(const char *key, size_t *dev_len, uint64_t *start, uint64_t
 	if (!*to_end && *end <= *start)
 		return bpt_error_set(error, -EINVAL, "'%s': empty region (the end must lie "
 				     "after the start)", key);
+	/* no disk is that large, and bounds below it keep every offset sum
+	 * (a bound plus an I/O's length, plus @OFFSET) inside 64 bits */
+	if (*start > REGION_MAX_BYTES || *end > REGION_MAX_BYTES)
+		return bpt_error_set(error, -EINVAL, "'%s': region bound past 2^62 bytes (4 EiB)",
+				     key);
 	*dev_len = (size_t)(colon - key);
 	return 1;
 }
@@ -88,6 +93,9 @@ int region_parse_at(const char *spec, size_t *spec_len, uint64_t *at,
 	}
 	if (sign == spec)
 		return bpt_error_set(error, -EINVAL, "'%s': no target before @OFFSET", spec);
+	if (v > REGION_MAX_BYTES)
+		return bpt_error_set(error, -EINVAL, "'%s': @%s is past 2^62 bytes (4 EiB)", spec,
+				     sign + 1);
 	*spec_len = (size_t)(sign - spec);
 	*at = v;
 	return 1;

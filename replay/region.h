@@ -20,6 +20,10 @@
 #ifndef BLKPEAK_REGION_H
 #define BLKPEAK_REGION_H
 
+/* Region bounds and @OFFSETs: at most 2^62 bytes (4 EiB), so sums of them
+ * and an I/O's length never wrap. */
+#define REGION_MAX_BYTES (1ull << 62)
+
 #include <stdint.h>
 
 #include "error.h"

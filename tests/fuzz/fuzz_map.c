@@ -219,9 +219,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		target_spec_free(&spec);
 		if (rk != 1 || nreg == REGION_MAX)
 			continue;
-		if (to_end) /* to the end of a disk of 1 TiB past START (or
-			     * of the largest disk a size can name) */
-			end = start > UINT64_MAX - (1ull << 40) ? UINT64_MAX : start + (1ull << 40);
+		if (to_end) /* to the end of a disk of 1 TiB past START (which
+			     * region_parse_key keeps below 2^62) */
+			end = start + (1ull << 40);
 		if (start >= end)
 			abort(); /* region_parse_key promises a range */
 		arg[dlen] = 0;

@@ -63,6 +63,13 @@ Test(region, keys)
 	cr_assert_eq(region_parse_key("sda:0-1000", &dl, &s, &en, &to_end, &e), -EINVAL);
 	cr_assert(strstr(e.msg, "'1000'"), "%s", e.msg);
 	cr_assert_eq(region_parse_key("sda:-1G", &dl, &s, &en, &to_end, &e), -EINVAL);
+	/* bounds past 2^62 bytes (no disk; sums with them would wrap) */
+	cr_assert_eq(region_parse_key("sda:4611686018427387904-", &dl, &s, &en, &to_end, &e), 1);
+	cr_assert_eq(region_parse_key("sda:18446744043709551616-", &dl, &s, &en, &to_end, &e),
+		     -EINVAL);
+	cr_assert(strstr(e.msg, "past 2^62"), "%s", e.msg);
+	cr_assert_eq(region_parse_key("sda:0-4611686018427388416", &dl, &s, &en, &to_end, &e),
+		     -EINVAL);
 }
 
 Test(region, at_offset)
@@ -81,6 +88,8 @@ Test(region, at_offset)
 	cr_assert_eq(region_parse_at("/tmp/a@b/img", &n, &at, &e), 0); /* part of a path */
 	cr_assert_eq(region_parse_at("/dev/sdc@100", &n, &at, &e), -EINVAL);
 	cr_assert_eq(region_parse_at("@1M", &n, &at, &e), -EINVAL);
+	cr_assert_eq(region_parse_at("/dev/sdc@4611686018427388416", &n, &at, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "past 2^62"), "%s", e.msg);
 }
 
 Test(region, overlaps)
