@@ -187,6 +187,13 @@ _cleanup() {
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The io_detail view as schemas 4 to 7 had it (on the old ios view), for
+# the db_to_vN helpers below.
+OLD_IO_DETAIL="CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
+			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
+			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
+			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;"
+
 # db_to_v7 DB: turn an analysis database of schema 8 into schema 7's
 # shape (no file and cause columns, no io_files, io_files2, paths,
 # file_classes, comparisons.files; the views as version 7 had them, no
@@ -211,10 +218,7 @@ db_to_v7() {
 			CROSS JOIN io_marks m ON m.blk = r.rowid >> 6
 			CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
 			LEFT JOIN io_replay x ON x.io = r.rowid;
-		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
-			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
-			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
-			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		$OLD_IO_DETAIL
 		PRAGMA user_version = 7"
 }
 
@@ -243,10 +247,7 @@ db_to_v4() {
 		DROP VIEW io_detail; DROP VIEW ios; DROP TABLE io_rows; DROP TABLE io_kinds;
 		DROP TABLE io_replay; DROP TABLE io_marks; ALTER TABLE traces DROP COLUMN io_base;
 		ALTER TABLE ios_v4 RENAME TO ios;
-		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
-			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
-			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
-			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		$OLD_IO_DETAIL
 		PRAGMA user_version = 4"
 }
 
@@ -272,9 +273,6 @@ db_to_v5() {
 			CROSS JOIN io_rows r ON r.rowid >= t.io_base AND r.rowid < t.io_base + t.ios
 			CROSS JOIN io_kinds k ON k.trace_id = t.id AND k.kind = r.kind
 			LEFT JOIN io_replay x ON x.io = r.rowid;
-		CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,
-			ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns
-			FROM ios JOIN ops ON ops.op = ios.op LEFT JOIN processes
-			ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id;
+		$OLD_IO_DETAIL
 		PRAGMA user_version = 5"
 }
