@@ -92,12 +92,137 @@ all: $(BIN) man
 
 man: $(MAN_PAGES)
 
+# ----------------------------------------------------------------- libbpt
+# The trace library for other programs (issue 32; docs/development.md,
+# "libbpt"): lib/ and the foreign-format readers of formats/ behind the
+# same reader calls, with the few common/ files they use, as
+#   build/libbpt.so.1  only bpt.h's declarations exported (objects built
+#                      again with -fPIC -fvisibility=hidden in build/pic/;
+#                      libbpt/init.c registers the foreign readers)
+#   build/libbpt.a     the same objects as blkpeak's, which links it
+#   build/libbpt.pc    pkg-config
+# and the Python module over it (python/: build/python/blkpeak/).
+# A common/ file the readers come to use must be added to LIBBPT_COMMON:
+# the shared library is linked with --no-undefined, so the build says so.
+LIBBPT_SOVERSION := 1
+LIBBPT_VERSION   := $(LIBBPT_SOVERSION).0.0
+LIBBPT_COMMON    := common/error.c common/filekind.c common/fmt.c common/loopback.c common/outfile.c
+LIBBPT_SRCS      := $(wildcard lib/*.c) $(filter-out formats/cmd_convert.c,$(wildcard formats/*.c)) \
+		    $(LIBBPT_COMMON)
+LIBBPT_A_OBJS    := $(LIBBPT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libbpt/init.o
+LIBBPT_PIC_OBJS  := $(LIBBPT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/libbpt/init.o
+LIBBPT_LIBS      := -lzstd -lz -lbz2 -llzma -lm
+LIBBPT_SO        := $(BUILD)/libbpt.so.$(LIBBPT_VERSION)
+LIBBPT_A         := $(BUILD)/libbpt.a
+LIBBPT_PC        := $(BUILD)/libbpt.pc
+BIN_OBJS         := $(filter-out $(LIBBPT_A_OBJS),$(OBJS))
+INC_libbpt       := -Ilib -Icommon
+LIBDIR           ?= $(PREFIX)/lib
+INCLUDEDIR       ?= $(PREFIX)/include
+PKGCONFIGDIR     ?= $(LIBDIR)/pkgconfig
+BLKPEAK_VERSION  := $(shell sed -n 's/^\#define BLKPEAK_VERSION "\(.*\)"/\1/p' common/version.h)
+
+all: libbpt
+
+.PHONY: libbpt python install-libbpt uninstall-libbpt install-python uninstall-python deb
+
+libbpt: $(LIBBPT_SO) $(BUILD)/libbpt.so $(LIBBPT_A) $(LIBBPT_PC)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC.PIC  $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_$(firstword $(subst /, ,$*))) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(LIBBPT_SO): $(LIBBPT_PIC_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libbpt.so.$(LIBBPT_SOVERSION) -Wl,--no-undefined \
+		-o $@ $^ $(LIBBPT_LIBS)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/libbpt.so.$(LIBBPT_SOVERSION)
+
+$(BUILD)/libbpt.so: $(LIBBPT_SO)
+	$(Q)ln -sf libbpt.so.$(LIBBPT_SOVERSION) $@
+
+$(LIBBPT_A): $(LIBBPT_A_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBBPT_PC): libbpt/libbpt.pc.in common/version.h Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBBPT_VERSION)|' -e 's|@LIBS@|$(LIBBPT_LIBS)|' $< > $@
+
+# Installs exactly what uninstall-libbpt removes (make install and make
+# uninstall run them): the shared library and its links, the archive, the
+# two headers, the pkg-config file.
+install-libbpt: libbpt
+	install -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
+	install -m 0644 $(LIBBPT_SO) $(LIBBPT_A) "$(DESTDIR)$(LIBDIR)/"
+	ln -sf $(notdir $(LIBBPT_SO)) "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)"
+	ln -sf libbpt.so.$(LIBBPT_SOVERSION) "$(DESTDIR)$(LIBDIR)/libbpt.so"
+	install -m 0644 lib/bpt.h common/bpt_error.h "$(DESTDIR)$(INCLUDEDIR)/"
+	install -m 0644 $(LIBBPT_PC) "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
+
+uninstall-libbpt:
+	rm -f "$(DESTDIR)$(LIBDIR)/$(notdir $(LIBBPT_SO))" "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)" \
+		"$(DESTDIR)$(LIBDIR)/libbpt.so" "$(DESTDIR)$(LIBDIR)/libbpt.a" \
+		"$(DESTDIR)$(INCLUDEDIR)/bpt.h" "$(DESTDIR)$(INCLUDEDIR)/bpt_error.h" \
+		"$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
+
+install: install-libbpt
+uninstall: uninstall-libbpt
+
+# The Python module (python/blkpeak/, docs/python.md): the C extension
+# _blkpeak over libbpt.so.1 with numpy's C API, next to the package's
+# Python files in build/python/blkpeak/ (PYTHONPATH=build/python). In the
+# tree the extension finds the library by its RPATH ($ORIGIN/../..);
+# packages set PY_RPATH= and install the library where ld.so looks.
+PYTHON      ?= python3
+PY_SUFFIX   := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
+PY_CFLAGS   := $(shell $(PYTHON)-config --includes 2>/dev/null) \
+	       -I$(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())' 2>/dev/null)
+PY_RPATH    ?= -Wl,-rpath,'$$ORIGIN/../..'
+PY_EXT      := $(BUILD)/python/blkpeak/_blkpeak$(PY_SUFFIX)
+PY_FILES    := $(wildcard python/blkpeak/*.py)
+PY_OUT      := $(PY_FILES:python/%=$(BUILD)/python/%)
+PYTHONDIR   ?= $(PREFIX)/lib/python3/dist-packages
+
+python: $(PY_EXT) $(PY_OUT)
+
+$(BUILD)/python/_blkpeak.o: python/_blkpeak.c lib/bpt.h
+	@mkdir -p $(dir $@)
+	@echo "  CC.PY   $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_libbpt) $(PY_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(PY_EXT): $(BUILD)/python/_blkpeak.o $(LIBBPT_SO) $(BUILD)/libbpt.so
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $< -L$(BUILD) -lbpt $(PY_RPATH)
+
+$(BUILD)/python/blkpeak/%.py: python/blkpeak/%.py
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+install-python: python
+	install -d "$(DESTDIR)$(PYTHONDIR)/blkpeak"
+	install -m 0644 $(PY_FILES) "$(DESTDIR)$(PYTHONDIR)/blkpeak/"
+	install -m 0644 $(PY_EXT) "$(DESTDIR)$(PYTHONDIR)/blkpeak/"
+
+uninstall-python:
+	rm -f $(foreach f,$(PY_FILES) $(PY_EXT),"$(DESTDIR)$(PYTHONDIR)/blkpeak/$(notdir $(f))")
+	rmdir "$(DESTDIR)$(PYTHONDIR)/blkpeak" 2>/dev/null || true
+
+# Debian packages (debian/): blkpeak, libbpt1, libbpt-dev,
+# python3-blkpeak, built offline into build/deb/ and checked by lintian.
+deb:
+	$(Q)scripts/make-deb.sh $(abspath $(BUILD))/deb
+# ------------------------------------------------------------- end libbpt
+
 $(BUILD)/man/%.1: docs/man/%.1.scd
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
 	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-$(BIN): $(OBJS)
+$(BIN): $(BIN_OBJS) $(LIBBPT_A)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -292,7 +417,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
+-include $(OBJS:.o=.d) $(LIBBPT_PIC_OBJS:.o=.d) $(BUILD)/python/_blkpeak.d $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
 # make print-VAR prints a variable (tests/e2e/04-include-walls.sh reads
 # the include paths of each part through it).

@@ -1,5 +1,5 @@
 /*
- * bpt.h — the public API of the .bpt trace library.
+ * bpt.h — the public API of the .bpt trace library (libbpt).
  *
  * A .bpt file holds one record per completed block I/O request, written
  * as it happens (streaming) and read back with constant memory. Capture,
@@ -7,18 +7,62 @@
  * byte layout is specified in schemas/trace-format.md and is private to
  * lib/bpt_*.c.
  *
- * Conventions (libbpf 1.0 style):
- *   - functions return 0 (or a positive count where stated) on success and
- *     a negative errno on failure; they never print;
- *   - where a `struct bpt_error *err` is taken, a failure also fills it with
- *     a message that names the file, the byte offset when one applies, and
- *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
- *     `err` may be NULL. The rest of blkpeak reports errors the same way
- *     (common/error.h);
- *   - objects come in create/free pairs; the free functions accept NULL.
+ * Installed as libbpt (`pkg-config --cflags --libs libbpt`: libbpt.so.1, or
+ * libbpt.a with --static), the same reader calls also read the foreign
+ * trace formats blkpeak knows (blktrace, blkparse, MSR, Alibaba, Tencent,
+ * FIU, SPC...; `blkpeak convert --help` lists them): bpt_reader_open()
+ * detects them. Only the declarations of this header are exported
+ * (docs/development.md, "libbpt": what changes the soname).
  *
- * Times in records are nanoseconds relative to the trace's start
- * (header.start_mono_ns for a capture, the replay's start for a run file).
+ * Reading a trace: every record once, in file order.
+ *
+ *	#include <bpt.h>
+ *
+ *	struct bpt_reader *r;
+ *	struct bpt_record rec;
+ *	struct bpt_error err;
+ *	int rc = bpt_reader_open(&r, "trace.bpt", &err);
+ *	if (rc < 0) {
+ *		fprintf(stderr, "%s\n", err.msg); // names the file and the reason
+ *		return 1;
+ *	}
+ *	const struct bpt_header *h = bpt_reader_header(r);
+ *	while ((rc = bpt_reader_next(r, &rec, &err)) == 1) {
+ *		const char *comm = bpt_reader_string(r, rec.comm_id);
+ *		printf("%s %s %llu+%u %llu ns\n", h->devices[rec.dev].name,
+ *		       bpt_op_name(rec.op), (unsigned long long)rec.sector,
+ *		       rec.bytes, (unsigned long long)(rec.complete_ns - rec.issue_ns));
+ *		(void)comm;
+ *	}
+ *	if (rc < 0)	// damage or an I/O error; a cut tail is not one
+ *		fprintf(stderr, "%s\n", err.msg);
+ *	bpt_reader_close(r);
+ *
+ * bpt_reader_set_issue_range() before the loop reads only a time window
+ * (skipping blocks outside it unread); bpt_reader_stats() gives the totals.
+ *
+ * Writing a trace:
+ *
+ *	struct bpt_header h;
+ *	struct bpt_device d = { .name = "sda", .major = 8, .minor = 0,
+ *				.logical_block_size = 512, .physical_block_size = 4096 };
+ *	struct bpt_writer *w;
+ *	uint32_t comm;
+ *	bpt_header_init(&h, "import");	// kind, host, kernel, clocks
+ *	bpt_header_add_device(&h, &d);	// device index 0
+ *	if (bpt_writer_create(&w, "out.bpt", &h, NULL, &err) < 0)
+ *		return 1;		// err.msg says why
+ *	bpt_header_free(&h);		// the writer keeps its own copy
+ *	bpt_writer_intern(w, "postgres", &comm);
+ *	struct bpt_record rec = { .issue_ns = 1000, .complete_ns = 81000,
+ *				  .sector = 2048, .bytes = 8192, .pid = 42,
+ *				  .comm_id = comm, .op = BPT_OP_WRITE };
+ *	rc = bpt_writer_add(w, &rec);	// -EINVAL for a record that breaks a rule
+ *	...
+ *	rc = bpt_writer_close(w, &err);	// footer, index, digest; frees w
+ *
+ * A reader of a file whose writer died (power cut, SIGKILL) reads every
+ * block written before; bpt_stats.truncated says so.
  */
 #ifndef BPT_H
 #define BPT_H
@@ -26,7 +70,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h" /* struct bpt_error, from common/ */
+#include "bpt_error.h" /* struct bpt_error, shared with common/ (error.h) */
+
+/* What this header declares is the library's exported API; everything else
+ * in libbpt is built hidden (-fvisibility=hidden). */
+#pragma GCC visibility push(default)
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
 #define BPT_FORMAT_MINOR 3 /* additions older readers can skip */
@@ -625,5 +673,7 @@ int bpt_reader_open_source(struct bpt_reader **out, const char *name,
 typedef int (*bpt_foreign_opener)(struct bpt_reader **out, const char *path,
 				  struct bpt_error *err);
 void bpt_reader_set_foreign_opener(bpt_foreign_opener fn);
+
+#pragma GCC visibility pop
 
 #endif /* BPT_H */
