@@ -175,8 +175,9 @@ uninstall: uninstall-libbpt
 # _blkpeak over libbpt.so.1 with numpy's C API, next to the package's
 # Python files in build/python/blkpeak/ (PYTHONPATH=build/python). In the
 # tree the extension finds the library by its RPATH ($ORIGIN/../..);
-# packages set PY_RPATH= and install the library where ld.so looks.
-PYTHON      ?= python3
+# packages set PY_RPATH= and install the library where ld.so looks. It is
+# for Debian's python3 (and its numpy), not another one first in PATH.
+PYTHON      ?= /usr/bin/python3
 PY_SUFFIX   := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
 PY_CFLAGS   := $(shell $(PYTHON)-config --includes 2>/dev/null) \
 	       -I$(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())' 2>/dev/null)
@@ -214,6 +215,7 @@ uninstall-python:
 # Debian packages (debian/): blkpeak, libbpt1, libbpt-dev,
 # python3-blkpeak, built offline into build/deb/ and checked by lintian.
 deb:
+	$(Q)scripts/install-deps.sh --deb
 	$(Q)scripts/make-deb.sh $(abspath $(BUILD))/deb
 # ------------------------------------------------------------- end libbpt
 
