@@ -100,7 +100,8 @@ man: $(MAN_PAGES)
 #                      again with -fPIC -fvisibility=hidden in build/pic/;
 #                      libbpt/init.c registers the foreign readers)
 #   build/libbpt.a     the same objects as blkpeak's, which links it
-#   build/libbpt.pc    pkg-config
+# and, installed, libbpt.pc (pkg-config, made by install-libbpt for its
+# PREFIX and LIBDIR)
 # and the Python module over it (python/: build/python/blkpeak/).
 # A common/ file the readers come to use must be added to LIBBPT_COMMON:
 # the shared library is linked with --no-undefined, so the build says so.
@@ -114,19 +115,17 @@ LIBBPT_PIC_OBJS  := $(LIBBPT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/libbpt/init
 LIBBPT_LIBS      := -lzstd -lz -lbz2 -llzma -lm
 LIBBPT_SO        := $(BUILD)/libbpt.so.$(LIBBPT_VERSION)
 LIBBPT_A         := $(BUILD)/libbpt.a
-LIBBPT_PC        := $(BUILD)/libbpt.pc
 BIN_OBJS         := $(filter-out $(LIBBPT_A_OBJS),$(OBJS))
 INC_libbpt       := -Ilib -Icommon
 LIBDIR           ?= $(PREFIX)/lib
 INCLUDEDIR       ?= $(PREFIX)/include
 PKGCONFIGDIR     ?= $(LIBDIR)/pkgconfig
-BLKPEAK_VERSION  := $(shell sed -n 's/^\#define BLKPEAK_VERSION "\(.*\)"/\1/p' common/version.h)
 
 all: libbpt
 
 .PHONY: libbpt python install-libbpt uninstall-libbpt install-python uninstall-python deb
 
-libbpt: $(LIBBPT_SO) $(BUILD)/libbpt.so $(LIBBPT_A) $(LIBBPT_PC)
+libbpt: $(LIBBPT_SO) $(BUILD)/libbpt.so $(LIBBPT_A)
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -146,11 +145,6 @@ $(LIBBPT_A): $(LIBBPT_A_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIBBPT_PC): libbpt/libbpt.pc.in common/version.h Makefile
-	@mkdir -p $(dir $@)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(LIBBPT_VERSION)|' -e 's|@LIBS@|$(LIBBPT_LIBS)|' $< > $@
-
 # Installs exactly what uninstall-libbpt removes (make install and make
 # uninstall run them): the shared library and its links, the archive, the
 # two headers, the pkg-config file.
@@ -159,8 +153,15 @@ install-libbpt: libbpt
 	install -m 0644 $(LIBBPT_SO) $(LIBBPT_A) "$(DESTDIR)$(LIBDIR)/"
 	ln -sf $(notdir $(LIBBPT_SO)) "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)"
 	ln -sf libbpt.so.$(LIBBPT_SOVERSION) "$(DESTDIR)$(LIBDIR)/libbpt.so"
-	install -m 0644 lib/bpt.h common/bpt_error.h "$(DESTDIR)$(INCLUDEDIR)/"
-	install -m 0644 $(LIBBPT_PC) "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
+	@# bpt.h without the rest of common/error.h (bpt_error_set is not libbpt's)
+	sed 's|^#include "error.h"$$|#include "bpt_error.h"|' lib/bpt.h > "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp"
+	chmod 0644 "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp" && mv "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp" "$(DESTDIR)$(INCLUDEDIR)/bpt.h"
+	grep -q '^#include "bpt_error.h"$$' "$(DESTDIR)$(INCLUDEDIR)/bpt.h"
+	install -m 0644 common/bpt_error.h "$(DESTDIR)$(INCLUDEDIR)/"
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBBPT_VERSION)|' -e 's|@LIBS@|$(LIBBPT_LIBS)|' libbpt/libbpt.pc.in \
+		> "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp"
+	chmod 0644 "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp" && mv "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp" "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
 
 uninstall-libbpt:
 	rm -f "$(DESTDIR)$(LIBDIR)/$(notdir $(LIBBPT_SO))" "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)" \

@@ -70,7 +70,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bpt_error.h" /* struct bpt_error, shared with common/ (error.h) */
+/* struct bpt_error, from common/ (error.h, which has it from bpt_error.h);
+ * the installed bpt.h includes "bpt_error.h" instead (make install-libbpt) */
+#include "error.h"
 
 /* What this header declares is the library's exported API; everything else
  * in libbpt is built hidden (-fvisibility=hidden). */

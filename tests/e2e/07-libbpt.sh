@@ -13,7 +13,7 @@
 need_cmd make cc pkg-config nm
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 D=$E2E_TMP/dest
-P=/usr/local
+P=/opt/blkpeak-libbpt
 make -s -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX="$P" \
 	>"$E2E_TMP/make.log" 2>&1 || fail "make install failed: $(cat "$E2E_TMP/make.log")"
 L=$D$P/lib
@@ -32,7 +32,7 @@ nm -D --defined-only "$L/libbpt.so.1.0.0" | awk '$2 ~ /[TDBR]/ { print $3 }' | s
 diff "$E2E_TMP/declared" "$E2E_TMP/exported" > "$E2E_TMP/sym.diff" ||
 	fail "libbpt.so exports other symbols than bpt.h declares (< declared only, > exported only): $(cat "$E2E_TMP/sym.diff")"
 
-# A user's program, by pkg-config only (the .pc file names /usr/local: the
+# A user's program, by pkg-config only (the .pc file names the PREFIX: the
 # sysroot puts it under DESTDIR).
 export PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_LIBDIR=$L/pkgconfig
 flags=$(pkg-config --cflags --libs libbpt) || fail "pkg-config --cflags --libs libbpt failed"
