@@ -8,7 +8,10 @@
 #                     configurations and its leaderboard, scripts/demo-suite.sh)
 #   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
-#   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
+#   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both (also
+#                     libbpt: library, bpt.h, libbpt.pc; LIBDIR, INCLUDEDIR)
+#   make python       the Python module into build/python/ (docs/python.md)
+#   make deb          Debian packages into build/deb/ (scripts/make-deb.sh)
 #   make V=1          show full commands
 #
 # Every object goes to build/, never into the source folders. Sources are

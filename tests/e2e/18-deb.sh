@@ -58,12 +58,16 @@ if [ ! -s "$TARBALL" ]; then
 fi
 R=$E2E_TMP/root
 mkdir "$R" && tar -xf "$TARBALL" -C "$R" || fail "cannot unpack $TARBALL"
-# a container on the root (its own /dev, /proc; the host's resolv.conf,
-# time zone and journal left out, so that the root changes only by what
-# the packages do)
+# a container on the root, as the boot recipe runs one (its own /dev and
+# /proc, no network: apt cannot download what the root lacks; the host's
+# resolv.conf, time zone and journal left out, so that the root changes
+# only by what the packages do)
+_n=0
 in_root() {
-	systemd-nspawn -q --register=no --resolv-conf=off --timezone=off --link-journal=no \
-		-D "$R" -E LANG=C.UTF-8 -- "$@"
+	_n=$((_n + 1))
+	systemd-nspawn --quiet --directory="$R" --machine="blkpeak-deb-$$-$_n" --register=no --keep-unit \
+		--pipe --private-network --resolv-conf=off --timezone=off --link-journal=no \
+		--setenv=LANG=C.UTF-8 -- "$@"
 }
 in_root true || fail "systemd-nspawn cannot run the root"
 
@@ -74,17 +78,19 @@ snapshot() {
 }
 snapshot > "$E2E_TMP/before"
 
-mkdir "$R/tmp/debs" "$R/tmp/t" && cp "$OUT"/*.deb "$R/tmp/debs/" &&
-	cp "$ROOT/tests/fixtures/capture/ext4-dd-cp.bpt" "$ROOT/tests/fixtures/formats/msr.csv" "$R/tmp/t/" ||
+mkdir -p "$R/srv/blkpeak-test/debs" "$R/srv/blkpeak-test/t" && cp "$OUT"/*.deb "$R/srv/blkpeak-test/debs/" &&
+	cp "$ROOT/tests/fixtures/capture/ext4-dd-cp.bpt" "$ROOT/tests/fixtures/formats/msr.csv" "$R/srv/blkpeak-test/t/" ||
 	fail "cannot copy into the root"
 # shellcheck disable=SC2016
-in_root sh -c 'cd /tmp/debs && apt install -y -q ./*.deb' >"$E2E_TMP/apt.log" 2>&1 ||
+in_root sh -c 'cd /srv/blkpeak-test/debs && apt install -y -q -o Dpkg::Progress-Fancy=0 ./*.deb' >"$E2E_TMP/apt.log" 2>&1 ||
 	fail "apt install ./*.deb failed: $(tail -15 "$E2E_TMP/apt.log")"
 grep -q "^Setting up python3-blkpeak" "$E2E_TMP/apt.log" || fail "apt did not set up python3-blkpeak: $(tail -5 "$E2E_TMP/apt.log")"
 
 v=$(in_root blkpeak --version) || fail "blkpeak --version failed in the root"
 grep -q '^blkpeak [0-9]' <<<"$v" || fail "blkpeak --version: '$v'"
-in_root sh -c 'MANWIDTH=80 MANPAGER=cat man blkpeak-info 2>&1' > "$E2E_TMP/man.out" || fail "man blkpeak-info: $(head -5 "$E2E_TMP/man.out")"
+# (bold and underline as overstrikes, which sed takes out)
+in_root sh -c 'MANWIDTH=80 MANPAGER=cat man blkpeak-info 2>&1' | sed 's/.\x08//g' > "$E2E_TMP/man.out" ||
+	fail "man blkpeak-info: $(head -5 "$E2E_TMP/man.out")"
 grep -q '^NAME' "$E2E_TMP/man.out" && grep -q 'blkpeak-info' "$E2E_TMP/man.out" ||
 	fail "man blkpeak-info rendered no page: $(head -5 "$E2E_TMP/man.out")"
 [ -f "$R/usr/lib/systemd/system/blkpeak-boot.service" ] || fail "no blkpeak-boot.service in the package"
@@ -94,8 +100,8 @@ grep -q '^NAME' "$E2E_TMP/man.out" && grep -q 'blkpeak-info' "$E2E_TMP/man.out" 
 [ -f "$R/usr/share/bash-completion/completions/blkpeak" ] || fail "the completion was not installed"
 
 for t in ext4-dd-cp.bpt msr.csv; do
-	n_cli=$(in_root blkpeak info --json "/tmp/t/$t" | sed -n 's/^  "ios": \([0-9]*\),$/\1/p')
-	n_py=$(in_root python3 -c "import blkpeak, sys; d = blkpeak.to_pandas('/tmp/t/$t'); print(len(d))") ||
+	n_cli=$(in_root blkpeak info --json "/srv/blkpeak-test/t/$t" | sed -n 's/^  "ios": \([0-9]*\),$/\1/p')
+	n_py=$(in_root python3 -c "import blkpeak, sys; d = blkpeak.to_pandas('/srv/blkpeak-test/t/$t'); print(len(d))") ||
 		fail "python3: blkpeak.to_pandas('$t') failed in the root"
 	[ -n "$n_cli" ] && [ "$n_cli" -gt 0 ] && [ "$n_cli" = "$n_py" ] ||
 		fail "$t: blkpeak info counts '$n_cli' I/Os, the Python module '$n_py'"
@@ -103,7 +109,7 @@ for t in ext4-dd-cp.bpt msr.csv; do
 done
 
 in_root apt-get purge -y -q $PKGS >"$E2E_TMP/purge.log" 2>&1 || fail "apt purge failed: $(tail -10 "$E2E_TMP/purge.log")"
-rm -rf "$R/tmp/debs" "$R/tmp/t"
+rm -rf "$R/srv/blkpeak-test"
 snapshot > "$E2E_TMP/after"
 left=$(comm -13 "$E2E_TMP/before" "$E2E_TMP/after")
 [ -z "$left" ] || fail "apt purge left: $(echo "$left" | head -20 | tr '\n' ' ')"
