@@ -618,6 +618,52 @@ int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
  */
 int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err);
 
+/* ------------------------------------------------- column-wise reading */
+
+/*
+ * The fields of struct bpt_record, for reading column by column into
+ * arrays (numpy, a column store): bpt_reader_read_fields(). Each is as
+ * wide as its struct member: 8 bytes for the *_ns, sector, cgroup_id,
+ * source_index, inode*, file*_offset and cause*_cgroup fields, 1 byte for
+ * op, flags, completion, internal and file_class, 4 for the others
+ * (error as int32_t). Values are part of the ABI: new ones are added at
+ * the end.
+ */
+enum bpt_field {
+	BPT_FIELD_QUEUE_NS, BPT_FIELD_ISSUE_NS, BPT_FIELD_COMPLETE_NS,
+	BPT_FIELD_SECTOR, BPT_FIELD_CGROUP_ID, BPT_FIELD_BYTES, BPT_FIELD_PID,
+	BPT_FIELD_COMM_ID, BPT_FIELD_ERROR, BPT_FIELD_DEV, BPT_FIELD_OP,
+	BPT_FIELD_FLAGS, BPT_FIELD_MEMBER, BPT_FIELD_SCHED_NS,
+	BPT_FIELD_SOURCE_INDEX, BPT_FIELD_COMPLETION, BPT_FIELD_INTERNAL,
+	BPT_FIELD_FILE_CLASS, BPT_FIELD_FILE_DEV, BPT_FIELD_FILE_BYTES,
+	BPT_FIELD_INODE, BPT_FIELD_FILE_OFFSET, BPT_FIELD_FILE2_DEV,
+	BPT_FIELD_FILE2_BYTES, BPT_FIELD_INODE2, BPT_FIELD_FILE2_OFFSET,
+	BPT_FIELD_CAUSE_PID, BPT_FIELD_CAUSE_COMM_ID, BPT_FIELD_CAUSE_CGROUP,
+	BPT_FIELD_CAUSE2_PID, BPT_FIELD_CAUSE2_COMM_ID, BPT_FIELD_CAUSE2_CGROUP,
+	BPT_FIELD__COUNT
+};
+
+/* One array to fill: `data` holds room for n values of `field`. */
+struct bpt_field_out {
+	unsigned field; /* enum bpt_field */
+	void *data;
+};
+
+/* The width in bytes of a field's values (1, 4 or 8); 0 for a bad field. */
+unsigned bpt_field_size(unsigned field);
+
+/*
+ * The next at most n records, field by field: out[k].data[i] is field
+ * out[k].field of the i-th record. Returns the number of records read
+ * (fewer than n only at the end of the data, 0 after it), or a negative
+ * errno as bpt_reader_next() does (-EINVAL for a bad field; err set).
+ * The same records as n calls of bpt_reader_next(), issue range and seek
+ * included, but a block's decoded columns are copied out without building
+ * a struct bpt_record per record (docs/python.md, "Speed").
+ */
+int64_t bpt_reader_read_fields(struct bpt_reader *r, const struct bpt_field_out *out,
+			       unsigned nout, size_t n, struct bpt_error *err);
+
 /* ------------------------------------------------- records from elsewhere */
 
 /*

@@ -6,9 +6,9 @@
  * the same way. The Python half (blkpeak/__init__.py) gives the user's
  * calls: read(), to_pandas(), chunks(), info().
  *
- * Speed is why it is C: a record costs the library's decoding and one
- * store per column chosen, with the GIL released while the chunk is
- * filled (bench/RESULTS.md, "Python module").
+ * Speed is why it is C: the arrays are filled by libbpt's column-wise
+ * read (bpt_reader_read_fields), with the GIL released
+ * (bench/RESULTS.md, "Python module").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,51 +21,50 @@
 
 #include "bpt.h"
 
-/* A column: a field of struct bpt_record, its numpy type, and the
- * optional column (BPT_COL_*) a file must carry for it, 0 when every
- * file has it. Times are int64 (ns from the trace's start). */
+/* A column: a field of struct bpt_record (enum bpt_field), its numpy
+ * type, and the optional column (BPT_COL_*) a file must carry for it, 0
+ * when every file has it. Times are int64 (ns from the trace's start). */
 struct column {
 	const char *name;
-	size_t off;
-	int size;
+	unsigned field;
 	int type;
 	uint32_t needs;
 };
 
-#define COL(f, t, n) { #f, offsetof(struct bpt_record, f), sizeof(((struct bpt_record *)0)->f), t, n }
+#define COL(f, F, t, n) { #f, BPT_FIELD_##F, t, n }
 static const struct column columns[] = {
-	COL(queue_ns, NPY_INT64, 0),
-	COL(issue_ns, NPY_INT64, 0),
-	COL(complete_ns, NPY_INT64, 0),
-	COL(dev, NPY_UINT32, 0),
-	COL(sector, NPY_UINT64, 0),
-	COL(bytes, NPY_UINT32, 0),
-	COL(op, NPY_UINT8, 0),
-	COL(flags, NPY_UINT8, 0),
-	COL(pid, NPY_UINT32, 0),
-	COL(comm_id, NPY_UINT32, 0),
-	COL(cgroup_id, NPY_UINT64, 0),
-	COL(error, NPY_INT32, 0),
-	COL(sched_ns, NPY_INT64, BPT_COL_SCHED),
-	COL(source_index, NPY_UINT64, BPT_COL_SOURCE),
-	COL(member, NPY_UINT32, BPT_COL_MEMBER),
-	COL(completion, NPY_UINT8, BPT_COL_COMPLETION),
-	COL(internal, NPY_UINT8, BPT_COL_INTERNAL),
-	COL(file_class, NPY_UINT8, BPT_COL_FILE),
-	COL(file_dev, NPY_UINT32, BPT_COL_FILE),
-	COL(inode, NPY_UINT64, BPT_COL_FILE),
-	COL(file_offset, NPY_UINT64, BPT_COL_FILE),
-	COL(file_bytes, NPY_UINT32, BPT_COL_FILE),
-	COL(file2_dev, NPY_UINT32, BPT_COL_FILE),
-	COL(inode2, NPY_UINT64, BPT_COL_FILE),
-	COL(file2_offset, NPY_UINT64, BPT_COL_FILE),
-	COL(file2_bytes, NPY_UINT32, BPT_COL_FILE),
-	COL(cause_pid, NPY_UINT32, BPT_COL_CAUSE),
-	COL(cause_comm_id, NPY_UINT32, BPT_COL_CAUSE),
-	COL(cause_cgroup, NPY_UINT64, BPT_COL_CAUSE),
-	COL(cause2_pid, NPY_UINT32, BPT_COL_CAUSE),
-	COL(cause2_comm_id, NPY_UINT32, BPT_COL_CAUSE),
-	COL(cause2_cgroup, NPY_UINT64, BPT_COL_CAUSE),
+	COL(queue_ns, QUEUE_NS, NPY_INT64, 0),
+	COL(issue_ns, ISSUE_NS, NPY_INT64, 0),
+	COL(complete_ns, COMPLETE_NS, NPY_INT64, 0),
+	COL(dev, DEV, NPY_UINT32, 0),
+	COL(sector, SECTOR, NPY_UINT64, 0),
+	COL(bytes, BYTES, NPY_UINT32, 0),
+	COL(op, OP, NPY_UINT8, 0),
+	COL(flags, FLAGS, NPY_UINT8, 0),
+	COL(pid, PID, NPY_UINT32, 0),
+	COL(comm_id, COMM_ID, NPY_UINT32, 0),
+	COL(cgroup_id, CGROUP_ID, NPY_UINT64, 0),
+	COL(error, ERROR, NPY_INT32, 0),
+	COL(sched_ns, SCHED_NS, NPY_INT64, BPT_COL_SCHED),
+	COL(source_index, SOURCE_INDEX, NPY_UINT64, BPT_COL_SOURCE),
+	COL(member, MEMBER, NPY_UINT32, BPT_COL_MEMBER),
+	COL(completion, COMPLETION, NPY_UINT8, BPT_COL_COMPLETION),
+	COL(internal, INTERNAL, NPY_UINT8, BPT_COL_INTERNAL),
+	COL(file_class, FILE_CLASS, NPY_UINT8, BPT_COL_FILE),
+	COL(file_dev, FILE_DEV, NPY_UINT32, BPT_COL_FILE),
+	COL(inode, INODE, NPY_UINT64, BPT_COL_FILE),
+	COL(file_offset, FILE_OFFSET, NPY_UINT64, BPT_COL_FILE),
+	COL(file_bytes, FILE_BYTES, NPY_UINT32, BPT_COL_FILE),
+	COL(file2_dev, FILE2_DEV, NPY_UINT32, BPT_COL_FILE),
+	COL(inode2, INODE2, NPY_UINT64, BPT_COL_FILE),
+	COL(file2_offset, FILE2_OFFSET, NPY_UINT64, BPT_COL_FILE),
+	COL(file2_bytes, FILE2_BYTES, NPY_UINT32, BPT_COL_FILE),
+	COL(cause_pid, CAUSE_PID, NPY_UINT32, BPT_COL_CAUSE),
+	COL(cause_comm_id, CAUSE_COMM_ID, NPY_UINT32, BPT_COL_CAUSE),
+	COL(cause_cgroup, CAUSE_CGROUP, NPY_UINT64, BPT_COL_CAUSE),
+	COL(cause2_pid, CAUSE2_PID, NPY_UINT32, BPT_COL_CAUSE),
+	COL(cause2_comm_id, CAUSE2_COMM_ID, NPY_UINT32, BPT_COL_CAUSE),
+	COL(cause2_cgroup, CAUSE2_CGROUP, NPY_UINT64, BPT_COL_CAUSE),
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -369,7 +368,7 @@ static PyObject *reader_read(Reader *self, PyObject *args)
 	Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq);
 	const struct column *sel[NCOLUMNS];
 	PyArrayObject *arr[NCOLUMNS];
-	char *dst[NCOLUMNS];
+	struct bpt_field_out dst[NCOLUMNS];
 	PyObject *out = NULL;
 	int made = 0;
 
@@ -394,29 +393,21 @@ static PyObject *reader_read(Reader *self, PyObject *args)
 		if (!arr[i])
 			goto done;
 		made = (int)i + 1;
-		dst[i] = PyArray_BYTES(arr[i]);
+		if (PyArray_ITEMSIZE(arr[i]) != (int)bpt_field_size(sel[i]->field)) {
+			PyErr_Format(PyExc_SystemError, "column %s: numpy and libbpt widths differ", name);
+			goto done;
+		}
+		dst[i].field = sel[i]->field;
+		dst[i].data = PyArray_BYTES(arr[i]);
 	}
 
 	struct bpt_error err = { 0 };
-	struct bpt_record rec;
-	Py_ssize_t got = 0;
-	int rc = 1;
+	int64_t got;
 	Py_BEGIN_ALLOW_THREADS
-	while (got < n && (rc = bpt_reader_next(self->r, &rec, &err)) == 1) {
-		const char *src = (const char *)&rec;
-		for (Py_ssize_t i = 0; i < nc; i++) {
-			const struct column *c = sel[i];
-			switch (c->size) {
-			case 1: dst[i][got] = src[c->off]; break;
-			case 4: memcpy(dst[i] + got * 4, src + c->off, 4); break;
-			case 8: memcpy(dst[i] + got * 8, src + c->off, 8); break;
-			}
-		}
-		got++;
-	}
+	got = bpt_reader_read_fields(self->r, dst, (unsigned)nc, (size_t)n, &err);
 	Py_END_ALLOW_THREADS
-	if (rc < 0) {
-		raise_bpt(rc, &err);
+	if (got < 0) {
+		raise_bpt((int)got, &err);
 		goto done;
 	}
 	if (!(out = PyDict_New()))
