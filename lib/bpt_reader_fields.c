@@ -2,9 +2,9 @@
  * bpt_reader_fields.c — reading column by column (bpt_reader_read_fields,
  * bpt.h): the Python module's path into numpy. A block cursor keeps a
  * chunk of decoded records as columns (vals[COL_*][], bpt_reader_int.h);
- * while such rows are waiting and no filter applies (no issue range, no
- * seek in progress, not a foreign source), they are copied out a column
- * at a time. Everything else — loading and checking a block, decoding
+ * while such rows are waiting and every record of the block passes the
+ * filters (its issue times inside the issue range, none before a seek's
+ * time; not a foreign source), they are copied out a column at a time. Everything else — loading and checking a block, decoding
  * its next chunk, the filters, errors — goes through bpt_reader_next()
  * for one record, so both paths return the same records.
  */
@@ -85,6 +85,15 @@ static void put_column(void *dst, size_t at, unsigned size, const uint64_t *v, u
 	}
 }
 
+/* Every record of the loaded block passes the filters next() applies:
+ * the block's issue times (its header's bounds, which decoding checks)
+ * lie inside the issue range and not before a seek's time. */
+static int whole_block_passes(const struct bpt_reader *r, const struct bpt_bcur *c)
+{
+	return (!r->range_set || (r->range_lo <= c->min_issue && c->max_issue <= r->range_hi)) &&
+	       (!r->seek_filter || c->min_issue >= r->seek_t);
+}
+
 int64_t bpt_reader_read_fields(struct bpt_reader *r, const struct bpt_field_out *out,
 			       unsigned nout, size_t n, struct bpt_error *err)
 {
@@ -101,8 +110,8 @@ int64_t bpt_reader_read_fields(struct bpt_reader *r, const struct bpt_field_out 
 		struct bpt_bcur *c = r->src ? NULL : r->cur;
 		uint32_t end = c ? c->chunk_start + c->chunk_len : 0;
 
-		if (c && !r->sticky.code && !r->seek_filter && !r->range_set &&
-		    c->loaded && c->i >= c->chunk_start && c->i < end && end <= c->n) {
+		if (c && !r->sticky.code && c->loaded && c->i >= c->chunk_start && c->i < end &&
+		    end <= c->n && whole_block_passes(r, c)) {
 			uint32_t k = end - c->i;
 			uint32_t j0 = c->i - c->chunk_start;
 
