@@ -17,7 +17,9 @@
  *   source_index           the record's position in the source trace
  *   error                  0 or the first negative errno of its parts
  *                          (-EIO for a short transfer)
- *   pid, comm              this blkpeak process
+ *   pid, comm              this blkpeak process; in a mixed replay comm
+ *                          is the name of the recording the I/O came from
+ *                          (run_writer_set_recordings)
  *   internal               0 (column present when a target is raid5 or
  *                          raid6, whose own I/Os follow as records)
  * and, after the record of a raid5/raid6 request, one record per
@@ -28,6 +30,9 @@
  * source_index, pid and comm, flags 0.
  * Header meta: source, source.digest, target, timing, speed, queue_depth,
  * engine, run.ios, and writes, fit, offset, no_idle when they were given;
+ * a mixed replay adds mix (the number of recordings) and per recording K
+ * (1..): mix.K.name, mix.K.source, mix.K.digest, mix.K.offset_ns; its
+ * source is the paths joined by " + " and source.digest the mix's (mix.h);
  * end meta (footer): run.status, run.done, run.errors and, for a partial
  * run, run.stopped.
  */
@@ -57,6 +62,11 @@ struct run_device {
 int run_writer_open(struct run_writer **out, int fd, const char *path,
 		    const struct run_device *devs, unsigned ndev,
 		    const char *const *meta, unsigned nmeta, struct bpt_error *err);
+
+/* A mixed replay: the comm of an I/O of recording k (rp_io.rec) is
+ * names[k], n of them; call before the first run_writer_add. 0 or a
+ * negative errno. */
+int run_writer_set_recordings(struct run_writer *w, const char *const *names, unsigned n);
 
 /* Append the record of one completed I/O. */
 int run_writer_add(struct run_writer *w, const struct rp_result *r);
