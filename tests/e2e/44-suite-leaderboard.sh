@@ -67,7 +67,7 @@ declare -A TGT=([single]="hdd:7200:$T/a.img"
 run() { "$BLKPEAK" suite run "$S" --target "${TGT[$1]}" --label "$1" "${@:2}"; }
 
 run single >"$T/single.out" 2>"$T/err" || fail "suite run single: $(cat "$T/err")"
-grep -q "^\[$ITEMS/$ITEMS\] fileserver, repeat 1/1 \.\.\. .* done$" "$T/single.out" ||
+grep -q "^\[$ITEMS/$ITEMS\] both causal, repeat 1/1 \.\.\. .* done$" "$T/single.out" ||
 	fail "no progress line: $(cat "$T/single.out")"
 run raid0 >/dev/null 2>"$T/err" || fail "suite run raid0: $(cat "$T/err")"
 
