@@ -600,8 +600,6 @@ static int load(struct replay *rp)
 	const struct replay_opts *o = rp->o;
 	unsigned char hit[LOAD_MAX_TARGETS] = { 0 };
 
-	if (name_recordings(rp))
-		return -1;
 	for (unsigned k = 0; k < rp->nrec; k++)
 		if (load_rec(rp, k, hit))
 			return -1;
@@ -1128,7 +1126,7 @@ static void replay_free(struct replay *rp)
  * saying why). */
 static int prepare(struct replay *rp, struct replay_opts *o)
 {
-	if ((o->output && open_output(rp)) || load(rp))
+	if (name_recordings(rp) || (o->output && open_output(rp)) || load(rp))
 		return EXIT_FAIL;
 	if (o->timing != TIMING_AFAP && !sched_span_fits(rp->tot.recorded_ns, o->speed)) {
 		pr_err("replay: --speed %g: the %s's %.3f s would last %.3g s; the longest "
