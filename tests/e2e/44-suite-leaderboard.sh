@@ -113,7 +113,19 @@ w = [w for w in json.load(open(sys.argv[1]))["workloads"] if w["name"] == "seek 
 m = {r["label"]: r["median"] for r in w["results"]}
 sys.exit(0 if m["raid0"] < m["single"] else 1)
 PY
+python3 - "$T/lb.json" <<'PY' || fail "configurations not ranked by score"
+import json, sys
+c = json.load(open(sys.argv[1]))["configurations"]
+ranks, scores = [x["rank"] for x in c], [x["score"] for x in c]
+sys.exit(0 if ranks == list(range(1, len(c) + 1)) and scores == sorted(scores, reverse=True) else 1)
+PY
 "$BLKPEAK" analyze leaderboard mini --baseline single >"$T/lb.txt" || fail "leaderboard by name"
+# the text's ranking is the JSON's (by score), the baseline named
+[ "$(awk '/^rank  configuration/ { on = 1; next } on && NF == 0 { exit } on { print $2 }' "$T/lb.txt" |
+	tr '\n' ' ')" = "$(python3 -c 'import json, sys
+print(" ".join(x["label"] for x in json.load(open(sys.argv[1]))["configurations"]), end=" ")' "$T/lb.json")" ] ||
+	fail "text ranking differs from the JSON's: $(cat "$T/lb.txt")"
+grep -q "^ *[0-9]  single .*(baseline)$" "$T/lb.txt" || fail "the baseline is not named in the ranking"
 grep -q "geometric mean over the workloads of the ratio to the baseline" "$T/lb.txt" ||
 	fail "the score is not stated: $(cat "$T/lb.txt")"
 awk 'length > 100 { exit 1 }' "$T/lb.txt" || fail "leaderboard text wider than 100 columns"
