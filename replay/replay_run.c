@@ -57,6 +57,11 @@ struct rec {
 	uint64_t digest;
 	/* its results so far (results' thread), for the summary */
 	uint64_t ndone, nerr, first_issue_ns, last_done_ns, lat_sum_ns;
+	/* a mix with -o RUN.bpt: its own run file, RUN.NAME.bpt */
+	char *run_path;
+	struct outfile out;
+	struct run_writer *rw;
+	int write_failed;
 };
 
 /* The recordings' sums: what the targets and the scheduler get. */
@@ -754,6 +759,18 @@ static void short_name(const struct target *t, char *buf, size_t len)
 	}
 }
 
+/* A mix's run file of recording NAME beside RUN.bpt: RUN.NAME.bpt
+ * (RUN.NAME without a suffix); malloc'ed, NULL without memory. */
+static char *rec_run_path(const char *out, const char *name)
+{
+	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	char *p;
+
+	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
+		return asprintf(&p, "%s.%s", out, name) < 0 ? NULL : p;
+	return asprintf(&p, "%.*s.%s%s", (int)(dot - out), out, name, dot) < 0 ? NULL : p;
+}
+
 /* -o: check and lock the run file's path before anything is loaded
  * (common/outfile.h: no device, FIFO or input; one writer at a time). */
 static int open_output(struct replay *rp)
@@ -768,6 +785,19 @@ static int open_output(struct replay *rp)
 		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
 	}
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
+		struct rec *r = &rp->rec[k];
+
+		if (!(r->run_path = rec_run_path(rp->o->output, r->name))) {
+			pr_err("replay: out of memory");
+			return -1;
+		}
+		if (outfile_open(&r->out, r->run_path,
+				 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
+			pr_err("replay: %s", r->out.err.msg);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -776,8 +806,12 @@ static int open_output(struct replay *rp)
  * would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
-	for (unsigned i = 0; i <= rp->o->nprotect; i++) {
-		const char *out = i < rp->o->nprotect ? rp->o->protect[i] : rp->o->output;
+	unsigned nrun = rp->nrec > 1 && rp->o->output ? rp->nrec : 0;
+
+	for (unsigned i = 0; i <= rp->o->nprotect + nrun; i++) {
+		const char *out = i < rp->o->nprotect ? rp->o->protect[i]
+				  : i == rp->o->nprotect ? rp->o->output
+				  : rp->rec[i - rp->o->nprotect - 1].run_path;
 		struct stat o;
 
 		if (!out || stat(out, &o))
@@ -791,24 +825,32 @@ static int check_output(const struct replay *rp)
 					       "output of the calling command, such as measure -o), "
 					       "refusing to run", out);
 				else
-					pr_err("replay: -o %s: that is a member of the target, refusing "
-					       "to overwrite it", out);
+					pr_err("replay: -o %s%s: that is a member of the target, refusing "
+					       "to overwrite it", i > rp->o->nprotect ? "(a recording's run) " : "",
+					       out);
 				return -1;
 			}
 	}
 	return 0;
 }
 
-static int open_run_file(struct replay *rp)
+/* The run file (k < 0), or in a mix recording k's own run file: its
+ * I/Os alone, as a run of that recording (its source and digest, its
+ * I/O count, the label "LABEL in mix", or "in mix" after the target's
+ * short name), with the mix's meta and mix.this = K. */
+static int open_one_run(struct replay *rp, int k)
 {
 	const struct replay_opts *o = rp->o;
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
-	char offset[32], create[32], nios[24], repeat[32];
-	const char *meta[2 * (16 + 4 * MIX_MAX)];
+	char offset[32], create[32], nios[24], repeat[32], label[REPLAY_LABEL_MAX + 1], this[16];
+	const char *meta[2 * (18 + 4 * MIX_MAX)];
 	char mixkey[MIX_MAX][4][32], mixval[MIX_MAX][2][24], nmix[16];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
+	struct outfile *out = k < 0 ? &rp->out : &rp->rec[k].out;
+	struct run_writer **rw = k < 0 ? &rp->rw : &rp->rec[k].rw;
+	const char *path = k < 0 ? o->output : rp->rec[k].run_path;
 
 	for (unsigned t = 0; t < rp->ntargets; t++) {
 		struct stat st;
@@ -839,11 +881,12 @@ static int open_run_file(struct replay *rp)
 			snprintf(target + strlen(target), sizeof(target) - strlen(target),
 				 "%s*=%s", target[0] ? ";" : "", o->target);
 	}
-	snprintf(digest, sizeof(digest), "%016" PRIx64, rp->digest);
+	snprintf(digest, sizeof(digest), "%016" PRIx64, k < 0 ? rp->digest : rp->rec[k].digest);
 	snprintf(speed, sizeof(speed), "%g", o->speed);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	snprintf(nios, sizeof(nios), "%llu", (unsigned long long)rp->tot.n);
-	meta[nm * 2] = BPT_META_SOURCE, meta[nm++ * 2 + 1] = rp->source;
+	snprintf(nios, sizeof(nios), "%llu",
+		 (unsigned long long)(k < 0 ? rp->tot.n : rp->rec[k].lt.n));
+	meta[nm * 2] = BPT_META_SOURCE, meta[nm++ * 2 + 1] = k < 0 ? rp->source : rp->rec[k].path;
 	meta[nm * 2] = BPT_META_SOURCE_DIGEST, meta[nm++ * 2 + 1] = digest;
 	meta[nm * 2] = BPT_META_TARGET, meta[nm++ * 2 + 1] = target;
 	meta[nm * 2] = BPT_META_TIMING, meta[nm++ * 2 + 1] = timing_name(o->timing);
@@ -866,8 +909,15 @@ static int open_run_file(struct replay *rp)
 	}
 	if (o->no_idle)
 		meta[nm * 2] = BPT_META_NO_IDLE, meta[nm++ * 2 + 1] = "1";
-	if (o->label)
+	if (k >= 0) { /* not a repeat of the recording replayed alone */
+		snprintf(label, sizeof(label), "%.*s in mix", REPLAY_LABEL_MAX - 7,
+			 o->label ? o->label : names[0]);
+		meta[nm * 2] = BPT_META_LABEL, meta[nm++ * 2 + 1] = label;
+		snprintf(this, sizeof(this), "%d", k + 1);
+		meta[nm * 2] = "mix.this", meta[nm++ * 2 + 1] = this;
+	} else if (o->label) {
 		meta[nm * 2] = BPT_META_LABEL, meta[nm++ * 2 + 1] = o->label;
+	}
 	if (o->repeats) {
 		snprintf(repeat, sizeof(repeat), "%u/%u", o->repeat, o->repeats);
 		meta[nm * 2] = BPT_META_REPEAT, meta[nm++ * 2 + 1] = repeat;
@@ -887,13 +937,13 @@ static int open_run_file(struct replay *rp)
 			meta[nm * 2] = mixkey[k][i], meta[nm++ * 2 + 1] = val[i];
 		}
 	}
-	int fd = outfile_dup_fd(&rp->out);
+	int fd = outfile_dup_fd(out);
 
 	if (fd < 0) {
-		pr_err("replay: %s", rp->out.err.msg);
+		pr_err("replay: %s", out->err.msg);
 		return -1;
 	}
-	if (run_writer_open(&rp->rw, fd, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
+	if (run_writer_open(rw, fd, path, devs, rp->ntargets, meta, nm, &err) < 0) {
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
@@ -902,16 +952,27 @@ static int open_run_file(struct replay *rp)
 
 		for (unsigned k = 0; k < rp->nrec; k++)
 			names[k] = rp->rec[k].name;
-		if (run_writer_set_recordings(rp->rw, names, rp->nrec) < 0) {
-			pr_err("replay: %s: out of memory", o->output);
+		if (run_writer_set_recordings(*rw, names, rp->nrec) < 0) {
+			pr_err("replay: %s: out of memory", path);
 			return -1;
 		}
 	}
 	/* streaming: the run file is at its path from here on (outfile.h) */
-	if (outfile_place(&rp->out)) {
-		pr_err("replay: %s", rp->out.err.msg);
+	if (outfile_place(out)) {
+		pr_err("replay: %s", out->err.msg);
 		return -1;
 	}
+	return 0;
+}
+
+/* -o: the run file, and in a mix each recording's beside it. */
+static int open_run_file(struct replay *rp)
+{
+	if (open_one_run(rp, -1))
+		return -1;
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++)
+		if (open_one_run(rp, (int)k))
+			return -1;
 	return 0;
 }
 
@@ -933,6 +994,8 @@ static void emit_result(void *ctx, const struct rp_result *r)
 		verify_add(rp->verify, r);
 	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
 		rp->write_failed = 1;
+	if (rc->rw && !rc->write_failed && run_writer_add(rc->rw, r) < 0)
+		rc->write_failed = 1;
 	free(r->internal);
 }
 
@@ -1109,6 +1172,11 @@ static void replay_free(struct replay *rp)
 		load_stream_close(rp->rec[k].stream); /* its thread reads the reader */
 		bpt_reader_close(rp->rec[k].reader);
 		loaded_trace_free(&rp->rec[k].lt);
+		if (rp->rec[k].rw)
+			run_writer_close(rp->rec[k].rw, NULL);
+		if (rp->rec[k].run_path) /* opened: not placed, removed */
+			outfile_close(&rp->rec[k].out, -ECANCELED);
+		free(rp->rec[k].run_path);
 	}
 	hdd_set_free(rp->hdd);
 	verify_free(rp->verify);
@@ -1280,6 +1348,27 @@ static void finish_run_file(struct replay *rp, const char *stopped)
 		}
 		rp->rw = NULL;
 	}
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		struct rec *r = &rp->rec[k];
+		struct bpt_error err = { 0 };
+		struct run_outcome oc = { .done = r->ndone, .total = r->lt.n, .errors = r->nerr,
+					  .stopped = r->ndone < r->lt.n ? stopped : NULL };
+
+		if (!r->rw)
+			continue;
+		if ((run_writer_set_outcome(r->rw, &oc) < 0 || run_writer_close(r->rw, &err) < 0) &&
+		    !r->write_failed) {
+			pr_err("replay: %s: cannot write the outcome or the end of the run file%s%s",
+			       r->run_path, err.code ? ": " : "", err.code ? err.msg : "");
+			r->write_failed = 1;
+		}
+		r->rw = NULL;
+		if (r->write_failed) {
+			pr_err("replay: %s: cannot write the run file of recording '%s'", r->run_path,
+			       r->name);
+			rp->write_failed = 1;
+		}
+	}
 	if (rp->write_failed)
 		pr_err("replay: %s: cannot write the run file; replay stopped", rp->o->output);
 	if (stopped)
@@ -1305,6 +1394,9 @@ static void print_recordings(const struct replay *rp)
 		       r->ndone ? (double)(r->last_done_ns - r->first_issue_ns) / 1e9 : 0.0,
 		       r->ndone ? (double)r->lat_sum_ns / (double)r->ndone / 1e6 : 0.0);
 	}
+	for (unsigned k = 0; k < rp->nrec; k++)
+		if (rp->rec[k].run_path && !rp->rec[k].write_failed)
+			printf("  run of %s alone: %s\n", rp->rec[k].name, rp->rec[k].run_path);
 }
 
 /* The summary on stdout, text or --json. */

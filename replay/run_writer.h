@@ -33,6 +33,7 @@
  * a mixed replay adds mix (the number of recordings) and per recording K
  * (1..): mix.K.name, mix.K.source, mix.K.digest, mix.K.offset_ns; its
  * source is the paths joined by " + " and source.digest the mix's (mix.h);
+ * a recording's own run file of a mix (RUN.NAME.bpt) adds mix.this = K;
  * end meta (footer): run.status, run.done, run.errors and, for a partial
  * run, run.stopped.
  */

@@ -9,8 +9,10 @@
 # (each recording's device 'gen0' mapped to the target by its own table).
 # Then causal timing: each recording's I/Os wait for their own
 # dependencies (replay_check.py causal on each recording's share); the
-# run file's meta names the recordings; analyze report reads it; bad
-# mixes are refused by name.
+# run file's meta names the recordings; analyze report reads it; each
+# recording's own run file (run.NAME.bpt) holds its I/Os alone and
+# analyze compare takes it with the recording; bad mixes are refused by
+# name.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd blkparse python3
@@ -50,6 +52,22 @@ for m in "mix=3" "mix.2.name=backup" "mix.2.offset_ns=300000000" "mix.3.source=$
 done
 "$BLKPEAK" analyze report "$W/run.bpt" > "$W/report" || fail "analyze report of a mix run"
 grep -q backup "$W/report" || fail "analyze report does not show the recording 'backup'"
+# each recording's own run file beside it (run.NAME.bpt): its I/Os alone,
+# as a run of that recording, which analyze compares with the recording
+for r in photo backup mail; do
+	"$BLKPEAK" dump --format csv "$W/run.$r.bpt" > "$W/part.csv" || fail "no run file of $r"
+	python3 -c 'import csv, sys
+whole = [r for r in csv.DictReader(open(sys.argv[1])) if r["comm"] == sys.argv[3]]
+part = list(csv.DictReader(open(sys.argv[2])))
+sys.exit(0 if part == whole and part else 1)' "$W/run.csv" "$W/part.csv" "$r" ||
+		fail "run.$r.bpt is not the mix run's I/Os of $r"
+	d=$("$BLKPEAK" info "$W/$r.bpt" | awk '/^digest:/ { print $2 }')
+	"$BLKPEAK" info "$W/run.$r.bpt" | grep -q "meta:         source.digest=$d" ||
+		fail "run.$r.bpt does not name its recording's digest"
+done
+"$BLKPEAK" analyze compare "$W/backup.bpt" "$W/run.backup.bpt" > "$W/cmp" ||
+	fail "analyze compare of a recording and its run in the mix: $(cat "$W/cmp")"
+grep -q "in mix" "$W/cmp" || fail "the recording's run in the mix is not labelled so: $(cat "$W/cmp")"
 
 # causal: each recording waits for its own dependencies only
 "$BLKPEAK" generate -o "$W/c1.bpt" --count 1500 --queue-depth 8 --read-pct 70 --span 24m \
