@@ -130,7 +130,7 @@ for PART in $PARTS; do
 		rm -rf -- "$S" "$DB"
 		SCALE=()
 		if [ -n "${REPRO_SCALE:-}" ]; then SCALE=(--scale "$REPRO_SCALE"); fi
-		step "$BLKPEAK" suite record "$S" photo-edit backup "${SCALE[@]}"
+		step "$BLKPEAK" suite record "$S" photo-edit backup "${SCALE[@]}" --workloads "$ROOT/workloads"
 		cat > "$S/suite.ini" <<INI
 # IPEAK's photo-editing test alone and beside a backup (scripts/reproduce.sh)
 [suite]
