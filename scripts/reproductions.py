@@ -202,7 +202,7 @@ def ipeak(d):
                          '-' if not r else '%.3f s (%.3f-%.3f)' % (r['median'], r['min'], r['max']),
                          '-' if not r or not base_g else
                          '%.0f%%' % ((base_g - r['median']) / base_g * 100)])
-        order = ' < '.join(SHOWN[k] for k in sorted(got, key=got.get))
+        order = ' < '.join(SHOWN.get(k, k) for k in sorted(got, key=got.get))
         a, t = agreement(pub, got)
         out.append('### %s\n\n' % title + table(
             ['configuration (published order)', 'published', 'saved vs one WD360',
