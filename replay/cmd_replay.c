@@ -14,6 +14,7 @@
 #include "filemap.h"
 #include "region.h"
 #include "replay_run.h"
+#include "run_writer.h"
 #include "target.h"
 
 static void usage(FILE *f)
@@ -381,14 +382,10 @@ static int bad_spec(const char *spec)
 /* RUN.bpt's name for repeat k: RUN.K.bpt (RUN.K without a suffix). */
 static int repeat_path(const char *out, unsigned k, char *buf, size_t len)
 {
-	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-	int n;
+	char tag[16];
 
-	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
-		n = snprintf(buf, len, "%s.%u", out, k);
-	else
-		n = snprintf(buf, len, "%.*s.%u%s", (int)(dot - out), out, k, dot);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	snprintf(tag, sizeof(tag), "%u", k);
+	return run_path_tagged(out, tag, buf, len);
 }
 
 /* --repeat N: the same replay N times, each with its own run file. */

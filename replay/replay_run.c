@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -759,18 +760,6 @@ static void short_name(const struct target *t, char *buf, size_t len)
 	}
 }
 
-/* A mix's run file of recording NAME beside RUN.bpt: RUN.NAME.bpt
- * (RUN.NAME without a suffix); malloc'ed, NULL without memory. */
-static char *rec_run_path(const char *out, const char *name)
-{
-	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-	char *p;
-
-	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
-		return asprintf(&p, "%s.%s", out, name) < 0 ? NULL : p;
-	return asprintf(&p, "%.*s.%s%s", (int)(dot - out), out, name, dot) < 0 ? NULL : p;
-}
-
 /* -o: check and lock the run file's path before anything is loaded
  * (common/outfile.h: no device, FIFO or input; one writer at a time). */
 static int open_output(struct replay *rp)
@@ -788,8 +777,13 @@ static int open_output(struct replay *rp)
 	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
 		struct rec *r = &rp->rec[k];
 
-		if (!(r->run_path = rec_run_path(rp->o->output, r->name))) {
+		if (!(r->run_path = malloc(PATH_MAX))) {
 			pr_err("replay: out of memory");
+			return -1;
+		}
+		if (run_path_tagged(rp->o->output, r->name, r->run_path, PATH_MAX)) {
+			pr_err("replay: -o %s: name too long for the run file of recording '%s'",
+			       rp->o->output, r->name);
 			return -1;
 		}
 		if (outfile_open(&r->out, r->run_path,

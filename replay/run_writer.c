@@ -162,3 +162,15 @@ int run_writer_close(struct run_writer *w, struct bpt_error *err)
 	free(w);
 	return rc;
 }
+
+int run_path_tagged(const char *out, const char *tag, char *buf, size_t len)
+{
+	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	int n;
+
+	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
+		n = snprintf(buf, len, "%s.%s", out, tag);
+	else
+		n = snprintf(buf, len, "%.*s.%s%s", (int)(dot - out), out, tag, dot);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}

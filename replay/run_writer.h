@@ -86,6 +86,11 @@ int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o);
 /* One more end meta pair (replay --verify's results). */
 int run_writer_set_meta(struct run_writer *w, const char *key, const char *value);
 
+/* The name of a run file beside RUN.bpt: TAG before its extension,
+ * RUN.TAG.bpt (RUN.TAG without one), into buf[len] (replay --repeat's
+ * RUN.K.bpt, a mix's RUN.NAME.bpt). 0, or -1 when it does not fit. */
+int run_path_tagged(const char *out, const char *tag, char *buf, size_t len);
+
 /* Finish the file (footer) and free the writer; NULL is accepted. */
 int run_writer_close(struct run_writer *w, struct bpt_error *err);
 
