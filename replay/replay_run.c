@@ -1370,29 +1370,6 @@ static void finish_run_file(struct replay *rp, const char *stopped)
 		       stopped, (unsigned long long)rp->ndone, (unsigned long long)rp->tot.n);
 }
 
-/* A mix: each recording's share of the replay (from time 0: when its
- * first I/O went, when its last completed, its mean latency). */
-static void print_recordings(const struct replay *rp)
-{
-	printf("recordings of the mix (from the start of the replay):\n");
-	printf("  %-20s %10s %10s %12s %12s %12s %7s\n", "recording", "offset s", "I/Os",
-	       "first s", "last done s", "span s", "mean ms");
-	for (unsigned k = 0; k < rp->nrec; k++) {
-		const struct rec *r = &rp->rec[k];
-		char name[4 * MIX_NAME_MAX + 4];
-
-		fmt_text(r->name, name, sizeof(name));
-		printf("  %-20s %10.3f %10llu %12.3f %12.3f %12.3f %7.3f\n", name,
-		       (double)r->offset_ns / 1e9, (unsigned long long)r->ndone,
-		       (double)r->first_issue_ns / 1e9, (double)r->last_done_ns / 1e9,
-		       r->ndone ? (double)(r->last_done_ns - r->first_issue_ns) / 1e9 : 0.0,
-		       r->ndone ? (double)r->lat_sum_ns / (double)r->ndone / 1e6 : 0.0);
-	}
-	for (unsigned k = 0; k < rp->nrec; k++)
-		if (rp->rec[k].run_path && !rp->rec[k].write_failed)
-			printf("  run of %s alone: %s\n", rp->rec[k].name, rp->rec[k].run_path);
-}
-
 /* The summary on stdout, text or --json. */
 static void print_summary(struct replay *rp, const struct sched_stats *stats,
 			  const char *stopped)
@@ -1420,6 +1397,20 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 						   .packed = fi.packed, .at = fi.at, .end = fi.end,
 						   .files = fi.files };
 	}
+	struct summary_rec recs[MIX_MAX];
+
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
+		const struct rec *r = &rp->rec[k];
+
+		recs[k] = (struct summary_rec){
+			.name = r->name, .source = r->path, .offset_ns = r->offset_ns,
+			.run_file = r->run_path && !r->write_failed ? r->run_path : NULL,
+			.ios = r->ndone, .errors = r->nerr, .first_issue_ns = r->first_issue_ns,
+			.last_done_ns = r->last_done_ns, .lat_sum_ns = r->lat_sum_ns,
+		};
+	}
+	sc.recs = recs;
+	sc.nrecs = rp->nrec > 1 ? rp->nrec : 0;
 	if (rp->ntargets == 1)
 		sc.target = rp->spec[0];
 	if (o->json)
@@ -1428,8 +1419,6 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		summary_print_text(&rp->sum, &sc, stdout);
 	if (!o->json && rp->verified)
 		verify_print_text(&rp->vres, stdout);
-	if (!o->json && rp->nrec > 1)
-		print_recordings(rp);
 }
 
 /* --verify: start recording the members before the first I/O. */

@@ -75,7 +75,13 @@ grep -q "in mix" "$W/cmp" || fail "the recording's run in the mix is not labelle
 "$BLKPEAK" generate -o "$W/c2.bpt" --count 800 --queue-depth 2 --read-pct 50 --span 24m \
 	--seed 6 -q || fail "generate"
 "$BLKPEAK" replay "$W/c1.bpt" "$W/c2.bpt" --target "$A" --allow-write --timing causal \
-	--no-idle -o "$W/causal.bpt" > /dev/null || fail "causal mix"
+	--no-idle -o "$W/causal.bpt" --json > "$W/causal.json" || fail "causal mix"
+python3 "$(dirname "$0")/json_schema_check.py" "$(dirname "$0")/../../schemas/replay.schema.json" \
+	"$W/causal.json" || fail "replay --json of a mix does not match its schema"
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["recordings"]
+sys.exit(0 if [(x["name"], x["ios"]) for x in r] == [("c1", 1500), ("c2", 800)] else 1)' \
+	"$W/causal.json" || fail "replay --json: recordings $(cat "$W/causal.json")"
 "$BLKPEAK" dump --format csv "$W/causal.bpt" > "$W/causal.csv" || fail "dump"
 for r in c1 c2; do
 	"$BLKPEAK" dump --format csv "$W/$r.bpt" > "$W/$r.csv" || fail "dump"
