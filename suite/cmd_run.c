@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blkpeak suite run DIR --target SPEC --label NAME [options]\n\n"
 		"Run every workload of the suite in DIR (DIR/suite.ini) on one configuration:\n"
-		"each recording replayed in its timing modes and repeats, each qd-sweep\n"
+		"each recording and mix replayed in its timing modes and repeats, each qd-sweep\n"
 		"measured, every result stored in the database labelled NAME, with this\n"
 		"host and the suite's digest (its manifest and recordings). A run that\n"
 		"stops (Ctrl-C, a failure) resumes where it stopped when run again with the\n"
