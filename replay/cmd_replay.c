@@ -15,6 +15,7 @@
 #include "region.h"
 #include "replay_run.h"
 #include "target.h"
+#include "xform.h"
 
 static void usage(FILE *f)
 {
@@ -140,6 +141,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
 "stopped early (partial) or had I/O errors, 2 for bad usage.\n");
+	fprintf(f, "\n%s", xform_usage);
 }
 
 enum {
@@ -174,6 +176,7 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "list", no_argument, NULL, OPT_LIST },
+	XFORM_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -414,17 +417,21 @@ int cmd_replay(int argc, char **argv)
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc, list = 0;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };
+	struct xform xf = { 0 };
+
+	o.xf = &xf;
 
 	while ((c = opt_next(&ol, argc, argv, ":t:o:h", long_opts)) != -1) {
 		if (c == OPT_LIST) {
 			list = 1;
 			continue;
 		}
-		rc = parse_opt(c, optarg, &o);
+		rc = xform_is_option(c) ? xform_cli_option(&xf, "replay", c, optarg)
+					: parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;
 	}
-	if (ol.ret >= 0)
+	if (ol.ret >= 0 || (ol.ret = xform_cli_check(&xf, "replay")))
 		return ol.ret;
 	if (list) {
 		if (argc != 2) {
@@ -462,5 +469,7 @@ int cmd_replay(int argc, char **argv)
 		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
 		return EXIT_USAGE;
 	}
-	return o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	rc = o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	xform_free(&xf);
+	return rc;
 }

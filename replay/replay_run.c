@@ -32,6 +32,7 @@
 #include "target.h"
 #include "disk/target_hdd.h"
 #include "verify/verify.h"
+#include "xf_stream.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -63,10 +64,11 @@ struct replay {
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
+	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
 	int fifo;                   /* the issuer runs SCHED_FIFO */
 	struct outfile out;                      /* -o: the run file */
-	struct load_stream *stream;              /* the trace in issue order */
+	struct xf_stream *stream;                /* the trace in issue order, transformed */
 	struct bpt_error stream_err;
 	struct result_order order;               /* results back in issue order */
 	struct result_thread *rthread;           /* ... on a thread of their own */
@@ -390,6 +392,42 @@ static int replayed(const struct bpt_record *rec, void *ctx)
 	       (lo->writes == WRITES_AS_READS && rec->op == BPT_OP_WRITE);
 }
 
+/* The transforms bound to the trace, with the targets' logical block
+ * size for --spread's rounding; lo->xf set when they change records. -1
+ * after saying why. */
+static int bind_transforms(struct replay *rp, struct load_opts *lo)
+{
+	struct xform *x = rp->o->xf;
+	struct bpt_error err = { 0 };
+	uint32_t align = 512;
+	char why[256];
+
+	if (!x || !xform_active(x))
+		return 0;
+	if (x->ramp_from > 0 && rp->o->timing == TIMING_AFAP) {
+		pr_err("replay: --ramp: needs --timing original or causal (afap has no schedule "
+		       "to speed up)");
+		return -1;
+	}
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		uint32_t a = xf_target_align(rp->spec[t]);
+
+		if (a > align)
+			align = a;
+	}
+	if (xform_bind(x, rp->reader, align, why, sizeof(why))) {
+		pr_err("replay: %s", why);
+		return -1;
+	}
+	if (x->has_time && xform_measure(x, rp->reader, 0, &err)) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	if (xform_changes_records(x))
+		lo->xf = x;
+	return 0;
+}
+
 static int load(struct replay *rp)
 {
 	const struct replay_opts *o = rp->o;
@@ -423,8 +461,17 @@ static int load(struct replay *rp)
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
+	if (bind_transforms(rp, &lo)) {
+		load_opts_free(&lo);
+		return -1;
+	}
 	rc = load_scan(rp->reader, &lo, &rp->lt, &err);
 	load_opts_free(&lo);
+	if (rc == -ERANGE) {
+		pr_err("replay: %s: record %" PRIu64 ": --spread/--shift would move it to byte 2^62 "
+		       "or beyond", o->trace, rp->lt.xf_bad_src);
+		return -1;
+	}
 	if (rc == -ENODEV && (uint32_t)rp->lt.unmapped_dev >= h->ndevices) {
 		pr_err("replay: %s: an I/O names device %u, not in the trace's table of %u",
 		       o->trace, (unsigned)rp->lt.unmapped_dev, h->ndevices);
@@ -455,6 +502,14 @@ static int load(struct replay *rp)
 				     : rc == -EFBIG ? "more than 4294967296 records in the trace"
 				     : err.msg);
 		return -1;
+	}
+	if (o->xf && xform_active(o->xf)) {
+		char why[200];
+
+		if (xf_totals(&rp->lt, o->xf, why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			return -1;
+		}
 	}
 	bpt_reader_stats(rp->reader, &bs);
 	if (bs.truncated)
@@ -509,6 +564,13 @@ static int open_targets(struct replay *rp)
 			return -1;
 		}
 		rp->fit[t] = fit; /* applied as the trace streams */
+		if (o->xf && o->xf->align && (o->xf->spread > 0 || o->xf->shift || o->xf->loop_offset) &&
+		    rp->tgt[t].align > o->xf->align) {
+			pr_err("replay: %s: logical block size %u, larger than the %u bytes --spread, "
+			       "--shift and --loop-offset were aligned to", rp->spec[t],
+			       rp->tgt[t].align, o->xf->align);
+			return -1;
+		}
 		rp->st[t] = (struct sched_target){
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
@@ -572,6 +634,22 @@ static int alloc_buffers(struct replay *rp)
 	memset(rp->rbuf, 0, len);
 	for (uint64_t i = 0; i < len; i++)
 		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
+	/* --fill, or the fill a converted trace names (convert --fill) */
+	struct xform fx = { 0 };
+	const char *tf = bpt_header_get_meta(bpt_reader_header(rp->reader), BPT_META_FILL);
+
+	if (rp->o->xf && rp->o->xf->fill != XF_FILL_PATTERN) {
+		fx.fill = rp->o->xf->fill;
+		fx.fill_pct = rp->o->xf->fill_pct;
+	} else if (tf && xform_fill_parse(&fx, tf)) {
+		pr_warn("replay: %s: fill '%.16s' in its meta is not zero, random or 0-100; "
+			"writing the default pattern", rp->o->trace, tf);
+	}
+	xform_fill_buffer(&fx, rp->wbuf, len);
+	char fb[16];
+	const char *fn = xform_fill_name(&fx, fb, sizeof(fb));
+
+	snprintf(rp->fill, sizeof(rp->fill), "%s", fn ? fn : "");
 	return 0;
 }
 
@@ -638,7 +716,7 @@ static int open_run_file(struct replay *rp)
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
 	char offset[32], create[32], nios[24], repeat[32];
-	const char *meta[2 * 15];
+	const char *meta[2 * 17];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
 
@@ -704,6 +782,10 @@ static int open_run_file(struct replay *rp)
 		snprintf(repeat, sizeof(repeat), "%u/%u", o->repeat, o->repeats);
 		meta[nm * 2] = BPT_META_REPEAT, meta[nm++ * 2 + 1] = repeat;
 	}
+	if (o->xf && xform_describe(o->xf)[0])
+		meta[nm * 2] = BPT_META_TRANSFORM, meta[nm++ * 2 + 1] = xform_describe(o->xf);
+	if (rp->fill[0])
+		meta[nm * 2] = BPT_META_FILL, meta[nm++ * 2 + 1] = rp->fill;
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {
@@ -780,7 +862,7 @@ static int next_io(void *ctx, struct rp_io *io)
 {
 	struct replay *rp = ctx;
 
-	return load_stream_next(rp->stream, io, &rp->stream_err);
+	return xf_stream_next(rp->stream, io, &rp->stream_err);
 }
 
 /* The recording's concurrency, when the scan could not count it (a trace
@@ -880,7 +962,7 @@ static void replay_free(struct replay *rp)
 		else if (rp->opened[t])
 			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
-	load_stream_close(rp->stream); /* its thread reads the reader */
+	xf_stream_close(rp->stream); /* its thread reads the reader */
 	hdd_set_free(rp->hdd);
 	verify_free(rp->verify);
 	bpt_reader_close(rp->reader);
@@ -927,7 +1009,7 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 	if (result_order_init(&rp->order, o->depth * 4u > 65536 ? o->depth * 4u : 65536,
 			      emit_result, rp) ||
 	    result_thread_start(&rp->rthread, 16384, order_result, rp) ||
-	    load_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, 0)) {
+	    xf_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, o->xf)) {
 		pr_err("replay: out of memory");
 		return EXIT_FAIL;
 	}
@@ -1059,6 +1141,7 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.source = o->trace, .target = o->target ? o->target : "(--map)",
 		.timing = timing_name(o->timing), .speed = o->speed, .depth = o->depth,
 		.total_ios = rp->lt.n, .skipped = rp->lt.skipped, .elapsed_ns = stats->elapsed_ns,
+		.transform = o->xf ? xform_describe(o->xf) : NULL, .deselected = rp->lt.deselected,
 		.recorded_ns = rp->lt.recorded_ns, .interrupted = stats->stopped,
 		.done_ios = rp->ndone, .stopped = stopped,
 		.run_file = rp->write_failed ? NULL : o->output,

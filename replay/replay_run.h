@@ -12,6 +12,7 @@
 #include "fit.h"
 #include "load.h"
 #include "sched.h"
+#include "xform.h"
 
 struct replay_map {
 	/* recorded device: name, /dev/name or major:minor; or a region of
@@ -46,6 +47,7 @@ struct replay_opts {
 	const char *label;           /* --label: the run's display name, or NULL */
 	unsigned repeat, repeats;    /* --repeat: this is run `repeat` (1..) of
 					`repeats`; 0 of 0 without it */
+	struct xform *xf;            /* what-if transforms (transform/xform.h), or NULL */
 };
 
 /* --label's longest name in bytes (analyze cuts longer ones: run_label.h) */

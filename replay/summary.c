@@ -363,6 +363,14 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 	if (c->skipped)
 		fprintf(f, " (%llu writes left out)", (unsigned long long)c->skipped);
 	fprintf(f, ", %llu error%s\n", (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
+	if (c->transform && c->transform[0]) {
+		char tx[512 * 4 + 4];
+
+		fprintf(f, "  transform   %s", fmt_text(c->transform, tx, sizeof(tx)));
+		if (c->deselected)
+			fprintf(f, " (%llu I/Os left out)", (unsigned long long)c->deselected);
+		fputc('\n', f);
+	}
 	fprintf(f, "  duration    %.3f s", el);
 	if (c->recorded_ns)
 		fprintf(f, " (recorded %.3f s, %+.2f%%)", secs(c->recorded_ns),
@@ -431,6 +439,12 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_ku64(&w, "ios", s->ios);
 	jw_ku64(&w, "total_ios", c->total_ios);
 	jw_ku64(&w, "skipped", c->skipped);
+	jw_key(&w, "transform");
+	if (c->transform && c->transform[0])
+		jw_str(&w, c->transform);
+	else
+		jw_null(&w);
+	jw_ku64(&w, "deselected", c->deselected);
 	jw_ku64(&w, "errors", s->errors);
 	jw_ku64(&w, "short_ios", s->short_ios);
 	jw_ku64(&w, "member_ios", s->member_ios);

@@ -1,0 +1,154 @@
+/*
+ * xf_stream.c — loop and ramp over the load stream (xf_stream.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "target.h"
+#include "xf_stream.h"
+
+int xf_totals(struct loaded_trace *lt, struct xform *x, char *why, size_t len)
+{
+	unsigned passes = xform_passes(x);
+	uint64_t add = (uint64_t)(passes - 1) * x->loop_offset;
+
+	x->span_ns = lt->recorded_ns;
+	for (unsigned t = 0; t < LOAD_MAX_TARGETS; t++) {
+		struct load_target_stats *ts = &lt->tgt[t];
+
+		if (!ts->ios)
+			continue;
+		if (ts->extent + add >= XF_MAX_OFFSET) {
+			snprintf(why, len, "--loop %u --loop-offset %llu: the last pass would end at "
+				 "byte %.4g, past 2^62", passes, (unsigned long long)x->loop_offset,
+				 (double)ts->extent + (double)add);
+			return -ERANGE;
+		}
+		ts->extent += add;
+		ts->ios *= passes;
+		ts->writes *= passes;
+	}
+	lt->n = lt->n_pass * passes;
+	lt->skipped *= passes;
+	lt->deselected *= passes;
+	lt->recorded_ns = xform_total_ns(x);
+	return 0;
+}
+
+/* The logical block size of block device `st` from sysfs (a partition's
+ * from its disk's queue), 0 when not found. */
+static uint32_t sysfs_lbs(const struct stat *st)
+{
+	static const char *const where[] = { "queue", "../queue" };
+	char path[96];
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned v = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s/logical_block_size",
+			 major(st->st_rdev), minor(st->st_rdev), where[i]);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+		if (v)
+			return v;
+	}
+	return 0;
+}
+
+uint32_t xf_target_align(const char *spec)
+{
+	struct target_spec ts;
+	struct bpt_error err;
+	uint32_t align = 512;
+
+	if (target_spec_parse(spec, &ts, &err))
+		return align;
+	for (unsigned m = 0; m < ts.nmembers; m++) {
+		struct stat st;
+		uint32_t v;
+
+		if (!stat(ts.members[m], &st) && S_ISBLK(st.st_mode) && (v = sysfs_lbs(&st)) > align)
+			align = v;
+	}
+	target_spec_free(&ts);
+	return align;
+}
+
+struct xf_stream {
+	struct bpt_reader *r;
+	const struct loaded_trace *lt;
+	const struct xform *x;
+	struct fit fit[LOAD_MAX_TARGETS];
+	int have_fit;
+	struct load_stream *s;
+	unsigned pass, passes;
+};
+
+int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
+		   const struct fit *fit, const struct xform *x)
+{
+	struct xf_stream *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->r = r;
+	s->lt = lt;
+	s->x = x;
+	s->passes = x ? xform_passes(x) : 1;
+	if (fit) {
+		memcpy(s->fit, fit, sizeof(s->fit));
+		s->have_fit = 1;
+	}
+	if ((rc = load_stream_open(&s->s, r, lt, NULL, 0))) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
+{
+	int rc;
+
+	while ((rc = load_stream_next(s->s, io, err)) == 0 && s->pass + 1 < s->passes) {
+		load_stream_close(s->s);
+		s->s = NULL;
+		s->pass++;
+		if ((rc = load_stream_open(&s->s, s->r, s->lt, NULL, 0))) {
+			if (err)
+				bpt_error_set(err, rc, "cannot start pass %u of --loop: %s",
+					      s->pass + 1, strerror(-rc));
+			return rc;
+		}
+	}
+	if (rc != 1)
+		return rc;
+	if (s->x) {
+		io->t_ns = xform_time(s->x, io->t_ns, s->pass);
+		io->done_ns = xform_time(s->x, io->done_ns, s->pass);
+		if (io->op != BPT_OP_FLUSH)
+			io->offset += xform_pass_offset(s->x, s->pass);
+	}
+	if (s->have_fit && io->op != BPT_OP_FLUSH)
+		io->offset = fit_map(&s->fit[io->target], io->offset, io->len);
+	return 1;
+}
+
+void xf_stream_close(struct xf_stream *s)
+{
+	if (!s)
+		return;
+	load_stream_close(s->s);
+	free(s);
+}

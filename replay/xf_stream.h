@@ -1,0 +1,49 @@
+/*
+ * xf_stream.h — the trace's I/Os as replay gives them to the scheduler
+ * with the what-if transforms that act on the schedule (transform/xform.h):
+ * --loop (the load stream read once per pass, each pass later by the
+ * kept I/Os' span and --loop-offset bytes further on) and --ramp (the
+ * times through the rising speed factor). The record-level transforms
+ * (select, ops, address) are load.c's (load_opts.xf). --fit places the
+ * offsets here, after a pass's --loop-offset, so that wrap and scale see
+ * the looped extent.
+ *
+ * Memory: one load stream at a time (load.h's two windows); a pass ends,
+ * its stream is closed and the next one opened over the same scan.
+ */
+#ifndef BLKPEAK_XF_STREAM_H
+#define BLKPEAK_XF_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fit.h"
+#include "load.h"
+#include "xform.h"
+
+/*
+ * After load_scan with transforms: set x's span from lt (the kept I/Os'
+ * recorded length) and turn lt's sums into those of the whole looped
+ * schedule (count, writes, extents; recorded_ns: the ramped length).
+ * -ERANGE with the reason when an extent would pass 2^62 bytes.
+ */
+int xf_totals(struct loaded_trace *lt, struct xform *x, char *why, size_t len);
+
+/*
+ * The largest logical block size of the members of target `spec` (from
+ * sysfs for a block device; 512 for a file, as target_open takes it),
+ * known before the target is opened, for --spread's rounding. 512 when
+ * a member cannot be looked at (the open that follows says why).
+ */
+uint32_t xf_target_align(const char *spec);
+
+struct xf_stream;
+
+/* As load_stream_open, with x's loop and ramp (x NULL: none). */
+int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
+		   const struct fit *fit, const struct xform *x);
+/* As load_stream_next. */
+int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err);
+void xf_stream_close(struct xf_stream *s);
+
+#endif
