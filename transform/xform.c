@@ -50,10 +50,9 @@ int xform_bind(struct xform *x, const struct bpt_reader *r, uint32_t align, char
 	x->columns = h->columns;
 	x->align = align < 512 ? 512 : align;
 	if (x->shift % x->align || x->loop_offset % x->align) {
-		snprintf(why, len, "%s %llu: not a multiple of %u bytes (the logical block size "
-			 "of the target)", x->shift % x->align ? "--shift" : "--loop-offset",
+		snprintf(why, len, "%s %llu: not a multiple of %u bytes (%s)", x->shift % x->align ? "--shift" : "--loop-offset",
 			 (unsigned long long)(x->shift % x->align ? x->shift : x->loop_offset),
-			 x->align);
+			 x->align, x->align == 512 ? "the sector" : "the target's logical block size");
 		return -EINVAL;
 	}
 	free(x->dev_ok);
@@ -251,8 +250,10 @@ static uint64_t ramp(const struct xform *x, uint64_t u, uint64_t total)
 		return u;
 	if (a == b || !total)
 		v = t / a;
-	else /* integral of dt / (a + (b - a) t / T) */
+	else if (u <= total) /* integral of dt / (a + (b - a) t / T) */
 		v = tt / (b - a) * log1pl((b - a) * t / (a * tt));
+	else /* past the schedule's end (not reached by its I/Os): speed b */
+		v = tt / (b - a) * log1pl((b - a) / a) + (t - tt) / b;
 	if (v >= (long double)(1ull << 62))
 		return 1ull << 62;
 	return (uint64_t)(v + 0.5L);

@@ -183,6 +183,23 @@ static inline uint64_t xform_pass_offset(const struct xform *x, unsigned pass)
 	return (uint64_t)pass * x->loop_offset;
 }
 
+/*
+ * For a command that writes the transformed records out (convert): bind
+ * x to r (512-byte alignment), measure what the loop and the ramp need,
+ * and make *out a copy of r's header naming the transforms (meta
+ * "transform", after the input's own one and " | "; "fill"). 0 or <0
+ * (err set); bpt_header_free(out) after a success.
+ */
+int xform_prepare(struct xform *x, struct bpt_reader *r, struct bpt_header *out,
+		  struct bpt_error *err);
+/*
+ * Record `rec` (index idx, for messages) of pass `pass` (from 0): 1 with
+ * its op, sector and times transformed, 0 when left out (*deselected
+ * counted), <0 (err set) when moved past 2^62 bytes.
+ */
+int xform_apply(struct xform *x, struct bpt_record *rec, unsigned pass, uint64_t idx,
+		uint64_t *deselected, struct bpt_error *err);
+
 /* The transforms as one line, "select=10s-70s loop=3 ..." (x->text),
  * for the metadata key "transform"; "" when none. */
 const char *xform_describe(const struct xform *x);
