@@ -379,6 +379,7 @@ struct load_stream {
 	pthread_cond_t cv;
 	struct rp_io *win[2];
 	uint64_t win_n[2];
+	unsigned passes, fill_pass, win_pass[2], cur_pass; /* --loop (load_stream_open_passes) */
 	int win_ready[2], win_rc[2], quit;
 	struct bpt_error win_err[2];
 	/* the consumer's */
@@ -419,6 +420,17 @@ static void sort_window(struct rp_io *v, uint64_t n)
 
 static int fill(struct load_stream *s, struct bpt_error *err);
 
+/* The filling state back at the trace's start (a new pass of --loop). */
+static void restart(struct load_stream *s)
+{
+	for (uint64_t i = 0; i < s->lt->nblk; i++)
+		s->left[i] = s->lt->blk[i].n;
+	s->untouched = 0;
+	s->ntouched = 0;
+	s->began = 0;
+	s->e = 0;
+}
+
 /* The thread: fill the windows in turn until the end or an error. */
 static void *filler(void *arg)
 {
@@ -440,7 +452,13 @@ static void *filler(void *arg)
 			break;
 		s->buf = s->win[k];
 		rc = fill(s, &err);
+		if (rc == 0 && s->fill_pass + 1 < s->passes) { /* the next pass, from its start */
+			restart(s);
+			s->fill_pass++;
+			rc = fill(s, &err);
+		}
 		pthread_mutex_lock(&s->mu);
+		s->win_pass[k] = s->fill_pass;
 		s->win_n[k] = rc > 0 ? s->cnt : 0;
 		s->win_rc[k] = rc;
 		s->win_err[k] = err;
@@ -457,12 +475,25 @@ int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		     const struct loaded_trace *lt, const struct fit *fit,
 		     uint64_t window)
 {
+	return load_stream_open_passes(out, r, lt, fit, window, 1);
+}
+
+unsigned load_stream_pass(const struct load_stream *s)
+{
+	return s->cur_pass;
+}
+
+int load_stream_open_passes(struct load_stream **out, struct bpt_reader *r,
+			    const struct loaded_trace *lt, const struct fit *fit,
+			    uint64_t window, unsigned passes)
+{
 	struct load_stream *s = calloc(1, sizeof(*s));
 	uint64_t nb = lt->nblk ? lt->nblk : 1;
 
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	s->passes = passes ? passes : 1;
 	s->r = r;
 	s->lt = lt;
 	s->cap = window ? window : LOAD_WINDOW_DEFAULT;
@@ -673,12 +704,13 @@ int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *
 			pthread_cond_wait(&s->cv, &s->mu);
 		rc = s->win_rc[s->cur];
 		s->have = s->win_n[s->cur];
+		s->cur_pass = s->win_pass[s->cur];
 		s->pos = 0;
 		if (rc < 0 && err)
 			*err = s->win_err[s->cur];
 		pthread_mutex_unlock(&s->mu);
 		if (rc <= 0) {
-			if (rc == 0 && s->given != s->lt->n_pass)
+			if (rc == 0 && s->given != s->lt->n_pass * s->passes)
 				rc = changed(err);
 			s->ended = 1;
 			s->end_rc = rc;

@@ -132,6 +132,14 @@ struct load_stream;
 int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		     const struct loaded_trace *lt, const struct fit *fit,
 		     uint64_t window);
+/* The same, giving lt's I/Os `passes` times over (--loop): the thread
+ * starts the next pass as soon as the last window of one is filled, so
+ * a pass follows the one before it without a pause. load_stream_pass
+ * says which pass (from 0) the I/O load_stream_next gave last is of. */
+int load_stream_open_passes(struct load_stream **out, struct bpt_reader *r,
+			    const struct loaded_trace *lt, const struct fit *fit,
+			    uint64_t window, unsigned passes);
+unsigned load_stream_pass(const struct load_stream *s);
 /* The next I/O: 1, 0 at the end, or a negative errno (err filled; also
  * when the file no longer holds what load_scan saw). */
 int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *err);

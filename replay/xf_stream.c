@@ -83,13 +83,10 @@ uint32_t xf_target_align(const char *spec)
 }
 
 struct xf_stream {
-	struct bpt_reader *r;
-	const struct loaded_trace *lt;
 	const struct xform *x;
 	struct fit fit[LOAD_MAX_TARGETS];
 	int have_fit;
 	struct load_stream *s;
-	unsigned pass, passes;
 };
 
 int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
@@ -101,15 +98,12 @@ int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct lo
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
-	s->r = r;
-	s->lt = lt;
 	s->x = x;
-	s->passes = x ? xform_passes(x) : 1;
 	if (fit) {
 		memcpy(s->fit, fit, sizeof(s->fit));
 		s->have_fit = 1;
 	}
-	if ((rc = load_stream_open(&s->s, r, lt, NULL, 0))) {
+	if ((rc = load_stream_open_passes(&s->s, r, lt, NULL, 0, x ? xform_passes(x) : 1))) {
 		free(s);
 		return rc;
 	}
@@ -119,26 +113,17 @@ int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct lo
 
 int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
 {
-	int rc;
+	int rc = load_stream_next(s->s, io, err);
 
-	while ((rc = load_stream_next(s->s, io, err)) == 0 && s->pass + 1 < s->passes) {
-		load_stream_close(s->s);
-		s->s = NULL;
-		s->pass++;
-		if ((rc = load_stream_open(&s->s, s->r, s->lt, NULL, 0))) {
-			if (err)
-				bpt_error_set(err, rc, "cannot start pass %u of --loop: %s",
-					      s->pass + 1, strerror(-rc));
-			return rc;
-		}
-	}
 	if (rc != 1)
 		return rc;
 	if (s->x) {
-		io->t_ns = xform_time(s->x, io->t_ns, s->pass);
-		io->done_ns = xform_time(s->x, io->done_ns, s->pass);
+		unsigned pass = load_stream_pass(s->s);
+
+		io->t_ns = xform_time(s->x, io->t_ns, pass);
+		io->done_ns = xform_time(s->x, io->done_ns, pass);
 		if (io->op != BPT_OP_FLUSH)
-			io->offset += xform_pass_offset(s->x, s->pass);
+			io->offset += xform_pass_offset(s->x, pass);
 	}
 	if (s->have_fit && io->op != BPT_OP_FLUSH)
 		io->offset = fit_map(&s->fit[io->target], io->offset, io->len);

@@ -8,8 +8,10 @@
  * offsets here, after a pass's --loop-offset, so that wrap and scale see
  * the looped extent.
  *
- * Memory: one load stream at a time (load.h's two windows); a pass ends,
- * its stream is closed and the next one opened over the same scan.
+ * Memory: one load stream (load.h's two windows), which gives the
+ * trace's I/Os once per pass (load_stream_open_passes): its thread fills
+ * the first window of a pass while the last one of the pass before is
+ * given out, so a pass begins on time.
  */
 #ifndef BLKPEAK_XF_STREAM_H
 #define BLKPEAK_XF_STREAM_H
