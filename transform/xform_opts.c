@@ -30,7 +30,7 @@ const char xform_usage[] =
 "                         and write-zeroes are left out)\n"
 "  --reads-as-writes      reads become writes of the same range\n"
 "  --ramp FROM:TO         speed factor rising linearly from FROM to TO\n"
-"                         across the run (times --speed)\n"
+"                         across the run (on top of the speed factor)\n"
 "  --fill zero|random|PCT the data written: zeros, random, or PCT% of each\n"
 "                         4 KiB zero and the rest random\n";
 
