@@ -235,6 +235,7 @@ struct bpt_meta {
 #define BPT_META_REPEAT "repeat"         /* replay --repeat: "K/N", run K of N */
 #define BPT_META_TRANSFORM "transform"   /* replay, convert: the what-if transforms applied */
 #define BPT_META_FILL "fill"             /* replay, convert --fill: zero, random or 0-100 */
+#define BPT_META_CONFLICTS "conflicts"   /* replay --conflicts order|drop */
 /* An imported (converted) trace: the foreign format(s), the input
  * path(s), lines skipped by --skip-bad, records --device left out. */
 #define BPT_META_IMPORT_FORMAT "import.format"

@@ -125,6 +125,11 @@ static void usage(FILE *f)
 "                         object per run, one per line)\n"
 "  --protect PATH         refuse to run when PATH is a member of the target\n"
 "                         (repeatable; measure passes its -o)\n"
+"  --conflicts keep|order|drop\n"
+"                         I/Os that overlap an earlier one in flight with\n"
+"                         them in the recording: issue as recorded (default),\n"
+"                         after the earlier one completes (--timing causal),\n"
+"                         or leave out; counted in the summary\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
 "  --engine NAME          an engine of --list (null: no I/O, measures the\n"
@@ -148,7 +153,7 @@ enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
 	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
-	OPT_REPEAT, OPT_LIST,
+	OPT_REPEAT, OPT_LIST, OPT_CONFLICTS,
 };
 
 static const struct option long_opts[] = {
@@ -176,6 +181,7 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "conflicts", required_argument, NULL, OPT_CONFLICTS },
 	XFORM_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -329,6 +335,11 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 		}
 		pr_err("replay: --repeat: '%s': not a number from 1 to 1000", arg);
 		return EXIT_USAGE;
+	case OPT_CONFLICTS:
+		if (conflicts_parse(arg, &o->conflicts) == 0)
+			return 0;
+		pr_err("replay: --conflicts: '%s': not keep, order or drop", arg);
+		return EXIT_USAGE;
 	case OPT_NULL_LAT:
 		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)
 			return 0;
@@ -458,6 +469,11 @@ int cmd_replay(int argc, char **argv)
 			return EXIT_USAGE;
 	if (o.no_idle && o.timing != TIMING_CAUSAL) {
 		pr_err("replay: --no-idle only applies to --timing causal");
+		return EXIT_USAGE;
+	}
+	if (o.conflicts == CONFLICT_ORDER && o.timing != TIMING_CAUSAL) {
+		pr_err("replay: --conflicts order: needs --timing causal (where an I/O can wait for "
+		       "another's completion)");
 		return EXIT_USAGE;
 	}
 	if (o.poll && o.timing != TIMING_AFAP) {

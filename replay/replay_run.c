@@ -65,6 +65,7 @@ struct replay {
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
 	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
+	uint64_t conflicts, conflicts_dropped; /* overlapping I/Os in flight together */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
 	int fifo;                   /* the issuer runs SCHED_FIFO */
 	struct outfile out;                      /* -o: the run file */
@@ -716,7 +717,7 @@ static int open_run_file(struct replay *rp)
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
 	char offset[32], create[32], nios[24], repeat[32];
-	const char *meta[2 * 17];
+	const char *meta[2 * 18];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
 
@@ -786,6 +787,8 @@ static int open_run_file(struct replay *rp)
 		meta[nm * 2] = BPT_META_TRANSFORM, meta[nm++ * 2 + 1] = xform_describe(o->xf);
 	if (rp->fill[0])
 		meta[nm * 2] = BPT_META_FILL, meta[nm++ * 2 + 1] = rp->fill;
+	if (o->conflicts != CONFLICT_KEEP)
+		meta[nm * 2] = BPT_META_CONFLICTS, meta[nm++ * 2 + 1] = conflicts_name(o->conflicts);
 	int fd = outfile_dup_fd(&rp->out);
 
 	if (fd < 0) {
@@ -1009,7 +1012,7 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 	if (result_order_init(&rp->order, o->depth * 4u > 65536 ? o->depth * 4u : 65536,
 			      emit_result, rp) ||
 	    result_thread_start(&rp->rthread, 16384, order_result, rp) ||
-	    xf_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, o->xf)) {
+	    xf_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, o->xf, o->conflicts)) {
 		pr_err("replay: out of memory");
 		return EXIT_FAIL;
 	}
@@ -1142,6 +1145,7 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.timing = timing_name(o->timing), .speed = o->speed, .depth = o->depth,
 		.total_ios = rp->lt.n, .skipped = rp->lt.skipped, .elapsed_ns = stats->elapsed_ns,
 		.transform = o->xf ? xform_describe(o->xf) : NULL, .deselected = rp->lt.deselected,
+		.conflicts = rp->conflicts, .conflicts_rule = conflicts_name(o->conflicts),
 		.recorded_ns = rp->lt.recorded_ns, .interrupted = stats->stopped,
 		.done_ios = rp->ndone, .stopped = stopped,
 		.run_file = rp->write_failed ? NULL : o->output,
@@ -1267,6 +1271,8 @@ int replay_run(const struct replay_opts *opts)
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;
 	result_order_flush(&rp.order);
+	xf_stream_conflicts(rp.stream, &rp.conflicts, &rp.conflicts_dropped);
+	rp.lt.n -= rp.conflicts_dropped; /* --conflicts drop: not to be done */
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	int vfail = o.verify && finish_verify(&rp, stats.start_mono_ns);
 

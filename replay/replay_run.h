@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "conflicts.h"
 #include "fit.h"
 #include "load.h"
 #include "sched.h"
@@ -48,6 +49,7 @@ struct replay_opts {
 	unsigned repeat, repeats;    /* --repeat: this is run `repeat` (1..) of
 					`repeats`; 0 of 0 without it */
 	struct xform *xf;            /* what-if transforms (transform/xform.h), or NULL */
+	enum conflict_rule conflicts; /* overlapping I/Os in flight together (conflicts.h) */
 };
 
 /* --label's longest name in bytes (analyze cuts longer ones: run_label.h) */

@@ -371,6 +371,10 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 			fprintf(f, " (%llu I/Os left out)", (unsigned long long)c->deselected);
 		fputc('\n', f);
 	}
+	if (c->conflicts || (c->conflicts_rule && strcmp(c->conflicts_rule, "keep")))
+		fprintf(f, "  conflicts   %llu I/O%s overlapping an earlier one in flight (%s)\n",
+			(unsigned long long)c->conflicts, c->conflicts == 1 ? "" : "s",
+			c->conflicts_rule ? c->conflicts_rule : "keep");
 	fprintf(f, "  duration    %.3f s", el);
 	if (c->recorded_ns)
 		fprintf(f, " (recorded %.3f s, %+.2f%%)", secs(c->recorded_ns),
@@ -445,6 +449,8 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	else
 		jw_null(&w);
 	jw_ku64(&w, "deselected", c->deselected);
+	jw_ku64(&w, "conflicts", c->conflicts);
+	jw_kstr(&w, "conflicts_rule", c->conflicts_rule ? c->conflicts_rule : "keep");
 	jw_ku64(&w, "errors", s->errors);
 	jw_ku64(&w, "short_ios", s->short_ios);
 	jw_ku64(&w, "member_ios", s->member_ios);

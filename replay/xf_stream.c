@@ -87,10 +87,11 @@ struct xf_stream {
 	struct fit fit[LOAD_MAX_TARGETS];
 	int have_fit;
 	struct load_stream *s;
+	struct conflicts cf;
 };
 
 int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
-		   const struct fit *fit, const struct xform *x)
+		   const struct fit *fit, const struct xform *x, enum conflict_rule rule)
 {
 	struct xf_stream *s = calloc(1, sizeof(*s));
 	int rc;
@@ -99,6 +100,7 @@ int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct lo
 	if (!s)
 		return -ENOMEM;
 	s->x = x;
+	s->cf.rule = rule;
 	if (fit) {
 		memcpy(s->fit, fit, sizeof(s->fit));
 		s->have_fit = 1;
@@ -111,7 +113,14 @@ int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct lo
 	return 0;
 }
 
-int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
+void xf_stream_conflicts(const struct xf_stream *s, uint64_t *count, uint64_t *dropped)
+{
+	*count = s ? s->cf.count : 0;
+	*dropped = s ? s->cf.dropped : 0;
+}
+
+/* The next I/O with the loop, ramp and fit applied: as load_stream_next. */
+static int next_placed(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
 {
 	int rc = load_stream_next(s->s, io, err);
 
@@ -130,10 +139,27 @@ int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
 	return 1;
 }
 
+int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err)
+{
+	int rc;
+
+	while ((rc = next_placed(s, io, err)) == 1) {
+		if ((rc = conflicts_next(&s->cf, io)) < 0) {
+			if (err)
+				bpt_error_set(err, rc, "out of memory keeping the I/Os in flight");
+			return rc;
+		}
+		if (rc == 1)
+			return 1;
+	}
+	return rc;
+}
+
 void xf_stream_close(struct xf_stream *s)
 {
 	if (!s)
 		return;
 	load_stream_close(s->s);
+	conflicts_free(&s->cf);
 	free(s);
 }

@@ -6,7 +6,8 @@
  * times through the rising speed factor). The record-level transforms
  * (select, ops, address) are load.c's (load_opts.xf). --fit places the
  * offsets here, after a pass's --loop-offset, so that wrap and scale see
- * the looped extent.
+ * the looped extent. The conflicts (conflicts.h) are found last, on the
+ * target offsets and the transformed recorded times.
  *
  * Memory: one load stream (load.h's two windows), which gives the
  * trace's I/Os once per pass (load_stream_open_passes): its thread fills
@@ -19,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conflicts.h"
 #include "fit.h"
 #include "load.h"
 #include "xform.h"
@@ -41,9 +43,12 @@ uint32_t xf_target_align(const char *spec);
 
 struct xf_stream;
 
-/* As load_stream_open, with x's loop and ramp (x NULL: none). */
+/* As load_stream_open, with x's loop and ramp (x NULL: none), and
+ * overlapping I/Os in flight together handled by `rule` (conflicts.h). */
 int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
-		   const struct fit *fit, const struct xform *x);
+		   const struct fit *fit, const struct xform *x, enum conflict_rule rule);
+/* The conflicts seen so far and, of those, the I/Os left out (drop). */
+void xf_stream_conflicts(const struct xf_stream *s, uint64_t *count, uint64_t *dropped);
 /* As load_stream_next. */
 int xf_stream_next(struct xf_stream *s, struct rp_io *io, struct bpt_error *err);
 void xf_stream_close(struct xf_stream *s);
