@@ -17,6 +17,8 @@ int xf_totals(struct loaded_trace *lt, struct xform *x, char *why, size_t len)
 	uint64_t add = (uint64_t)(passes - 1) * x->loop_offset;
 
 	x->span_ns = lt->recorded_ns;
+	if (xform_check_span(x, why, len))
+		return -ERANGE;
 	for (unsigned t = 0; t < LOAD_MAX_TARGETS; t++) {
 		struct load_target_stats *ts = &lt->tgt[t];
 

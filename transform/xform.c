@@ -259,6 +259,19 @@ static uint64_t ramp(const struct xform *x, uint64_t u, uint64_t total)
 	return (uint64_t)(v + 0.5L);
 }
 
+int xform_check_span(const struct xform *x, char *why, size_t len)
+{
+	uint64_t passes = xform_passes(x);
+
+	if (x->span_ns && passes > ((1ull << 62) - 1) / x->span_ns) {
+		snprintf(why, len, "--loop %llu: %llu passes of the trace's %.3f s would last "
+			 "2^62 ns or more", (unsigned long long)passes, (unsigned long long)passes,
+			 (double)x->span_ns / 1e9);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 uint64_t xform_time(const struct xform *x, uint64_t t_ns, unsigned pass)
 {
 	uint64_t total = (uint64_t)xform_passes(x) * x->span_ns;

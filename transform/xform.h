@@ -172,6 +172,9 @@ int xform_measure(struct xform *x, struct bpt_reader *r, int need_span,
  */
 int xform_record(struct xform *x, struct bpt_record *rec);
 
+/* -ERANGE with the reason when --loop's passes of span_ns would last
+ * 2^62 ns or more (about 146 years), else 0. */
+int xform_check_span(const struct xform *x, char *why, size_t len);
 /* Time `t_ns` (from the kept records' first issue) of pass `pass`, with
  * the loop's shift and the ramp applied. Monotonic in t and pass. */
 uint64_t xform_time(const struct xform *x, uint64_t t_ns, unsigned pass);

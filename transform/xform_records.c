@@ -40,6 +40,8 @@ int xform_prepare(struct xform *x, struct bpt_reader *r, struct bpt_header *out,
 		return bpt_error_set(err, rc, "%s", why);
 	if ((rc = xform_measure(x, r, x->loops > 1 || x->ramp_from > 0, err)))
 		return rc;
+	if ((rc = xform_check_span(x, why, sizeof(why))))
+		return bpt_error_set(err, rc, "%s", why);
 	if ((rc = bpt_header_copy(out, bpt_reader_header(r))))
 		return bpt_error_set(err, rc, "out of memory");
 	if ((rc = set_meta(out, x))) {

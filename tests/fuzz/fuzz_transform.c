@@ -87,8 +87,12 @@ static void apply_all(struct xform *x, uint32_t align)
 	struct bpt_record rec;
 	int rc;
 
+	char why[256];
+
 	if (xform_measure(x, reader, 1, &e))
 		abort();
+	if (xform_check_span(x, why, sizeof(why)))
+		return; /* refused, as replay and convert do */
 	for (unsigned pass = 0; pass < xform_passes(x) && pass < 4; pass++) {
 		if (bpt_reader_rewind(reader, &e))
 			abort();
