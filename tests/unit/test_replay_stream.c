@@ -138,6 +138,20 @@ static int same_io(const struct rp_io *a, const struct rp_io *b)
 	       a->op == b->op && a->flags == b->flags;
 }
 
+/* Open path and scan it onto one target with the --writes policy. */
+static void scan_one_target(const char *path, enum writes_mode mode, struct bpt_reader **r,
+			    struct loaded_trace *lt)
+{
+	struct bpt_error err = { 0 };
+	struct load_opts lo = { .writes = mode };
+
+	cr_assert_eq(bpt_reader_open(r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_opts_init(&lo, 1), 0);
+	lo.dev_target[0] = 0;
+	cr_assert_eq(load_scan(*r, &lo, lt, &err), 0, "%s", err.msg);
+	load_opts_free(&lo);
+}
+
 Test(replay_stream, same_order_as_the_full_load)
 {
 	char path[] = "/tmp/blkpeak-stream-XXXXXX";
@@ -156,18 +170,13 @@ Test(replay_stream, same_order_as_the_full_load)
 		for (unsigned w = 0; w < sizeof(windows) / sizeof(*windows); w++) {
 			struct bpt_reader *r;
 			struct bpt_error err = { 0 };
-			struct load_opts lo = { .writes = modes[m] };
 			struct loaded_trace lt;
 			struct load_stream *s;
 			struct rp_io io;
 			uint64_t i = 0;
 			int rc;
 
-			cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
-			cr_assert_eq(load_opts_init(&lo, 1), 0);
-			lo.dev_target[0] = 0;
-			cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
-			load_opts_free(&lo);
+			scan_one_target(path, modes[m], &r, &lt);
 			cr_assert_eq(lt.n, n);
 			cr_assert_eq(lt.skipped, NREC - n);
 			cr_assert_not(lt.issue_ordered, "written in completion order");
@@ -225,18 +234,13 @@ Test(replay_stream, passes_repeat_the_order)
 	for (unsigned w = 0; w < sizeof(windows) / sizeof(*windows); w++) {
 		struct bpt_reader *r;
 		struct bpt_error err = { 0 };
-		struct load_opts lo = { 0 };
 		struct loaded_trace lt;
 		struct load_stream *s;
 		struct rp_io io;
 		uint64_t i = 0;
 		int rc;
 
-		cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
-		cr_assert_eq(load_opts_init(&lo, 1), 0);
-		lo.dev_target[0] = 0;
-		cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
-		load_opts_free(&lo);
+		scan_one_target(path, WRITES_REPLAY, &r, &lt);
 		cr_assert_eq(load_stream_open_passes(&s, r, &lt, NULL, windows[w], 3), 0);
 		while ((rc = load_stream_next(s, &io, &err)) == 1) {
 			cr_assert_lt(i, 3 * n);
