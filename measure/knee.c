@@ -28,29 +28,12 @@
 #include "knee.h"
 #include "outfile.h"
 
-#define KNEE_MAX_SLO 8
-#define KNEE_MAX_STEPS 64
-
 /* The latency figures a target may name, and where replay --json has them. */
 static const struct { const char *name, *key; } figures[] = {
 	{ "mean", "mean_ns" }, { "p50", "p50_ns" }, { "p90", "p90_ns" }, { "p99", "p99_ns" },
 	{ "p99.9", "p99_9_ns" }, { "p99.99", "p99_99_ns" }, { "max", "max_ns" },
 };
 #define NFIG (sizeof(figures) / sizeof(figures[0]))
-
-struct slo {
-	unsigned fig;        /* index into figures */
-	uint64_t limit_ns;
-	const char *text;    /* as typed */
-};
-
-struct knee_opts {
-	const char *trace, *target, *engine, *timing, *output;
-	struct slo slo[KNEE_MAX_SLO];
-	unsigned nslo;
-	double from, max, precision;
-	int allow_write, json;
-};
 
 struct step {
 	double factor;
@@ -89,7 +72,7 @@ static void usage(FILE *f)
 "failed), 2 for bad usage.\n", f);
 }
 
-static int parse_slo(const char *s, struct slo *o)
+static int parse_slo(const char *s, struct knee_slo *o)
 {
 	const char *eq = strchr(s, '=');
 
@@ -114,7 +97,7 @@ static int parse_factor(const char *opt, const char *s, double *v)
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct knee_opts *o)
+int knee_opts_parse(int argc, char **argv, struct knee_opts *o)
 {
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, 't' },
@@ -334,7 +317,7 @@ int measure_knee(int argc, char **argv)
 	const char *t = getenv("TMPDIR");
 	double good = 0, bad = 0, f;
 	unsigned n = 0;
-	int rc = parse(argc, argv, &o), best = -1;
+	int rc = knee_opts_parse(argc, argv, &o), best = -1;
 
 	if (rc >= 0 || !s) {
 		free(s);
