@@ -44,7 +44,7 @@ run() {
 		for (i = 1; i <= n; i++) s = s * 60 + a[i]; print s}' "$W/time.txt")
 	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$W/time.txt")
 	printf '%-9s %-44s %11s %9.1f %9.1f %9.1f %9.0f\n' "$n" "${*:-(none)}" "$done" \
-		"$(echo "$rss / 1024" | bc -l)" "$wall" "$cpu" "$(echo "$cpu * 1e9 / $done" | bc -l)"
+		"$(echo "$rss / 1024" | bc -l)" "$wall" "$cpu" "$(echo "$cpu * 1000000000 / $done" | bc -l)"
 	rm -f "$W/run.bpt"
 }
 
