@@ -87,7 +87,8 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 {
 	static const char sql[] =
 		"SELECT t.digest, t.path, r.trace_id IS NOT NULL, r.source_digest, r.target,"
-		" r.timing, t.label, json_extract(t.meta, '$.transform')"
+		" r.timing, t.label,"
+		" CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.transform') END"
 		" FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
 	sqlite3_stmt *st;
 	int rc;

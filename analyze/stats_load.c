@@ -50,7 +50,8 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
 			       " r.source_trace_id, r.source_digest, r.target, r.timing, t.lost_events,"
 			        " t.loss_windows, t.truncated, t.columns, t.label,"
-			       " json_extract(t.meta, '$.transform') FROM traces t"
+			       " CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.transform')"
+			       " END FROM traces t"
 			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
