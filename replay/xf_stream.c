@@ -93,7 +93,8 @@ struct xf_stream {
 };
 
 int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
-		   const struct fit *fit, const struct xform *x, enum conflict_rule rule)
+		   const struct fit *fit, uint64_t window, const struct xform *x,
+		   enum conflict_rule rule)
 {
 	struct xf_stream *s = calloc(1, sizeof(*s));
 	int rc;
@@ -107,7 +108,7 @@ int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct lo
 		memcpy(s->fit, fit, sizeof(s->fit));
 		s->have_fit = 1;
 	}
-	if ((rc = load_stream_open_passes(&s->s, r, lt, NULL, 0, x ? xform_passes(x) : 1))) {
+	if ((rc = load_stream_open_passes(&s->s, r, lt, NULL, window, x ? xform_passes(x) : 1))) {
 		free(s);
 		return rc;
 	}

@@ -46,7 +46,8 @@ struct xf_stream;
 /* As load_stream_open, with x's loop and ramp (x NULL: none), and
  * overlapping I/Os in flight together handled by `rule` (conflicts.h). */
 int xf_stream_open(struct xf_stream **out, struct bpt_reader *r, const struct loaded_trace *lt,
-		   const struct fit *fit, const struct xform *x, enum conflict_rule rule);
+		   const struct fit *fit, uint64_t window, const struct xform *x,
+		   enum conflict_rule rule);
 /* The conflicts seen so far and, of those, the I/Os left out (drop). */
 void xf_stream_conflicts(const struct xf_stream *s, uint64_t *count, uint64_t *dropped);
 /* As load_stream_next. */
