@@ -457,7 +457,7 @@ static int bind_transforms(struct replay *rp, struct rec *r, struct load_opts *l
 
 	if (!x || !xform_active(x))
 		return 0;
-	if (rp->nrec > 1) {
+	if (rp->nrec > 1 && (xform_changes_records(x) || x->loops > 1 || x->ramp_from > 0)) {
 		pr_err("replay: the transforms (--select, --loop, ...) apply to one trace, not a mix "
 		       "of %u: transform each with blkpeak convert first, then mix the results",
 		       rp->nrec);
@@ -474,6 +474,8 @@ static int bind_transforms(struct replay *rp, struct rec *r, struct load_opts *l
 		if (a > align)
 			align = a;
 	}
+	if (rp->nrec > 1) /* --fill alone: nothing to bind */
+		return 0;
 	if (xform_bind(x, r->reader, align, why, sizeof(why))) {
 		pr_err("replay: %s", why);
 		return -1;
