@@ -47,7 +47,7 @@ PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -L$$(pg_config 
 LDLIBS   += $(PQ_LIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite
+SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite transform
 # A part may keep rooms one level down (replay/engine/, replay/array/, ...).
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
@@ -247,16 +247,19 @@ INC_common   := -Icommon
 INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
-INC_replay   := -Ilib -Icommon -iquote replay
+INC_replay   := -Ilib -Icommon -Itransform -iquote replay
 INC_analyze  := -Ilib -Icommon $(PQ_CFLAGS)
 INC_measure  := -Ilib -Icommon
 INC_suite    := -Ilib -Icommon
-INC_formats  := -Ilib -Icommon
+INC_formats  := -Ilib -Icommon -Itransform
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
+# transform/ (what-if transforms of records) is a layer over lib/ that replay
+# and convert share; no other part sees it.
+INC_transform := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
+INC_tests    := -Ilib -Icommon -Itransform -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -355,7 +358,7 @@ FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%)
 FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-FUZZ_PARTS   := common lib formats replay generate measure analyze suite
+FUZZ_PARTS   := common lib formats replay generate measure analyze suite transform
 FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c $(d)/*/*.c))) \
 		$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a

@@ -283,6 +283,9 @@ struct bpt_meta {
 #define BPT_META_NO_IDLE "no_idle"
 #define BPT_META_LABEL "label"           /* replay --label: the run's display name */
 #define BPT_META_REPEAT "repeat"         /* replay --repeat: "K/N", run K of N */
+#define BPT_META_TRANSFORM "transform"   /* replay, convert: the what-if transforms applied */
+#define BPT_META_FILL "fill"             /* replay, convert --fill: zero, random or 0-100 */
+#define BPT_META_CONFLICTS "conflicts"   /* replay --conflicts order|drop */
 /* An imported (converted) trace: the foreign format(s), the input
  * path(s), lines skipped by --skip-bad, records --device left out. */
 #define BPT_META_IMPORT_FORMAT "import.format"

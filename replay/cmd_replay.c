@@ -16,6 +16,7 @@
 #include "replay_run.h"
 #include "run_writer.h"
 #include "target.h"
+#include "xform.h"
 
 static void usage(FILE *f)
 {
@@ -138,6 +139,11 @@ static void usage(FILE *f)
 "                         object per run, one per line)\n"
 "  --protect PATH         refuse to run when PATH is a member of the target\n"
 "                         (repeatable; measure passes its -o)\n"
+"  --conflicts keep|order|drop\n"
+"                         I/Os that overlap an earlier one in flight with\n"
+"                         them in the recording: issue as recorded (default),\n"
+"                         after the earlier one completes (--timing causal),\n"
+"                         or leave out; counted in the summary\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
 "  --engine NAME          an engine of --list (null: no I/O, measures the\n"
@@ -154,13 +160,14 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
 "stopped early (partial) or had I/O errors, 2 for bad usage.\n");
+	fprintf(f, "\n%s", xform_usage);
 }
 
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
 	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
-	OPT_REPEAT, OPT_LIST, OPT_MIX_OFFSET,
+	OPT_REPEAT, OPT_LIST, OPT_MIX_OFFSET, OPT_CONFLICTS,
 };
 
 static const struct option long_opts[] = {
@@ -189,6 +196,8 @@ static const struct option long_opts[] = {
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "mix-offset", required_argument, NULL, OPT_MIX_OFFSET },
+	{ "conflicts", required_argument, NULL, OPT_CONFLICTS },
+	XFORM_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -341,6 +350,11 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 		}
 		pr_err("replay: --repeat: '%s': not a number from 1 to 1000", arg);
 		return EXIT_USAGE;
+	case OPT_CONFLICTS:
+		if (conflicts_parse(arg, &o->conflicts) == 0)
+			return 0;
+		pr_err("replay: --conflicts: '%s': not keep, order or drop", arg);
+		return EXIT_USAGE;
 	case OPT_MIX_OFFSET: /* a mix: NAME=TIME (mix.h) */
 		eq = strchr(arg, '=');
 		if (o->nmix_offset == MIX_MAX) {
@@ -438,17 +452,21 @@ int cmd_replay(int argc, char **argv)
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc, list = 0;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };
+	struct xform xf = { 0 };
+
+	o.xf = &xf;
 
 	while ((c = opt_next(&ol, argc, argv, ":t:o:h", long_opts)) != -1) {
 		if (c == OPT_LIST) {
 			list = 1;
 			continue;
 		}
-		rc = parse_opt(c, optarg, &o);
+		rc = xform_is_option(c) ? xform_cli_option(&xf, "replay", c, optarg)
+					: parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;
 	}
-	if (ol.ret >= 0)
+	if (ol.ret >= 0 || (ol.ret = xform_cli_check(&xf, "replay")))
 		return ol.ret;
 	if (list) {
 		if (argc != 2) {
@@ -484,6 +502,11 @@ int cmd_replay(int argc, char **argv)
 		pr_err("replay: --no-idle only applies to --timing causal");
 		return EXIT_USAGE;
 	}
+	if (o.conflicts == CONFLICT_ORDER && o.timing != TIMING_CAUSAL) {
+		pr_err("replay: --conflicts order: needs --timing causal (where an I/O can wait for "
+		       "another's completion)");
+		return EXIT_USAGE;
+	}
 	if (o.poll && o.timing != TIMING_AFAP) {
 		pr_err("replay: --poll only applies to --timing afap");
 		return EXIT_USAGE;
@@ -493,5 +516,7 @@ int cmd_replay(int argc, char **argv)
 		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
 		return EXIT_USAGE;
 	}
-	return o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	rc = o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	xform_free(&xf);
+	return rc;
 }

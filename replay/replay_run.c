@@ -33,6 +33,7 @@
 #include "target.h"
 #include "disk/target_hdd.h"
 #include "verify/verify.h"
+#include "xf_stream.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -54,7 +55,7 @@ struct rec {
 	uint64_t offset_ns;                      /* it starts this late */
 	struct bpt_reader *reader;
 	struct loaded_trace lt;
-	struct load_stream *stream;              /* its I/Os in issue order */
+	struct xf_stream *stream;                /* its I/Os in issue order, transformed */
 	uint64_t digest;
 	/* its results so far (results' thread), for the summary */
 	uint64_t ndone, nerr, first_issue_ns, last_done_ns, lat_sum_ns;
@@ -67,7 +68,7 @@ struct rec {
 
 /* The recordings' sums: what the targets and the scheduler get. */
 struct totals {
-	uint64_t n, skipped, split;
+	uint64_t n, skipped, split, deselected;
 	uint64_t recorded_ns;      /* the latest recording's end, from time 0 */
 	unsigned max_outstanding;  /* the recordings' own, summed */
 	struct load_target_stats tgt[LOAD_MAX_TARGETS];
@@ -92,6 +93,8 @@ struct replay {
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
+	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
+	uint64_t conflicts, conflicts_dropped; /* overlapping I/Os in flight together */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
 	int fifo;                   /* the issuer runs SCHED_FIFO */
 	struct outfile out;                      /* -o: the run file */
@@ -442,6 +445,50 @@ static int replayed(const struct bpt_record *rec, void *ctx)
 	       (lo->writes == WRITES_AS_READS && rec->op == BPT_OP_WRITE);
 }
 
+/* The transforms bound to the trace, with the targets' logical block
+ * size for --spread's rounding; lo->xf set when they change records. -1
+ * after saying why. */
+static int bind_transforms(struct replay *rp, struct rec *r, struct load_opts *lo)
+{
+	struct xform *x = rp->o->xf;
+	struct bpt_error err = { 0 };
+	uint32_t align = 512;
+	char why[256];
+
+	if (!x || !xform_active(x))
+		return 0;
+	if (rp->nrec > 1 && (xform_changes_records(x) || x->loops > 1 || x->ramp_from > 0)) {
+		pr_err("replay: the transforms (--select, --loop, ...) apply to one trace, not a mix "
+		       "of %u: transform each with blkpeak convert first, then mix the results",
+		       rp->nrec);
+		return -1;
+	}
+	if (x->ramp_from > 0 && rp->o->timing == TIMING_AFAP) {
+		pr_err("replay: --ramp: needs --timing original or causal (afap has no schedule "
+		       "to speed up)");
+		return -1;
+	}
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		uint32_t a = xf_target_align(rp->spec[t]);
+
+		if (a > align)
+			align = a;
+	}
+	if (rp->nrec > 1) /* --fill alone: nothing to bind */
+		return 0;
+	if (xform_bind(x, r->reader, align, why, sizeof(why))) {
+		pr_err("replay: %s", why);
+		return -1;
+	}
+	if (x->has_time && xform_measure(x, r->reader, 0, &err)) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	if (xform_changes_records(x))
+		lo->xf = x;
+	return 0;
+}
+
 /* Read recording k: map its devices, scan it. 0, or -1 after saying why. */
 static int load_rec(struct replay *rp, unsigned k, unsigned char *hit)
 {
@@ -478,8 +525,17 @@ static int load_rec(struct replay *rp, unsigned k, unsigned char *hit)
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
+	if (bind_transforms(rp, rc_, &lo)) {
+		load_opts_free(&lo);
+		return -1;
+	}
 	rc = load_scan(rc_->reader, &lo, &rc_->lt, &err);
 	load_opts_free(&lo);
+	if (rc == -ERANGE) {
+		pr_err("replay: %s: record %" PRIu64 ": --spread/--shift would move it to byte 2^62 "
+		       "or beyond", trace, rc_->lt.xf_bad_src);
+		return -1;
+	}
 	if (rc == -ENODEV && (uint32_t)rc_->lt.unmapped_dev >= h->ndevices) {
 		pr_err("replay: %s: an I/O names device %u, not in the trace's table of %u",
 		       trace, (unsigned)rc_->lt.unmapped_dev, h->ndevices);
@@ -512,6 +568,14 @@ static int load_rec(struct replay *rp, unsigned k, unsigned char *hit)
 		       : err.msg);
 		return -1;
 	}
+	if (o->xf && xform_active(o->xf)) {
+		char why[200];
+
+		if (xf_totals(&rc_->lt, o->xf, why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			return -1;
+		}
+	}
 	bpt_reader_stats(rc_->reader, &bs);
 	if (bs.truncated)
 		pr_warn("replay: %s: truncated after byte %llu; replaying the %llu complete records",
@@ -532,6 +596,7 @@ static void sum_up(struct replay *rp)
 
 		t->n += r->lt.n;
 		t->skipped += r->lt.skipped;
+		t->deselected += r->lt.deselected;
 		t->split += r->lt.split;
 		t->max_outstanding += r->lt.max_outstanding;
 		if (end > t->recorded_ns)
@@ -680,6 +745,13 @@ static int open_targets(struct replay *rp)
 			return -1;
 		}
 		rp->fit[t] = fit; /* applied as the trace streams */
+		if (o->xf && o->xf->align && (o->xf->spread > 0 || o->xf->shift || o->xf->loop_offset) &&
+		    rp->tgt[t].align > o->xf->align) {
+			pr_err("replay: %s: logical block size %u, larger than the %u bytes --spread, "
+			       "--shift and --loop-offset were aligned to", rp->spec[t],
+			       rp->tgt[t].align, o->xf->align);
+			return -1;
+		}
 		rp->st[t] = (struct sched_target){
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
@@ -742,6 +814,22 @@ static int alloc_buffers(struct replay *rp)
 	memset(rp->rbuf, 0, len);
 	for (uint64_t i = 0; i < len; i++)
 		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
+	/* --fill, or the fill a converted trace names (convert --fill) */
+	struct xform fx = { 0 };
+	const char *tf = bpt_header_get_meta(bpt_reader_header(rp->rec[0].reader), BPT_META_FILL);
+
+	if (rp->o->xf && rp->o->xf->fill != XF_FILL_PATTERN) {
+		fx.fill = rp->o->xf->fill;
+		fx.fill_pct = rp->o->xf->fill_pct;
+	} else if (tf && xform_fill_parse(&fx, tf)) {
+		pr_warn("replay: %s: fill '%.16s' in its meta is not zero, random or 0-100; "
+			"writing the default pattern", rp->o->trace, tf);
+	}
+	xform_fill_buffer(&fx, rp->wbuf, len);
+	char fb[16];
+	const char *fn = xform_fill_name(&fx, fb, sizeof(fb));
+
+	snprintf(rp->fill, sizeof(rp->fill), "%s", fn ? fn : "");
 	return 0;
 }
 
@@ -838,7 +926,7 @@ static int open_one_run(struct replay *rp, int k)
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
 	char offset[32], create[32], nios[24], repeat[32], label[REPLAY_LABEL_MAX + 1], this[16];
-	const char *meta[2 * (18 + 4 * MIX_MAX)];
+	const char *meta[2 * (21 + 4 * MIX_MAX)];
 	char mixkey[MIX_MAX][4][32], mixval[MIX_MAX][2][24], nmix[16];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
@@ -931,6 +1019,12 @@ static int open_one_run(struct replay *rp, int k)
 			meta[nm * 2] = mixkey[k][i], meta[nm++ * 2 + 1] = val[i];
 		}
 	}
+	if (o->xf && xform_describe(o->xf)[0])
+		meta[nm * 2] = BPT_META_TRANSFORM, meta[nm++ * 2 + 1] = xform_describe(o->xf);
+	if (rp->fill[0])
+		meta[nm * 2] = BPT_META_FILL, meta[nm++ * 2 + 1] = rp->fill;
+	if (o->conflicts != CONFLICT_KEEP)
+		meta[nm * 2] = BPT_META_CONFLICTS, meta[nm++ * 2 + 1] = conflicts_name(o->conflicts);
 	int fd = outfile_dup_fd(out);
 
 	if (fd < 0) {
@@ -1038,7 +1132,7 @@ static int next_io(void *ctx, struct rp_io *io)
 {
 	struct replay *rp = ctx;
 
-	return load_stream_next(rp->rec[0].stream, io, &rp->stream_err);
+	return xf_stream_next(rp->rec[0].stream, io, &rp->stream_err);
 }
 
 /* A mix: recording k's next I/O, moved by its offset and tagged. */
@@ -1046,7 +1140,7 @@ static int next_rec_io(void *ctx, unsigned k, struct rp_io *io)
 {
 	struct replay *rp = ctx;
 	const struct rec *r = &rp->rec[k];
-	int rc = load_stream_next(r->stream, io, &rp->stream_err);
+	int rc = xf_stream_next(r->stream, io, &rp->stream_err);
 
 	if (rc == 1) {
 		io->t_ns += r->offset_ns;
@@ -1163,7 +1257,7 @@ static void replay_free(struct replay *rp)
 			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
 	for (unsigned k = 0; k < rp->nrec; k++) {
-		load_stream_close(rp->rec[k].stream); /* its thread reads the reader */
+		xf_stream_close(rp->rec[k].stream); /* its thread reads the reader */
 		bpt_reader_close(rp->rec[k].reader);
 		loaded_trace_free(&rp->rec[k].lt);
 		if (rp->rec[k].rw)
@@ -1224,8 +1318,9 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 	}
 	/* a mix's streams share the memory of one */
 	for (unsigned k = 0; k < rp->nrec; k++)
-		if (load_stream_open(&rp->rec[k].stream, rp->rec[k].reader, &rp->rec[k].lt, rp->fit,
-				     LOAD_WINDOW_DEFAULT / rp->nrec)) {
+		if (xf_stream_open(&rp->rec[k].stream, rp->rec[k].reader, &rp->rec[k].lt, rp->fit,
+				   LOAD_WINDOW_DEFAULT / rp->nrec, rp->nrec == 1 ? o->xf : NULL,
+				   o->conflicts)) {
 			pr_err("replay: out of memory");
 			return EXIT_FAIL;
 		}
@@ -1379,6 +1474,8 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.source = rp->source, .target = o->target ? o->target : "(--map)",
 		.timing = timing_name(o->timing), .speed = o->speed, .depth = o->depth,
 		.total_ios = rp->tot.n, .skipped = rp->tot.skipped, .elapsed_ns = stats->elapsed_ns,
+		.transform = o->xf ? xform_describe(o->xf) : NULL, .deselected = rp->tot.deselected,
+		.conflicts = rp->conflicts, .conflicts_rule = conflicts_name(o->conflicts),
 		.recorded_ns = rp->tot.recorded_ns, .interrupted = stats->stopped,
 		.done_ios = rp->ndone, .stopped = stopped,
 		.run_file = rp->write_failed ? NULL : o->output,
@@ -1518,6 +1615,15 @@ int replay_run(const struct replay_opts *opts)
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;
 	result_order_flush(&rp.order);
+	for (unsigned k = 0; k < rp.nrec; k++) { /* conflicts: each recording's own */
+		uint64_t n, dropped;
+
+		xf_stream_conflicts(rp.rec[k].stream, &n, &dropped);
+		rp.conflicts += n;
+		rp.conflicts_dropped += dropped;
+		rp.rec[k].lt.n -= dropped; /* --conflicts drop: not to be done */
+	}
+	rp.tot.n -= rp.conflicts_dropped;
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	int vfail = o.verify && finish_verify(&rp, stats.start_mono_ns);
 

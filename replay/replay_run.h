@@ -9,10 +9,12 @@
 
 #include <stdint.h>
 
+#include "conflicts.h"
 #include "fit.h"
 #include "load.h"
 #include "mix.h"
 #include "sched.h"
+#include "xform.h"
 
 struct replay_map {
 	/* recorded device: name, /dev/name or major:minor; or a region of
@@ -59,6 +61,8 @@ struct replay_opts {
 	const char *label;           /* --label: the run's display name, or NULL */
 	unsigned repeat, repeats;    /* --repeat: this is run `repeat` (1..) of
 					`repeats`; 0 of 0 without it */
+	struct xform *xf;            /* what-if transforms (transform/xform.h), or NULL */
+	enum conflict_rule conflicts; /* overlapping I/Os in flight together (conflicts.h) */
 };
 
 /* --label's longest name in bytes (analyze cuts longer ones: run_label.h) */

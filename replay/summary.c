@@ -424,6 +424,18 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 	if (c->skipped)
 		fprintf(f, " (%llu writes left out)", (unsigned long long)c->skipped);
 	fprintf(f, ", %llu error%s\n", (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
+	if (c->transform && c->transform[0]) {
+		char tx[512 * 4 + 4];
+
+		fprintf(f, "  transform   %s", fmt_text(c->transform, tx, sizeof(tx)));
+		if (c->deselected)
+			fprintf(f, " (%llu I/Os left out)", (unsigned long long)c->deselected);
+		fputc('\n', f);
+	}
+	if (c->conflicts || (c->conflicts_rule && strcmp(c->conflicts_rule, "keep")))
+		fprintf(f, "  conflicts   %llu I/O%s overlapping an earlier one in flight (%s)\n",
+			(unsigned long long)c->conflicts, c->conflicts == 1 ? "" : "s",
+			c->conflicts_rule ? c->conflicts_rule : "keep");
 	fprintf(f, "  duration    %.3f s", el);
 	if (c->recorded_ns)
 		fprintf(f, " (recorded %.3f s, %+.2f%%)", secs(c->recorded_ns),
@@ -494,6 +506,14 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_ku64(&w, "ios", s->ios);
 	jw_ku64(&w, "total_ios", c->total_ios);
 	jw_ku64(&w, "skipped", c->skipped);
+	jw_key(&w, "transform");
+	if (c->transform && c->transform[0])
+		jw_str(&w, c->transform);
+	else
+		jw_null(&w);
+	jw_ku64(&w, "deselected", c->deselected);
+	jw_ku64(&w, "conflicts", c->conflicts);
+	jw_kstr(&w, "conflicts_rule", c->conflicts_rule ? c->conflicts_rule : "keep");
 	jw_ku64(&w, "errors", s->errors);
 	jw_ku64(&w, "short_ios", s->short_ios);
 	jw_ku64(&w, "member_ios", s->member_ios);

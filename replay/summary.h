@@ -70,6 +70,10 @@ struct summary_ctx {
 	unsigned depth;
 	uint64_t total_ios;      /* I/Os that were to be replayed */
 	uint64_t skipped;        /* left out by --writes */
+	const char *transform;   /* the what-if transforms as recorded ("" or NULL: none) */
+	uint64_t deselected;     /* I/Os the transforms left out (--select, ...) */
+	uint64_t conflicts;      /* I/Os overlapping an earlier one in flight (conflicts.h) */
+	const char *conflicts_rule; /* keep, order or drop */
 	uint64_t elapsed_ns;     /* replay: start to last completion */
 	uint64_t recorded_ns;    /* recording: first issue to last completion */
 	int interrupted;         /* stopped before the end */

@@ -128,6 +128,12 @@ _blkpeak()
 				return 0
 				;;
 			--format|-f) w="text csv json" ;;
+			--fill) w="zero random" ;;
+			--select)	# a time range, or KIND: then its value
+				compopt -o nospace 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -W "dev: pid: comm: path: op:" -- "$cur")
+				return 0
+				;;
 			--from|--to) w=$("$bin" convert --list 2>/dev/null | awk '/^  / { print $1 }' | sort -u) ;;
 			*) w="" ;;
 			esac
