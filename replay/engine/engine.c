@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "engine.h"
 
 static const struct engine_ops *const engines[] = {
@@ -24,6 +25,13 @@ const struct engine_ops *engine_find(const char *name)
 const struct engine_ops *engine_at(size_t i)
 {
 	return i < sizeof(engines) / sizeof(engines[0]) ? engines[i] : NULL;
+}
+
+/* For measure (common/commands.h): it checks --engine before it runs
+ * replay as its child. */
+const char *replay_engine_name(size_t i)
+{
+	return engine_at(i) ? engine_at(i)->name : NULL;
 }
 
 void engine_names(char *buf, size_t len)
