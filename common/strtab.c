@@ -1,0 +1,177 @@
+/*
+ * strtab.c — the one string table (strtab.h): ids in arrays, the bytes in
+ * chunks that never move, an open addressing hash over the ids for
+ * strtab_intern().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strtab.h"
+
+/* The bytes are carved out of chunks of this size; a string of more than
+ * a quarter of one gets a chunk of its own (the one being filled keeps
+ * its room). */
+#define CHUNK (64u << 10)
+
+struct strtab_chunk {
+	struct strtab_chunk *next;
+	char b[];
+};
+
+void strtab_init(struct strtab *t, uint32_t max_n, uint64_t max_bytes)
+{
+	memset(t, 0, sizeof(*t));
+	t->max_n = max_n < UINT32_MAX ? max_n : UINT32_MAX - 1;
+	t->max_bytes = max_bytes;
+}
+
+void strtab_free(struct strtab *t)
+{
+	uint32_t max_n = t->max_n;
+	uint64_t max_bytes = t->max_bytes;
+
+	for (struct strtab_chunk *c = t->chunk, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(t->str);
+	free(t->len);
+	free(t->slot);
+	strtab_init(t, max_n, max_bytes);
+}
+
+/* Eight bytes at a time, then murmur3's finaliser: names are short and
+ * looked up once a record, so the hash must be cheap on 4 to 16 bytes. */
+static uint64_t hash(const char *s, size_t len)
+{
+	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15ull, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h ^= w;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static void slot_put(uint32_t *slot, uint32_t nslot, uint64_t h, uint32_t id)
+{
+	uint32_t m = nslot - 1, i = (uint32_t)h & m;
+
+	while (slot[i])
+		i = (i + 1) & m;
+	slot[i] = id + 1;
+}
+
+/* Slots for n + 1 strings (more than twice as many): 0 or -ENOMEM. */
+static int slots_fit(struct strtab *t)
+{
+	uint64_t want = 64;
+	uint32_t *s;
+
+	if (t->slot && ((uint64_t)t->n + 1) * 2 < t->nslot)
+		return 0;
+	while (want <= ((uint64_t)t->n + 1) * 2)
+		want *= 2;
+	if (want > UINT32_MAX || !(s = calloc(want, sizeof(*s))))
+		return -ENOMEM;
+	for (uint32_t id = 0; id < t->n; id++)
+		slot_put(s, (uint32_t)want, hash(t->str[id], t->len[id]), id);
+	free(t->slot);
+	t->slot = s;
+	t->nslot = (uint32_t)want;
+	return 0;
+}
+
+/* A copy of s[0..len) and its NUL in a chunk, or NULL. */
+static char *keep(struct strtab *t, const char *s, size_t len)
+{
+	size_t need = len + 1;
+	char *p;
+
+	if (need > t->room_left) {
+		size_t size = need > CHUNK / 4 ? need : CHUNK;
+		struct strtab_chunk *c = malloc(sizeof(*c) + size);
+
+		if (!c)
+			return NULL;
+		if (size == need && t->chunk) { /* its own: behind the one being filled */
+			c->next = t->chunk->next;
+			t->chunk->next = c;
+			p = c->b;
+			goto copy;
+		}
+		c->next = t->chunk;
+		t->chunk = c;
+		t->room = c->b;
+		t->room_left = size;
+	}
+	p = t->room;
+	t->room += need;
+	t->room_left -= need;
+copy:
+	memcpy(p, s, len);
+	p[len] = 0;
+	return p;
+}
+
+int strtab_add(struct strtab *t, const char *s, size_t len, uint32_t *id)
+{
+	char *p;
+
+	if (t->n >= t->max_n || len > UINT32_MAX || len > t->max_bytes - t->bytes)
+		return -E2BIG;
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? (t->cap < t->max_n / 2 ? t->cap * 2 : t->max_n) : 64;
+		char **ps = realloc(t->str, sizeof(*ps) * cap);
+		uint32_t *pl;
+
+		if (!ps)
+			return -ENOMEM;
+		t->str = ps;
+		if (!(pl = realloc(t->len, sizeof(*pl) * cap)))
+			return -ENOMEM;
+		t->len = pl;
+		t->cap = cap;
+	}
+	if (t->slot && slots_fit(t))
+		return -ENOMEM;
+	if (!(p = keep(t, s, len)))
+		return -ENOMEM;
+	t->str[t->n] = p;
+	t->len[t->n] = (uint32_t)len;
+	t->bytes += len;
+	if (t->slot)
+		slot_put(t->slot, t->nslot, hash(s, len), t->n);
+	*id = t->n++;
+	return 0;
+}
+
+int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id)
+{
+	if (!t->slot && slots_fit(t))
+		return -ENOMEM;
+
+	uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, len) & m;
+
+	/* by length and bytes: a string may hold a NUL, and a shorter stored
+	 * one must not be read past its end */
+	for (; t->slot[i]; i = (i + 1) & m) {
+		uint32_t c = t->slot[i] - 1;
+
+		if (t->len[c] == len && !memcmp(t->str[c], s, len)) {
+			*id = c;
+			return 0;
+		}
+	}
+	return strtab_add(t, s, len, id);
+}
