@@ -47,9 +47,9 @@ void engine_names(char *buf, size_t len)
 
 const struct engine_ops *engine_default(char *why, size_t len)
 {
-	/* libaio: the bench measured it ahead of io_uring here, afap at
-	 * depth 32 (2.6 vs 3.2 us CPU and 12.2 vs 15.8 us wall per I/O,
-	 * bench/RESULTS.md, issue 17); io_uring is one --engine away. */
+	/* libaio: the bench measured it ahead of io_uring here, in CPU and
+	 * wall time per I/O afap (bench/RESULTS.md, "afap against fio and
+	 * btreplay (issue 17)"); io_uring is one --engine away. */
 	if (why && len)
 		why[0] = 0;
 	return &engine_libaio_ops;
