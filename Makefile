@@ -97,6 +97,19 @@ $(BUILD)/man/%.1: docs/man/%.1.scd
 	@echo "  SCDOC   $@"
 	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
+# convert's page: its FORMATS section (the line @FORMATS@) is the format
+# registry as `blkpeak convert --list` prints it (scripts/man-formats.awk),
+# so a new format's row in formats/registry.c reaches the page by itself.
+# MAN_BLKPEAK: the binary that prints it (tests/e2e/06-man-pages.sh
+# builds the pages elsewhere with the tree's own).
+MAN_BLKPEAK ?= $(BIN)
+$(BUILD)/man/blkpeak-convert.1: docs/man/blkpeak-convert.1.scd $(MAN_BLKPEAK) scripts/man-formats.awk
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)$(MAN_BLKPEAK) convert --list > $@.list && awk -f scripts/man-formats.awk $@.list > $@.formats && \
+	  sed -e '/^@FORMATS@$$/{r $@.formats' -e 'd;}' $< | SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) > $@.tmp && \
+	  grep -q '^\.SH "\?FORMATS' $@.tmp && mv $@.tmp $@ && rm -f $@.list $@.formats
+
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

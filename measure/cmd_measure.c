@@ -53,8 +53,8 @@ static const char help_common[] =
 "                         included) or --ios, whichever comes first; --ios\n"
 "                         then defaults to 1000000 (zcav: 64)\n"
 "  --seed N               random seed of the access spec (default 1)\n"
-"  --engine NAME          an engine of 'blkpeak replay --list' (default\n"
-"                         replay's: libaio); null: no I/O, for tests\n"
+"  --engine NAME          one of replay's engines (replay's default: libaio;\n"
+"                         null: no I/O, for tests)\n"
 "  --null-latency T       the null engine's service time\n"
 "\n";
 static const char *const help_kind_opts[] = {

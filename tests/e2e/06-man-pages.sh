@@ -4,14 +4,17 @@
 # page and every option on a page is in the --help (tests/e2e/mancheck.py
 # names the option, the page and the command of each difference), and
 # every page renders with man -l at 80 columns without a warning from
-# man or from groff -ww.
+# man or from groff -ww. blkpeak-convert(1)'s FORMATS section is made
+# from the format registry (`convert --list`): it lists exactly the
+# registry's readers and writers, in its order.
 . "$(dirname "$0")/lib.sh"
 need_cmd man groff python3 scdoc make
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MANDIR=$E2E_TMP/man
 # Built into the test's own folder, from the sources, by the Makefile's rule.
-make -s -C "$ROOT" --no-print-directory BUILD="$E2E_TMP/build" man >"$E2E_TMP/make.log" 2>&1 ||
+make -s -C "$ROOT" --no-print-directory BUILD="$E2E_TMP/build" MAN_BLKPEAK="$BLKPEAK" man \
+	>"$E2E_TMP/make.log" 2>&1 ||
 	fail "make man failed: $(cat "$E2E_TMP/make.log")"
 mv "$E2E_TMP/build/man" "$MANDIR"
 n=$(ls "$MANDIR"/*.1 2>/dev/null | wc -l)
@@ -30,4 +33,14 @@ for p in "$MANDIR"/*.1; do
 	MANWIDTH=80 man -l "$p" 2>/dev/null | grep -q '^NAME' ||
 		fail "$(basename "$p") renders no NAME section"
 done
+
+# convert's FORMATS section against the registry
+"$BLKPEAK" convert --list | awk '/^  [^ ]/ { print $1 }' > "$E2E_TMP/registry"
+MANWIDTH=200 man -l "$MANDIR/blkpeak-convert.1" 2>/dev/null |
+	awk '/^[A-Z]/ { s = ($0 == "FORMATS") } s && /^       [a-z0-9-]+$/ { print $1 }' > "$E2E_TMP/page"
+[ "$(wc -l < "$E2E_TMP/registry")" -ge 10 ] || fail "convert --list lists $(wc -l < "$E2E_TMP/registry") formats"
+diff "$E2E_TMP/registry" "$E2E_TMP/page" >"$E2E_TMP/d" ||
+	fail "blkpeak-convert(1) FORMATS and convert --list differ (< registry, > page):
+$(cat "$E2E_TMP/d")"
+grep -q '@FORMATS@' "$MANDIR/blkpeak-convert.1" && fail "blkpeak-convert(1) still holds its @FORMATS@ marker"
 exit 0
