@@ -41,19 +41,33 @@ void strtab_free(struct strtab *t)
 	strtab_init(t, max_n, max_bytes);
 }
 
-/* Eight bytes at a time, then murmur3's finaliser: names are short and
- * looked up once a record, so the hash must be cheap on 4 to 16 bytes. */
+/* Eight bytes at a time (the last eight overlapping), then murmur3's
+ * finaliser: names are short and looked up once a record, so the hash
+ * takes no byte loop. */
 static uint64_t hash(const char *s, size_t len)
 {
 	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15ull, w;
 
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
+	if (len >= 8) {
+		const char *last = s + len - 8;
+
+		for (; s < last; s += 8) {
+			memcpy(&w, s, 8);
+			h = (h ^ w) * 0xff51afd7ed558ccdull;
+			h ^= h >> 29;
+		}
+		memcpy(&w, last, 8);
+	} else if (len >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else {
+		w = len ? (uint64_t)(uint8_t)s[0] << 16 | (uint64_t)(uint8_t)s[len / 2] << 8 |
+				  (uint8_t)s[len - 1]
+			: 0;
 	}
-	w = 0;
-	memcpy(&w, s, len);
 	h ^= w;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -124,7 +138,8 @@ copy:
 	return p;
 }
 
-int strtab_add(struct strtab *t, const char *s, size_t len, uint32_t *id)
+/* strtab_add with s's hash known (used only when the table has one). */
+static int add(struct strtab *t, const char *s, size_t len, uint64_t h, uint32_t *id)
 {
 	char *p;
 
@@ -151,9 +166,14 @@ int strtab_add(struct strtab *t, const char *s, size_t len, uint32_t *id)
 	t->len[t->n] = (uint32_t)len;
 	t->bytes += len;
 	if (t->slot)
-		slot_put(t->slot, t->nslot, hash(s, len), t->n);
+		slot_put(t->slot, t->nslot, h, t->n);
 	*id = t->n++;
 	return 0;
+}
+
+int strtab_add(struct strtab *t, const char *s, size_t len, uint32_t *id)
+{
+	return add(t, s, len, t->slot ? hash(s, len) : 0, id);
 }
 
 int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id)
@@ -161,7 +181,8 @@ int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id)
 	if (!t->slot && slots_fit(t))
 		return -ENOMEM;
 
-	uint32_t m = t->nslot - 1, i = (uint32_t)hash(s, len) & m;
+	uint64_t h = hash(s, len);
+	uint32_t m = t->nslot - 1, i = (uint32_t)h & m;
 
 	/* by length and bytes: a string may hold a NUL, and a shorter stored
 	 * one must not be read past its end */
@@ -173,5 +194,5 @@ int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id)
 			return 0;
 		}
 	}
-	return strtab_add(t, s, len, id);
+	return add(t, s, len, h, id);
 }
