@@ -97,18 +97,20 @@ $(BUILD)/man/%.1: docs/man/%.1.scd
 	@echo "  SCDOC   $@"
 	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-# convert's page: its FORMATS section (the line @FORMATS@) is the format
-# registry as `blkpeak convert --list` prints it (scripts/man-formats.awk),
-# so a new format's row in formats/registry.c reaches the page by itself.
-# MAN_BLKPEAK: the binary that prints it (tests/e2e/06-man-pages.sh
-# builds the pages elsewhere with the tree's own).
+# Pages that list a table the code keeps (convert's format registry,
+# replay's engines and disk presets): the line @LIST@ of the source is
+# made from `blkpeak COMMAND --list` (scripts/man-list.awk), so a new
+# row in the code reaches the page by itself. MAN_BLKPEAK: the binary
+# that prints them (tests/e2e/06-man-pages.sh builds the pages elsewhere
+# with the tree's own).
 MAN_BLKPEAK ?= $(BIN)
-$(BUILD)/man/blkpeak-convert.1: docs/man/blkpeak-convert.1.scd $(MAN_BLKPEAK) scripts/man-formats.awk
+MAN_LISTED  := $(BUILD)/man/blkpeak-convert.1 $(BUILD)/man/blkpeak-replay.1
+$(MAN_LISTED): $(BUILD)/man/blkpeak-%.1: docs/man/blkpeak-%.1.scd $(MAN_BLKPEAK) scripts/man-list.awk
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
-	$(Q)$(MAN_BLKPEAK) convert --list > $@.list && awk -f scripts/man-formats.awk $@.list > $@.formats && \
-	  sed -e '/^@FORMATS@$$/{r $@.formats' -e 'd;}' $< | SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) > $@.tmp && \
-	  grep -q '^\.SH "\?FORMATS' $@.tmp && mv $@.tmp $@ && rm -f $@.list $@.formats
+	$(Q)$(MAN_BLKPEAK) $* --list > $@.list && awk -f scripts/man-list.awk $@.list > $@.scd && \
+	  grep -qx '@LIST@' $< && sed -e '/^@LIST@$$/{r $@.scd' -e 'd;}' $< | \
+	  SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) > $@.tmp && mv $@.tmp $@ && rm -f $@.list $@.scd
 
 $(BIN): $(OBJS)
 	@echo "  LD      $@"

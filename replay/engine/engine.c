@@ -1,7 +1,7 @@
 /* engine.c — the I/O engines replay offers, and looking one up by the
  * name the user typed. A new engine adds its row here and nothing else
- * changes: --engine, --list-engines, the errors and the completion read
- * this table. */
+ * changes: --engine, --list (and the man page made from it), measure's
+ * --engine, the errors and the completion read this table. */
 #include <stdio.h>
 #include <string.h>
 

@@ -4,9 +4,9 @@
 # page and every option on a page is in the --help (tests/e2e/mancheck.py
 # names the option, the page and the command of each difference), and
 # every page renders with man -l at 80 columns without a warning from
-# man or from groff -ww. blkpeak-convert(1)'s FORMATS section is made
-# from the format registry (`convert --list`): it lists exactly the
-# registry's readers and writers, in its order.
+# man or from groff -ww. blkpeak-convert(1)'s FORMATS and
+# blkpeak-replay(1)'s ENGINES AND DISK MODELS are made from the command's
+# --list (the tables in the code): each lists exactly those rows, in order.
 . "$(dirname "$0")/lib.sh"
 need_cmd man groff python3 scdoc make
 
@@ -34,13 +34,20 @@ for p in "$MANDIR"/*.1; do
 		fail "$(basename "$p") renders no NAME section"
 done
 
-# convert's FORMATS section against the registry
-"$BLKPEAK" convert --list | awk '/^  [^ ]/ { print $1 }' > "$E2E_TMP/registry"
-MANWIDTH=200 man -l "$MANDIR/blkpeak-convert.1" 2>/dev/null |
-	awk '/^[A-Z]/ { s = ($0 == "FORMATS") } s && /^       [a-z0-9-]+$/ { print $1 }' > "$E2E_TMP/page"
-[ "$(wc -l < "$E2E_TMP/registry")" -ge 10 ] || fail "convert --list lists $(wc -l < "$E2E_TMP/registry") formats"
-diff "$E2E_TMP/registry" "$E2E_TMP/page" >"$E2E_TMP/d" ||
-	fail "blkpeak-convert(1) FORMATS and convert --list differ (< registry, > page):
+# The pages made from a command's --list: its section lists exactly the
+# list's rows, in its order (convert: the format registry; replay: the
+# engines and disk model presets).
+listed() { # COMMAND SECTION
+	"$BLKPEAK" "$1" --list | awk '/^  [^ ]/ { print $1 }' > "$E2E_TMP/list"
+	MANWIDTH=200 man -l "$MANDIR/blkpeak-$1.1" 2>/dev/null |
+		awk -v s="$2" '/^[A-Z]/ { in_s = ($0 == s) } in_s && /^       [a-z0-9_-]+$/ { print $1 }' \
+		> "$E2E_TMP/page"
+	[ "$(wc -l < "$E2E_TMP/list")" -ge 3 ] || fail "$1 --list lists $(wc -l < "$E2E_TMP/list") rows"
+	diff "$E2E_TMP/list" "$E2E_TMP/page" >"$E2E_TMP/d" ||
+		fail "blkpeak-$1(1) $2 and $1 --list differ (< list, > page):
 $(cat "$E2E_TMP/d")"
-grep -q '@FORMATS@' "$MANDIR/blkpeak-convert.1" && fail "blkpeak-convert(1) still holds its @FORMATS@ marker"
+	! grep -q '@LIST@' "$MANDIR/blkpeak-$1.1" || fail "blkpeak-$1(1) still holds its @LIST@ marker"
+}
+listed convert FORMATS
+listed replay "ENGINES AND DISK MODELS"
 exit 0
