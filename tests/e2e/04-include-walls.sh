@@ -62,12 +62,12 @@ grep -oE '^[a-z][a-z0-9_ ]*[ *]+[a-z_][a-z0-9_]*\(' "$ROOT/common/commands.h" |
 # crossings LIST: "USER -> DEFINER: SYMBOL" for each call through a wall
 # among the objects of LIST ("PART PATH" lines).
 crossings() {
-	while read -r part o; do
-		nm -A -g --defined-only "$o" | awk -v p="$part" 'NF >= 3 { print p, $NF }'
-	done < "$1" | sort -u > "$E2E_TMP/defs"
-	while read -r part o; do
-		nm -A -u "$o" | awk -v p="$part" '{ print p, $NF }'
-	done < "$1" | sort -u > "$E2E_TMP/uses"
+	# nm -A: "OBJECT:ADDR TYPE SYMBOL", the object mapped to its part
+	part_of='BEGIN { while ((getline l < list) > 0) { split(l, f, " "); part[f[2]] = f[1] } }
+		{ o = substr($0, 1, index($0, ":") - 1); print part[o], $NF }'
+	awk '{ print $2 }' "$1" | xargs nm -A -g --defined-only |
+		awk 'NF >= 3' | awk -v list="$1" "$part_of" | sort -u > "$E2E_TMP/defs"
+	awk '{ print $2 }' "$1" | xargs nm -A -u | awk -v list="$1" "$part_of" | sort -u > "$E2E_TMP/uses"
 	awk -v decl="$E2E_TMP/declared" '
 		BEGIN { while ((getline s < decl) > 0) ok[s] = 1 }
 		FNR == NR { def[$2] = def[$2] " " $1; next }
