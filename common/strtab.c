@@ -9,9 +9,10 @@
 
 #include "strtab.h"
 
-/* The bytes are carved out of chunks of this size; a string of more than
- * a quarter of one gets a chunk of its own (the one being filled keeps
- * its room). */
+/* The bytes are carved out of chunks that grow with the table, from 1 KiB
+ * (a trace of a few names keeps one small one) to CHUNK; a string of more
+ * than a quarter of the next chunk gets one of its own (the one being
+ * filled keeps its room). */
 #define CHUNK (64u << 10)
 
 struct strtab_chunk {
@@ -113,12 +114,15 @@ static char *keep(struct strtab *t, const char *s, size_t len)
 	char *p;
 
 	if (need > t->room_left) {
-		size_t size = need > CHUNK / 4 ? need : CHUNK;
-		struct strtab_chunk *c = malloc(sizeof(*c) + size);
+		size_t size = t->bytes < 1024 ? 1024 : t->bytes < CHUNK ? (size_t)t->bytes : CHUNK;
+		int alone = need > size / 4;
+		struct strtab_chunk *c;
 
-		if (!c)
+		if (alone)
+			size = need;
+		if (!(c = malloc(sizeof(*c) + size)))
 			return NULL;
-		if (size == need && t->chunk) { /* its own: behind the one being filled */
+		if (alone && t->chunk) { /* behind the one being filled */
 			c->next = t->chunk->next;
 			t->chunk->next = c;
 			p = c->b;
