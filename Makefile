@@ -105,10 +105,10 @@ $(BUILD)/man/%.1: docs/man/%.1.scd
 # with the tree's own).
 MAN_BLKPEAK ?= $(BIN)
 MAN_LISTED  := $(BUILD)/man/blkpeak-convert.1 $(BUILD)/man/blkpeak-replay.1
-$(MAN_LISTED): $(BUILD)/man/blkpeak-%.1: docs/man/blkpeak-%.1.scd $(MAN_BLKPEAK) scripts/man-list.awk
+$(MAN_LISTED): $(BUILD)/man/%.1: docs/man/%.1.scd $(MAN_BLKPEAK) scripts/man-list.awk
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
-	$(Q)$(MAN_BLKPEAK) $* --list > $@.list && awk -f scripts/man-list.awk $@.list > $@.scd && \
+	$(Q)$(MAN_BLKPEAK) $(patsubst blkpeak-%,%,$*) --list > $@.list && awk -f scripts/man-list.awk $@.list > $@.scd && \
 	  grep -qx '@LIST@' $< && sed -e '/^@LIST@$$/{r $@.scd' -e 'd;}' $< | \
 	  SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) > $@.tmp && mv $@.tmp $@ && rm -f $@.list $@.scd
 
