@@ -113,7 +113,8 @@ man: $(MAN_PAGES)
 # the shared library is linked with --no-undefined, so the build says so.
 LIBBPT_SOVERSION := 1
 LIBBPT_VERSION   := $(LIBBPT_SOVERSION).0.0
-LIBBPT_COMMON    := common/error.c common/filekind.c common/fmt.c common/loopback.c common/outfile.c
+LIBBPT_COMMON    := common/error.c common/filekind.c common/fmt.c common/loopback.c common/outfile.c \
+		    common/strtab.c
 LIBBPT_SRCS      := $(wildcard lib/*.c) $(filter-out formats/cmd_convert.c,$(wildcard formats/*.c)) \
 		    $(LIBBPT_COMMON)
 LIBBPT_A_OBJS    := $(LIBBPT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libbpt/init.o
@@ -230,6 +231,21 @@ $(BUILD)/man/%.1: docs/man/%.1.scd
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
 	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+
+# Pages that list a table the code keeps (convert's format registry,
+# replay's engines and disk presets): the line @LIST@ of the source is
+# made from `blkpeak COMMAND --list` (scripts/man-list.awk), so a new
+# row in the code reaches the page by itself. MAN_BLKPEAK: the binary
+# that prints them (tests/e2e/06-man-pages.sh builds the pages elsewhere
+# with the tree's own).
+MAN_BLKPEAK ?= $(BIN)
+MAN_LISTED  := $(BUILD)/man/blkpeak-convert.1 $(BUILD)/man/blkpeak-replay.1
+$(MAN_LISTED): $(BUILD)/man/%.1: docs/man/%.1.scd $(MAN_BLKPEAK) scripts/man-list.awk
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)$(MAN_BLKPEAK) $(patsubst blkpeak-%,%,$*) --list > $@.list && awk -f scripts/man-list.awk $@.list > $@.scd && \
+	  grep -qx '@LIST@' $< && sed -e '/^@LIST@$$/{r $@.scd' -e 'd;}' $< | \
+	  SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) > $@.tmp && mv $@.tmp $@ && rm -f $@.list $@.scd
 
 $(BIN): $(BIN_OBJS) $(LIBBPT_A)
 	@echo "  LD      $@"

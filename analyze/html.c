@@ -43,27 +43,6 @@ static const char css[] =
 	".note{background:#f7f7e8;border-left:4px solid #e6c200;padding:.5em .8em}"
 	"svg.blkpeak-chart{width:100%;height:auto}";
 
-void html_escape(FILE *f, const char *s)
-{
-	/* control bytes first, as in text (fmt_text): they are not allowed
-	 * in HTML and would reach the terminal of whoever cats the file */
-	size_t len = s ? strlen(s) * 4 + 4 : 0;
-	char *e = s ? malloc(len) : NULL, *t = e ? fmt_text(s, e, len) : NULL;
-
-	if (s && !t)
-		return;
-	for (s = t; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-	free(e);
-}
-
 /* A latency in the unit that keeps it short: "85 µs", "12.3 ms"; a dash
  * when the trace has no I/O that carries data. */
 static void put_lat(FILE *f, const struct stats_latency *l, int pct)
@@ -97,19 +76,19 @@ static void write_header(FILE *f, const struct html_options *o, size_t n)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-	html_escape(f, title);
+	html_str(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-	html_escape(f, title);
+	html_str(f, title);
 	if (n)
 		fprintf(f, "</h1>\n<p class=\"meta\">%zu trace%s and run%s from <code>", n,
 			n == 1 ? "" : "s", n == 1 ? "" : "s");
 	else
 		fputs("</h1>\n<p class=\"meta\">Measurements from <code>", f);
-	html_escape(f, o->db_path ? o->db_path : "?");
+	html_str(f, o->db_path ? o->db_path : "?");
 	fprintf(f, "</code>, written %s by blkpeak %s.</p>\n", when, BLKPEAK_VERSION);
 	if (o->note) {
 		fputs("<p class=\"note\">", f);
-		html_escape(f, o->note);
+		html_str(f, o->note);
 		fputs("</p>\n", f);
 	}
 }
@@ -123,17 +102,17 @@ static void put_entry_label(FILE *f, sqlite3 *db, const struct cmp_entry *e, int
 	char label[256];
 
 	fputs("<td class=\"l\" title=\"", f);
-	html_escape(f, e->label);
+	html_str(f, e->label);
 	fputs("\">", f);
 	if (db && e->trace_id > 0 && !plot_trace_label(db, e->trace_id, label, sizeof(label))) {
 		/* "3 raid0 x2 64k": without the id where a column has it */
-		html_escape(f, with_id || !strchr(label, ' ') ? label : strchr(label, ' ') + 1);
+		html_str(f, with_id || !strchr(label, ' ') ? label : strchr(label, ' ') + 1);
 		if (e->rep.partial.partial) {
 			fputc(' ', f);
-			html_escape(f, e->rep.partial.text);
+			html_str(f, e->rep.partial.text);
 		}
 	} else {
-		html_escape(f, e->label);
+		html_str(f, e->label);
 	}
 	fputs("</td>", f);
 }
@@ -153,7 +132,7 @@ static void write_runs_table(FILE *f, sqlite3 *db, const struct cmp *c)
 		fprintf(f, "<tr><td>%lld</td>", (long long)c->e[i].trace_id);
 		put_entry_label(f, db, &c->e[i], 0);
 		fputs("<td class=\"l\">", f);
-		html_escape(f, r->kind);
+		html_str(f, r->kind);
 		fprintf(f, "</td><td>%llu</td><td>%.1f</td><td>", (unsigned long long)r->ios,
 			r->bytes / 1e6);
 		put_duration(f, r->duration_ns);
@@ -212,7 +191,7 @@ static void write_fidelity(FILE *f, sqlite3 *db, const struct cmp *c)
 				  faithful == 0 && v->v[cols[k]];
 
 			fprintf(f, "<td%s>", bad ? " class=\"bad\"" : "");
-			html_escape(f, v->verified ? run_verify_cell(v, cols[k], b, sizeof(b)) : "–");
+			html_str(f, v->verified ? run_verify_cell(v, cols[k], b, sizeof(b)) : "–");
 			fputs("</td>", f);
 		}
 		if (!v->verified)
@@ -244,7 +223,7 @@ static void write_comparison(FILE *f, sqlite3 *db, const struct cmp *c)
 	char first[256];
 
 	fputs("<h2 id=\"comparison\">Comparison</h2>\n<p>Against the first, <b>", f);
-	html_escape(f, c->e[0].trace_id > 0 && !plot_trace_label(db, c->e[0].trace_id, first, sizeof(first))
+	html_str(f, c->e[0].trace_id > 0 && !plot_trace_label(db, c->e[0].trace_id, first, sizeof(first))
 			       ? first : c->e[0].label);
 	fputs("</b>: time saved = (T<sub>base</sub> − T) / T<sub>base</sub>; speed-up = "
 	      "T<sub>base</sub> / T − 1.", f);
@@ -535,14 +514,14 @@ int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_opti
 		char head[4 * 2 * sizeof(c.e[0].label) + 256];
 
 		fputs("<p class=\"headline\"><strong>", f);
-		html_escape(f, cmp_headline(&c, head, sizeof(head)));
+		html_str(f, cmp_headline(&c, head, sizeof(head)));
 		fputs("</strong></p>\n", f);
 	}
 	if (n && o->files) {
 		fputs("<p class=\"note\">Only the I/Os of files matching ", f);
 		for (int i = 0; i < o->files->n; i++) {
 			fputs(i ? " or <code>" : "<code>", f);
-			html_escape(f, o->files->pattern[i]);
+			html_str(f, o->files->pattern[i]);
 			fputs("</code>", f);
 		}
 		fputs(": the tables, the Files section and the charts cover only those I/Os of"

@@ -40,8 +40,4 @@ struct html_options {
 int html_write(sqlite3 *db, const int64_t *ids, size_t n, const struct html_options *o, FILE *f,
 	       struct bpt_error *err);
 
-/* Write s with control bytes escaped as in text (fmt_text), then &, <,
- * >, " as entities. */
-void html_escape(FILE *f, const char *s);
-
 #endif

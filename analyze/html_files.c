@@ -10,7 +10,7 @@
  * It follows svg.h's conventions for programs that read it (one
  * <g class="series" data-series="K"> per figure, one legend item each).
  * Paths are recorded data, not trusted: every one is escaped
- * (html_escape); a long path is shown by its end ("…/dir/file", the part
+ * (html_str, common/fmt.h); a long path is shown by its end ("…/dir/file", the part
  * that tells files apart) with the whole path as the row's tooltip. The
  * viewBox is fixed and the SVG scales to the page's width, so the chart
  * never makes the page scroll sideways.
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "html.h"
+#include "fmt.h"
 #include "html_files.h"
 #include "svg.h"
 
@@ -69,7 +69,7 @@ static void chart(FILE *f, const char *id, const char *title, const char *what,
 	fprintf(f, "<figure id=\"%s\">\n<svg class=\"blkpeak-chart\" viewBox=\"0 0 %d %d\""
 		" role=\"img\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n", id, W, H);
 	fputs("<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", f);
-	html_escape(f, title);
+	html_str(f, title);
 	fputs("</text>\n", f);
 	fprintf(f, "<text class=\"y-label\" x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">%s"
 		"</text>\n", LABEL_X, TOP - 8, what);
@@ -84,9 +84,9 @@ static void chart(FILE *f, const char *id, const char *title, const char *what,
 		short_name(top[i].name, name, sizeof(name));
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", LABEL_X,
 			TOP + (int)i * ROW_H + 22);
-		html_escape(f, name);
+		html_str(f, name);
 		fputs("<title>", f);
-		html_escape(f, top[i].name);
+		html_str(f, top[i].name);
 		fputs("</title></text>\n", f);
 	}
 	for (int s = 0; s < 3; s++) {
@@ -146,7 +146,7 @@ void html_files_section(FILE *f, const struct cmp *c)
 		chart(f, id, title, "file (its path during the capture)", r, r->top_files,
 		      r->ntop_files);
 		fputs("<figcaption>", f);
-		html_escape(f, e->label);
+		html_str(f, e->label);
 		fputs(": its busiest files by share of the busy time.</figcaption>\n</figure>\n", f);
 		if (!r->ntop_dirs)
 			continue;
@@ -154,7 +154,7 @@ void html_files_section(FILE *f, const struct cmp *c)
 		snprintf(id, sizeof(id), "chart-dirs-%d", k);
 		chart(f, id, title, "directory", r, r->top_dirs, r->ntop_dirs);
 		fputs("<figcaption>", f);
-		html_escape(f, e->label);
+		html_str(f, e->label);
 		fputs(": the files' figures summed by the directory that holds them.</figcaption>\n"
 		      "</figure>\n", f);
 	}

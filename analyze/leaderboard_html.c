@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "html.h"
+#include "fmt.h"
 #include "leaderboard.h"
 #include "svg.h"
 
@@ -24,16 +24,16 @@ int lb_print_html(FILE *f, const struct leaderboard *lb, struct bpt_error *err)
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
 	fputs("<h2 id=\"leaderboard\">Leaderboard</h2>\n<p>Suite <strong>", f);
-	html_escape(f, lb->name);
+	html_str(f, lb->name);
 	fprintf(f, "</strong>, version <code>%s</code>. Score: the geometric mean over the workloads"
 		   " of the ratio to the baseline, <strong>", lb->digest);
-	html_escape(f, lb->c[lb->baseline].shown);
+	html_str(f, lb->c[lb->baseline].shown);
 	fputs("</strong> (its time / the time of a replay or mix; IOPS / its IOPS for a qd-sweep):"
 	      " above 1 beats the baseline.</p>\n", f);
 	fputs("<table>\n<tr><th>rank</th><th>configuration</th><th>score</th><th>workloads</th></tr>\n", f);
 	for (int i = 0; i < lb->nc; i++) {
 		fprintf(f, "<tr><td>%d</td><td>", lb->c[i].rank);
-		html_escape(f, lb->c[i].shown);
+		html_str(f, lb->c[i].shown);
 		fprintf(f, "%s</td><td>%.3f</td><td>%d of %d</td></tr>\n",
 			i == lb->baseline ? " (baseline)" : "", lb->c[i].score, lb->c[i].nscore, lb->nw);
 	}
@@ -49,7 +49,7 @@ int lb_print_html(FILE *f, const struct leaderboard *lb, struct bpt_error *err)
 		};
 
 		fprintf(f, "<h3 class=\"workload\">");
-		html_escape(f, wl->name);
+		html_str(f, wl->name);
 		fprintf(f, "</h3>\n<table>\n<tr><th>configuration</th><th>%s median</th><th>min</th>"
 			   "<th>max</th><th>repeats</th><th>%s</th></tr>\n",
 			wl->iops ? "weighted IOPS" : "time (s)", wl->iops ? "against the baseline" : "time saved");
@@ -59,7 +59,7 @@ int lb_print_html(FILE *f, const struct leaderboard *lb, struct bpt_error *err)
 			if (!x->n)
 				continue;
 			fputs("<tr><td>", f);
-			html_escape(f, lb->c[i].shown);
+			html_str(f, lb->c[i].shown);
 			fprintf(f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>", x->v.med,
 				x->v.min, x->v.max, x->n);
 			if (i == lb->baseline)

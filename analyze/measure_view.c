@@ -9,7 +9,6 @@
 #include "cliutil.h"
 #include "db.h"
 #include "fmt.h"
-#include "html.h"
 #include "jsonout.h"
 #include "run_label.h"
 #include "svg.h"
@@ -454,14 +453,14 @@ static void html_figure(FILE *f, const char *name, const struct mview *v)
 static void html_row_start(FILE *f, const char *label, int summary)
 {
 	fputs(summary ? "<tr><th>" : "<tr><td>", f);
-	html_escape(f, label);
+	html_str(f, label);
 	fputs(summary ? "</th>" : "</td>", f);
 }
 
 static void html_cell(FILE *f, const char *text)
 {
 	fputs("<td>", f);
-	html_escape(f, text);
+	html_str(f, text);
 	fputs("</td>", f);
 }
 
@@ -473,9 +472,9 @@ void mview_print_html(FILE *f, const struct mview *v)
 	fprintf(f, "<table class=\"measure\">\n<tr><th>%s</th>", v->m[0].kind);
 	for (size_t i = 0; i < v->n; i++) {
 		fprintf(f, "<th title=\"");
-		html_escape(f, v->m[i].target);
+		html_str(f, v->m[i].target);
 		fprintf(f, "\">%" PRId64 ": ", v->m[i].id);
-		html_escape(f, v->m[i].label);
+		html_str(f, v->m[i].label);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);

@@ -94,8 +94,8 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
  * order, the marks of its blocks in step (the next mark when a row's
  * block passes the current one), its kinds from an array loaded once.
  * The view does the same per row with two B-tree lookups and an index
- * search more; reading it took 2.4x the CPU (bench/RESULTS.md, "Analyze
- * import, schema 6"). Every field is what the view gives.
+ * search more; reading it took more than twice the CPU (bench/RESULTS.md,
+ * "Analyze import, schema 6"). Every field is what the view gives.
  */
 struct kind_row {
 	uint32_t bytes, pid, comm, file_dev, file_bytes;

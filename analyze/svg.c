@@ -14,8 +14,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "svg.h"
 
 #define MARGIN_L   72
@@ -92,8 +94,9 @@ struct frame {
 	enum svg_scale xs, ys;
 };
 
-/* s escaped for XML, at most max_chars characters (UTF-8 sequences
- * counted once and never split), then "…" when it was longer. */
+/* s escaped for XML (html_str, common/fmt.h: no control character
+ * either), at most max_chars characters of it (UTF-8 sequences counted
+ * once and never split), then "…" when it was longer. */
 static void put_escaped(FILE *f, const char *s, size_t max_chars)
 {
 	size_t n = 0, chars = 0;
@@ -106,19 +109,15 @@ static void put_escaped(FILE *f, const char *s, size_t max_chars)
 		}
 		n++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)s[i] < 0x20 ? ' ' : s[i], f);
-		}
+	if (!cut) {
+		html_str(f, s);
+		return;
 	}
-	if (cut)
-		fputs("…", f);
+	char *head = strndup(s, n);
+
+	html_str(f, head ? head : "");
+	free(head);
+	fputs("…", f);
 }
 
 void svg_fmt_tick(double v, char *buf, size_t len)

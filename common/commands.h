@@ -11,9 +11,16 @@
  * (run by common/dispatch.c),
  * and put its code in the folder it belongs to (capture/, replay/, generate/,
  * analyze/, measure/, suite/, or cli/ for the file tools).
+ *
+ * Below the commands: the only functions one part calls in another
+ * (tests/e2e/04-include-walls.sh checks the objects: a part calls lib/,
+ * common/ and what this file declares; cmd_* only from cli/main.c's table).
  */
 #ifndef BLKPEAK_COMMANDS_H
 #define BLKPEAK_COMMANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 int cmd_info(int argc, char **argv);     /* cli/cmd_info.c */
 int cmd_dump(int argc, char **argv);     /* cli/cmd_dump.c */
@@ -38,5 +45,21 @@ int formats_reader_open(struct bpt_reader **out, const char *path, struct bpt_er
  * for a command's --window: 1 .. FORMATS_WINDOW_MAX, else -ERANGE. */
 #define FORMATS_WINDOW_MAX (1u << 24)
 int formats_set_window(unsigned long long n);
+
+/* The name of replay's engine i (replay/engine/engine.c's table, the
+ * order of `replay --list`), or NULL past the last. */
+const char *replay_engine_name(size_t i);
+
+/*
+ * Store a `blkpeak measure` results document (path,
+ * schemas/measure-results.schema.json) in the analysis database
+ * (analyze/measure_store.c): db as analyze's --db (NULL: $BLKPEAK_DB, else
+ * ./blkpeak.db; postgresql://... or key=value: PostgreSQL), created when
+ * missing. The same measurement twice is kept once. 0 with *id (may be
+ * NULL) the measurement's id, or -errno with err saying which database or
+ * document and why. Prints nothing.
+ */
+int analyze_store_measurement(const char *db, const char *path, int64_t *id,
+			      struct bpt_error *err);
 
 #endif

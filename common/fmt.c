@@ -258,3 +258,20 @@ void csv_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+void html_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char e[11];
+
+	while (p && *p) {
+		p += escape_one(p, e, 1);
+		switch (e[1] ? 0 : e[0]) { /* the one-byte characters HTML reserves */
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputs(e, f);
+		}
+	}
+}

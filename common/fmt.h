@@ -1,6 +1,6 @@
 /*
- * fmt.h — small formatters shared by `info` and `dump`: times as
- * microseconds, wall-clock dates, and strings quoted for JSON and CSV.
+ * fmt.h — small formatters shared by the parts: times as microseconds,
+ * wall-clock dates, and strings escaped for text, JSON, CSV and HTML.
  * They write into the caller's buffer or FILE and never fail on valid
  * input.
  */
@@ -22,7 +22,7 @@ char *fmt_wall(int64_t ns, char *buf, int len);
 /*
  * Recorded strings are untrusted: any process names itself (prctl
  * PR_SET_NAME needs no privilege), and a trace file can hold any bytes in
- * its host, device names, models and meta. The three writers below are
+ * its host, device names, models and meta. The writers below are
  * the only way such a string reaches output, and none lets a control
  * byte through (C0, DEL, the C1 controls U+0080..U+009F, which start
  * terminal escape sequences too, or the bidirectional overrides
@@ -49,5 +49,8 @@ void json_str(FILE *f, const char *s);
  * bytes is written escaped as in text (no CR or LF is left) and quoted,
  * so that no control byte reaches a terminal showing the CSV. */
 void csv_str(FILE *f, const char *s);
+/* Write s as HTML (or XML: SVG) text or attribute value: escaped as text
+ * (fmt_text), then &, <, > and " as entities. NULL writes nothing. */
+void html_str(FILE *f, const char *s);
 
 #endif

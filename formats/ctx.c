@@ -136,7 +136,7 @@ int ff_device(struct ff_ctx *cx, const char *name, uint32_t major, uint32_t mino
 
 	if (cx->last_dev_idx >= 0 && len < sizeof(cx->last_dev) && !strcmp(cx->last_dev, name))
 		return cx->last_dev_idx;
-	if ((rc = ff_names_id(&m->names, name, len, &id)) == -E2BIG)
+	if ((rc = strtab_intern(&m->names, name, len, &id)) == -E2BIG)
 		return ff_fail(cx, rc, "line %llu: more than %u device names, or %u MiB of them: "
 			       "more than this reader holds", (unsigned long long)cx->line_no,
 			       FF_NAMES_MAX, FF_NAMES_BYTES_MAX >> 20);
@@ -203,7 +203,7 @@ int ff_device_num(struct ff_ctx *cx, const char *prefix, uint64_t num)
 
 int ff_intern(struct ff_ctx *cx, const char *str, size_t len, uint32_t *id)
 {
-	int rc = ff_names_id(&cx->src->names, str, len, id);
+	int rc = strtab_intern(&cx->src->names, str, len, id);
 
 	if (rc == -E2BIG)
 		return ff_fail(cx, rc, "line %llu: more than %u process names, or %u MiB of them: "

@@ -1,6 +1,8 @@
 /*
  * registry.c — the tables of readers and writers (foreign.h). A new
- * format adds its row here and nothing else changes. Readers are asked
+ * format adds its row here and nothing else changes: convert --list, its
+ * man page's FORMATS (made from --list by the Makefile) and the bash
+ * completion read these tables. Readers are asked
  * in this order; a tie in detect() scores goes to the earlier row, so a
  * format with a magic number comes before the text formats.
  */

@@ -484,13 +484,21 @@ void ff_source_close(struct ff_source *s)
 	for (size_t i = 0; i < s->n; i++)
 		ff_ctx_close(&s->cx[i]);
 	free(s->cx);
-	ff_names_free(&s->names);
-	ff_names_free(&s->devs.names);
+	strtab_free(&s->names);
+	strtab_free(&s->devs.names);
 	free(s->devs.idx);
 	ff_window_free(&s->win);
 	free(s->later_min);
 	bpt_header_free(&s->hdr);
 	free(s);
+}
+
+int ff_names_init(struct strtab *t)
+{
+	uint32_t id;
+
+	strtab_init(t, FF_NAMES_MAX, FF_NAMES_BYTES_MAX);
+	return strtab_intern(t, "", 0, &id);
 }
 
 const struct bpt_header *ff_source_header(const struct ff_source *s)

@@ -3,7 +3,7 @@
  * one input's reader context (ctx.c), and the two tables they share.
  *
  * A source owns its inputs (one struct ff_ctx each), the trace's header
- * (the device table lives there), the process names (struct ff_names)
+ * (the device table lives there), the process names (a common/strtab.h table)
  * and the reorder window (struct ff_window, window.c). The device table
  * and the names outlive a rewind, so the second reading of the inputs
  * gives every record the same device index and comm id as the scan did.
@@ -13,28 +13,20 @@
 
 #include "foreign.h"
 #include "source.h"
+#include "strtab.h"
 #include "window.h"
 
 /*
- * Strings by id and ids by string (open addressing on a hash). Memory
- * grows with the input's distinct names, so a table holds at most
- * FF_NAMES_MAX of them and FF_NAMES_BYTES_MAX bytes in all
- * (schemas/foreign-formats.md, "Bounds"); one more is -E2BIG.
+ * Names (processes, devices) by id and ids by name: common/strtab.h's
+ * table, strtab_intern() for each name read. Memory grows with the
+ * input's distinct names, so a table holds at most FF_NAMES_MAX of them
+ * and FF_NAMES_BYTES_MAX bytes in all (schemas/foreign-formats.md,
+ * "Bounds"); one more is -E2BIG.
  */
 #define FF_NAMES_MAX (1u << 20)
 #define FF_NAMES_BYTES_MAX (64u << 20)
-struct ff_names {
-	char **str;           /* by id; id 0 is "" */
-	uint32_t *len;        /* by id: the length (a name may hold a NUL) */
-	uint64_t bytes;       /* of all the names */
-	uint32_t n, cap;
-	uint32_t *slot;       /* id + 1, 0 = empty */
-	uint32_t nslot;       /* a power of two, > 2 n */
-};
-int ff_names_init(struct ff_names *t);
-void ff_names_free(struct ff_names *t);
-/* The id of s[0..len), added if new; -ENOMEM, or -E2BIG past the bounds. */
-int ff_names_id(struct ff_names *t, const char *s, size_t len, uint32_t *id);
+/* An empty table with those bounds and id 0 "": 0 or -ENOMEM. */
+int ff_names_init(struct strtab *t);
 
 /* One record held by the reorder window, with its arrival number (ties
  * keep the input's order). */
@@ -127,7 +119,7 @@ struct ff_ctx {
 
 /* Device lookup state of a source: every name seen, kept or not. */
 struct ff_devmap {
-	struct ff_names names;  /* device names by their own id */
+	struct strtab names;    /* device names by their own id */
 	int *idx;               /* per name id: device index or FF_DEV_DROPPED */
 	uint32_t nidx;          /* ids < nidx have an idx (FF_DEV_UNSEEN: not asked yet) */
 	uint32_t cap;
@@ -146,7 +138,7 @@ struct ff_source {
 	size_t n;
 	struct ff_ctx *cx;         /* n of them */
 	struct bpt_header hdr;
-	struct ff_names names;     /* process names */
+	struct strtab names;       /* process names */
 	struct ff_devmap devs;
 	struct ff_window win;
 	uint64_t base;             /* raw time that becomes 0 */

@@ -84,7 +84,7 @@ static int parse_strings(struct bpt_reader *r, struct bpt_cur *c,
 	int rc;
 
 	if (cur_varint(c, &nstr) || cur_varint(c, &first) ||
-	    nstr > BPT_MAX_STRINGS || first > r->nstrs ||
+	    nstr > BPT_MAX_STRINGS || first > r->strs.n ||
 	    first + nstr > BPT_MAX_STRINGS)
 		return BAD(poff, "block payload: string additions malformed");
 	for (uint64_t k = 0; k < nstr; k++) {
@@ -500,7 +500,7 @@ static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uin
 		    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
 			return BAD(c->blk_off, "block %u: record %u: bad op or flags",
 				   c->seq - 1, i0 + j);
-		if (c->vals[COL_COMM][j] >= r->nstrs)
+		if (c->vals[COL_COMM][j] >= r->strs.n)
 			return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
 				   c->seq - 1, i0 + j,
 				   (unsigned long long)c->vals[COL_COMM][j]);
@@ -517,7 +517,7 @@ static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uin
 			return BAD(c->blk_off, "block %u: record %u: bad internal flag %llu",
 				   c->seq - 1, i0 + j,
 				   (unsigned long long)c->vals[COL_INTERNAL][j]);
-		if (bpt_cause_bad(c, j, r->nstrs))
+		if (bpt_cause_bad(c, j, r->strs.n))
 			return BAD(c->blk_off, "block %u: record %u: bad cause (pid %llu, "
 				   "string %llu)", c->seq - 1, i0 + j,
 				   (unsigned long long)c->vals[COL_CAUSE_PID][j],
@@ -573,10 +573,10 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 		       comp[j] > c->max_complete || c->vals[COL_DEV][j] >= ndev ||
 		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
 		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
-		       c->vals[COL_COMM][j] >= r->nstrs ||
+		       c->vals[COL_COMM][j] >= r->strs.n ||
 		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
 		       c->vals[COL_INTERNAL][j] > 1 || bpt_file_bad(c, j) ||
-		       bpt_cause_bad(c, j, r->nstrs) ||
+		       bpt_cause_bad(c, j, r->strs.n) ||
 		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
 	}
 	if (bad || lim32 > UINT32_MAX)

@@ -459,7 +459,7 @@ static unsigned choose_coding(struct bpt_blockenc *e)
 
 /* The uncompressed block payload: strings, losses, columns. */
 static void build_payload(struct bpt_blockenc *e, unsigned coding,
-			  const struct bpt_strtab *strs, uint32_t str_from,
+			  const struct strtab *strs, uint32_t str_from,
 			  const struct bpt_loss *loss, uint32_t nloss)
 {
 	struct bpt_buf *p = &e->payload;
@@ -467,11 +467,11 @@ static void build_payload(struct bpt_blockenc *e, unsigned coding,
 
 	p->len = 0;
 	e->ncuts = 0;
-	buf_varint(p, strs->count - str_from);
+	buf_varint(p, strs->n - str_from);
 	buf_varint(p, str_from);
-	for (uint32_t id = str_from; id < strs->count; id++) {
+	for (uint32_t id = str_from; id < strs->n; id++) {
 		size_t len;
-		const char *s = bpt_strtab_get(strs, id, &len);
+		const char *s = strtab_get(strs, id, &len);
 
 		buf_str16(p, s, len);
 	}
@@ -537,7 +537,7 @@ static size_t compress(struct bpt_blockenc *e, size_t bound)
 }
 
 int bpt_blockenc_finish(struct bpt_blockenc *e, uint32_t seq,
-			const struct bpt_strtab *strs, uint32_t str_from,
+			const struct strtab *strs, uint32_t str_from,
 			const struct bpt_loss *loss, uint32_t nloss,
 			uint8_t hdr[BPT_BLOCK_HDR], const void **stored,
 			size_t *stored_len)

@@ -8,7 +8,7 @@
 #define BPT_BLOCKENC_H
 
 #include "bpt_internal.h"
-#include "bpt_strtab.h"
+#include "strtab.h"
 
 #define BPT_EST_SAMPLE 8192 /* records the coding choice looks at */
 #define BPT_EST_REF 2048    /* ... and of them, the reference search */
@@ -51,7 +51,7 @@ int bpt_blockenc_add(struct bpt_blockenc *e, const struct bpt_record *r);
  * format's limit.
  */
 int bpt_blockenc_finish(struct bpt_blockenc *e, uint32_t seq,
-			const struct bpt_strtab *strs, uint32_t str_from,
+			const struct strtab *strs, uint32_t str_from,
 			const struct bpt_loss *loss, uint32_t nloss,
 			uint8_t hdr[BPT_BLOCK_HDR], const void **stored,
 			size_t *stored_len);

@@ -162,7 +162,7 @@ static int read_paths(struct bpt_reader *r, struct rbuf *b, struct bpt_error *er
 		struct bpt_path p = { .file_dev = get_le32(e), .inode = get_le64(e + 4),
 				      .path_id = get_le32(e + 12) };
 
-		if (p.path_id >= r->nstrs || !r->strs[p.path_id][0])
+		if (p.path_id >= r->strs.n || !r->strs.len[p.path_id])
 			return BAD(at, "footer: path %u: bad string id %u", i, p.path_id);
 		r->paths.e[r->paths.n++] = p;
 	}

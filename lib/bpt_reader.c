@@ -66,28 +66,13 @@ int bpt_reader_add_string(struct bpt_reader *r, uint32_t id, const uint8_t *s,
 {
 	if (memchr(s, 0, len))
 		return -EBADMSG;
-	if (id < r->nstrs)
-		return strlen(r->strs[id]) == len && !memcmp(r->strs[id], s, len)
-			       ? 0 : -EBADMSG;
-	if (id != r->nstrs)
+	if (id < r->strs.n)
+		return r->strs.len[id] == len && !memcmp(r->strs.str[id], s, len) ? 0 : -EBADMSG;
+	if (id != r->strs.n)
 		return -EBADMSG;
-	if (r->nstrs == r->cap_strs) {
-		uint32_t cap = r->cap_strs ? r->cap_strs * 2 : 64;
-		char **p = realloc(r->strs, sizeof(*p) * cap);
+	int rc = strtab_add(&r->strs, (const char *)s, len, &id);
 
-		if (!p)
-			return -ENOMEM;
-		r->strs = p;
-		r->cap_strs = cap;
-	}
-	char *c = malloc(len + 1);
-
-	if (!c)
-		return -ENOMEM;
-	memcpy(c, s, len);
-	c[len] = 0;
-	r->strs[r->nstrs++] = c;
-	return 0;
+	return rc == -E2BIG ? -EBADMSG : rc;
 }
 
 int bpt_reader_add_loss(struct bpt_reader *r, const struct bpt_loss *l)
@@ -144,6 +129,7 @@ static struct bpt_reader *reader_new(const char *name)
 	if (!r)
 		return NULL;
 	r->fd = -1;
+	strtab_init(&r->strs, BPT_MAX_STRINGS, UINT64_MAX);
 	r->name = strdup(name ? name : "trace");
 	if (!r->name) {
 		free(r);
@@ -271,9 +257,7 @@ void bpt_reader_close(struct bpt_reader *r)
 		r->src->close(r->src_ctx);
 	if (r->fd >= 0)
 		close(r->fd);
-	for (uint32_t i = 0; i < r->nstrs; i++)
-		free(r->strs[i]);
-	free(r->strs);
+	strtab_free(&r->strs);
 	free(r->losses);
 	bpt_pathtab_free(&r->paths);
 	bpt_bcur_free(r->cur);
@@ -462,7 +446,7 @@ const char *bpt_reader_string(const struct bpt_reader *r, uint32_t id)
 {
 	if (r->src)
 		return r->src->string(r->src_ctx, id);
-	return id < r->nstrs ? r->strs[id] : NULL;
+	return id < r->strs.n ? r->strs.str[id] : NULL;
 }
 
 void bpt_reader_stats(const struct bpt_reader *r, struct bpt_stats *st)

@@ -19,6 +19,7 @@
 
 #include "bpt_internal.h"
 #include "bpt_file.h"
+#include "strtab.h"
 
 #define BPT_CHUNK 1024 /* records decoded at a time */
 
@@ -62,8 +63,7 @@ struct bpt_reader {
 	int complete;            /* valid footer */
 	struct bpt_footer ft;
 
-	char **strs;             /* string table, each malloc'd: stable */
-	uint32_t nstrs, cap_strs;
+	struct strtab strs;      /* the file's strings, by its ids (common/strtab.h) */
 	struct bpt_loss *losses;
 	size_t nloss, cap_loss;
 	struct bpt_pathtab paths; /* from the footer (1.3), sorted */
@@ -110,7 +110,7 @@ int bpt_src_read(const struct bpt_reader *r, uint64_t off, void *dst, size_t len
 const uint8_t *bpt_src_view(const struct bpt_reader *r, uint64_t off,
 			    size_t len, struct bpt_buf *buf, int *rc);
 
-/* Append string id == r->nstrs, or compare with the known one. */
+/* Append string id == r->strs.n, or compare with the known one. */
 int bpt_reader_add_string(struct bpt_reader *r, uint32_t id, const uint8_t *s,
 			  size_t len);
 int bpt_reader_add_loss(struct bpt_reader *r, const struct bpt_loss *l);

@@ -28,6 +28,7 @@ int bpt_reader_open_source(struct bpt_reader **out, const char *name,
 		return bpt_err(err, -ENOMEM, name, 0, 0, "out of memory");
 	}
 	r->fd = -1;
+	strtab_init(&r->strs, BPT_MAX_STRINGS, UINT64_MAX);
 	if (bpt_header_copy(&r->hdr, hdr)) {
 		free(r->name);
 		free(r);

@@ -36,7 +36,7 @@ struct bpt_writer {
 	uint32_t nblk_loss, cap_blk_loss;
 
 	/* What the footer needs. */
-	struct bpt_strtab strs;
+	struct strtab strs;      /* common/strtab.h: interned, ids in order of use */
 	uint32_t str_written;    /* strings [0, str_written) are in blocks */
 	size_t str_pending_bytes;
 	struct bpt_loss *losses;
@@ -121,6 +121,7 @@ int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *path,
 		return bpt_err(err, -ENOMEM, path, 0, 0, "out of memory");
 	}
 	w->fd = fd;
+	strtab_init(&w->strs, BPT_MAX_STRINGS, UINT32_MAX);
 	if (bpt_header_copy(&w->hdr, hdr)) {
 		free(w->path);
 		free(w);
@@ -153,7 +154,7 @@ int bpt_writer_create_fd(struct bpt_writer **out, int fd, const char *path,
 	uint32_t empty;
 
 	/* String 0 is always "": records that leave comm_id at 0 are valid. */
-	rc = bpt_strtab_intern(&w->strs, "", 0, &empty);
+	rc = strtab_intern(&w->strs, "", 0, &empty);
 	if (rc) {
 		bpt_err(err, rc, path, 0, 0, "out of memory");
 		goto fail;
@@ -192,12 +193,12 @@ int bpt_writer_intern(struct bpt_writer *w, const char *s, uint32_t *id)
 		if (rc)
 			return rc;
 	}
-	uint32_t before = w->strs.count;
+	uint32_t before = w->strs.n;
 
-	rc = bpt_strtab_intern(&w->strs, s, len, id);
+	rc = strtab_intern(&w->strs, s, len, id);
 	if (rc)
 		return rc;
-	if (w->strs.count != before)
+	if (w->strs.n != before)
 		w->str_pending_bytes += len + 2;
 	return 0;
 }
@@ -211,8 +212,8 @@ int bpt_writer_add(struct bpt_writer *w, const struct bpt_record *r)
 	if (r->dev >= w->hdr.ndevices || r->op >= BPT_OP__COUNT ||
 	    (r->flags & ~BPT_F__ALL) || r->completion >= BPT_COMPLETION__COUNT ||
 	    r->internal > 1 || bpt_file_record_bad(r) ||
-	    bpt_cause_record_bad(r, w->strs.count) ||
-	    r->comm_id >= w->strs.count || !BPT_SECTOR_END_OK(r->sector, r->bytes))
+	    bpt_cause_record_bad(r, w->strs.n) ||
+	    r->comm_id >= w->strs.n || !BPT_SECTOR_END_OK(r->sector, r->bytes))
 		return -EINVAL;
 	if (w->blk.n) {
 		uint64_t lo = r->issue_ns < w->blk.min_issue ? r->issue_ns : w->blk.min_issue;
@@ -290,7 +291,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 
 	if (w->error)
 		return w->error;
-	if (!w->blk.n && !w->nblk_loss && w->str_written == w->strs.count)
+	if (!w->blk.n && !w->nblk_loss && w->str_written == w->strs.n)
 		return 0;
 	if (w->nblocks >= UINT32_MAX)
 		return fail(w, -EFBIG, 0, "too many blocks");
@@ -322,7 +323,7 @@ int bpt_writer_flush(struct bpt_writer *w)
 	}
 	w->nblk_loss = 0;
 	w->blk.n = 0;
-	w->str_written = w->strs.count;
+	w->str_written = w->strs.n;
 	w->str_pending_bytes = 0;
 	return 0;
 }
@@ -343,7 +344,7 @@ static int write_footer(struct bpt_writer *w)
 	buf_u64(&f, w->tot.last_complete);
 	buf_u64(&f, w->lost);
 	buf_u64(&f, w->nloss);
-	buf_u64(&f, w->strs.count);
+	buf_u64(&f, w->strs.n);
 	buf_u64(&f, w->digest);
 	for (size_t i = 0; i < w->nblocks; i++) {
 		buf_u64(&f, w->index[i].off);
@@ -357,9 +358,9 @@ static int write_footer(struct bpt_writer *w)
 		buf_u64(&f, w->losses[i].t1_ns);
 		buf_u64(&f, w->losses[i].count);
 	}
-	for (uint32_t id = 0; id < w->strs.count; id++) {
+	for (uint32_t id = 0; id < w->strs.n; id++) {
 		size_t len;
-		const char *s = bpt_strtab_get(&w->strs, id, &len);
+		const char *s = strtab_get(&w->strs, id, &len);
 
 		buf_str16(&f, s, len);
 	}
@@ -407,7 +408,7 @@ int bpt_writer_close(struct bpt_writer *w, struct bpt_error *err)
 	free(w->blk_loss);
 	free(w->losses);
 	free(w->index);
-	bpt_strtab_free(&w->strs);
+	strtab_free(&w->strs);
 	bpt_pathtab_free(&w->paths);
 	bpt_header_free(&w->hdr);
 	free(w->path);

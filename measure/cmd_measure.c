@@ -1,8 +1,9 @@
 /*
  * cmd_measure.c — `blkpeak measure KIND --target SPEC`: the command line.
  * options.c parses and checks the options into struct measure_opts; run.c runs the
- * steps, output.c prints them, and `analyze import` stores the results
- * document (--db runs it in this process, through common/commands.h).
+ * steps, output.c prints them, and analyze_store_measurement()
+ * (common/commands.h) stores the results document as `analyze import`
+ * would.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -54,7 +55,8 @@ static const char help_common[] =
 "                         included) or --ios, whichever comes first; --ios\n"
 "                         then defaults to 1000000 (zcav: 64)\n"
 "  --seed N               random seed of the access spec (default 1)\n"
-"  --engine NAME          libaio (default) or null (no I/O, for tests);\n"
+"  --engine NAME          one of replay's engines (replay's default: libaio;\n"
+"                         null: no I/O, for tests)\n"
 "  --null-latency T       the null engine's service time\n"
 "\n";
 static const char *const help_kind_opts[] = {
@@ -226,12 +228,13 @@ static int write_results(const struct measure_opts *o, const struct measure_resu
 	return 0;
 }
 
-/* Store: `blkpeak analyze import [--db DB] -q RESULTS` in this process
- * (without --db, analyze's default database). */
+/* Store the results document in analyze's database (--db, else its
+ * default): written to --output, or to a temporary file for the store. */
 static int store(const struct measure_opts *o, const struct measure_result *r)
 {
 	char tmp[300];
 	const char *t = getenv("TMPDIR"), *path = o->output;
+	struct bpt_error err = { 0 };
 	int rc, fd = -1;
 
 	if (!path) {
@@ -248,14 +251,12 @@ static int store(const struct measure_opts *o, const struct measure_result *r)
 			return rc;
 		}
 	}
-	{
-		char *argv[] = { "analyze", "import", "-q", (char *)path, "--db", (char *)o->db, NULL };
-
-		rc = cmd_analyze(o->db ? 6 : 4, argv);
-	}
+	rc = analyze_store_measurement(o->db, path, NULL, &err);
+	if (rc)
+		pr_err("measure: %s", err.msg);
 	if (fd >= 0)
 		unlink(tmp);
-	return rc;
+	return rc ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_measure(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cliutil.h"
+#include "commands.h"
 #include "measure.h"
 
 enum {
@@ -213,6 +214,25 @@ static int parse_opt(int c, const char *arg, struct measure_opts *o, int *ios_se
 }
 
 /* Defaults of the kind, then the checks across options. */
+
+/* --engine: a row of replay's engine table (replay runs each step, as a
+ * child); else 0 after saying which engines there are. */
+static int engine_known(const char *name)
+{
+	char names[256];
+	size_t n = 0;
+
+	for (size_t i = 0; replay_engine_name(i); i++)
+		if (!strcmp(replay_engine_name(i), name))
+			return 1;
+	names[0] = 0;
+	for (size_t i = 0; replay_engine_name(i) && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      replay_engine_name(i));
+	pr_err("measure: --engine: '%s': not an engine of replay (%s)", name, names);
+	return 0;
+}
+
 static int finish_opts(struct measure_opts *o, int ios_set, int warmup_set,
 		       const char *depths, const char *weights)
 {
@@ -267,10 +287,8 @@ static int finish_opts(struct measure_opts *o, int ios_set, int warmup_set,
 		return EXIT_USAGE;
 	}
 	o->weights_given = weights != NULL;
-	if (o->engine && strcmp(o->engine, "libaio") && strcmp(o->engine, "null")) {
-		pr_err("measure: --engine: '%s': not libaio or null", o->engine);
+	if (o->engine && !engine_known(o->engine))
 		return EXIT_USAGE;
-	}
 	return 0;
 }
 

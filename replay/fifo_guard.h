@@ -4,8 +4,8 @@
  * The kernel gives real-time tasks at most sched_rt_runtime_us of each
  * sched_rt_period_us (950 ms of every second by default); a SCHED_FIFO
  * thread that stays busy longer is stopped for the rest of the period —
- * up to 50 ms in which no I/O is issued (measured here: one 42 ms stall
- * 950 ms into a replay whose issuer spun all the time). The guard sums the
+ * up to 50 ms in which no I/O is issued (seen here: bench/RESULTS.md,
+ * "a SCHED_FIFO spinner meets the RT throttle"). The guard sums the
  * issuer's own CPU time in FIFO_GUARD_BUCKETS buckets of FIFO_GUARD_BUCKET_NS
  * (one second) and says when the last second used more than
  * FIFO_GUARD_BUDGET_NS: then the issuer leaves SCHED_FIFO before the

@@ -5,7 +5,7 @@
  * the issuer wakes it when a batch is there (one system call per batch,
  * none per result), and a timeout wakes it when results come slowly.
  * It used to nap 200 µs at a time whatever came; at depth 1 those naps
- * were a fifth of a replay's CPU time (bench/RESULTS.md, "measure at
+ * took much of a replay's CPU time (bench/RESULTS.md, "measure at
  * depth 1: where the CPU goes").
  */
 #include <errno.h>
@@ -84,7 +84,8 @@ static void *drain(void *arg)
 	 * I/O path that wakes on this CPU meanwhile (a loop device's worker,
 	 * the block softirq, the issuer) runs first instead of after it;
 	 * at depth 1 on a RAM-backed loop device the batches had stalled the
-	 * I/O chain for 2-4% of a replay's time (bench/RESULTS.md) */
+	 * I/O chain (bench/RESULTS.md, "measure at depth 1 against fio:
+	 * where the 5% went") */
 	thread_slice_long();
 
 	for (;;) {

@@ -112,23 +112,25 @@ struct rp_result {
 int sched_internal_copy(struct rp_result *r);
 
 /* The warm-up read: the first request on a device takes a cold path in
- * the kernel (request allocation, AIO and block-layer state: ~30-45 µs
- * more from submit to dispatch on a loop device), so one harmless read per
- * member before the clock starts keeps that delay off the first real I/O. */
+ * the kernel (request allocation, AIO and block-layer state: longer from
+ * submit to dispatch; bench/RESULTS.md, "Replay, round 2: warm-up read"),
+ * so one harmless read per member before the clock starts keeps that
+ * delay off the first real I/O. */
 #define WARMUP_LEN 4096u
 
 enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
 
 /* The spun stretch before a due time (sched_config.spin_ns): longer than
- * the longest wake-up from a sleep seen on an idle VM (4.2 ms), so with
+ * the longest wake-up from a sleep seen on an idle VM (bench/RESULTS.md,
+ * issue 17's timing sections), so with
  * I/Os closer than this the issuer never sleeps and never waits to be
  * woken. SPIN_NS_SHORT is the stretch after a stall (spin_after_stall_ns)
  * and that of a SCHED_FIFO issuer, which must sleep now and then. */
 #define SPIN_NS_DEFAULT 5000000ull
 #define SPIN_NS_SHORT 80000ull
-/* A spin interrupted this long was not the VM's noise (gaps up to ~2-4
- * ms on an idle machine) but other tasks sharing the issuer's CPU: the
- * machine is loaded. */
+/* A spin interrupted this long was not the VM's noise (its gaps on an
+ * idle machine are shorter: bench/RESULTS.md, issue 17) but other tasks
+ * sharing the issuer's CPU: the machine is loaded. */
 #define STALL_NS 10000000ull
 /* No completion is reaped closer than this to a due time: the issue is
  * never held up by completion handling. */

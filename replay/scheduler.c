@@ -626,9 +626,10 @@ static int sched_setup(struct sched *s)
  * The reads go through the very eng_io (and so the engine's iocb) of the
  * request slot the first I/O takes, into the buffer it uses: warmed
  * through a structure of its own, or a first write after a read into the
- * read buffer, the first I/O still took ~10 µs more from its submission
- * to its Q event than the rest (a first use of that memory by the
- * kernel, measured under the blk tracer; bench/RESULTS.md). Before a
+ * read buffer, the first I/O still took longer from its submission to its
+ * Q event than the rest (a first use of that memory by the kernel, seen
+ * under the blk tracer; bench/RESULTS.md, "Replay timing at the floor").
+ * Before a
  * write the read lands in the write buffer, whose first WARMUP_LEN bytes
  * are put back after, so the data written stays the same. */
 static int warm_up(struct sched *s)
@@ -782,7 +783,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	rc = sched_setup(&s);
 	/* on the issuer's own CPU before the warm-up, so that the warm-up
 	 * warms that CPU's block-layer state: warmed from another CPU, the
-	 * first I/O took ~55 µs more from submission to issue than the rest */
+	 * first I/O took longer from submission to issue than the rest
+	 * (bench/RESULTS.md, "Replay timing on an idle machine") */
 	if (!rc && cfg->timing != TIMING_AFAP && cfg->pin)
 		cpu_pin_issuer(cfg->pin);
 	/* the first I/O is read before the warm-up, which warms its buffer */

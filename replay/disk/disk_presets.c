@@ -3,7 +3,8 @@
  * model spec ("7200", "7200,wcache=off", "rpm=5400,seek_avg=12ms,...",
  * "file=my.disk"). Every figure's source is in schemas/disk-model.md;
  * the ones no data sheet gave are marked "assumed" there and in the
- * summaries below.
+ * summaries below. The table is what `replay --list` prints, and so what
+ * blkpeak-replay(1) lists (made from it at build time).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -79,13 +79,13 @@ enum engine_flag {
 
 /*
  * An engine is this one table row: engine.c's list of them is what
- * --engine accepts, what `blkpeak replay --list-engines` prints (and so
- * the bash completion and the man page's pointer to it) and what an
- * unknown name's error lists. A new engine is a file and a row there.
+ * --engine accepts (replay's and measure's), what `blkpeak replay --list`
+ * prints (and so the bash completion and the man page, made from it) and
+ * what an unknown name's error lists. A new engine is a file and a row there.
  */
 struct engine_ops {
 	const char *name;
-	const char *summary;     /* one line for --list-engines */
+	const char *summary;     /* one line for replay --list */
 	unsigned flags;          /* enum engine_flag bits */
 	/* Whether the engine can run here: 1, or 0 with the reason in why
 	 * (checked before anything is opened); NULL: always. */

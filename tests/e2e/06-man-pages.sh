@@ -4,14 +4,17 @@
 # page and every option on a page is in the --help (tests/e2e/mancheck.py
 # names the option, the page and the command of each difference), and
 # every page renders with man -l at 80 columns without a warning from
-# man or from groff -ww.
+# man or from groff -ww. blkpeak-convert(1)'s FORMATS and
+# blkpeak-replay(1)'s ENGINES AND DISK MODELS are made from the command's
+# --list (the tables in the code): each lists exactly those rows, in order.
 . "$(dirname "$0")/lib.sh"
 need_cmd man groff python3 scdoc make
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MANDIR=$E2E_TMP/man
 # Built into the test's own folder, from the sources, by the Makefile's rule.
-make -s -C "$ROOT" --no-print-directory BUILD="$E2E_TMP/build" man >"$E2E_TMP/make.log" 2>&1 ||
+make -s -C "$ROOT" --no-print-directory BUILD="$E2E_TMP/build" MAN_BLKPEAK="$BLKPEAK" man \
+	>"$E2E_TMP/make.log" 2>&1 ||
 	fail "make man failed: $(cat "$E2E_TMP/make.log")"
 mv "$E2E_TMP/build/man" "$MANDIR"
 n=$(ls "$MANDIR"/*.1 2>/dev/null | wc -l)
@@ -30,4 +33,21 @@ for p in "$MANDIR"/*.1; do
 	MANWIDTH=80 man -l "$p" 2>/dev/null | grep -q '^NAME' ||
 		fail "$(basename "$p") renders no NAME section"
 done
+
+# The pages made from a command's --list: its section lists exactly the
+# list's rows, in its order (convert: the format registry; replay: the
+# engines and disk model presets).
+listed() { # COMMAND SECTION
+	"$BLKPEAK" "$1" --list | awk '/^  [^ ]/ { print $1 }' > "$E2E_TMP/list"
+	MANWIDTH=200 man -l "$MANDIR/blkpeak-$1.1" 2>/dev/null |
+		awk -v s="$2" '/^[A-Z]/ { in_s = ($0 == s) } in_s && /^       [a-z0-9_-]+$/ { print $1 }' \
+		> "$E2E_TMP/page"
+	[ "$(wc -l < "$E2E_TMP/list")" -ge 3 ] || fail "$1 --list lists $(wc -l < "$E2E_TMP/list") rows"
+	diff "$E2E_TMP/list" "$E2E_TMP/page" >"$E2E_TMP/d" ||
+		fail "blkpeak-$1(1) $2 and $1 --list differ (< list, > page):
+$(cat "$E2E_TMP/d")"
+	! grep -q '@LIST@' "$MANDIR/blkpeak-$1.1" || fail "blkpeak-$1(1) still holds its @LIST@ marker"
+}
+listed convert FORMATS
+listed replay "ENGINES AND DISK MODELS"
 exit 0

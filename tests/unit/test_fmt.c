@@ -158,3 +158,20 @@ Test(fmt, json_and_csv_let_no_control_through)
 	cr_assert_str_eq(out, "C:\\dir");
 	free(out);
 }
+
+/* HTML (and SVG): escaped as text, then the reserved characters as
+ * entities; an escape's own backslash is not touched. */
+Test(fmt, html_lets_no_control_or_markup_through)
+{
+	char *out = capture(html_str, evil);
+
+	cr_assert_str_eq(out, "a\\x1b[31mred\\x1b]0;pwned\\x07\\n\\u009b2J\\u202eok\\\\");
+	assert_no_control(out);
+	free(out);
+	out = capture(html_str, "<a href=\"x\">&amp;</a> caf\xc3\xa9");
+	cr_assert_str_eq(out, "&lt;a href=&quot;x&quot;&gt;&amp;amp;&lt;/a&gt; caf\xc3\xa9");
+	free(out);
+	out = capture(html_str, NULL);
+	cr_assert_str_eq(out, "");
+	free(out);
+}

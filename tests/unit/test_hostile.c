@@ -105,20 +105,20 @@ Test(hostile, an_empty_device_name_is_mapped_like_any_other)
  * to a NUL are two names, and a short stored name is not read past. */
 Test(hostile, names_holding_a_nul_stay_apart)
 {
-	struct ff_names t;
+	struct strtab t;
 	uint32_t a, b, c, d;
 
 	cr_assert_eq(ff_names_init(&t), 0);
-	cr_assert_eq(ff_names_id(&t, "x", 1, &c), 0);
-	cr_assert_eq(ff_names_id(&t, "x\0ab", 4, &a), 0);
-	cr_assert_eq(ff_names_id(&t, "x\0cd", 4, &b), 0);
+	cr_assert_eq(strtab_intern(&t, "x", 1, &c), 0);
+	cr_assert_eq(strtab_intern(&t, "x\0ab", 4, &a), 0);
+	cr_assert_eq(strtab_intern(&t, "x\0cd", 4, &b), 0);
 	cr_assert_neq(a, b);
 	cr_assert_neq(a, c);
-	cr_assert_eq(ff_names_id(&t, "x\0ab", 4, &d), 0);
+	cr_assert_eq(strtab_intern(&t, "x\0ab", 4, &d), 0);
 	cr_assert_eq(a, d);
-	cr_assert_eq(ff_names_id(&t, "x", 1, &d), 0);
+	cr_assert_eq(strtab_intern(&t, "x", 1, &d), 0);
 	cr_assert_eq(c, d);
-	ff_names_free(&t);
+	strtab_free(&t);
 }
 
 /* Group 4: blkparse text with a NUL in a process name. */
@@ -277,7 +277,7 @@ Test(hostile, blkparse_late_completion_of_a_pending_request_is_counted)
  * FF_NAMES_BYTES_MAX bytes (memory grew with every distinct name). */
 Test(hostile, name_tables_are_bounded)
 {
-	struct ff_names t;
+	struct strtab t;
 	uint32_t id;
 	char name[16];
 	size_t big = FF_NAMES_BYTES_MAX + 1;
@@ -286,15 +286,15 @@ Test(hostile, name_tables_are_bounded)
 	cr_assert(b);
 	memset(b, 'n', big);
 	cr_assert_eq(ff_names_init(&t), 0);
-	cr_assert_eq(ff_names_id(&t, b, big, &id), -E2BIG);
+	cr_assert_eq(strtab_intern(&t, b, big, &id), -E2BIG);
 	free(b);
 	for (uint32_t i = 1; i < FF_NAMES_MAX; i++) {
 		int l = snprintf(name, sizeof(name), "p%u", i);
 
-		cr_assert_eq(ff_names_id(&t, name, (size_t)l, &id), 0);
+		cr_assert_eq(strtab_intern(&t, name, (size_t)l, &id), 0);
 	}
 	cr_assert_eq(t.n, FF_NAMES_MAX);
-	cr_assert_eq(ff_names_id(&t, "p7", 2, &id), 0, "a known name is found");
-	cr_assert_eq(ff_names_id(&t, "one more", 8, &id), -E2BIG);
-	ff_names_free(&t);
+	cr_assert_eq(strtab_intern(&t, "p7", 2, &id), 0, "a known name is found");
+	cr_assert_eq(strtab_intern(&t, "one more", 8, &id), -E2BIG);
+	strtab_free(&t);
 }

@@ -231,6 +231,14 @@ Test(svg, no_series_and_long_utf8_label)
 	cr_assert_not_null(strstr(svg, ">ééééééééééééééééééééééééééééééé<title>"));
 	cr_assert_null(strstr(svg, "…"));
 	free(svg);
+	/* a label is escaped as common/fmt.h's html_str: markup as entities,
+	 * a control byte (an ESC, a bidi override) as visible text */
+	s.label = "a<b & \x1b[31m\xe2\x80\xae";
+	svg = render(&c, &s, 1, &rc);
+	cr_assert_eq(rc, 0);
+	cr_assert_not_null(strstr(svg, ">a&lt;b &amp; \\x1b[31m\\u202e<title>"));
+	cr_assert_null(strchr(svg, '\x1b'));
+	free(svg);
 	/* one wider than the chart is cut on a character boundary, with an ellipsis */
 	for (int i = 0; i < 300; i++)
 		strcat(longl, "é");
