@@ -497,7 +497,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.sector = RQ_FIELD(btf, rq, __sector);
 	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
 	if (s) {
-		take_dio_offset(rq, s);
+		take_dio_offset(rq, s, btf);
 		/* a kernel thread's write (jbd2) while one task is in fsync
 		 * on the disk: that task's commit */
 		if (btf && ev.kthread && files_on) {
@@ -582,7 +582,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.cmd_flags = cmd_flags;
 	s = track(key, &ev, now, 0);
 	if (s)
-		take_file(rq, s, 1);
+		take_file(rq, s, 1, btf);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
@@ -616,7 +616,7 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 	}
 	/* the file(s), now that merges are done; a direct I/O's offset from
 	 * creation holds while no front merge put another bio first */
-	take_file(rq, s, s->sector == sector ? 2 : 1);
+	take_file(rq, s, s->sector == sector ? 2 : 1, btf);
 	/* a write the filters follow to its cause: kept when the task that
 	 * dirtied its data passes them */
 	if (s->pending_filter) {

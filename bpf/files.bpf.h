@@ -141,16 +141,130 @@ static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue
 	}
 }
 
+/*
+ * The page cache of a regular file, or the block device's own: what the
+ * address_space `host` inode says, for a byte `in` bytes into the page
+ * `pages` after the start of the folio at `findex`. One copy for both ways of reading (plain loads in
+ * bio_file_btf, probe reads in bio_file): `LD` is the way.
+ */
+#define FILE_OF_HOST(LD, LD2, host, findex_expr, pages, in, f)			\
+	do {									\
+		__u32 mode_ = LD(host, i_mode) & S_IFMT_;			\
+										\
+		if (mode_ == S_IFBLK_) {					\
+			(f)->kind = CAPTURE_FILE_BDEV;				\
+			(f)->dev = LD(host, i_rdev);				\
+			break;							\
+		}								\
+		if (mode_ != S_IFREG_) {					\
+			(f)->kind = CAPTURE_FILE_INODE_META;			\
+			(f)->dev = LD2(host, i_sb, s_dev);			\
+			break;							\
+		}								\
+		(f)->kind = CAPTURE_FILE_DATA;					\
+		(f)->inode = LD(host, i_ino);					\
+		(f)->dev = LD2(host, i_sb, s_dev);				\
+		(f)->findex = (findex_expr);					\
+		(f)->off = (((f)->findex + (pages)) << page_shift) + (in);	\
+	} while (0)
+
+#define LD_BTF_(p, field) ((p)->field)
+/* a field of a BTF pointer (tp_btf) or of a plain number (raw_tp) */
+#define BTF_LD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+#define LD2_BTF_(p, a, b) ((p)->a->b)
+#define LD_PROBE_(p, field) BPF_CORE_READ(p, field)
+#define LD2_PROBE_(p, a, b) BPF_CORE_READ(p, a, b)
+
+/*
+ * tp_btf programs: bio_file() with plain loads for the common shape of a
+ * bio (not a direct I/O's, nor the xfs log's; its data start in its first
+ * bvec's first page, which is a folio of its own, not part of a large
+ * one). The bio comes from the request, a BTF pointer, and so does every
+ * pointer reached from it here, so the verifier lets each field be a
+ * plain load (made safe by an exception table entry, a few ns) instead
+ * of a bpf_probe_read_kernel() call (some 25 ns; a request's walk made
+ * about a dozen: bench/RESULTS.md, "Capture at the cost limit").
+ * Returns 0 for any other shape, which bio_file() reads with probe reads
+ * (pointer arithmetic on a BTF pointer is refused by the verifier, and
+ * bpf_rdonly_cast() needs Linux 6.2).
+ */
+/* The low bits of pointer `p`, a BTF pointer or not: the verifier refuses
+ * bitwise operations on a pointer, but its distance from an 8-byte aligned
+ * variable is a number with the same low three bits (as in rq_key()). */
+static __always_inline __u64 low_bits(const void *p)
+{
+	const char *base = (const char *)&counters;
+
+	/* hidden from the compiler, which knows the alignment and would
+	 * take the bits of `p` itself */
+	asm volatile("" : "+r"(base));
+	return (__u64)((const char *)p - base);
+}
+
+static __always_inline int bio_file_btf(struct bio *bio, struct file_of *f)
+{
+	unsigned long end_io = (unsigned long)bio->bi_end_io, flags;
+	struct address_space *mapping;
+	struct bio_vec *bv;
+	struct page *page;
+	struct inode *host;
+	__u64 mbits;
+	__u32 in;
+
+	if ((chain_end_io && end_io == chain_end_io) || (dio_end_io && end_io == dio_end_io) ||
+	    (xlog_end_io && end_io == xlog_end_io) || bio->bi_iter.bi_idx)
+		return 0;
+	f->kind = CAPTURE_FILE_NONE;
+	f->inode = 0;
+	f->dev = 0;
+	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!bio->bi_iter.bi_size)
+		return 1;
+	bv = bio->bi_io_vec;
+	if (!bv)
+		return 1;
+	page = bv->bv_page;
+	if (!page)
+		return 1;
+	in = bio->bi_iter.bi_bvec_done + bv->bv_offset;
+	/* compound_head shares its place with lru.next, which the verifier
+	 * takes it for: a pointer, whose low bit is read as below */
+	if ((in >> page_shift) || (low_bits((void *)page->compound_head) & 1))
+		return 0; /* a later page, or a large folio's tail page */
+	if (pgty_slab && page->page_type >> 24 == pgty_slab) {
+		f->kind = CAPTURE_FILE_NOMAP;
+		return 1;
+	}
+	flags = *(unsigned long *)page; /* as in bio_file() */
+	if ((flags >> pg_swapcache_bit & 1) && (flags >> pg_swapbacked_bit & 1)) {
+		f->kind = CAPTURE_FILE_SWAP;
+		return 1;
+	}
+	mapping = ((struct folio *)page)->mapping;
+	if (!mapping)
+		return (f->kind = CAPTURE_FILE_NOMAP), 1;
+	mbits = low_bits(mapping);
+	if (mbits & PAGE_MAPPING_FLAGS_) {
+		f->kind = mbits & PAGE_MAPPING_ANON_ ? CAPTURE_FILE_USER : CAPTURE_FILE_NOMAP;
+		return 1;
+	}
+	host = mapping->host;
+	FILE_OF_HOST(LD_BTF_, LD2_BTF_, host, ((struct folio *)page)->index, 0, in, f);
+	return 1;
+}
+
 /* The file of one bio's first byte. */
-static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_of *f)
+static __always_inline void bio_file(struct bio *bio, int at_issue, const int btf,
+				     struct file_of *f)
 {
 	__u64 end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
 	__u32 idx, in, before = 0;
 	struct bio_vec *bv;
 	unsigned long page, head, folio, mapping, flags;
 	struct inode *host;
-	__u32 mode;
 
+	if (btf && bio_file_btf(bio, f))
+		return;
 	f->kind = CAPTURE_FILE_NONE;
 	f->inode = 0;
 	f->dev = 0;
@@ -209,29 +323,16 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 		return;
 	}
 	host = BPF_CORE_READ((struct address_space *)mapping, host);
-	mode = BPF_CORE_READ(host, i_mode) & S_IFMT_;
-	if (mode == S_IFBLK_) {
-		f->kind = CAPTURE_FILE_BDEV;
-		f->dev = BPF_CORE_READ(host, i_rdev);
-		return;
-	}
-	if (mode != S_IFREG_) {
-		f->kind = CAPTURE_FILE_INODE_META;
-		f->dev = BPF_CORE_READ(host, i_sb, s_dev);
-		return;
-	}
-	f->kind = CAPTURE_FILE_DATA;
-	inode_file(host, f);
-	f->findex = BPF_CORE_READ((struct folio *)folio, index);
-	f->off = ((f->findex + (page - folio) / bpf_core_type_size(struct page)) << page_shift) +
-		 in;
+	FILE_OF_HOST(LD_PROBE_, LD2_PROBE_, host, BPF_CORE_READ((struct folio *)folio, index),
+		     (page - folio) / bpf_core_type_size(struct page), in, f);
 }
 
 /* At a request's creation: the offset of a direct I/O, which only its
  * submitter's state gives (take_file, at issue, reads the rest). */
-static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s)
+static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s,
+					    const int btf)
 {
-	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct bio *bio = BTF_LD(btf, rq, bio);
 	struct file_of f;
 	__u64 end_io;
 
@@ -240,10 +341,10 @@ static __always_inline void take_dio_offset(struct request *rq, struct capture_i
 	if (!files_on || !bio || !dio_end_io)
 		return;
 	/* only a direct I/O (or a split's front part) needs reading now */
-	end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	end_io = (__u64)(unsigned long)BTF_LD(btf, bio, bi_end_io);
 	if (end_io != dio_end_io && end_io != chain_end_io)
 		return;
-	bio_file(bio, 0, &f);
+	bio_file(bio, 0, btf, &f);
 	if (f.kind == CAPTURE_FILE_DIRECT) {
 		s->file_kind = f.kind;
 		s->file_off = f.off;
@@ -268,9 +369,9 @@ static __always_inline int continues(const struct file_of *f, const struct file_
  * second file after it (page cache data only: the flusher's plug merges
  * the end of one file's writeback with the start of the next). */
 static __always_inline void take_file(struct request *rq, struct capture_inflight *s,
-				      int at_issue)
+				      int at_issue, const int btf)
 {
-	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct bio *bio = BTF_LD(btf, rq, bio);
 	struct file_of f, g, f2 = {};
 	__u32 bytes, bytes2 = 0;
 	int second = 0;
@@ -297,34 +398,34 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 	if (!files_on || !bio)
 		return;
 	if (!dio_known)
-		bio_file(bio, at_issue, &f);
+		bio_file(bio, at_issue, btf, &f);
 	s->file_kind = f.kind;
 	s->inode = f.inode;
 	s->file_dev = f.dev;
 	s->file_off = f.off;
 	if (f.kind != CAPTURE_FILE_DATA && f.kind != CAPTURE_FILE_DIRECT)
 		return;
-	bytes = BPF_CORE_READ(bio, bi_iter.bi_size);
+	bytes = BTF_LD(btf, bio, bi_iter.bi_size);
 	for (int i = 1; i < FILE_BIOS; i++) {
-		bio = BPF_CORE_READ(bio, bi_next);
+		bio = BTF_LD(btf, bio, bi_next);
 		if (!bio)
 			break;
-		bio_file(bio, 1, &g);
+		bio_file(bio, 1, btf, &g);
 		if (!second) {
 			if (continues(&f, &g, bytes)) {
-				bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+				bytes += BTF_LD(btf, bio, bi_iter.bi_size);
 				continue;
 			}
 			if (g.kind != CAPTURE_FILE_DATA || f.kind != CAPTURE_FILE_DATA)
 				break;
 			second = 1;
 			f2 = g;
-			bytes2 = BPF_CORE_READ(bio, bi_iter.bi_size);
+			bytes2 = BTF_LD(btf, bio, bi_iter.bi_size);
 			continue;
 		}
 		if (!continues(&f2, &g, bytes2))
 			break;
-		bytes2 += BPF_CORE_READ(bio, bi_iter.bi_size);
+		bytes2 += BTF_LD(btf, bio, bi_iter.bi_size);
 	}
 	/* a page cache write: credited to the task that dirtied it */
 	if (f.kind == CAPTURE_FILE_DATA && (s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
