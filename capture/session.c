@@ -238,6 +238,8 @@ static int record_turn(struct session *s, unsigned poll_ms, struct bpt_error *er
 	int n = ring_buffer__poll(s->rb, poll_ms), err = 0;
 	uint64_t now, lost;
 
+	if (s->conv->files)
+		files_tick(s->conv->files, now_mono_ns());
 	if (n >= 0 || n == -EINTR)
 		n = ring_buffer__consume(s->rb);
 	if (s->d.err) {
