@@ -832,23 +832,36 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 	__u32 off = 0;
 	__u8 one = 1;
 
+	struct block_device *bdev;
+
 	if (!files_on || !mapping || !folio)
 		return 0;
-	inode = BPF_CORE_READ(mapping, host);
-	if (!inode ||
-	    (BPF_CORE_READ(inode, i_mode) & S_IFMT_) != S_IFREG_ ||
-	    !BPF_CORE_READ(inode, i_sb, s_bdev))
+	/* plain loads: the tracepoint's arguments are BTF pointers */
+	inode = mapping->host;
+	if (!inode || (inode->i_mode & S_IFMT_) != S_IFREG_)
 		return 0;
-	k.inode = BPF_CORE_READ(inode, i_ino);
-	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	bdev = inode->i_sb->s_bdev;
+	/* only the file systems of the traced disks (-d) */
+	if (!bdev || !bdev->bd_disk || (filter_ndevs &&
+	    !dev_passes(capture_kdev(bdev->bd_disk->major, bdev->bd_disk->first_minor))))
+		return 0;
+	k.inode = inode->i_ino;
+	k.dev = inode->i_sb->s_dev;
 	if (!own_tgid || (bpf_get_current_pid_tgid() >> 32) != own_tgid) {
-		struct dirty_key dk = { .inode = k.inode, .dev = k.dev,
-					.index = BPF_CORE_READ(folio, index) };
-		struct task_id id = {};
+		struct dirty_key dk = { .inode = k.inode, .dev = k.dev, .index = folio->index };
+		struct task_id id = {}, *old;
 
 		task_id_current(&id);
 		id.pad = current_passes();
-		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
+		/* written only when the folio's dirtier changed: an LRU
+		 * update takes the table's locks and a new element, a lookup
+		 * neither (a folio dirtied again by the same task after its
+		 * writeback, the common case, keeps its entry) */
+		old = bpf_map_lookup_elem(&dirtiers, &dk);
+		if (!old || old->pid != id.pid || old->cgroup != id.cgroup ||
+		    old->pad != id.pad || ((__u64 *)old->comm)[0] != ((__u64 *)id.comm)[0] ||
+		    ((__u64 *)old->comm)[1] != ((__u64 *)id.comm)[1])
+			bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
 	}
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;
@@ -896,7 +909,9 @@ too_long:
 /* The whole disk of an inode's file system (fsyncs' key: rq_dev's). */
 static __always_inline __u32 inode_disk(struct inode *inode)
 {
-	return BPF_CORE_READ(inode, i_sb, s_bdev, bd_disk, part0, bd_dev);
+	struct block_device *bdev = inode->i_sb->s_bdev;
+
+	return bdev ? bdev->bd_disk->part0->bd_dev : 0;
 }
 
 SEC("tp_btf/ext4_sync_file_enter")
@@ -908,7 +923,9 @@ int BPF_PROG(sync_enter, struct file *file, int datasync)
 
 	if (!files_on || !file)
 		return 0;
-	inode = BPF_CORE_READ(file, f_inode);
+	inode = file->f_inode;
+	if (!inode)
+		return 0;
 	disk = inode_disk(inode);
 	fs = bpf_map_lookup_elem(&fsyncs, &disk);
 	if (!fs) {
