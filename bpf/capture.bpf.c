@@ -347,11 +347,13 @@ static __always_inline void slot_release(struct capture_inflight *s)
 }
 
 /* The record of one request: what its in-flight entry holds, completed
- * (or bounded) at `now`. The one place an event is filled from an entry. */
-static __always_inline void fill_event(struct capture_event *out,
-				       const struct capture_inflight *s, __u64 now,
-				       __u32 dev, __u32 cmd_flags, __u8 status,
-				       __u8 completion)
+ * (or bounded) at `now`. The one place an event is filled from an entry:
+ * its first CAPTURE_EVENT_SHORT bytes (fill_head), then, for an event
+ * that needs them, the file and cause (fill_tail). */
+static __always_inline void fill_head(struct capture_event *out,
+				      const struct capture_inflight *s, __u64 now,
+				      __u32 dev, __u32 cmd_flags, __u8 status,
+				      __u8 completion)
 {
 	out->queue_ns = s->queue_ns;
 	out->issue_ns = s->issue_ns;
@@ -366,7 +368,14 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->status = status;
 	out->completion = completion;
 	out->file_kind = s->file_kind;
+	out->kthread = s->kthread;
+	out->cause_kind = s->cause_kind;
 	__builtin_memset(out->pad, 0, sizeof(out->pad));
+}
+
+static __always_inline void fill_tail(struct capture_event *out,
+				      const struct capture_inflight *s)
+{
 	out->inode = s->inode;
 	out->file_off = s->file_off;
 	out->file_dev = s->file_dev;
@@ -377,8 +386,6 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->file2_bytes = s->file2_bytes;
 	out->cause_cgroup = s->cause_cgroup;
 	out->cause_pid = s->cause_pid;
-	out->cause_kind = s->cause_kind;
-	out->kthread = s->kthread;
 	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
 	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
 	out->cause2_cgroup = s->cause2_cgroup;
@@ -405,7 +412,8 @@ static __always_inline void send_unseen(const struct capture_inflight *s, __u64 
 		__sync_fetch_and_add(&counters.lost, 1);
 		return;
 	}
-	fill_event(out, s, now, s->dev, s->cmd_flags, 0, CAPTURE_COMPLETION_REUSED);
+	fill_head(out, s, now, s->dev, s->cmd_flags, 0, CAPTURE_COMPLETION_REUSED);
+	fill_tail(out, s);
 	bpf_ringbuf_submit(out, BPF_RB_NO_WAKEUP);
 }
 
@@ -655,14 +663,21 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 	 * volatile cache, which never reached the driver. */
 	if (!s->issue_ns)
 		goto forget;
-	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
-	if (!out) {
-		__sync_fetch_and_add(&counters.lost, 1);
-		goto forget;
-	}
 	now = bpf_ktime_get_ns();
-	fill_event(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
-		   CAPTURE_COMPLETION_SEEN);
+	if (capture_event_needs_tail(s->file_kind, s->cause_kind)) {
+		out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+		if (!out)
+			goto lost;
+		fill_head(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
+			  CAPTURE_COMPLETION_SEEN);
+		fill_tail(out, s);
+	} else {
+		out = bpf_ringbuf_reserve(&events, CAPTURE_EVENT_SHORT, 0);
+		if (!out)
+			goto lost;
+		fill_head(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
+			  CAPTURE_COMPLETION_SEEN);
+	}
 	/* The query is a helper call: made on a sample of the completions,
 	 * picked by the clock's low bits (no shared counter to bounce
 	 * between CPUs). */
@@ -672,6 +687,10 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(out, flags);
 forget:
+	slot_release(s);
+	return 0;
+lost:
+	__sync_fetch_and_add(&counters.lost, 1);
 	slot_release(s);
 	return 0;
 }
@@ -849,19 +868,11 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 	k.dev = inode->i_sb->s_dev;
 	if (!own_tgid || (bpf_get_current_pid_tgid() >> 32) != own_tgid) {
 		struct dirty_key dk = { .inode = k.inode, .dev = k.dev, .index = folio->index };
-		struct task_id id = {}, *old;
+		struct task_id id = {};
 
 		task_id_current(&id);
 		id.pad = current_passes();
-		/* written only when the folio's dirtier changed: an LRU
-		 * update takes the table's locks and a new element, a lookup
-		 * neither (a folio dirtied again by the same task after its
-		 * writeback, the common case, keeps its entry) */
-		old = bpf_map_lookup_elem(&dirtiers, &dk);
-		if (!old || old->pid != id.pid || old->cgroup != id.cgroup ||
-		    old->pad != id.pad || ((__u64 *)old->comm)[0] != ((__u64 *)id.comm)[0] ||
-		    ((__u64 *)old->comm)[1] != ((__u64 *)id.comm)[1])
-			bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
+		dirtier_set(&dk, &id);
 	}
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;

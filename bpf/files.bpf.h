@@ -75,12 +75,119 @@ struct task_id {
 	__u8 comm[CAPTURE_COMM_LEN];
 };
 
+/*
+ * The dirtier table: 262,144 entries of one cache line in sets of
+ * DIRTY_WAYS, the set picked by a hash of the folio. An array map, read
+ * and written with plain loads and stores: an LRU hash map's update took
+ * its locks and a new element for every dirtied folio (some 450 ns of the
+ * 620 a dirtied folio cost: bench/RESULTS.md, "Capture at the cost
+ * limit"). A full set gives up a random entry. Entries are written without
+ * a lock, so each carries a check of its contents (never 0; 0: free),
+ * written last; an entry torn by two CPUs writing it at once, or read
+ * while written, fails its check and counts as not known
+ * (dirtier_missed): never the wrong task.
+ */
+#define DIRTY_WAYS 4
+#define DIRTY_ENTRIES 262144 /* a power of two */
+
+struct dirty_entry {
+	__u64 inode, index;
+	__u32 dev, check;
+	struct task_id t;
+	__u64 pad;
+};
+_Static_assert(sizeof(struct dirty_entry) == 64, "dirty_entry: one cache line");
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 262144);
-	__type(key, struct dirty_key);
-	__type(value, struct task_id);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DIRTY_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct dirty_entry);
 } dirtiers SEC(".maps");
+
+static __always_inline __u64 dirty_hash(const struct dirty_key *k)
+{
+	return (k->inode * 0x9e3779b97f4a7c15ull ^ k->index * 0xc2b2ae3d27d4eb4full ^ k->dev) *
+	       0xff51afd7ed558ccdull;
+}
+
+/* The check of an entry: all of it but the check itself; never 0. */
+static __always_inline __u32 dirty_check(const struct dirty_entry *e)
+{
+	__u64 h = (e->inode * 0x9e3779b97f4a7c15ull) ^ (e->index * 0xc2b2ae3d27d4eb4full) ^
+		  ((__u64)e->dev << 32 | e->t.pid) ^ (e->t.cgroup * 0x165667b19e3779f9ull) ^
+		  (((const __u64 *)e->t.comm)[0] * 0x27d4eb2f165667c5ull) ^
+		  (((const __u64 *)e->t.comm)[1] * 0x94d049bb133111ebull) ^ e->t.pad;
+
+	h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
+	return (__u32)(h >> 32) | 1;
+}
+
+static __always_inline struct dirty_entry *dirty_way(__u32 set, __u32 w)
+{
+	__u32 idx = (set * DIRTY_WAYS + w) & (DIRTY_ENTRIES - 1);
+
+	return bpf_map_lookup_elem(&dirtiers, &idx);
+}
+
+/* The dirtier of folio `k` into `out`: 1, or 0 when not known. */
+static __always_inline int dirtier_find(const struct dirty_key *k, struct task_id *out)
+{
+	__u32 set = dirty_hash(k) >> 32;
+
+	for (int w = 0; w < DIRTY_WAYS; w++) {
+		struct dirty_entry *p = dirty_way(set, w), e;
+
+		if (!p || p->inode != k->inode || p->index != k->index || p->dev != k->dev)
+			continue;
+		/* one copy, checked: what is used is what was checked */
+		__builtin_memcpy(&e, p, sizeof(e));
+		if (e.check != dirty_check(&e) || e.inode != k->inode ||
+		    e.index != k->index || e.dev != k->dev)
+			return 0;
+		*out = e.t;
+		return 1;
+	}
+	return 0;
+}
+
+/* Folio `k` was dirtied by `id`: written unless its entry says so already. */
+static __always_inline void dirtier_set(const struct dirty_key *k, const struct task_id *id)
+{
+	__u32 set = dirty_hash(k) >> 32, victim = DIRTY_WAYS;
+	struct dirty_entry *p;
+
+	for (int w = 0; w < DIRTY_WAYS; w++) {
+		p = dirty_way(set, w);
+		if (!p)
+			return;
+		if (p->inode == k->inode && p->index == k->index && p->dev == k->dev) {
+			if (p->t.pid == id->pid && p->t.cgroup == id->cgroup &&
+			    p->t.pad == id->pad &&
+			    ((const __u64 *)p->t.comm)[0] == ((const __u64 *)id->comm)[0] &&
+			    ((const __u64 *)p->t.comm)[1] == ((const __u64 *)id->comm)[1] &&
+			    p->check == dirty_check(p))
+				return; /* the same dirtier: nothing to write */
+			victim = w;
+			break;
+		}
+		if (victim == DIRTY_WAYS && !p->check)
+			victim = w; /* the first free one, unless the folio has one */
+	}
+	if (victim == DIRTY_WAYS)
+		victim = bpf_get_prandom_u32() % DIRTY_WAYS;
+	p = dirty_way(set, victim);
+	if (!p)
+		return;
+	p->check = 0; /* invalid while written */
+	asm volatile("" ::: "memory");
+	p->inode = k->inode;
+	p->index = k->index;
+	p->dev = k->dev;
+	p->t = *id;
+	asm volatile("" ::: "memory");
+	p->check = dirty_check(p);
+}
 
 /* Tasks in fsync (ext4_sync_file_enter .. _exit) per whole disk: a
  * journal or metadata write a kernel thread (jbd2) submits while exactly
@@ -430,14 +537,14 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 	/* a page cache write: credited to the task that dirtied it */
 	if (f.kind == CAPTURE_FILE_DATA && (s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
 		struct dirty_key k = { .inode = f.inode, .index = f.findex, .dev = f.dev };
-		struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+		struct task_id d;
 
-		if (d) {
+		if (dirtier_find(&k, &d)) {
 			s->cause_kind = CAPTURE_CAUSE_DIRTIER;
-			s->cause_passes = d->pad;
-			s->cause_pid = d->pid;
-			s->cause_cgroup = d->cgroup;
-			__builtin_memcpy(s->cause_comm, d->comm, sizeof(s->cause_comm));
+			s->cause_passes = d.pad;
+			s->cause_pid = d.pid;
+			s->cause_cgroup = d.cgroup;
+			__builtin_memcpy(s->cause_comm, d.comm, sizeof(s->cause_comm));
 		} else {
 			__sync_fetch_and_add(&counters.dirtier_missed, 1);
 		}
@@ -453,13 +560,13 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 		if ((s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
 			struct dirty_key k = { .inode = f2.inode, .index = f2.findex,
 					       .dev = f2.dev };
-			struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+			struct task_id d;
 
-			if (d) {
-				s->cause2_passes = d->pad;
-				s->cause2_pid = d->pid;
-				s->cause2_cgroup = d->cgroup;
-				__builtin_memcpy(s->cause2_comm, d->comm, sizeof(s->cause2_comm));
+			if (dirtier_find(&k, &d)) {
+				s->cause2_passes = d.pad;
+				s->cause2_pid = d.pid;
+				s->cause2_cgroup = d.cgroup;
+				__builtin_memcpy(s->cause2_comm, d.comm, sizeof(s->cause2_comm));
 			}
 		}
 	}

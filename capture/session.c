@@ -89,7 +89,12 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct drain *d = ctx;
 	int err;
 
-	if (size < sizeof(struct capture_event))
+	/* a short event (capture_events.h) has no file nor cause, which
+	 * convert_event then leaves unread */
+	if (size < sizeof(struct capture_event) &&
+	    (size < CAPTURE_EVENT_SHORT ||
+	     capture_event_needs_tail(((const struct capture_event *)data)->file_kind,
+				      ((const struct capture_event *)data)->cause_kind)))
 		return 0;
 	err = record_event(d, data);
 	return err;
