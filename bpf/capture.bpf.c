@@ -837,6 +837,13 @@ struct {
 	__uint(max_entries, 2 << 20);
 } path_events SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_key);
+} path_last SEC(".maps");
+
 #define PATH_DEPTH 16
 #define NAME_MAX_ 255
 
@@ -852,6 +859,8 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 	__u8 one = 1;
 
 	struct block_device *bdev;
+	struct path_key *last;
+	__u32 zero = 0;
 
 	if (!files_on || !mapping || !folio)
 		return 0;
@@ -874,6 +883,15 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 		id.pad = current_passes();
 		dirtier_set(&dk, &id);
 	}
+	/* the file this CPU last saw: its path went out already (a write
+	 * dirties its folios one after another), no table lookup */
+	last = bpf_map_lookup_elem(&path_last, &zero);
+	if (!last)
+		return 0;
+	if (last->inode == k.inode && last->dev == k.dev)
+		return 0;
+	last->inode = k.inode;
+	last->dev = k.dev;
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;
 	bpf_map_update_elem(&paths_seen, &k, &one, BPF_ANY);
