@@ -943,6 +943,13 @@ static __always_inline __u32 inode_disk(struct inode *inode)
 	return bdev ? bdev->bd_disk->part0->bd_dev : 0;
 }
 
+/* A disk -d traces (an fsync on another is no commit of ours); `disk` is
+ * the kernel's dev_t of the whole disk (part0's bd_dev), as rq_dev(). */
+static __always_inline int disk_passes(__u32 disk)
+{
+	return disk && dev_passes(disk);
+}
+
 SEC("tp_btf/ext4_sync_file_enter")
 int BPF_PROG(sync_enter, struct file *file, int datasync)
 {
@@ -956,6 +963,8 @@ int BPF_PROG(sync_enter, struct file *file, int datasync)
 	if (!inode)
 		return 0;
 	disk = inode_disk(inode);
+	if (!disk_passes(disk))
+		return 0;
 	fs = bpf_map_lookup_elem(&fsyncs, &disk);
 	if (!fs) {
 		bpf_map_update_elem(&fsyncs, &disk, &init, BPF_NOEXIST);
@@ -979,6 +988,8 @@ int BPF_PROG(sync_exit, struct inode *inode, int ret)
 	if (!files_on || !inode)
 		return 0;
 	disk = inode_disk(inode);
+	if (!disk_passes(disk))
+		return 0;
 	fs = bpf_map_lookup_elem(&fsyncs, &disk);
 	if (fs && __sync_fetch_and_add(&fs->count, -1) <= 0)
 		fs->count = 0; /* entered before the capture */
