@@ -384,14 +384,28 @@ static __always_inline void fill_tail(struct capture_event *out,
 	out->file2_off = s->file2_off;
 	out->file2_dev = s->file2_dev;
 	out->file2_bytes = s->file2_bytes;
-	out->cause_cgroup = s->cause_cgroup;
-	out->cause_pid = s->cause_pid;
 	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
-	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
-	out->cause2_cgroup = s->cause2_cgroup;
-	out->cause2_pid = s->cause2_pid;
 	out->pad3 = 0;
-	__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
+	/* the entry's third cache line is read only when it was written
+	 * for this request (track() leaves it alone) */
+	if (s->cause_kind != CAPTURE_CAUSE_NONE) {
+		out->cause_cgroup = s->cause_cgroup;
+		out->cause_pid = s->cause_pid;
+		__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
+	} else {
+		out->cause_cgroup = 0;
+		out->cause_pid = 0;
+		__builtin_memset(out->cause_comm, 0, sizeof(out->cause_comm));
+	}
+	if (s->file2_bytes && s->cause2_pid) {
+		out->cause2_cgroup = s->cause2_cgroup;
+		out->cause2_pid = s->cause2_pid;
+		__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
+	} else {
+		out->cause2_cgroup = 0;
+		out->cause2_pid = 0;
+		__builtin_memset(out->cause2_comm, 0, sizeof(out->cause2_comm));
+	}
 }
 
 /*
@@ -449,11 +463,12 @@ track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 	s->kthread = ev->kthread;
 	s->pending_filter = 0;
 	s->cause_passes = s->cause2_passes = 0;
+	/* the cause fields (the third cache line) are written only with a
+	 * cause_kind, the second file's with file2_bytes, and read only
+	 * then (fill_tail): not cleared here, where every request would
+	 * pay for the line */
 	s->cause_kind = CAPTURE_CAUSE_NONE;
-	s->cause_pid = 0;
-	s->cause_cgroup = 0;
-	s->cause2_pid = 0;
-	s->cause2_cgroup = 0;
+	s->file2_bytes = 0;
 	return s;
 }
 
@@ -629,7 +644,7 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 	 * dirtied its data passes them */
 	if (s->pending_filter) {
 		if (!(s->cause_kind == CAPTURE_CAUSE_DIRTIER && s->cause_passes) &&
-		    !(s->cause2_pid && s->cause2_passes)) {
+		    !(s->file2_bytes && s->cause2_pid && s->cause2_passes)) {
 			slot_release(s);
 			return 0;
 		}
