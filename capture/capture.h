@@ -221,6 +221,25 @@ int convert_add_dev(struct convert *c, uint32_t kdev);
 int convert_event(struct convert *c, const struct capture_event *e,
 		  struct bpt_record *rec);
 
+/* ------------------------------------------------------------ ringread.c */
+
+/* The events ring buffer, mapped for reading in place. */
+struct evring {
+	void *cons;          /* the consumer position's page (writable) */
+	void *prod;          /* the producer position's page, then the data twice */
+	const uint8_t *data;
+	uint64_t size;       /* of the data, a power of two */
+	size_t page;
+};
+typedef int (*evring_fn)(void *ctx, void *data, size_t size);
+/* Map the ring buffer map `map_fd` of `size` data bytes: 0 or -errno. */
+int evring_open(struct evring *r, int map_fd, uint64_t size);
+void evring_close(struct evring *r);
+/* Hand each committed record to fn, in order, until none is left or fn
+ * returns non-zero: the number handed, or fn's value (that record is
+ * consumed). Waits for nothing. */
+int evring_consume(struct evring *r, evring_fn fn, void *ctx);
+
 /* ------------------------------------------------------------ bpf_loader.c */
 
 struct capture_bpf;
