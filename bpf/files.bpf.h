@@ -251,8 +251,9 @@ static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue
 /*
  * The page cache of a regular file, or the block device's own: what the
  * address_space `host` inode says, for a byte `in` bytes into the page
- * `pages` after the start of the folio at `findex`. One copy for both ways of reading (plain loads in
- * bio_file_btf, probe reads in bio_file): `LD` is the way.
+ * `pages` after the start of the folio at `findex`. One copy for both
+ * ways of reading (plain loads in bio_file_btf, probe reads in
+ * bio_file): `LD` and `LD2` are the way.
  */
 #define FILE_OF_HOST(LD, LD2, host, findex_expr, pages, in, f)			\
 	do {									\
