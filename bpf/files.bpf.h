@@ -49,6 +49,9 @@ const volatile __u32 pg_swapbacked_bit = 17;
 /* page_type >> 24 of a slab page (PGTY_slab, Linux 6.10+); 0: not known */
 const volatile __u32 pgty_slab = 0;
 
+/* a field of a BTF pointer (tp_btf) or of a plain number (raw_tp) */
+#define BTF_LD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
 struct file_of {
 	__u64 inode, off;
 	__u64 findex;  /* DATA: the folio's index (the dirtier table's key) */
@@ -215,12 +218,35 @@ static __always_inline void task_id_current(struct task_id *id)
 	((__u64 *)id->comm)[1] = ((const __u64 *)t->comm)[1];
 }
 
-/* The file of a regular-file inode `host`. */
-static __always_inline void inode_file(struct inode *host, struct file_of *f)
-{
-	f->inode = BPF_CORE_READ(host, i_ino);
-	f->dev = BPF_CORE_READ(host, i_sb, s_dev);
-}
+/*
+ * Field `field` of the `type` at `src` into `out`, from `buf`, which holds
+ * the first `n` bytes of it (one probe read for several fields, not one
+ * each): its offset is a constant once the object is loaded (CO-RE); a
+ * field past `n` is read on its own. `buf` is a per-CPU map value
+ * (head_bufs): the stack has no room for it in every inlined copy.
+ */
+#define HEAD_GET(buf, n, type, field, src, out)					\
+	do {									\
+		__u32 o_ = bpf_core_field_offset(type, field);			\
+										\
+		if (o_ + sizeof(out) <= (n))					\
+			__builtin_memcpy(&(out), (const __u8 *)(buf) + o_, sizeof(out)); \
+		else								\
+			BPF_CORE_READ_INTO(&(out), (type *)(src), field);	\
+	} while (0)
+
+struct head_buf {
+	__u64 b[10];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct head_buf);
+} head_bufs SEC(".maps");
+
+static const __u32 head_zero = 0;
 
 /* Direct I/O through iomap: bi_private is the struct iomap_dio, whose
  * size counts the bytes of the bios submitted so far, this one's
@@ -228,20 +254,43 @@ static __always_inline void inode_file(struct inode *host, struct file_of *f)
  * file position iocb->ki_pos (moved only at completion). Valid while the
  * submitter is in submit_bio (at request creation); `at_issue` says the
  * value is read later, and the offset is then unknown. `before`: bytes of
- * a split's front part that precede this bio. */
+ * a split's front part that precede this bio. `btf`: `bio` is a BTF
+ * pointer (plain loads). The iomap_dio, kiocb and inode are not: each is
+ * read in one piece (HEAD_GET), five probe reads in all. */
 static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue,
-				     struct file_of *f)
+				     const int btf, struct file_of *f)
 {
-	struct iomap_dio *dio = BPF_CORE_READ(bio, bi_private);
-	struct kiocb *iocb = BPF_CORE_READ(dio, iocb);
-	struct inode *host = BPF_CORE_READ(iocb, ki_filp, f_inode);
+	struct iomap_dio *dio = BTF_LD(btf, bio, bi_private);
+	struct head_buf *h = bpf_map_lookup_elem(&head_bufs, &head_zero);
+	__u64 size = 0, pos = 0;
+	struct kiocb *iocb = NULL;
+	struct file *filp = NULL;
+	struct inode *host = NULL;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
 
 	f->kind = CAPTURE_FILE_DIRECT;
-	inode_file(host, f);
+	f->inode = 0;
+	f->dev = 0;
 	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!h || bpf_probe_read_kernel(h->b, 32, dio))
+		return;
+	HEAD_GET(h->b, 32, struct iomap_dio, iocb, dio, iocb);
+	HEAD_GET(h->b, 32, struct iomap_dio, size, dio, size);
+	if (bpf_probe_read_kernel(h->b, 16, iocb))
+		return;
+	HEAD_GET(h->b, 16, struct kiocb, ki_filp, iocb, filp);
+	HEAD_GET(h->b, 16, struct kiocb, ki_pos, iocb, pos);
+	host = BPF_CORE_READ(filp, f_inode);
+	if (bpf_probe_read_kernel(h->b, sizeof(h->b), host))
+		return;
+	HEAD_GET(h->b, sizeof(h->b), struct inode, i_ino, host, ino);
+	HEAD_GET(h->b, sizeof(h->b), struct inode, i_sb, host, sb);
+	f->inode = ino;
+	f->dev = BPF_CORE_READ(sb, s_dev);
 	if (!at_issue) {
-		__u64 end = BPF_CORE_READ(iocb, ki_pos) + BPF_CORE_READ(dio, size);
-		__u64 sz = BPF_CORE_READ(bio, bi_iter.bi_size) + before;
+		__u64 end = pos + size;
+		__u64 sz = (__u64)BTF_LD(btf, bio, bi_iter.bi_size) + before;
 
 		if (end >= sz)
 			f->off = end - sz;
@@ -277,8 +326,6 @@ static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue
 	} while (0)
 
 #define LD_BTF_(p, field) ((p)->field)
-/* a field of a BTF pointer (tp_btf) or of a plain number (raw_tp) */
-#define BTF_LD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
 #define LD2_BTF_(p, a, b) ((p)->a->b)
 #define LD_PROBE_(p, field) BPF_CORE_READ(p, field)
 #define LD2_PROBE_(p, a, b) BPF_CORE_READ(p, a, b)
@@ -384,11 +431,11 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, const int bt
 		if (dio_end_io && (__u64)(unsigned long)BPF_CORE_READ(parent, bi_end_io) ==
 				  dio_end_io) {
 			before = BPF_CORE_READ(bio, bi_iter.bi_size);
-			dio_file(parent, before, at_issue, f);
+			dio_file(parent, before, at_issue, 0, f);
 			return;
 		}
 	} else if (dio_end_io && end_io == dio_end_io) {
-		dio_file(bio, 0, at_issue, f);
+		dio_file(bio, 0, at_issue, btf, f);
 		return;
 	} else if (xlog_end_io && end_io == xlog_end_io) {
 		f->kind = CAPTURE_FILE_XLOG;
