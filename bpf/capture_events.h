@@ -189,9 +189,11 @@ static inline int capture_event_needs_tail(__u8 file_kind, __u8 cause_kind)
  * only creation and issue write: they are read only when the completion
  * was never seen (the request is used again, or still pending at the
  * end), when the request holds another use's values or none. The file
- * and cause (format 1.3), written at creation and issue, fill the rest of
- * the second line and the third; a completion copies them into its
- * record.
+ * and cause (format 1.3), written at issue (a direct I/O's file and a
+ * journal write's fsync cause at creation), fill the rest of the second
+ * line and the third; a completion copies them into its record when it
+ * names a file or a cause. The third line (the cause) is written only
+ * with a cause_kind: a request without one never touches it.
  */
 struct capture_inflight {
 	__u64 rq;        /* the owner's key (rq_key() in capture.bpf.c); 0: free */
