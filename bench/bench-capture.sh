@@ -107,27 +107,36 @@ for r in $(seq "$ROUNDS"); do
 	done
 done
 # The highest rate: two fio jobs at QD32 each, recorded by blkpeak with
-# its default buffer. Its direct costs are measured too, which the noise
-# of a shared machine does not blur: the BPF programs' run time (kernel
-# bpf_stats, global state: under the kernel-state lock) and the capture
-# process's CPU time.
+# its default buffer, with attribution (the default) and with --no-files.
+# Its direct costs are measured too, which the noise of a shared machine
+# does not blur: the BPF programs' run time (kernel bpf_stats, global
+# state: under the kernel-state lock) and the capture process's CPU time
+# while fio runs (/proc/PID/task/*/schedstat, in ns: the start-up's BPF
+# load and verification are not the per-I/O cost).
 with_kernel_lock
 echo 1 > /proc/sys/kernel/bpf_stats_enabled
-"$BLKPEAK" capture -o "$W/max.bpt" -d "$dev" --json > "$W/max.sum" 2>"$W/max.err" &
-cap=$!
-sleep 1
-fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
-	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
-	--output="$W/max.json"
-ticks=$(awk '{ print $14 + $15 }' "/proc/$cap/stat")
-sed -n 's/^prog_id:\t*//p' /proc/$cap/fdinfo/* 2>/dev/null | sort -u > "$W/max.progs"
-bpftool prog show -j > "$W/max.bpfstats"
-kill -INT $cap
-wait $cap || note "max rate: $(cat "$W/max.err")"
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+for mode in files nofiles; do
+	opt=; [ $mode = nofiles ] && opt=--no-files
+	# shellcheck disable=SC2086
+	"$BLKPEAK" capture -o "$W/max-$mode.bpt" -d "$dev" --json $opt > "$W/max-$mode.sum" 2>"$W/max-$mode.err" &
+	cap=$!
+	for _ in $(seq 200); do [ -s "$W/max-$mode.bpt" ] && break; sleep 0.05; done
+	sleep 0.2
+	c0=$(cpu_ns $cap)
+	fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
+		--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
+		--output="$W/max-$mode.json"
+	c1=$(cpu_ns $cap)
+	sed -n 's/^prog_id:\t*//p' /proc/$cap/fdinfo/* 2>/dev/null | sort -u > "$W/max-$mode.progs"
+	bpftool prog show -j > "$W/max-$mode.bpfstats"
+	kill -INT $cap
+	wait $cap || note "max rate ($mode): $(cat "$W/max-$mode.err")"
+	echo $((c1 - c0)) > "$W/max-$mode.cpu"
+done
 echo 0 > /proc/sys/kernel/bpf_stats_enabled
 flock -u 9
-echo "$ticks $(getconf CLK_TCK)" > "$W/max.cpu"
 
 echo "IOPS per round ($SECS s runs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)):"
 cat "$W/table"
@@ -166,24 +175,38 @@ for f in sorted(os.listdir(w)):
 print("\nblkpeak, default buffer: highest rate with no ring-buffer loss %.0f events/s;" % best)
 print("  lost over all runs: %d of %d (%s)" % (lost_any, bp_ios + lost_any,
       ", ".join("%s %d" % kv for kv in sorted(causes.items()) if kv[1]) or "none"))
-# direct costs at the highest rate
-ids = set(int(l) for l in open(os.path.join(w, "max.progs")) if l.strip())
-progs = [p for p in json.load(open(os.path.join(w, "max.bpfstats"))) if p["id"] in ids]
-mx = json.load(open(os.path.join(w, "max.sum")))
-ticks, hz = map(int, open(os.path.join(w, "max.cpu")).read().split())
-rate = json.load(open(os.path.join(w, "max.json")))["jobs"][0]["read"]["iops"]
-if mx["ios"] and progs:
+# direct costs at the highest rate, attribution on and off
+PER_IO = ("io_start", "rq_insert", "rq_issue", "rq_complete")
+for mode, what in (("files", "attribution on"), ("nofiles", "--no-files")):
+    if not os.path.exists(os.path.join(w, "max-%s.sum" % mode)) or not os.path.getsize(os.path.join(w, "max-%s.sum" % mode)):
+        print("highest rate (%s): no result" % what)
+        continue
+    ids = set(int(l) for l in open(os.path.join(w, "max-%s.progs" % mode)) if l.strip())
+    progs = [p for p in json.load(open(os.path.join(w, "max-%s.bpfstats" % mode))) if p["id"] in ids]
+    mx = json.load(open(os.path.join(w, "max-%s.sum" % mode)))
+    cpu = int(open(os.path.join(w, "max-%s.cpu" % mode)).read())
+    rate = json.load(open(os.path.join(w, "max-%s.json" % mode)))["jobs"][0]["read"]["iops"]
+    if not mx["ios"] or not progs:
+        continue
     per = {p["name"]: p.get("run_time_ns", 0) / max(p.get("run_cnt", 0), 1) for p in progs if p.get("run_cnt")}
-    # each I/O runs each program once; the programs also run for other
-    # disks' I/O, so per-run averages are summed, not totals divided
-    bpf_ns = sum(v for k, v in per.items() if "merge" not in k)
-    user_ns = ticks / hz * 1e9 / mx["ios"]
+    # each I/O runs each of these once; the programs also run for other
+    # disks' I/O, so per-run averages are summed, not totals divided.
+    # The others (merge, requeue, the file system hooks) do not run per
+    # I/O of this load: shown apart, with their run counts.
+    bpf_ns = sum(v for k, v in per.items() if k.startswith(PER_IO))
+    cnt = {p["name"]: p.get("run_cnt", 0) for p in progs}
+    user_ns = cpu / mx["ios"]
     share = (bpf_ns + user_ns) * rate / (os.cpu_count() * 1e9)
-    print("highest rate: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (rate, mx["ios"], mx["lost_events"],
+    print("highest rate, %s: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (what, rate, mx["ios"], mx["lost_events"],
           ", ".join("%s %d" % kv for kv in sorted(mx["lost_by_cause"].items()) if kv[1]) or "none"))
-    print("  BPF run time per I/O %.0f ns (%s), capture process %.0f ns per I/O"
-          % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items())), user_ns))
+    print("  BPF run time per I/O %.0f ns (%s); capture process %.0f ns per I/O while fio ran"
+          % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items()) if k.startswith(PER_IO)), user_ns))
+    rest = ["%s %.0f ns x %d" % (k, v, cnt[k]) for k, v in sorted(per.items()) if not k.startswith(PER_IO)]
+    if rest:
+        print("  not per I/O: %s" % ", ".join(rest))
     print("  = %.1f%% of the machine's %d CPUs at that rate" % (share * 100, os.cpu_count()))
+    if mx["lost_by_cause"]["ring_buffer_full"] == 0:
+        print("  %.0f events/s sustained with no loss (default buffer)" % rate)
 if bp_ios and bt_ios:
     a, b = bp_bytes / bp_ios, bt_bytes / bt_ios
     print("bytes per I/O: blkpeak %.2f, blk tracer (blktrace format) %.1f: 1/%.0f%s"

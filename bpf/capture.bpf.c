@@ -347,11 +347,13 @@ static __always_inline void slot_release(struct capture_inflight *s)
 }
 
 /* The record of one request: what its in-flight entry holds, completed
- * (or bounded) at `now`. The one place an event is filled from an entry. */
-static __always_inline void fill_event(struct capture_event *out,
-				       const struct capture_inflight *s, __u64 now,
-				       __u32 dev, __u32 cmd_flags, __u8 status,
-				       __u8 completion)
+ * (or bounded) at `now`. The one place an event is filled from an entry:
+ * its first CAPTURE_EVENT_SHORT bytes (fill_head), then, for an event
+ * that needs them, the file and cause (fill_tail). */
+static __always_inline void fill_head(struct capture_event *out,
+				      const struct capture_inflight *s, __u64 now,
+				      __u32 dev, __u32 cmd_flags, __u8 status,
+				      __u8 completion)
 {
 	out->queue_ns = s->queue_ns;
 	out->issue_ns = s->issue_ns;
@@ -366,7 +368,14 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->status = status;
 	out->completion = completion;
 	out->file_kind = s->file_kind;
+	out->kthread = s->kthread;
+	out->cause_kind = s->cause_kind;
 	__builtin_memset(out->pad, 0, sizeof(out->pad));
+}
+
+static __always_inline void fill_tail(struct capture_event *out,
+				      const struct capture_inflight *s)
+{
 	out->inode = s->inode;
 	out->file_off = s->file_off;
 	out->file_dev = s->file_dev;
@@ -375,16 +384,28 @@ static __always_inline void fill_event(struct capture_event *out,
 	out->file2_off = s->file2_off;
 	out->file2_dev = s->file2_dev;
 	out->file2_bytes = s->file2_bytes;
-	out->cause_cgroup = s->cause_cgroup;
-	out->cause_pid = s->cause_pid;
-	out->cause_kind = s->cause_kind;
-	out->kthread = s->kthread;
 	__builtin_memset(out->pad2, 0, sizeof(out->pad2));
-	__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
-	out->cause2_cgroup = s->cause2_cgroup;
-	out->cause2_pid = s->cause2_pid;
 	out->pad3 = 0;
-	__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
+	/* the entry's third cache line is read only when it was written
+	 * for this request (track() leaves it alone) */
+	if (s->cause_kind != CAPTURE_CAUSE_NONE) {
+		out->cause_cgroup = s->cause_cgroup;
+		out->cause_pid = s->cause_pid;
+		__builtin_memcpy(out->cause_comm, s->cause_comm, sizeof(out->cause_comm));
+	} else {
+		out->cause_cgroup = 0;
+		out->cause_pid = 0;
+		__builtin_memset(out->cause_comm, 0, sizeof(out->cause_comm));
+	}
+	if (s->file2_bytes && s->cause2_pid) {
+		out->cause2_cgroup = s->cause2_cgroup;
+		out->cause2_pid = s->cause2_pid;
+		__builtin_memcpy(out->cause2_comm, s->cause2_comm, sizeof(out->cause2_comm));
+	} else {
+		out->cause2_cgroup = 0;
+		out->cause2_pid = 0;
+		__builtin_memset(out->cause2_comm, 0, sizeof(out->cause2_comm));
+	}
 }
 
 /*
@@ -405,7 +426,8 @@ static __always_inline void send_unseen(const struct capture_inflight *s, __u64 
 		__sync_fetch_and_add(&counters.lost, 1);
 		return;
 	}
-	fill_event(out, s, now, s->dev, s->cmd_flags, 0, CAPTURE_COMPLETION_REUSED);
+	fill_head(out, s, now, s->dev, s->cmd_flags, 0, CAPTURE_COMPLETION_REUSED);
+	fill_tail(out, s);
 	bpf_ringbuf_submit(out, BPF_RB_NO_WAKEUP);
 }
 
@@ -441,11 +463,12 @@ track(__u64 rq, const struct capture_event *ev, __u64 now, int keep_existing)
 	s->kthread = ev->kthread;
 	s->pending_filter = 0;
 	s->cause_passes = s->cause2_passes = 0;
+	/* the cause fields (the third cache line) are written only with a
+	 * cause_kind, the second file's with file2_bytes, and read only
+	 * then (fill_tail): not cleared here, where every request would
+	 * pay for the line */
 	s->cause_kind = CAPTURE_CAUSE_NONE;
-	s->cause_pid = 0;
-	s->cause_cgroup = 0;
-	s->cause2_pid = 0;
-	s->cause2_cgroup = 0;
+	s->file2_bytes = 0;
 	return s;
 }
 
@@ -497,7 +520,7 @@ static __always_inline int on_start(struct request *rq, const int btf,
 	ev.sector = RQ_FIELD(btf, rq, __sector);
 	s = track(rq_key(rq, btf), &ev, ev.queue_ns, keep_existing);
 	if (s) {
-		take_dio_offset(rq, s);
+		take_dio_offset(rq, s, btf);
 		/* a kernel thread's write (jbd2) while one task is in fsync
 		 * on the disk: that task's commit */
 		if (btf && ev.kthread && files_on) {
@@ -582,7 +605,7 @@ static __always_inline void on_issue_untracked(struct request *rq, const int btf
 	ev.cmd_flags = cmd_flags;
 	s = track(key, &ev, now, 0);
 	if (s)
-		take_file(rq, s, 1);
+		take_file(rq, s, 1, btf);
 }
 
 /* Issued to the driver (again, after a requeue: the last issue counts). */
@@ -616,12 +639,12 @@ static __always_inline int on_issue(struct request *rq, const int btf)
 	}
 	/* the file(s), now that merges are done; a direct I/O's offset from
 	 * creation holds while no front merge put another bio first */
-	take_file(rq, s, s->sector == sector ? 2 : 1);
+	take_file(rq, s, s->sector == sector ? 2 : 1, btf);
 	/* a write the filters follow to its cause: kept when the task that
 	 * dirtied its data passes them */
 	if (s->pending_filter) {
 		if (!(s->cause_kind == CAPTURE_CAUSE_DIRTIER && s->cause_passes) &&
-		    !(s->cause2_pid && s->cause2_passes)) {
+		    !(s->file2_bytes && s->cause2_pid && s->cause2_passes)) {
 			slot_release(s);
 			return 0;
 		}
@@ -655,14 +678,21 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 	 * volatile cache, which never reached the driver. */
 	if (!s->issue_ns)
 		goto forget;
-	out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
-	if (!out) {
-		__sync_fetch_and_add(&counters.lost, 1);
-		goto forget;
-	}
 	now = bpf_ktime_get_ns();
-	fill_event(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
-		   CAPTURE_COMPLETION_SEEN);
+	if (capture_event_needs_tail(s->file_kind, s->cause_kind)) {
+		out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+		if (!out)
+			goto lost;
+		fill_head(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
+			  CAPTURE_COMPLETION_SEEN);
+		fill_tail(out, s);
+	} else {
+		out = bpf_ringbuf_reserve(&events, CAPTURE_EVENT_SHORT, 0);
+		if (!out)
+			goto lost;
+		fill_head(out, s, now, rq_dev(rq, btf), RQ_FIELD(btf, rq, cmd_flags), status,
+			  CAPTURE_COMPLETION_SEEN);
+	}
 	/* The query is a helper call: made on a sample of the completions,
 	 * picked by the clock's low bits (no shared counter to bounce
 	 * between CPUs). */
@@ -672,6 +702,10 @@ static __always_inline int on_complete(struct request *rq, const int btf,
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(out, flags);
 forget:
+	slot_release(s);
+	return 0;
+lost:
+	__sync_fetch_and_add(&counters.lost, 1);
 	slot_release(s);
 	return 0;
 }
@@ -818,6 +852,13 @@ struct {
 	__uint(max_entries, 2 << 20);
 } path_events SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_key);
+} path_last SEC(".maps");
+
 #define PATH_DEPTH 16
 #define NAME_MAX_ 255
 
@@ -832,24 +873,40 @@ int BPF_PROG(dirty_folio, struct folio *folio, struct address_space *mapping)
 	__u32 off = 0;
 	__u8 one = 1;
 
+	struct block_device *bdev;
+	struct path_key *last;
+	__u32 zero = 0;
+
 	if (!files_on || !mapping || !folio)
 		return 0;
-	inode = BPF_CORE_READ(mapping, host);
-	if (!inode ||
-	    (BPF_CORE_READ(inode, i_mode) & S_IFMT_) != S_IFREG_ ||
-	    !BPF_CORE_READ(inode, i_sb, s_bdev))
+	/* plain loads: the tracepoint's arguments are BTF pointers */
+	inode = mapping->host;
+	if (!inode || (inode->i_mode & S_IFMT_) != S_IFREG_)
 		return 0;
-	k.inode = BPF_CORE_READ(inode, i_ino);
-	k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	bdev = inode->i_sb->s_bdev;
+	/* only the file systems of the traced disks (-d) */
+	if (!bdev || !bdev->bd_disk || (filter_ndevs &&
+	    !dev_passes(capture_kdev(bdev->bd_disk->major, bdev->bd_disk->first_minor))))
+		return 0;
+	k.inode = inode->i_ino;
+	k.dev = inode->i_sb->s_dev;
 	if (!own_tgid || (bpf_get_current_pid_tgid() >> 32) != own_tgid) {
-		struct dirty_key dk = { .inode = k.inode, .dev = k.dev,
-					.index = BPF_CORE_READ(folio, index) };
+		struct dirty_key dk = { .inode = k.inode, .dev = k.dev, .index = folio->index };
 		struct task_id id = {};
 
 		task_id_current(&id);
 		id.pad = current_passes();
-		bpf_map_update_elem(&dirtiers, &dk, &id, BPF_ANY);
+		dirtier_set(&dk, &id);
 	}
+	/* the file this CPU last saw: its path went out already (a write
+	 * dirties its folios one after another), no table lookup */
+	last = bpf_map_lookup_elem(&path_last, &zero);
+	if (!last)
+		return 0;
+	if (last->inode == k.inode && last->dev == k.dev)
+		return 0;
+	last->inode = k.inode;
+	last->dev = k.dev;
 	if (bpf_map_lookup_elem(&paths_seen, &k))
 		return 0;
 	bpf_map_update_elem(&paths_seen, &k, &one, BPF_ANY);
@@ -896,7 +953,16 @@ too_long:
 /* The whole disk of an inode's file system (fsyncs' key: rq_dev's). */
 static __always_inline __u32 inode_disk(struct inode *inode)
 {
-	return BPF_CORE_READ(inode, i_sb, s_bdev, bd_disk, part0, bd_dev);
+	struct block_device *bdev = inode->i_sb->s_bdev;
+
+	return bdev ? bdev->bd_disk->part0->bd_dev : 0;
+}
+
+/* A disk -d traces (an fsync on another is no commit of ours); `disk` is
+ * the kernel's dev_t of the whole disk (part0's bd_dev), as rq_dev(). */
+static __always_inline int disk_passes(__u32 disk)
+{
+	return disk && dev_passes(disk);
 }
 
 SEC("tp_btf/ext4_sync_file_enter")
@@ -908,8 +974,12 @@ int BPF_PROG(sync_enter, struct file *file, int datasync)
 
 	if (!files_on || !file)
 		return 0;
-	inode = BPF_CORE_READ(file, f_inode);
+	inode = file->f_inode;
+	if (!inode)
+		return 0;
 	disk = inode_disk(inode);
+	if (!disk_passes(disk))
+		return 0;
 	fs = bpf_map_lookup_elem(&fsyncs, &disk);
 	if (!fs) {
 		bpf_map_update_elem(&fsyncs, &disk, &init, BPF_NOEXIST);
@@ -933,6 +1003,8 @@ int BPF_PROG(sync_exit, struct inode *inode, int ret)
 	if (!files_on || !inode)
 		return 0;
 	disk = inode_disk(inode);
+	if (!disk_passes(disk))
+		return 0;
 	fs = bpf_map_lookup_elem(&fsyncs, &disk);
 	if (fs && __sync_fetch_and_add(&fs->count, -1) <= 0)
 		fs->count = 0; /* entered before the capture */

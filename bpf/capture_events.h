@@ -119,7 +119,14 @@ struct capture_event {
 	__u8 status;       /* blk_status_t of the completion */
 	__u8 completion;   /* CAPTURE_COMPLETION_*: seen, or the bound's kind */
 	__u8 file_kind;    /* CAPTURE_FILE_* */
-	__u8 pad[5];
+	__u8 kthread;      /* 1: the submitter is a kernel thread */
+	/* the task that caused it, when the kernel side found one
+	 * (CAPTURE_CAUSE_*: cause_pid and the rest below); the user side
+	 * adds the rule for the others (capture/files.c) */
+	__u8 cause_kind;
+	__u8 pad[3];
+	/* --- the end of a short event (CAPTURE_EVENT_SHORT bytes): what
+	 * follows is sent only when file_kind or cause_kind needs it */
 	/* the file of the data, for CAPTURE_FILE_DATA and _DIRECT */
 	__u64 inode;
 	__u64 file_off;    /* byte offset of the first byte; CAPTURE_FILE_OFF_UNKNOWN */
@@ -131,14 +138,10 @@ struct capture_event {
 	__u64 file2_off;
 	__u32 file2_dev;
 	__u32 file2_bytes;
-	/* the task that caused it, when the kernel side found one
-	 * (cause_kind CAPTURE_CAUSE_*); the user side adds the rule for
-	 * the others (capture/files.c) */
+	/* the task that caused it (cause_kind != CAPTURE_CAUSE_NONE) */
 	__u64 cause_cgroup;
 	__u32 cause_pid;
-	__u8 cause_kind;
-	__u8 kthread;      /* 1: the submitter is a kernel thread */
-	__u8 pad2[2];
+	__u8 pad2[4];
 	__u8 cause_comm[CAPTURE_COMM_LEN];
 	/* the dirtier of the second file's part (cause2_pid 0: none known) */
 	__u64 cause2_cgroup;
@@ -148,10 +151,29 @@ struct capture_event {
 };
 _Static_assert(sizeof(struct capture_event) == 192, "capture_event layout");
 
+
 #define CAPTURE_CAUSE_NONE 0
 #define CAPTURE_CAUSE_DIRTIER 1 /* the task that dirtied the first folio */
 #define CAPTURE_CAUSE_FSYNC 2   /* the one task in fsync on the disk, for a
 				   kernel thread's journal or metadata write */
+
+/*
+ * A completion whose request names no file (file_kind other than DATA,
+ * DIRECT, BDEV, INODE_META: no data, user memory, swap, a file system's
+ * own buffers, the xfs log) and no cause is sent as the event's first
+ * CAPTURE_EVENT_SHORT bytes: 80 instead of 192 through the ring buffer
+ * (the I/O of a raw device, the reads of a database on one).
+ */
+#define CAPTURE_EVENT_SHORT 80
+_Static_assert(__builtin_offsetof(struct capture_event, inode) == CAPTURE_EVENT_SHORT,
+	       "capture_event: the short event ends where the file begins");
+
+static inline int capture_event_needs_tail(__u8 file_kind, __u8 cause_kind)
+{
+	return cause_kind != CAPTURE_CAUSE_NONE ||
+	       file_kind == CAPTURE_FILE_DATA || file_kind == CAPTURE_FILE_DIRECT ||
+	       file_kind == CAPTURE_FILE_BDEV || file_kind == CAPTURE_FILE_INODE_META;
+}
 
 /*
  * One entry of the in-flight table (the BPF array map `inflight`, which
@@ -167,9 +189,11 @@ _Static_assert(sizeof(struct capture_event) == 192, "capture_event layout");
  * only creation and issue write: they are read only when the completion
  * was never seen (the request is used again, or still pending at the
  * end), when the request holds another use's values or none. The file
- * and cause (format 1.3), written at creation and issue, fill the rest of
- * the second line and the third; a completion copies them into its
- * record.
+ * and cause (format 1.3), written at issue (a direct I/O's file and a
+ * journal write's fsync cause at creation), fill the rest of the second
+ * line and the third; a completion copies them into its record when it
+ * names a file or a cause. The third line (the cause) is written only
+ * with a cause_kind: a request without one never touches it.
  */
 struct capture_inflight {
 	__u64 rq;        /* the owner's key (rq_key() in capture.bpf.c); 0: free */

@@ -49,6 +49,9 @@ const volatile __u32 pg_swapbacked_bit = 17;
 /* page_type >> 24 of a slab page (PGTY_slab, Linux 6.10+); 0: not known */
 const volatile __u32 pgty_slab = 0;
 
+/* a field of a BTF pointer (tp_btf) or of a plain number (raw_tp) */
+#define BTF_LD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
 struct file_of {
 	__u64 inode, off;
 	__u64 findex;  /* DATA: the folio's index (the dirtier table's key) */
@@ -75,12 +78,119 @@ struct task_id {
 	__u8 comm[CAPTURE_COMM_LEN];
 };
 
+/*
+ * The dirtier table: 262,144 entries of one cache line in sets of
+ * DIRTY_WAYS, the set picked by a hash of the folio. An array map, read
+ * and written with plain loads and stores: an LRU hash map's update took
+ * its locks and a new element for every dirtied folio (some 450 ns of the
+ * 620 a dirtied folio cost: bench/RESULTS.md, "Capture at the cost
+ * limit"). A full set gives up a random entry. Entries are written without
+ * a lock, so each carries a check of its contents (never 0; 0: free),
+ * written last; an entry torn by two CPUs writing it at once, or read
+ * while written, fails its check and counts as not known
+ * (dirtier_missed): never the wrong task.
+ */
+#define DIRTY_WAYS 4
+#define DIRTY_ENTRIES 262144 /* a power of two */
+
+struct dirty_entry {
+	__u64 inode, index;
+	__u32 dev, check;
+	struct task_id t;
+	__u64 pad;
+};
+_Static_assert(sizeof(struct dirty_entry) == 64, "dirty_entry: one cache line");
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 262144);
-	__type(key, struct dirty_key);
-	__type(value, struct task_id);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DIRTY_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct dirty_entry);
 } dirtiers SEC(".maps");
+
+static __always_inline __u64 dirty_hash(const struct dirty_key *k)
+{
+	return (k->inode * 0x9e3779b97f4a7c15ull ^ k->index * 0xc2b2ae3d27d4eb4full ^ k->dev) *
+	       0xff51afd7ed558ccdull;
+}
+
+/* The check of an entry: all of it but the check itself; never 0. */
+static __always_inline __u32 dirty_check(const struct dirty_entry *e)
+{
+	__u64 h = (e->inode * 0x9e3779b97f4a7c15ull) ^ (e->index * 0xc2b2ae3d27d4eb4full) ^
+		  ((__u64)e->dev << 32 | e->t.pid) ^ (e->t.cgroup * 0x165667b19e3779f9ull) ^
+		  (((const __u64 *)e->t.comm)[0] * 0x27d4eb2f165667c5ull) ^
+		  (((const __u64 *)e->t.comm)[1] * 0x94d049bb133111ebull) ^ e->t.pad;
+
+	h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
+	return (__u32)(h >> 32) | 1;
+}
+
+static __always_inline struct dirty_entry *dirty_way(__u32 set, __u32 w)
+{
+	__u32 idx = (set * DIRTY_WAYS + w) & (DIRTY_ENTRIES - 1);
+
+	return bpf_map_lookup_elem(&dirtiers, &idx);
+}
+
+/* The dirtier of folio `k` into `out`: 1, or 0 when not known. */
+static __always_inline int dirtier_find(const struct dirty_key *k, struct task_id *out)
+{
+	__u32 set = dirty_hash(k) >> 32;
+
+	for (int w = 0; w < DIRTY_WAYS; w++) {
+		struct dirty_entry *p = dirty_way(set, w), e;
+
+		if (!p || p->inode != k->inode || p->index != k->index || p->dev != k->dev)
+			continue;
+		/* one copy, checked: what is used is what was checked */
+		__builtin_memcpy(&e, p, sizeof(e));
+		if (e.check != dirty_check(&e) || e.inode != k->inode ||
+		    e.index != k->index || e.dev != k->dev)
+			return 0;
+		*out = e.t;
+		return 1;
+	}
+	return 0;
+}
+
+/* Folio `k` was dirtied by `id`: written unless its entry says so already. */
+static __always_inline void dirtier_set(const struct dirty_key *k, const struct task_id *id)
+{
+	__u32 set = dirty_hash(k) >> 32, victim = DIRTY_WAYS;
+	struct dirty_entry *p;
+
+	for (int w = 0; w < DIRTY_WAYS; w++) {
+		p = dirty_way(set, w);
+		if (!p)
+			return;
+		if (p->inode == k->inode && p->index == k->index && p->dev == k->dev) {
+			if (p->t.pid == id->pid && p->t.cgroup == id->cgroup &&
+			    p->t.pad == id->pad &&
+			    ((const __u64 *)p->t.comm)[0] == ((const __u64 *)id->comm)[0] &&
+			    ((const __u64 *)p->t.comm)[1] == ((const __u64 *)id->comm)[1] &&
+			    p->check == dirty_check(p))
+				return; /* the same dirtier: nothing to write */
+			victim = w;
+			break;
+		}
+		if (victim == DIRTY_WAYS && !p->check)
+			victim = w; /* the first free one, unless the folio has one */
+	}
+	if (victim == DIRTY_WAYS)
+		victim = bpf_get_prandom_u32() % DIRTY_WAYS;
+	p = dirty_way(set, victim);
+	if (!p)
+		return;
+	p->check = 0; /* invalid while written */
+	asm volatile("" ::: "memory");
+	p->inode = k->inode;
+	p->index = k->index;
+	p->dev = k->dev;
+	p->t = *id;
+	asm volatile("" ::: "memory");
+	p->check = dirty_check(p);
+}
 
 /* Tasks in fsync (ext4_sync_file_enter .. _exit) per whole disk: a
  * journal or metadata write a kernel thread (jbd2) submits while exactly
@@ -108,12 +218,35 @@ static __always_inline void task_id_current(struct task_id *id)
 	((__u64 *)id->comm)[1] = ((const __u64 *)t->comm)[1];
 }
 
-/* The file of a regular-file inode `host`. */
-static __always_inline void inode_file(struct inode *host, struct file_of *f)
-{
-	f->inode = BPF_CORE_READ(host, i_ino);
-	f->dev = BPF_CORE_READ(host, i_sb, s_dev);
-}
+/*
+ * Field `field` of the `type` at `src` into `out`, from `buf`, which holds
+ * the first `n` bytes of it (one probe read for several fields, not one
+ * each): its offset is a constant once the object is loaded (CO-RE); a
+ * field past `n` is read on its own. `buf` is a per-CPU map value
+ * (head_bufs): the stack has no room for it in every inlined copy.
+ */
+#define HEAD_GET(buf, n, type, field, src, out)					\
+	do {									\
+		__u32 o_ = bpf_core_field_offset(type, field);			\
+										\
+		if (o_ + sizeof(out) <= (n))					\
+			__builtin_memcpy(&(out), (const __u8 *)(buf) + o_, sizeof(out)); \
+		else								\
+			BPF_CORE_READ_INTO(&(out), (type *)(src), field);	\
+	} while (0)
+
+struct head_buf {
+	__u64 b[10];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct head_buf);
+} head_bufs SEC(".maps");
+
+static const __u32 head_zero = 0;
 
 /* Direct I/O through iomap: bi_private is the struct iomap_dio, whose
  * size counts the bytes of the bios submitted so far, this one's
@@ -121,36 +254,172 @@ static __always_inline void inode_file(struct inode *host, struct file_of *f)
  * file position iocb->ki_pos (moved only at completion). Valid while the
  * submitter is in submit_bio (at request creation); `at_issue` says the
  * value is read later, and the offset is then unknown. `before`: bytes of
- * a split's front part that precede this bio. */
+ * a split's front part that precede this bio. `btf`: `bio` is a BTF
+ * pointer (plain loads). The iomap_dio, kiocb and inode are not: each is
+ * read in one piece (HEAD_GET), five probe reads in all. */
 static __always_inline void dio_file(struct bio *bio, __u32 before, int at_issue,
-				     struct file_of *f)
+				     const int btf, struct file_of *f)
 {
-	struct iomap_dio *dio = BPF_CORE_READ(bio, bi_private);
-	struct kiocb *iocb = BPF_CORE_READ(dio, iocb);
-	struct inode *host = BPF_CORE_READ(iocb, ki_filp, f_inode);
+	struct iomap_dio *dio = BTF_LD(btf, bio, bi_private);
+	struct head_buf *h = bpf_map_lookup_elem(&head_bufs, &head_zero);
+	__u64 size = 0, pos = 0;
+	struct kiocb *iocb = NULL;
+	struct file *filp = NULL;
+	struct inode *host = NULL;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
 
 	f->kind = CAPTURE_FILE_DIRECT;
-	inode_file(host, f);
+	f->inode = 0;
+	f->dev = 0;
 	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!h || bpf_probe_read_kernel(h->b, 32, dio))
+		return;
+	HEAD_GET(h->b, 32, struct iomap_dio, iocb, dio, iocb);
+	HEAD_GET(h->b, 32, struct iomap_dio, size, dio, size);
+	if (bpf_probe_read_kernel(h->b, 16, iocb))
+		return;
+	HEAD_GET(h->b, 16, struct kiocb, ki_filp, iocb, filp);
+	HEAD_GET(h->b, 16, struct kiocb, ki_pos, iocb, pos);
+	host = BPF_CORE_READ(filp, f_inode);
+	if (bpf_probe_read_kernel(h->b, sizeof(h->b), host))
+		return;
+	HEAD_GET(h->b, sizeof(h->b), struct inode, i_ino, host, ino);
+	HEAD_GET(h->b, sizeof(h->b), struct inode, i_sb, host, sb);
+	f->inode = ino;
+	f->dev = BPF_CORE_READ(sb, s_dev);
 	if (!at_issue) {
-		__u64 end = BPF_CORE_READ(iocb, ki_pos) + BPF_CORE_READ(dio, size);
-		__u64 sz = BPF_CORE_READ(bio, bi_iter.bi_size) + before;
+		__u64 end = pos + size;
+		__u64 sz = (__u64)BTF_LD(btf, bio, bi_iter.bi_size) + before;
 
 		if (end >= sz)
 			f->off = end - sz;
 	}
 }
 
+/*
+ * The page cache of a regular file, or the block device's own: what the
+ * address_space `host` inode says, for a byte `in` bytes into the page
+ * `pages` after the start of the folio at `findex`. One copy for both
+ * ways of reading (plain loads in bio_file_btf, probe reads in
+ * bio_file): `LD` and `LD2` are the way.
+ */
+#define FILE_OF_HOST(LD, LD2, host, findex_expr, pages, in, f)			\
+	do {									\
+		__u32 mode_ = LD(host, i_mode) & S_IFMT_;			\
+										\
+		if (mode_ == S_IFBLK_) {					\
+			(f)->kind = CAPTURE_FILE_BDEV;				\
+			(f)->dev = LD(host, i_rdev);				\
+			break;							\
+		}								\
+		if (mode_ != S_IFREG_) {					\
+			(f)->kind = CAPTURE_FILE_INODE_META;			\
+			(f)->dev = LD2(host, i_sb, s_dev);			\
+			break;							\
+		}								\
+		(f)->kind = CAPTURE_FILE_DATA;					\
+		(f)->inode = LD(host, i_ino);					\
+		(f)->dev = LD2(host, i_sb, s_dev);				\
+		(f)->findex = (findex_expr);					\
+		(f)->off = (((f)->findex + (pages)) << page_shift) + (in);	\
+	} while (0)
+
+#define LD_BTF_(p, field) ((p)->field)
+#define LD2_BTF_(p, a, b) ((p)->a->b)
+#define LD_PROBE_(p, field) BPF_CORE_READ(p, field)
+#define LD2_PROBE_(p, a, b) BPF_CORE_READ(p, a, b)
+
+/*
+ * tp_btf programs: bio_file() with plain loads for the common shape of a
+ * bio (not a direct I/O's, nor the xfs log's; its data start in its first
+ * bvec's first page, which is a folio of its own, not part of a large
+ * one). The bio comes from the request, a BTF pointer, and so does every
+ * pointer reached from it here, so the verifier lets each field be a
+ * plain load (made safe by an exception table entry, a few ns) instead
+ * of a bpf_probe_read_kernel() call (some 25 ns; a request's walk made
+ * about a dozen: bench/RESULTS.md, "Capture at the cost limit").
+ * Returns 0 for any other shape, which bio_file() reads with probe reads
+ * (pointer arithmetic on a BTF pointer is refused by the verifier, and
+ * bpf_rdonly_cast() needs Linux 6.2).
+ */
+/* The low bits of pointer `p`, a BTF pointer or not: the verifier refuses
+ * bitwise operations on a pointer, but its distance from an 8-byte aligned
+ * variable is a number with the same low three bits (as in rq_key()). */
+static __always_inline __u64 low_bits(const void *p)
+{
+	const char *base = (const char *)&counters;
+
+	/* hidden from the compiler, which knows the alignment and would
+	 * take the bits of `p` itself */
+	asm volatile("" : "+r"(base));
+	return (__u64)((const char *)p - base);
+}
+
+static __always_inline int bio_file_btf(struct bio *bio, struct file_of *f)
+{
+	unsigned long end_io = (unsigned long)bio->bi_end_io, flags;
+	struct address_space *mapping;
+	struct bio_vec *bv;
+	struct page *page;
+	struct inode *host;
+	__u64 mbits;
+	__u32 in;
+
+	if ((chain_end_io && end_io == chain_end_io) || (dio_end_io && end_io == dio_end_io) ||
+	    (xlog_end_io && end_io == xlog_end_io) || bio->bi_iter.bi_idx)
+		return 0;
+	f->kind = CAPTURE_FILE_NONE;
+	f->inode = 0;
+	f->dev = 0;
+	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+	if (!bio->bi_iter.bi_size)
+		return 1;
+	bv = bio->bi_io_vec;
+	if (!bv)
+		return 1;
+	page = bv->bv_page;
+	if (!page)
+		return 1;
+	in = bio->bi_iter.bi_bvec_done + bv->bv_offset;
+	/* compound_head shares its place with lru.next, which the verifier
+	 * takes it for: a pointer, whose low bit is read as below */
+	if ((in >> page_shift) || (low_bits((void *)page->compound_head) & 1))
+		return 0; /* a later page, or a large folio's tail page */
+	if (pgty_slab && page->page_type >> 24 == pgty_slab) {
+		f->kind = CAPTURE_FILE_NOMAP;
+		return 1;
+	}
+	flags = *(unsigned long *)page; /* as in bio_file() */
+	if ((flags >> pg_swapcache_bit & 1) && (flags >> pg_swapbacked_bit & 1)) {
+		f->kind = CAPTURE_FILE_SWAP;
+		return 1;
+	}
+	mapping = ((struct folio *)page)->mapping;
+	if (!mapping)
+		return (f->kind = CAPTURE_FILE_NOMAP), 1;
+	mbits = low_bits(mapping);
+	if (mbits & PAGE_MAPPING_FLAGS_) {
+		f->kind = mbits & PAGE_MAPPING_ANON_ ? CAPTURE_FILE_USER : CAPTURE_FILE_NOMAP;
+		return 1;
+	}
+	host = mapping->host;
+	FILE_OF_HOST(LD_BTF_, LD2_BTF_, host, ((struct folio *)page)->index, 0, in, f);
+	return 1;
+}
+
 /* The file of one bio's first byte. */
-static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_of *f)
+static __always_inline void bio_file(struct bio *bio, int at_issue, const int btf,
+				     struct file_of *f)
 {
 	__u64 end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
 	__u32 idx, in, before = 0;
 	struct bio_vec *bv;
 	unsigned long page, head, folio, mapping, flags;
 	struct inode *host;
-	__u32 mode;
 
+	if (btf && bio_file_btf(bio, f))
+		return;
 	f->kind = CAPTURE_FILE_NONE;
 	f->inode = 0;
 	f->dev = 0;
@@ -162,11 +431,11 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 		if (dio_end_io && (__u64)(unsigned long)BPF_CORE_READ(parent, bi_end_io) ==
 				  dio_end_io) {
 			before = BPF_CORE_READ(bio, bi_iter.bi_size);
-			dio_file(parent, before, at_issue, f);
+			dio_file(parent, before, at_issue, 0, f);
 			return;
 		}
 	} else if (dio_end_io && end_io == dio_end_io) {
-		dio_file(bio, 0, at_issue, f);
+		dio_file(bio, 0, at_issue, btf, f);
 		return;
 	} else if (xlog_end_io && end_io == xlog_end_io) {
 		f->kind = CAPTURE_FILE_XLOG;
@@ -209,29 +478,16 @@ static __always_inline void bio_file(struct bio *bio, int at_issue, struct file_
 		return;
 	}
 	host = BPF_CORE_READ((struct address_space *)mapping, host);
-	mode = BPF_CORE_READ(host, i_mode) & S_IFMT_;
-	if (mode == S_IFBLK_) {
-		f->kind = CAPTURE_FILE_BDEV;
-		f->dev = BPF_CORE_READ(host, i_rdev);
-		return;
-	}
-	if (mode != S_IFREG_) {
-		f->kind = CAPTURE_FILE_INODE_META;
-		f->dev = BPF_CORE_READ(host, i_sb, s_dev);
-		return;
-	}
-	f->kind = CAPTURE_FILE_DATA;
-	inode_file(host, f);
-	f->findex = BPF_CORE_READ((struct folio *)folio, index);
-	f->off = ((f->findex + (page - folio) / bpf_core_type_size(struct page)) << page_shift) +
-		 in;
+	FILE_OF_HOST(LD_PROBE_, LD2_PROBE_, host, BPF_CORE_READ((struct folio *)folio, index),
+		     (page - folio) / bpf_core_type_size(struct page), in, f);
 }
 
 /* At a request's creation: the offset of a direct I/O, which only its
  * submitter's state gives (take_file, at issue, reads the rest). */
-static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s)
+static __always_inline void take_dio_offset(struct request *rq, struct capture_inflight *s,
+					    const int btf)
 {
-	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct bio *bio = BTF_LD(btf, rq, bio);
 	struct file_of f;
 	__u64 end_io;
 
@@ -240,10 +496,10 @@ static __always_inline void take_dio_offset(struct request *rq, struct capture_i
 	if (!files_on || !bio || !dio_end_io)
 		return;
 	/* only a direct I/O (or a split's front part) needs reading now */
-	end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	end_io = (__u64)(unsigned long)BTF_LD(btf, bio, bi_end_io);
 	if (end_io != dio_end_io && end_io != chain_end_io)
 		return;
-	bio_file(bio, 0, &f);
+	bio_file(bio, 0, btf, &f);
 	if (f.kind == CAPTURE_FILE_DIRECT) {
 		s->file_kind = f.kind;
 		s->file_off = f.off;
@@ -268,9 +524,9 @@ static __always_inline int continues(const struct file_of *f, const struct file_
  * second file after it (page cache data only: the flusher's plug merges
  * the end of one file's writeback with the start of the next). */
 static __always_inline void take_file(struct request *rq, struct capture_inflight *s,
-				      int at_issue)
+				      int at_issue, const int btf)
 {
-	struct bio *bio = BPF_CORE_READ(rq, bio);
+	struct bio *bio = BTF_LD(btf, rq, bio);
 	struct file_of f, g, f2 = {};
 	__u32 bytes, bytes2 = 0;
 	int second = 0;
@@ -297,46 +553,46 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 	if (!files_on || !bio)
 		return;
 	if (!dio_known)
-		bio_file(bio, at_issue, &f);
+		bio_file(bio, at_issue, btf, &f);
 	s->file_kind = f.kind;
 	s->inode = f.inode;
 	s->file_dev = f.dev;
 	s->file_off = f.off;
 	if (f.kind != CAPTURE_FILE_DATA && f.kind != CAPTURE_FILE_DIRECT)
 		return;
-	bytes = BPF_CORE_READ(bio, bi_iter.bi_size);
+	bytes = BTF_LD(btf, bio, bi_iter.bi_size);
 	for (int i = 1; i < FILE_BIOS; i++) {
-		bio = BPF_CORE_READ(bio, bi_next);
+		bio = BTF_LD(btf, bio, bi_next);
 		if (!bio)
 			break;
-		bio_file(bio, 1, &g);
+		bio_file(bio, 1, btf, &g);
 		if (!second) {
 			if (continues(&f, &g, bytes)) {
-				bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+				bytes += BTF_LD(btf, bio, bi_iter.bi_size);
 				continue;
 			}
 			if (g.kind != CAPTURE_FILE_DATA || f.kind != CAPTURE_FILE_DATA)
 				break;
 			second = 1;
 			f2 = g;
-			bytes2 = BPF_CORE_READ(bio, bi_iter.bi_size);
+			bytes2 = BTF_LD(btf, bio, bi_iter.bi_size);
 			continue;
 		}
 		if (!continues(&f2, &g, bytes2))
 			break;
-		bytes2 += BPF_CORE_READ(bio, bi_iter.bi_size);
+		bytes2 += BTF_LD(btf, bio, bi_iter.bi_size);
 	}
 	/* a page cache write: credited to the task that dirtied it */
 	if (f.kind == CAPTURE_FILE_DATA && (s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
 		struct dirty_key k = { .inode = f.inode, .index = f.findex, .dev = f.dev };
-		struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+		struct task_id d;
 
-		if (d) {
+		if (dirtier_find(&k, &d)) {
 			s->cause_kind = CAPTURE_CAUSE_DIRTIER;
-			s->cause_passes = d->pad;
-			s->cause_pid = d->pid;
-			s->cause_cgroup = d->cgroup;
-			__builtin_memcpy(s->cause_comm, d->comm, sizeof(s->cause_comm));
+			s->cause_passes = d.pad;
+			s->cause_pid = d.pid;
+			s->cause_cgroup = d.cgroup;
+			__builtin_memcpy(s->cause_comm, d.comm, sizeof(s->cause_comm));
 		} else {
 			__sync_fetch_and_add(&counters.dirtier_missed, 1);
 		}
@@ -352,13 +608,13 @@ static __always_inline void take_file(struct request *rq, struct capture_infligh
 		if ((s->cmd_flags & 0xff) == 1 /* REQ_OP_WRITE */) {
 			struct dirty_key k = { .inode = f2.inode, .index = f2.findex,
 					       .dev = f2.dev };
-			struct task_id *d = bpf_map_lookup_elem(&dirtiers, &k);
+			struct task_id d;
 
-			if (d) {
-				s->cause2_passes = d->pad;
-				s->cause2_pid = d->pid;
-				s->cause2_cgroup = d->cgroup;
-				__builtin_memcpy(s->cause2_comm, d->comm, sizeof(s->cause2_comm));
+			if (dirtier_find(&k, &d)) {
+				s->cause2_passes = d.pad;
+				s->cause2_pid = d.pid;
+				s->cause2_cgroup = d.cgroup;
+				__builtin_memcpy(s->cause2_comm, d.comm, sizeof(s->cause2_comm));
 			}
 		}
 	}

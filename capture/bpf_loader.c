@@ -563,13 +563,20 @@ int loader_each_pending(const struct capture_bpf_handle *h, uint64_t end_ns,
 		ev.file2_bytes = s->file2_bytes;
 		ev.cause_kind = s->cause_kind;
 		ev.kthread = s->kthread;
-		ev.cause_pid = s->cause_pid;
-		ev.cause_cgroup = s->cause_cgroup;
-		ev.cause2_pid = s->cause2_pid;
-		ev.cause2_cgroup = s->cause2_cgroup;
-		for (int k = 0; k < CAPTURE_COMM_LEN; k++) {
-			ev.cause_comm[k] = s->cause_comm[k];
-			ev.cause2_comm[k] = s->cause2_comm[k];
+		/* the cause fields hold this request's values only with a
+		 * cause_kind, the second file's with file2_bytes (the BPF
+		 * side's fill_tail reads them the same way) */
+		if (s->cause_kind != CAPTURE_CAUSE_NONE) {
+			ev.cause_pid = s->cause_pid;
+			ev.cause_cgroup = s->cause_cgroup;
+			for (int k = 0; k < CAPTURE_COMM_LEN; k++)
+				ev.cause_comm[k] = s->cause_comm[k];
+		}
+		if (s->file2_bytes) {
+			ev.cause2_pid = s->cause2_pid;
+			ev.cause2_cgroup = s->cause2_cgroup;
+			for (int k = 0; k < CAPTURE_COMM_LEN; k++)
+				ev.cause2_comm[k] = s->cause2_comm[k];
 		}
 		rc = fn(ctx, &ev);
 	}

@@ -147,6 +147,7 @@ struct files {
 	uint32_t mounted[FILES_MOUNTS], mdisk[FILES_MOUNTS];
 	unsigned nmounted;
 	uint64_t read_ns;    /* when the mounts were read */
+	uint64_t now_ns;     /* the capture loop's turn (files_tick); 0: the clock */
 	struct files_inode *tab; /* open addressing, cap a power of two */
 	size_t n, cap;
 	uint64_t paths_dropped;  /* open events the table had no room for */
@@ -162,12 +163,15 @@ void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on);
 void files_init(struct files *fs);
 void files_free(struct files *fs);
 uint64_t files_now_ns(void);
+/* The time of the capture loop's turn, for files_classify's look at the
+ * mounts: one clock read per turn, not one per event. */
+void files_tick(struct files *fs, uint64_t now_ns);
 /* The ring buffer callback of the path events (ctx: struct files):
  * keeps the first path of an inode. */
 int files_on_path(void *ctx, void *data, size_t size);
-/* The file class and fields of `rec` from event `e`, submitted by `comm`. */
-void files_classify(struct files *fs, const struct capture_event *e, const char *comm,
-		    struct bpt_record *rec);
+/* The file class and fields of `rec` from event `e` (its submitter's
+ * comm is e->comm). */
+void files_classify(struct files *fs, const struct capture_event *e, struct bpt_record *rec);
 /* At the end: resolve paths of files I/O named that were not opened while
  * recording, and add every named file's path to the writer's path table. */
 int files_finish(struct files *fs, struct bpt_writer *w);
@@ -216,6 +220,25 @@ int convert_add_dev(struct convert *c, uint32_t kdev);
  */
 int convert_event(struct convert *c, const struct capture_event *e,
 		  struct bpt_record *rec);
+
+/* ------------------------------------------------------------ ringread.c */
+
+/* The events ring buffer, mapped for reading in place. */
+struct evring {
+	void *cons;          /* the consumer position's page (writable) */
+	void *prod;          /* the producer position's page, then the data twice */
+	const uint8_t *data;
+	uint64_t size;       /* of the data, a power of two */
+	size_t page;
+};
+typedef int (*evring_fn)(void *ctx, void *data, size_t size);
+/* Map the ring buffer map `map_fd` of `size` data bytes: 0 or -errno. */
+int evring_open(struct evring *r, int map_fd, uint64_t size);
+void evring_close(struct evring *r);
+/* Hand each committed record to fn, in order, until none is left or fn
+ * returns non-zero: the number handed, or fn's value (that record is
+ * consumed). Waits for nothing. */
+int evring_consume(struct evring *r, evring_fn fn, void *ctx);
 
 /* ------------------------------------------------------------ bpf_loader.c */
 

@@ -136,11 +136,7 @@ int convert_event(struct convert *c, const struct capture_event *e,
 	rec->completion = e->completion < BPT_COMPLETION__COUNT ? e->completion
 								: BPT_COMPLETION_PENDING;
 	if (c->files) {
-		char comm[CAPTURE_COMM_LEN + 1];
-
-		memcpy(comm, e->comm, CAPTURE_COMM_LEN);
-		comm[CAPTURE_COMM_LEN] = '\0';
-		files_classify(c->files, e, comm, rec);
+		files_classify(c->files, e, rec);
 		err = take_cause(c, e, rec);
 		if (err)
 			return err;

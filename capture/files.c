@@ -101,6 +101,12 @@ void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on)
 
 /* ------------------------------------------------ mounted devices */
 
+/* The loop's turn (files_tick), or the clock before the loop runs. */
+static uint64_t turn_ns(const struct files *fs)
+{
+	return fs->now_ns ? fs->now_ns : files_now_ns();
+}
+
 /* Re-read the devices that hold a mounted file system, and their disks. */
 static void read_mounts(struct files *fs)
 {
@@ -108,7 +114,7 @@ static void read_mounts(struct files *fs)
 	char line[4096];
 
 	fs->nmounted = 0;
-	fs->read_ns = files_now_ns();
+	fs->read_ns = turn_ns(fs);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f) && fs->nmounted < FILES_MOUNTS) {
@@ -145,6 +151,11 @@ uint64_t files_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+void files_tick(struct files *fs, uint64_t now_ns)
+{
+	fs->now_ns = now_ns;
+}
+
 /* Is `kdev` (whole == 0) a mounted file system's device, or (whole == 1)
  * a disk holding one? Looked up again (at most once a second) on a miss:
  * a file system mounted during the capture. */
@@ -154,7 +165,7 @@ static int is_mounted(struct files *fs, uint32_t kdev, int whole)
 		for (unsigned i = 0; i < fs->nmounted; i++)
 			if ((whole ? fs->mdisk[i] : fs->mounted[i]) == kdev)
 				return 1;
-		if (pass || files_now_ns() - fs->read_ns < 1000000000ull)
+		if (pass || turn_ns(fs) - fs->read_ns < 1000000000ull)
 			break;
 		read_mounts(fs);
 	}
@@ -264,10 +275,9 @@ int files_on_path(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-void files_classify(struct files *fs, const struct capture_event *e, const char *comm,
-		    struct bpt_record *rec)
+void files_classify(struct files *fs, const struct capture_event *e, struct bpt_record *rec)
 {
-	int jbd2 = !strncmp(comm, "jbd2/", 5);
+	int jbd2 = !memcmp(e->comm, "jbd2/", 5); /* comm: 16 bytes, NUL padded */
 
 	rec->file_class = BPT_FILE_UNKNOWN;
 	rec->file_dev = rec->file_bytes = rec->file2_dev = rec->file2_bytes = 0;

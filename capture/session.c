@@ -5,8 +5,8 @@
  * The BPF side does not wake us per event: it submits with
  * BPF_RB_NO_WAKEUP unless a quarter of the ring buffer is pending (looked
  * at on a sample of the completions: bpf_loader.c). So we
- * sleep in ring_buffer__poll() for at most `poll_ms`, then consume
- * whatever is there. Each turn also
+ * sleep in epoll_wait() for at most `poll_ms`, then consume
+ * whatever is there (the events read in place: ringread.c). Each turn also
  *   - reads the loss counters (mapped .bss: no system call) and writes
  *     any increase as a loss entry covering the time since the last turn;
  *   - flushes the writer once a second, so a SIGKILL loses about a second;
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,7 +90,12 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct drain *d = ctx;
 	int err;
 
-	if (size < sizeof(struct capture_event))
+	/* a short event (capture_events.h) has no file nor cause, which
+	 * convert_event then leaves unread */
+	if (size < sizeof(struct capture_event) &&
+	    (size < CAPTURE_EVENT_SHORT ||
+	     capture_event_needs_tail(((const struct capture_event *)data)->file_kind,
+				      ((const struct capture_event *)data)->cause_kind)))
 		return 0;
 	err = record_event(d, data);
 	return err;
@@ -146,12 +152,6 @@ static uint64_t losses(const struct capture_bpf_handle *h, const struct session_
 	       loader_missed_runs(h) + r->unknown_dev;
 }
 
-/* loader_wait_inflight()'s tick: keep the ring buffer drained meanwhile. */
-static void drain_ring(void *rb)
-{
-	ring_buffer__consume(rb);
-}
-
 static pid_t start_cmd(char **cmd)
 {
 	pid_t pid = fork();
@@ -201,7 +201,9 @@ struct session {
 	struct bpt_writer *w;
 	struct convert *conv;
 	struct session_result *res;
-	struct ring_buffer *rb;
+	struct evring er;       /* the events */
+	struct ring_buffer *rb; /* the path events; NULL: none */
+	int epfd;               /* both, for wait_events() */
 	struct drain d;
 	uint64_t last_turn, last_flush, deadline, lost_seen;
 	pid_t child;   /* -- CMD while it runs, else -1 */
@@ -209,6 +211,77 @@ struct session {
 	struct progress status;             /* the status line (terminal only) */
 	uint64_t st_ns, st_ios, st_bytes;   /* at its last redraw */
 };
+
+/* Everything waiting in the ring buffers: the events (read in place,
+ * ringread.c), then the path events (libbpf's reader: few). The number
+ * of events, or the error that stops the capture. */
+static int drain(struct session *s)
+{
+	int n = evring_consume(&s->er, on_event, &s->d), m;
+
+	if (n >= 0 && s->rb) {
+		m = ring_buffer__consume(s->rb);
+		if (m < 0)
+			n = m;
+	}
+	return n;
+}
+
+/* loader_wait_inflight()'s tick: keep the ring buffers drained meanwhile. */
+static void drain_tick(void *s)
+{
+	drain(s);
+}
+
+/* Sleep until the BPF side wakes us (much data pending) or `ms` pass.
+ * An epoll set, as libbpf's: a ring buffer that got data without a wake
+ * up is not ready to it, so a busy ring does not end the sleep early. */
+static int wait_events(struct session *s, unsigned ms)
+{
+	struct epoll_event ev[2];
+	int n = epoll_wait(s->epfd, ev, 2, (int)ms);
+
+	return n < 0 ? -errno : n;
+}
+
+/* Add `fd` to the epoll set `epfd`, waiting for data to read. */
+static int epoll_add(int epfd, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+/* The ring buffers' readers and the epoll set that waits on them. */
+static int open_rings(struct session *s, struct bpt_error *error)
+{
+	int err;
+
+	s->epfd = -1;
+	s->rb = NULL;
+	err = evring_open(&s->er, loader_ringbuf_fd(s->h), s->h->ringbuf_bytes);
+	if (err)
+		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	err = s->epfd < 0 ? -errno : epoll_add(s->epfd, loader_ringbuf_fd(s->h));
+	if (err)
+		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
+	if (s->conv->files && loader_path_fd(s->h) >= 0) {
+		s->rb = ring_buffer__new(loader_path_fd(s->h), files_on_path, s->conv->files, NULL);
+		err = !s->rb ? -errno : epoll_add(s->epfd, ring_buffer__epoll_fd(s->rb));
+		if (err)
+			return bpt_error_set(error, err, "path ring buffer: %s", strerror(-err));
+	}
+	return 0;
+}
+
+static void close_rings(struct session *s)
+{
+	ring_buffer__free(s->rb);
+	evring_close(&s->er);
+	if (s->epfd >= 0)
+		close(s->epfd);
+}
 
 /* The status line, once a second: the rates are over the last second. */
 static void status_line(struct session *s, uint64_t now)
@@ -235,11 +308,13 @@ static void status_line(struct session *s, uint64_t now)
  * ends the capture (with `error` set). */
 static int record_turn(struct session *s, unsigned poll_ms, struct bpt_error *error)
 {
-	int n = ring_buffer__poll(s->rb, poll_ms), err = 0;
+	int n = wait_events(s, poll_ms), err = 0;
 	uint64_t now, lost;
 
+	if (s->conv->files)
+		files_tick(s->conv->files, now_mono_ns());
 	if (n >= 0 || n == -EINTR)
-		n = ring_buffer__consume(s->rb);
+		n = drain(s);
 	if (s->d.err) {
 		err = s->d.err;
 		return bpt_error_set(error, err, "writing the trace: %s", strerror(-err));
@@ -307,9 +382,9 @@ static int record_unfinished(struct session *s, struct bpt_error *error)
 	uint64_t now, lost;
 	int err = 0;
 
-	loader_wait_inflight(s->h, UNFINISHED_WAIT_MS, drain_ring, s->rb);
+	loader_wait_inflight(s->h, UNFINISHED_WAIT_MS, drain_tick, s);
 	loader_detach(s->h);
-	ring_buffer__consume(s->rb);
+	drain(s);
 	if (!s->d.err)
 		s->d.err = loader_each_pending(s->h, now_mono_ns(), on_pending, &s->d);
 	if (s->d.err) {
@@ -361,16 +436,10 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 
 	memset(res, 0, sizeof(*res));
 	res->cmd_status = -1;
-	s.rb = ring_buffer__new(loader_ringbuf_fd(h), on_event, &s.d, NULL);
-	if (!s.rb) {
-		err = -errno;
-		return bpt_error_set(error, err, "ring buffer: %s", strerror(-err));
-	}
-	if (conv->files && loader_path_fd(h) >= 0 &&
-	    ring_buffer__add(s.rb, loader_path_fd(h), files_on_path, conv->files)) {
-		err = -errno;
-		ring_buffer__free(s.rb);
-		return bpt_error_set(error, err, "path ring buffer: %s", strerror(-err));
+	err = open_rings(&s, error);
+	if (err) {
+		close_rings(&s);
+		return err;
 	}
 	got_stop_signal = 0;
 	got_sigchld = 0;
@@ -395,7 +464,7 @@ int session_run(struct capture_bpf_handle *h, struct bpt_writer *w,
 	progress_end(&s.status);
 	end_cmd(&s);
 	restore_handlers(old);
-	ring_buffer__free(s.rb);
+	close_rings(&s);
 	count_results(&s);
 	return err;
 }

@@ -3,6 +3,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../../capture/capture.h"
 
@@ -144,4 +146,39 @@ Test(capture_convert, kdev_encoding)
 	cr_assert_eq(capture_kdev_major(capture_kdev(259, 1048575)), 259);
 	cr_assert_eq(capture_kdev_minor(capture_kdev(259, 1048575)), 1048575);
 	cr_assert_eq(capture_kdev_minor(capture_kdev(7, 3)), 3);
+}
+
+/* A short event (the first CAPTURE_EVENT_SHORT bytes: no file, no cause)
+ * converts without a read past its end: it sits just before a page that
+ * cannot be read. */
+Test(capture_convert, short_event_reads_only_its_head)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct capture_event e = event(77, "fio"), *head;
+	struct files fs;
+
+	cr_assert_neq(m, MAP_FAILED);
+	cr_assert_eq(mprotect(m + page, page, PROT_NONE), 0);
+	files_init(&fs);
+	c.files = &fs;
+	e.file_kind = CAPTURE_FILE_USER;
+	e.kthread = 0;
+	e.cause_kind = CAPTURE_CAUSE_NONE;
+	cr_assert_not(capture_event_needs_tail(e.file_kind, e.cause_kind));
+	head = (struct capture_event *)(m + page - CAPTURE_EVENT_SHORT);
+	memcpy(head, &e, CAPTURE_EVENT_SHORT);
+	cr_assert_eq(convert_event(&c, head, &r), 0);
+	cr_assert_eq(r.pid, 77);
+	cr_assert_eq(r.bytes, 8192);
+	cr_assert_eq(r.cause_pid, 77, "the submitter caused it");
+	cr_assert(r.file_class == BPT_FILE_RAW || r.file_class == BPT_FILE_UNKNOWN);
+	/* kinds with a file or a cause need the whole event */
+	cr_assert(capture_event_needs_tail(CAPTURE_FILE_DATA, CAPTURE_CAUSE_NONE));
+	cr_assert(capture_event_needs_tail(CAPTURE_FILE_BDEV, CAPTURE_CAUSE_NONE));
+	cr_assert(capture_event_needs_tail(CAPTURE_FILE_NONE, CAPTURE_CAUSE_FSYNC));
+	c.files = NULL;
+	files_free(&fs);
+	munmap(m, 2 * page);
 }
