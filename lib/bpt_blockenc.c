@@ -24,7 +24,7 @@
  * planes with different statistics. Below this many records a plane is
  * too small to pay for its own table.
  */
-#define PLANE_CUT_MIN 4096
+#define PLANE_CUT_MIN 1024
 
 /*
  * A reference search (ref_pick over the last BPT_REF_WINDOW records) is
@@ -491,8 +491,15 @@ static void build_payload(struct bpt_blockenc *e, unsigned coding,
 		size_t planes_at;
 
 		e->colbuf.len = 0;
-		bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
-			       &nplanes, &planes_at);
+		/* the time columns hold zigzagged differences of one clock's
+		 * readings, whatever the coding: the tick kind may take them */
+		if (id == COL_ISSUE || id == COL_QUEUE || id == COL_COMPLETE ||
+		    id == COL_SCHED)
+			bpt_col_encode_time(&e->colbuf, e->col[id], e->n, e->seed[id],
+					    &nplanes, &planes_at);
+		else
+			bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
+				       &nplanes, &planes_at);
 		if (e->colbuf.oom) {
 			p->oom = 1;
 			return;
