@@ -64,6 +64,7 @@ static uint32_t le32(const uint8_t *p)
 struct tally {
 	double col[NCOL], strings, framing;
 	uint64_t kinds[NCOL][8]; /* blocks per column kind */
+	uint64_t coding[8];      /* blocks per coding byte */
 	uint64_t records, file_bytes;
 };
 
@@ -207,6 +208,7 @@ static int file(const char *path, int level, struct tally *t)
 			goto out;
 		}
 		t->records += n;
+		t->coding[d[off + 21] & 7]++;
 		t->framing += 56;
 		payload_total += stored;
 		off += 56 + stored;
@@ -263,7 +265,11 @@ int main(int argc, char **argv)
 					printf(" %d:%llu", k, (unsigned long long)t.kinds[id][k]);
 			printf("\n");
 		}
-		printf("  %-14s %7.3f  %5.1f%%\n  %-14s %7.3f  %5.1f%%\n", "strings+losses",
+		printf("  blocks by coding (time mode 0 issue, 1 complete, 4 after, 5 both; +2 sectors absolute):");
+		for (int k = 0; k < 8; k++)
+			if (t.coding[k])
+				printf(" %d:%llu", k, (unsigned long long)t.coding[k]);
+		printf("\n  %-14s %7.3f  %5.1f%%\n  %-14s %7.3f  %5.1f%%\n", "strings+losses",
 		       t.strings / t.records, 100 * t.strings / sum, "framing",
 		       t.framing / t.records, 100 * t.framing / sum);
 	}
