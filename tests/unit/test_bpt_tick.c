@@ -82,21 +82,14 @@ Test(bpt_tick, coarse_clock_is_coded_by_ticks_and_read_exactly, .fini = tu_clean
 	static const double ticks[] = { 10.015, 41.666666, 100, 18.5185, 6.25, 3.9 };
 	uint64_t s = 3;
 
+	/* (what it saves is checked on whole files below: the planes
+	 * before zstd are as many, an escape may even add one) */
 	for (unsigned k = 0; k < sizeof(ticks) / sizeof(ticks[0]); k++) {
-		size_t tick_size, plain_size;
-		struct bpt_buf b = { 0 };
-		unsigned np;
-		size_t at;
+		size_t size;
 
 		service_times(v, 20000, ticks[k], &s);
-		cr_assert_eq(tick_roundtrip(v, 20000, &tick_size), BPT_COL_TICK,
+		cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_TICK,
 			     "tick %.4f ns", ticks[k]);
-		bpt_col_encode(&b, v, 20000, 777, &np, &at);
-		plain_size = b.len;
-		buf_free(&b);
-		/* as many planes as before zstd (which gets less entropy in
-		 * them: whole files below), and a few header bytes more */
-		cr_assert_leq(tick_size, plain_size + 24, "tick %.4f ns", ticks[k]);
 	}
 }
 
