@@ -6,7 +6,9 @@
  * records (bench/bench-size.sh, bench/RESULTS.md) and for making fuzz
  * seeds with a new writer.
  *
- * usage: bpt_rewrite [--level L] IN.bpt OUT.bpt
+ * usage: bpt_rewrite [--level L] [--count N] [--block N] IN.bpt OUT.bpt
+ *   --count N  only the first N records (fuzz seeds: tests/fuzz/corpus/bpt)
+ *   --block N  blocks of at most N records
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +33,22 @@ int main(int argc, char **argv)
 	struct bpt_record rec;
 	struct bpt_block_pos pos;
 	uint32_t seq = 0;
+	uint64_t count = UINT64_MAX, done = 0;
 	int a = 1, rc;
 
-	if (argc > 3 && !strcmp(argv[1], "--level")) {
-		o.zstd_level = atoi(argv[2]);
-		a = 3;
+	for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+		if (!strcmp(argv[a], "--level"))
+			o.zstd_level = atoi(argv[a + 1]);
+		else if (!strcmp(argv[a], "--count"))
+			count = strtoull(argv[a + 1], NULL, 10);
+		else if (!strcmp(argv[a], "--block"))
+			o.block_records = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+		else
+			break;
 	}
 	if (argc - a != 2) {
-		fprintf(stderr, "usage: bpt_rewrite [--level L] IN.bpt OUT.bpt\n");
+		fprintf(stderr, "usage: bpt_rewrite [--level L] [--count N] [--block N] "
+			"IN.bpt OUT.bpt\n");
 		return 2;
 	}
 	if (bpt_reader_open(&r, argv[a], &err)) {
@@ -50,7 +60,7 @@ int main(int argc, char **argv)
 		bpt_reader_close(r);
 		return 1;
 	}
-	while ((rc = bpt_reader_next(r, &rec, &err)) == 1) {
+	while (done++ < count && (rc = bpt_reader_next(r, &rec, &err)) == 1) {
 		if (!bpt_reader_block_pos(r, &pos) && pos.seq != seq) {
 			seq = pos.seq;
 			if (bpt_writer_flush(w))
@@ -64,6 +74,8 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	if (rc == 1)
+		rc = 0; /* stopped at --count */
 	if (rc) {
 		fprintf(stderr, "bpt_rewrite: %s\n", rc < -1 ? err.msg : "cannot write a record");
 		bpt_writer_close(w, &err);

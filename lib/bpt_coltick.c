@@ -72,7 +72,7 @@ static double tick_guess(const int64_t *s, uint32_t n)
 	}
 	if (long_runs * 10 > runs)
 		return 0;
-	if (gaps < 32)
+	if (gaps < 12)
 		return -1;
 	uint32_t best = 0, bc = 0;
 
@@ -211,7 +211,7 @@ static double tick_sorted(const int64_t *d, uint32_t n, int64_t *s, double *x0)
 	for (uint32_t i = 0; i < m; i++)
 		if (!u || s[i] != s[u - 1])
 			s[u++] = s[i];
-	return u >= 64 ? tick_guess(s, u) : -1;
+	return u >= 24 ? tick_guess(s, u) : -1;
 }
 
 /*
@@ -274,7 +274,7 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 		}
 	}
 	*tq = t;
-	return best_fit * 4 >= n * 3 ? 0 : -1; /* 3 in 4 fit; the estimate decides */
+	return best_fit * 2 >= n ? 0 : -1; /* half fit; the estimate decides */
 }
 
 int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64_t seed,
