@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "bpt_coltest.h"
 #include "bpt_internal.h"
 #include "bpt_testutil.h"
 
@@ -20,46 +21,6 @@
 static uint64_t clock_at(double t, uint64_t count)
 {
 	return (uint64_t)(count * t + 0.3);
-}
-
-/* Encode v as a time column, parse, decode in uneven chunks, compare;
- * returns the kind and the column's size in *size. */
-static int tick_roundtrip(const uint64_t *v, uint32_t n, size_t *size)
-{
-	struct bpt_buf b = { 0 };
-	struct bpt_colview cv;
-	static uint64_t out[512];
-	uint64_t *tmp = malloc(sizeof(uint64_t) * (n ? n : 1));
-	unsigned np;
-	size_t at;
-
-	cr_assert_not_null(tmp);
-	bpt_col_encode_time(&b, v, n, 777, tmp, &np, &at);
-	free(tmp);
-	cr_assert_not(b.oom);
-	cr_assert_eq(bpt_col_parse(b.p, b.len, n, &cv), 0);
-	cr_assert_eq(cv.seed, 777);
-	for (uint32_t i = 0; i < n;) {
-		uint32_t m = 1 + (i * 7) % 511;
-
-		m = m > n - i ? n - i : m;
-		cr_assert_eq(bpt_col_decode(&cv, i, m, out), 0);
-		for (uint32_t j = 0; j < m; j++)
-			cr_assert_eq(out[j], v[i + j], "value %u: %llu, want %llu", i + j,
-				     (unsigned long long)out[j], (unsigned long long)v[i + j]);
-		i += m;
-	}
-	if (cv.kind == BPT_COL_TICK) {
-		/* one byte more or less is refused */
-		cr_assert_eq(bpt_col_parse(b.p, b.len - 1, n, &cv), -EBADMSG);
-		buf_reserve(&b, 1);
-		cr_assert_eq(bpt_col_parse(b.p, b.len + 1, n, &cv), -EBADMSG);
-	}
-	int kind = b.p[0];
-
-	*size = b.len;
-	buf_free(&b);
-	return kind;
 }
 
 /* Service times (complete - issue) of n I/Os on a clock of tick t: the
@@ -85,10 +46,8 @@ Test(bpt_tick, coarse_clock_is_coded_by_ticks_and_read_exactly, .fini = tu_clean
 	/* (what it saves is checked on whole files below: the planes
 	 * before zstd are as many, an escape may even add one) */
 	for (unsigned k = 0; k < sizeof(ticks) / sizeof(ticks[0]); k++) {
-		size_t size;
-
 		service_times(v, 20000, ticks[k], &s);
-		cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_TICK,
+		cr_assert_eq(tu_col_roundtrip(v, 20000, 1), BPT_COL_TICK,
 			     "tick %.4f ns", ticks[k]);
 	}
 }
@@ -97,15 +56,14 @@ Test(bpt_tick, nanosecond_clock_and_small_columns_keep_the_planes, .fini = tu_cl
 {
 	static uint64_t v[20000];
 	uint64_t s = 5;
-	size_t size;
 
 	for (uint32_t i = 0; i < 20000; i++)
 		v[i] = zigzag64((int64_t)(9000 + tu_below(&s, 3000)));
-	cr_assert_neq(tick_roundtrip(v, 20000, &size), BPT_COL_TICK, "1 ns clock");
+	cr_assert_neq(tu_col_roundtrip(v, 20000, 1), BPT_COL_TICK, "1 ns clock");
 	service_times(v, 63, 10.015, &s);
-	cr_assert_neq(tick_roundtrip(v, 63, &size), BPT_COL_TICK, "63 values");
-	tick_roundtrip(v, 1, &size);
-	tick_roundtrip(v, 0, &size);
+	cr_assert_neq(tu_col_roundtrip(v, 63, 1), BPT_COL_TICK, "63 values");
+	tu_col_roundtrip(v, 1, 1);
+	tu_col_roundtrip(v, 0, 1);
 }
 
 /* Values that do not fit a tick count: escapes, read back exactly. */
@@ -117,22 +75,21 @@ Test(bpt_tick, escapes_huge_deltas_and_extremes, .fini = tu_cleanup)
 		(1ll << 60) + 12345, -(1ll << 60), 7, -1, 0,
 	};
 	uint64_t s = 11;
-	size_t size;
 
 	service_times(v, 20000, 10.015, &s);
 	/* a few values off the lattice and far out, spread over the column */
 	for (unsigned k = 0; k < sizeof(odd) / sizeof(odd[0]); k++)
 		v[k * 1999] = zigzag64(odd[k]);
-	cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_TICK);
+	cr_assert_eq(tu_col_roundtrip(v, 20000, 1), BPT_COL_TICK);
 	/* the extremes of 64 bits cannot be escaped: the planes take them */
 	v[5] = UINT64_MAX;
 	v[6] = UINT64_MAX - 1;
 	v[7] = zigzag64(INT64_MAX);
-	cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_PLANES);
+	cr_assert_eq(tu_col_roundtrip(v, 20000, 1), BPT_COL_PLANES);
 	v[5] = v[6] = v[7] = zigzag64(1ll << 61);
-	cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_PLANES, "2^61 does not fit");
+	cr_assert_eq(tu_col_roundtrip(v, 20000, 1), BPT_COL_PLANES, "2^61 does not fit");
 	v[5] = v[6] = v[7] = zigzag64((1ll << 60) - 1);
-	cr_assert_eq(tick_roundtrip(v, 20000, &size), BPT_COL_TICK, "2^60 - 1 does");
+	cr_assert_eq(tu_col_roundtrip(v, 20000, 1), BPT_COL_TICK, "2^60 - 1 does");
 }
 
 /* The header's tick and offset are checked; any planes decode to some
