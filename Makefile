@@ -6,6 +6,9 @@
 #                     workloads/photo-edit (WORKLOAD=NAME: another recipe);
 #                     SUITE=1: the reviewer's job instead (a suite on five
 #                     configurations and its leaderboard, scripts/demo-suite.sh)
+#   make reproduce    the seeds' published tables on emulated disks and
+#                     virtual arrays, written to docs/reproductions.md
+#                     (minutes; as root; scripts/reproduce.sh --help)
 #   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
 #   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
@@ -86,7 +89,7 @@ UNITS       := blkpeak-boot.service blkpeak-boot-done.service
 # rules: keep them, or make deletes them and rebuilds every time.
 .SECONDARY:
 
-.PHONY: test-deps all check test unit e2e demo fuzz fuzz-build install uninstall clean deps bench man
+.PHONY: test-deps all check test unit e2e demo reproduce fuzz fuzz-build install uninstall clean deps bench man
 
 all: $(BIN) man
 
@@ -196,6 +199,10 @@ ifeq ($(SUITE),1)
 else
 	$(Q)BLKPEAK=$(abspath $(BIN)) WORKLOAD=$(WORKLOAD) scripts/demo.sh
 endif
+
+reproduce: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/reproduce.sh
 
 # Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
 BENCH_SRCS := $(wildcard bench/*.c)

@@ -11,6 +11,7 @@
 
 #include "fit.h"
 #include "load.h"
+#include "mix.h"
 #include "sched.h"
 
 struct replay_map {
@@ -22,8 +23,20 @@ struct replay_map {
 	uint64_t at;       /* ... in bytes: where the region starts on SPEC */
 };
 
+/* --mix-offset NAME=TIME: recording NAME starts TIME after the mix. */
+struct replay_mix_offset {
+	const char *name;  /* a recording's name (mix.h) or its path as given */
+	uint64_t ns;
+};
+
 struct replay_opts {
-	const char *trace;
+	const char *trace;           /* the recording (a mix: traces[0]) */
+	/* a mixed replay (mix.h): its recordings, ntraces of them (2 to
+	 * MIX_MAX), replayed together on the targets; 0: one, `trace` */
+	const char *traces[MIX_MAX];
+	unsigned ntraces;
+	struct replay_mix_offset mix_offset[MIX_MAX];
+	unsigned nmix_offset;
 	const char *output;          /* -o, or NULL */
 	const char *protect[8];      /* --protect: paths no target member may be */
 	unsigned nprotect;

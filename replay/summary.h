@@ -81,6 +81,19 @@ struct summary_ctx {
 	 * (none) prints no placement lines */
 	const struct summary_place *place;
 	unsigned nplaces;
+	/* a mixed replay's recordings (nrecs >= 2), else NULL, 0 */
+	const struct summary_rec *recs;
+	unsigned nrecs;
+};
+
+/* A recording of a mixed replay (replay/mix.h): its share of the run,
+ * times from the replay's start. */
+struct summary_rec {
+	const char *name, *source;
+	const char *run_file;      /* its own run file (-o), or NULL */
+	uint64_t offset_ns;        /* --mix-offset */
+	uint64_t ios, errors;      /* I/Os with a result, of those failed */
+	uint64_t first_issue_ns, last_done_ns, lat_sum_ns;
 };
 
 /* A file or task map, as the summary names it. */
