@@ -30,6 +30,14 @@
 #define TICK_MAX_GAP 300      /* ns: the coarsest tick looked for is 256 */
 #define TICK_LIM (1ll << 30)  /* |value| below this is coded by its ticks */
 #define ESC 3
+#define FLOOR_BIAS 1099511627776.0 /* 2^40: floor as a truncation, no libm */
+
+/* floor(x) for |x| < 2^40, without a call (the encoder's hot loops;
+ * a tick count one off near a half is still a valid code). */
+static inline double fast_floor(double x)
+{
+	return (double)(int64_t)(x + FLOOR_BIAS) - FLOOR_BIAS;
+}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -111,7 +119,7 @@ static int tick_refine(const int64_t *d, uint32_t n, double x0, double lim, doub
 
 		if (fabs(x) >= lim * *T)
 			continue;
-		double k = floor((x - *c) * inv + 0.5);
+		double k = fast_floor((x - *c) * inv + 0.5);
 
 		if (fabs(x - k * *T - *c) > 1.5)
 			continue; /* off the lattice (or T still off): no say */
@@ -136,14 +144,14 @@ static int tick_refine(const int64_t *d, uint32_t n, double x0, double lim, doub
 static double tick_phase(const int64_t *d, uint32_t n, double T)
 {
 	uint32_t hist[64] = { 0 }, best = 0;
-	double w = T / 64, sum = 0;
+	double w = T / 64, sum = 0, inv = 1 / T;
 	uint32_t cnt = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		double p = (double)d[i] - T * floor((double)d[i] / T);
+		double p = (double)d[i] - T * fast_floor((double)d[i] * inv);
 		unsigned bin = (unsigned)(p / w);
 
-		hist[bin < 64 ? bin : 63]++;
+		hist[bin < 64 ? bin : 63]++; /* p may round to T */
 	}
 	for (unsigned b = 1; b < 64; b++)
 		best = hist[b] > hist[best] ? b : best;
@@ -151,9 +159,9 @@ static double tick_phase(const int64_t *d, uint32_t n, double T)
 
 	/* the mean remainder around the peak, taken across the wrap */
 	for (uint32_t i = 0; i < n; i++) {
-		double p = (double)d[i] - T * floor((double)d[i] / T) - pk;
+		double p = (double)d[i] - T * fast_floor((double)d[i] * inv) - pk;
 
-		p -= T * floor(p / T + 0.5); /* into [-T/2, T/2) */
+		p -= T * fast_floor(p * inv + 0.5); /* into [-T/2, T/2) */
 		if (fabs(p) < 2) {
 			sum += p;
 			cnt++;
@@ -185,7 +193,7 @@ static inline uint64_t tick_store(int64_t d, int64_t tq, int64_t cq, double inv,
 				  int *bad)
 {
 	if (d > -TICK_LIM && d < TICK_LIM) {
-		int64_t k = (int64_t)floor(((double)d - c) * inv + 0.5);
+		int64_t k = (int64_t)fast_floor(((double)d - c) * inv + 0.5);
 		int rc = tick_rc(d, k, tq, cq);
 
 		if (rc >= 0)
@@ -243,11 +251,9 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 	c = tick_phase(d, n, T);
 	/* the tick once more over all values, counted from 0 this time,
 	 * and the phase with it */
-	for (int j = 0; j < 2; j++) {
-		if (tick_refine(d, n, 0, 1 << 30, &T, &c))
-			return -1;
-		c = tick_phase(d, n, T);
-	}
+	if (tick_refine(d, n, 0, 1 << 30, &T, &c))
+		return -1;
+	c = tick_phase(d, n, T);
 	/* the offset that keeps the most remainders in 0..2, and of them the
 	 * most guessed right */
 	int64_t t = (int64_t)llround(T * (double)(1ll << FRAC));
