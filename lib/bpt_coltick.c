@@ -32,11 +32,12 @@
 #define ESC 3
 #define FLOOR_BIAS 1099511627776.0 /* 2^40: floor as a truncation, no libm */
 
-/* floor(x) for |x| < 2^40, without a call (the encoder's hot loops;
- * a tick count one off near a half is still a valid code). */
+/* floor(x), without a call for |x| < 2^40 (the encoder's hot loops; a
+ * tick count one off near a half is still a valid code). */
 static inline double fast_floor(double x)
 {
-	return (double)(int64_t)(x + FLOOR_BIAS) - FLOOR_BIAS;
+	return x > -FLOOR_BIAS && x < FLOOR_BIAS ? (double)(int64_t)(x + FLOOR_BIAS) - FLOOR_BIAS
+						 : floor(x);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -148,10 +149,12 @@ static double tick_phase(const int64_t *d, uint32_t n, double T)
 	uint32_t cnt = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
+		if (d[i] <= -TICK_LIM || d[i] >= TICK_LIM)
+			continue; /* escapes; and the casts stay defined */
 		double p = (double)d[i] - T * fast_floor((double)d[i] * inv);
-		unsigned bin = (unsigned)(p / w);
 
-		hist[bin < 64 ? bin : 63]++; /* p may round to T */
+		/* p in [0, T], give or take rounding */
+		hist[p <= 0 ? 0 : p >= T ? 63 : (unsigned)(p / w) & 63]++;
 	}
 	for (unsigned b = 1; b < 64; b++)
 		best = hist[b] > hist[best] ? b : best;
@@ -159,6 +162,8 @@ static double tick_phase(const int64_t *d, uint32_t n, double T)
 
 	/* the mean remainder around the peak, taken across the wrap */
 	for (uint32_t i = 0; i < n; i++) {
+		if (d[i] <= -TICK_LIM || d[i] >= TICK_LIM)
+			continue;
 		double p = (double)d[i] - T * fast_floor((double)d[i] * inv) - pk;
 
 		p -= T * fast_floor(p * inv + 0.5); /* into [-T/2, T/2) */
