@@ -177,6 +177,7 @@ static void write_ticked(const char *path, uint32_t nrec, uint32_t block_records
 		cr_assert_eq(bpt_writer_add(w, &r), 0);
 	}
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+	bpt_header_free(&h);
 }
 
 static void read_back(const char *a, const char *b)
