@@ -240,7 +240,7 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 	T = tick_sorted(d, n < TICK_QUICK ? n : TICK_QUICK, s, &x0);
 	if (T >= 0 && T < 3.5)
 		return -1;
-	if (n > TICK_QUICK)
+	if (T < 0 && n > TICK_QUICK) /* too few distinct values: all of them */
 		T = tick_sorted(d, n, s, &x0);
 	if (T < 3.5)
 		return -1;
@@ -272,7 +272,7 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 		uint32_t fit = 0, right = 0;
 		int bad = 0;
 
-		for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t i = 0; i < n && i < TICK_QUICK; i++) {
 			uint64_t rc = tick_store(d[i], t, cc, inv, off, &bad) & 3;
 
 			fit += rc != ESC;
@@ -285,7 +285,8 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 		}
 	}
 	*tq = t;
-	return best_fit * 2 >= n ? 0 : -1; /* half fit; the estimate decides */
+	/* half fit; the estimate decides */
+	return best_fit * 2 >= (n < TICK_QUICK ? n : TICK_QUICK) ? 0 : -1;
 }
 
 int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64_t seed,
