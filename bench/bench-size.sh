@@ -14,11 +14,42 @@
 #   4. the ratios (blktrace / bpt). Targets: <= 8 B/I/O random 4 KiB, <= 3 sequential.
 # Needs root (loop device, tracefs). Takes the kernel-state lock.
 # Usage: bench/bench-size.sh [SECONDS] [IOPS]   (default 4 s at 10000 IOPS)
+#        bench/bench-size.sh capture [SECONDS]  (default 4 s)
+# The capture form (issue 30) records fio at full speed with `blkpeak
+# capture` on a RAM-backed loop device instead: 4 KiB random reads at
+# QD32 (2 jobs) and QD1, 128 KiB sequential reads at QD1 and QD16, 4 KiB
+# sequential at QD1; it prints bytes per I/O and where they go per
+# column (build/bench/bpt_colsize). BENCH_KEEP=DIR keeps the traces.
 # BENCH_KEEP=DIR keeps the recorded I/Os as text (DIR/randread.txt,
 # DIR/read.txt, bpt_from_text's input) to re-code them without fio.
 BLKPEAK=${BLKPEAK:-$(cd "$(dirname "$0")/.." && pwd)/build/blkpeak}
 . "$(dirname "$0")/../tests/e2e/lib.sh"
 need_root
+if [ "${1:-}" = capture ]; then
+	need_cmd fio
+	SECS=${2:-4}
+	make -s -C "$(dirname "$0")/.." build/bench/bpt_colsize || fail "cannot build bpt_colsize"
+	COLSIZE=$(cd "$(dirname "$0")/.." && pwd)/build/bench/bpt_colsize
+	dev=$(make_loop 2g capture)
+	with_kernel_lock
+	for w in "rand4k-qd32 --rw=randread --bs=4k --iodepth=32 --numjobs=2 --group_reporting" \
+		 "rand4k-qd1 --rw=randread --bs=4k --iodepth=1" \
+		 "seq128k-qd1 --rw=read --bs=128k --iodepth=1" \
+		 "seq128k-qd16 --rw=read --bs=128k --iodepth=16" \
+		 "seq4k-qd1 --rw=read --bs=4k --iodepth=1"; do
+		set -- $w
+		tag=$1
+		shift
+		"$BLKPEAK" capture -q -o "$E2E_TMP/$tag.bpt" -d "$dev" -- fio --name="$tag" \
+			--filename="$dev" --direct=1 --ioengine=libaio --size=1g --time_based \
+			--runtime="$SECS" --randrepeat=0 "$@" >"$E2E_TMP/$tag.out" 2>&1 ||
+			fail "capture $tag: $(tail -3 "$E2E_TMP/$tag.out")"
+		"$COLSIZE" "$E2E_TMP/$tag.bpt" | awk '$2 + 0 >= 0.005 || !/^  [a-z]/' ||
+			fail "bpt_colsize $tag"
+		[ -z "${BENCH_KEEP:-}" ] || cp "$E2E_TMP/$tag.bpt" "$BENCH_KEEP/" || fail "cannot keep $tag.bpt"
+	done
+	exit 0
+fi
 need_cmd fio blkparse python3
 SECS=${1:-4}
 RATE=${2:-10000}

@@ -4,7 +4,7 @@
  * disk, for a random and a sequential 4 KiB workload.
  *
  * usage: codec_speed [--count N] [--span BYTES] [--iops N] [--level L]
- *                    [--repeat N] [--dir DIR] [--keep] [--json]
+ *                    [--tick NS] [--repeat N] [--dir DIR] [--keep] [--json]
  *
  * Workloads, all 4 KiB, timestamps in nanoseconds with the jitter a real
  * device has (records are written in completion order, as a capture
@@ -26,6 +26,9 @@
  *                offsets come slightly out of order), service and queue
  *                wait as seq-fixed;
  *   seq-poisson: sequential offsets with the random workload's timing.
+ * With --tick NS every time is what a clock advancing in steps of NS
+ * nanoseconds (not a whole number: this VM's is 10.015) reads then, as
+ * on the machines whose captures the tick column kind is for.
  * Encoding is timed from the first bpt_writer_add to the end of
  * bpt_writer_close (file in --dir, default /dev/shm); decoding from
  * bpt_reader_open to the last bpt_reader_next, both in the thread's CPU
@@ -46,6 +49,13 @@
 
 static uint64_t rng = 0x1234567887654321ull;
 static int keep; /* --keep: leave the written traces in --dir */
+static double tick; /* --tick: the clock's step in ns, 0 for 1 ns */
+
+/* What a clock of step `tick` reads at time t. */
+static uint64_t reading(uint64_t t)
+{
+	return tick > 0 ? (uint64_t)(floor(t / tick) * tick) : t;
+}
 
 static uint64_t rnd(void)
 {
@@ -155,6 +165,9 @@ static void make(struct bpt_record *r, size_t n, int kind, uint64_t span,
 			x->complete_ns = t + 20000 + expo(60000);
 			break;
 		}
+		x->queue_ns = reading(x->queue_ns);
+		x->issue_ns = reading(x->issue_ns);
+		x->complete_ns = reading(x->complete_ns);
 		if (kind == RANDOM) {
 			x->sector = (rnd() % (span / 4096)) * 8;
 		} else {
@@ -294,6 +307,7 @@ int main(int argc, char **argv)
 		{ "span", required_argument, 0, 's' },
 		{ "iops", required_argument, 0, 'i' },
 		{ "level", required_argument, 0, 'l' },
+		{ "tick", required_argument, 0, 't' },
 		{ "dir", required_argument, 0, 'd' },
 		{ "repeat", required_argument, 0, 'r' },
 		{ "keep", no_argument, 0, 'k' },
@@ -313,20 +327,22 @@ int main(int argc, char **argv)
 		case 's': span = strtoull(optarg, NULL, 0); break;
 		case 'i': iops = strtod(optarg, NULL); break;
 		case 'l': level = atoi(optarg); break;
+		case 't': tick = strtod(optarg, NULL); break;
 		case 'd': dir = optarg; break;
 		case 'r': repeat = atoi(optarg); break;
 		case 'k': keep = 1; break;
 		case 'j': json = 1; break;
 		case 'h':
 			printf("usage: codec_speed [--count N] [--span BYTES] [--iops N] "
-			       "[--level L] [--repeat N] [--dir DIR] [--keep] [--json]\n");
+			       "[--level L] [--tick NS] [--repeat N] [--dir DIR] [--keep] [--json]\n");
 			return 0;
 		default:
 			return 2;
 		}
 	}
-	if (!n || span < 4096 || iops <= 0 || repeat < 1 || repeat > 16) {
-		fprintf(stderr, "codec_speed: bad --count, --span, --iops or --repeat\n");
+	if (!n || span < 4096 || iops <= 0 || repeat < 1 || repeat > 16 ||
+	    !(tick >= 0 && tick < 1e6)) {
+		fprintf(stderr, "codec_speed: bad --count, --span, --iops, --tick or --repeat\n");
 		return 2;
 	}
 	rc |= run("random", RANDOM, n, span, iops, level, repeat, dir, json);

@@ -79,7 +79,7 @@
 #pragma GCC visibility push(default)
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
-#define BPT_FORMAT_MINOR 3 /* additions older readers can skip */
+#define BPT_FORMAT_MINOR 4 /* additions older readers can skip */
 
 /* Operation of a request. Values are part of the file format. */
 enum bpt_op {

@@ -135,6 +135,7 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 			 struct bpt_cur *c, uint64_t poff, struct bpt_error *err)
 {
 	uint64_t ncols;
+	int rc;
 
 	memset(bc->have, 0, sizeof(bc->have));
 	if (cur_varint(c, &ncols) || ncols > 1024)
@@ -156,7 +157,12 @@ static int parse_columns(struct bpt_reader *r, struct bpt_bcur *bc,
 				   ? "block payload: column %llu not declared in the header"
 				   : "block payload: column %llu not used by the block's coding",
 				   (unsigned long long)id);
-		if (bpt_col_parse(p, len, bc->n, &bc->cols[id]))
+		if ((rc = bpt_col_parse(p, len, bc->n, &bc->cols[id])) == -EPROTONOSUPPORT)
+			return BAD(poff, "block payload: column %llu: coding kind %u unknown "
+				   "(written by a newer blkpeak; this one reads format %d.%d)",
+				   (unsigned long long)id, len ? p[0] : 0,
+				   BPT_FORMAT_MAJOR, BPT_FORMAT_MINOR);
+		if (rc)
 			return BAD(poff, "block payload: column %llu malformed",
 				   (unsigned long long)id);
 		bc->have[id] = 1;

@@ -24,7 +24,7 @@
  * planes with different statistics. Below this many records a plane is
  * too small to pay for its own table.
  */
-#define PLANE_CUT_MIN 4096
+#define PLANE_CUT_MIN 1024
 
 /*
  * A reference search (ref_pick over the last BPT_REF_WINDOW records) is
@@ -47,6 +47,11 @@ static int grow(struct bpt_blockenc *e, uint32_t alloc)
 			return -ENOMEM;
 		e->col[id] = p;
 	}
+	uint64_t *t = realloc(e->tmp, sizeof(uint64_t) * alloc);
+
+	if (!t)
+		return -ENOMEM;
+	e->tmp = t;
 	e->alloc = alloc;
 	return 0;
 }
@@ -69,6 +74,9 @@ int bpt_blockenc_init(struct bpt_blockenc *e, uint32_t columns, uint32_t cap,
 		if (!e->col[id])
 			return -ENOMEM;
 	}
+	e->tmp = malloc(sizeof(uint64_t) * first);
+	if (!e->tmp)
+		return -ENOMEM;
 	e->alloc = first;
 #if defined(__x86_64__) && defined(__GNUC__)
 	e->avx2 = __builtin_cpu_supports("avx2");
@@ -81,6 +89,7 @@ void bpt_blockenc_free(struct bpt_blockenc *e)
 {
 	for (int id = 0; id < COL_KNOWN; id++)
 		free(e->col[id]);
+	free(e->tmp);
 	buf_free(&e->payload);
 	buf_free(&e->colbuf);
 	buf_free(&e->zbuf);
@@ -491,8 +500,15 @@ static void build_payload(struct bpt_blockenc *e, unsigned coding,
 		size_t planes_at;
 
 		e->colbuf.len = 0;
-		bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
-			       &nplanes, &planes_at);
+		/* the time columns hold zigzagged differences of one clock's
+		 * readings, whatever the coding: the tick kind may take them */
+		if (id == COL_ISSUE || id == COL_QUEUE || id == COL_COMPLETE ||
+		    id == COL_SCHED)
+			bpt_col_encode_time(&e->colbuf, e->col[id], e->n, e->seed[id],
+					    e->tmp, &nplanes, &planes_at);
+		else
+			bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
+				       &nplanes, &planes_at);
 		if (e->colbuf.oom) {
 			p->oom = 1;
 			return;
@@ -519,6 +535,11 @@ static size_t compress(struct bpt_blockenc *e, size_t bound)
 	if (ZSTD_isError(rc))
 		return rc;
 	ZSTD_CCtx_setPledgedSrcSize(e->cctx, e->payload.len);
+	/* Matches shorter than 7 bytes in planes of noisy low bytes cost
+	 * more than the literals they replace (1% of a capture's size). */
+	rc = ZSTD_CCtx_setParameter(e->cctx, ZSTD_c_minMatch, 7);
+	if (ZSTD_isError(rc))
+		return rc;
 	for (unsigned i = 0; i <= e->ncuts; i++) {
 		size_t to = i < e->ncuts ? e->cuts[i] : e->payload.len;
 		ZSTD_inBuffer in = { e->payload.p + from, to - from, 0 };

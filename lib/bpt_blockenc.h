@@ -17,6 +17,7 @@ struct bpt_blockenc {
 	/* The open block: one value array per present column, room for
 	 * `alloc` records each, grown by doubling up to `cap`. */
 	uint64_t *col[COL_KNOWN];
+	uint64_t *tmp;                    /* scratch of `alloc` values */
 	uint64_t seed[COL_KNOWN];
 	uint32_t n, alloc, cap;
 	uint64_t prev_source;

@@ -92,32 +92,12 @@ static int try_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 	return 1;
 }
 
-void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
-		    uint64_t seed, unsigned *nplanes, size_t *planes_at)
+/* The planes of v[0..n) less `min`, shifted: the part of kinds 0 and 2
+ * after their headers. */
+void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+		       uint64_t min, unsigned width, unsigned shift,
+		       unsigned *nplanes, size_t *planes_at)
 {
-	uint64_t min = UINT64_MAX, max = 0, ors = 0;
-	unsigned shift = 0, width = 0;
-
-	*nplanes = 0;
-	*planes_at = 0;
-	/* v[i] - min has k trailing zero bits for every i exactly when every
-	 * v[i] agrees with v[0] in its k low bits: one pass finds both. */
-	for (uint32_t i = 0; i < n; i++) {
-		min = v[i] < min ? v[i] : min;
-		max = v[i] > max ? v[i] : max;
-		ors |= v[i] ^ v[0];
-	}
-	if (!n)
-		min = 0;
-	if (ors) {
-		shift = (unsigned)__builtin_ctzll(ors);
-		width = (unsigned)(8 - __builtin_clzll((max - min) >> shift) / 8);
-	}
-	if (width && try_dict(b, v, n, seed, (size_t)n * width))
-		return;
-	assert(width <= 8 && shift < 64);
-	buf_u8(b, BPT_COL_PLANES);
-	buf_varint(b, seed);
 	buf_u8(b, (uint8_t)width);
 	buf_u8(b, (uint8_t)shift);
 	buf_varint(b, min);
@@ -147,6 +127,53 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 	b->len += (size_t)width * n;
 }
 
+/* The frame of v[0..n): minimum, common trailing zero bits of v - min,
+ * bytes per value. */
+void bpt_col_frame(const uint64_t *v, uint32_t n, uint64_t *minp,
+		  unsigned *shiftp, unsigned *widthp)
+{
+	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+
+	*shiftp = *widthp = 0;
+	/* v[i] - min has k trailing zero bits for every i exactly when every
+	 * v[i] agrees with v[0] in its k low bits: one pass finds both. */
+	for (uint32_t i = 0; i < n; i++) {
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+		ors |= v[i] ^ v[0];
+	}
+	*minp = n ? min : 0;
+	if (ors) {
+		*shiftp = (unsigned)__builtin_ctzll(ors);
+		*widthp = (unsigned)(8 - __builtin_clzll((max - min) >> *shiftp) / 8);
+	}
+}
+
+void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+		    uint64_t seed, unsigned *nplanes, size_t *planes_at)
+{
+	uint64_t min;
+	unsigned shift, width;
+
+	*nplanes = 0;
+	*planes_at = 0;
+	bpt_col_frame(v, n, &min, &shift, &width);
+	if (width && try_dict(b, v, n, seed, (size_t)n * width))
+		return;
+	assert(width <= 8 && shift < 64);
+	buf_u8(b, BPT_COL_PLANES);
+	buf_varint(b, seed);
+	bpt_col_put_planes(b, v, n, min, width, shift, nplanes, planes_at);
+}
+
+void bpt_col_encode_time(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+			 uint64_t seed, uint64_t *tmp, unsigned *nplanes,
+			 size_t *planes_at)
+{
+	if (!bpt_col_encode_tick(b, v, n, seed, tmp, nplanes, planes_at))
+		bpt_col_encode(b, v, n, seed, nplanes, planes_at);
+}
+
 int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv)
 {
@@ -157,7 +184,15 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 	cv->n = n;
 	if (cur_u8(&c, &cv->kind) || cur_varint(&c, &cv->seed))
 		return -EBADMSG;
-	if (cv->kind == BPT_COL_PLANES) {
+	if (cv->kind == BPT_COL_TICK) {
+		uint64_t zoff;
+
+		if (cur_varint(&c, &cv->tick) || cur_varint(&c, &zoff) ||
+		    bpt_col_tick_check(cv->tick, zoff))
+			return -EBADMSG;
+		cv->tick_off = unzigzag64(zoff);
+	}
+	if (cv->kind == BPT_COL_PLANES || cv->kind == BPT_COL_TICK) {
 		if (cur_u8(&c, &cv->width) || cur_u8(&c, &cv->shift) ||
 		    cur_varint(&c, &cv->base))
 			return -EBADMSG;
@@ -175,7 +210,7 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 				return -EBADMSG;
 		need = ((size_t)n * cv->bits + 7) / 8;
 	} else {
-		return -EBADMSG;
+		return -EPROTONOSUPPORT; /* a kind of a newer minor version */
 	}
 	if (c.len - c.pos != need)
 		return -EBADMSG;
@@ -198,16 +233,15 @@ static int decode_dict(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 	return bad ? -EBADMSG : 0;
 }
 
-int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
-		   uint64_t *out)
+/* Kinds 0 and 2: base + (the planes' value << shift). */
+static void decode_planes(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
+			  uint64_t *out)
 {
 	const uint8_t *pl = cv->data + i0;
 	uint64_t base = cv->base;
 	unsigned shift = cv->shift;
 	size_t n = cv->n;
 
-	if (cv->kind == BPT_COL_DICT)
-		return decode_dict(cv, i0, m, out);
 	switch (cv->width) {
 	case 0:
 		for (uint32_t j = 0; j < m; j++)
@@ -241,6 +275,19 @@ int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 			out[j] = base + (out[j] << shift);
 		break;
 	}
+}
+
+int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
+		   uint64_t *out)
+{
+	if (cv->kind == BPT_COL_DICT)
+		return decode_dict(cv, i0, m, out);
+	if (cv->kind == BPT_COL_TICK) {
+		decode_planes(cv, i0, m, out);
+		bpt_col_tick_apply(cv, out, m);
+		return 0;
+	}
+	decode_planes(cv, i0, m, out);
 	return 0;
 }
 

@@ -310,7 +310,11 @@ int cur_str16(struct bpt_cur *c, char *dst, size_t dstsz);
  *                    bytes; plane k holds byte k of (v - base) >> shift;
  *   kind 1 "dict":   u8 bits (1, 2 or 4), u8 count (1..2^bits), count
  *                    varint values, then n indexes of `bits` bits packed
- *                    LSB first into ceil(n * bits / 8) bytes.
+ *                    LSB first into ceil(n * bits / 8) bytes;
+ *   kind 2 "tick":   varint tick, varint zigzag(offset) (ns, 32 fraction
+ *                    bits), then as kind 0 the planes of s; the value is
+ *                    zigzag(((unzigzag(s >> 2) * tick + offset) >> 32) +
+ *                    (s & 3)), or s >> 2 where s & 3 is 3 (since 1.4).
  * bpt_col_encode picks the smaller kind for the n values and appends it
  * (the seed, a column's starting point for delta transforms, is stored as
  * given); the payload offsets where its byte planes start are added to
@@ -320,6 +324,7 @@ int cur_str16(struct bpt_cur *c, char *dst, size_t dstsz);
  */
 #define BPT_COL_PLANES 0
 #define BPT_COL_DICT 1
+#define BPT_COL_TICK 2
 #define BPT_DICT_MAX 16
 
 struct bpt_colview {
@@ -327,6 +332,8 @@ struct bpt_colview {
 	uint32_t n;
 	uint8_t kind, width, shift, bits, ndict;
 	uint64_t base, seed;
+	uint64_t tick;         /* kind 2: the tick and offset, 2^-32 ns */
+	int64_t tick_off;
 	uint64_t dict[BPT_DICT_MAX];
 };
 
@@ -338,6 +345,26 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv);
 int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		   uint64_t *out);
+/* bpt_col_encode for a column of zigzagged time differences: the tick
+ * kind when the values' clock has a coarse tick and it pays, else as
+ * bpt_col_encode. tmp: scratch room for n values. */
+void bpt_col_encode_time(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+			 uint64_t seed, uint64_t *tmp, unsigned *nplanes,
+			 size_t *planes_at);
+/* Shared by the kinds (bpt_column.c, bpt_coltick.c): the frame of
+ * reference of v (minimum, shift, width) and the planes after it. */
+void bpt_col_frame(const uint64_t *v, uint32_t n, uint64_t *minp,
+		   unsigned *shiftp, unsigned *widthp);
+void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
+			uint64_t min, unsigned width, unsigned shift,
+			unsigned *nplanes, size_t *planes_at);
+/* Kind 2 (bpt_coltick.c): encode (1 when written, 0 with b unchanged),
+ * check a header's tick and zigzagged offset (0 when valid), and turn
+ * the planes' values in out[0..m) into the column's. */
+int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64_t seed,
+			uint64_t *tmp, unsigned *nplanes, size_t *planes_at);
+int bpt_col_tick_check(uint64_t tick, uint64_t zoff);
+void bpt_col_tick_apply(const struct bpt_colview *cv, uint64_t *out, uint32_t m);
 /* Estimated bits the plane coding of v[0..n) needs after entropy coding:
  * the sum of each byte plane's order-0 entropy (what zstd's Huffman stage
  * gets close to). Used by the writer to choose between codings. */

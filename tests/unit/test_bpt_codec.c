@@ -11,6 +11,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "bpt_coltest.h"
 #include "bpt_internal.h"
 #include "bpt_testutil.h"
 
@@ -87,37 +88,6 @@ Test(bpt_codec, varint_and_zigzag, .fini = tu_cleanup)
 	cr_assert_eq(zigzag64(1), 2);
 }
 
-/* Encode, parse and decode n values in uneven chunks; returns the kind. */
-static int col_roundtrip(const uint64_t *v, uint32_t n)
-{
-	struct bpt_buf b = { 0 };
-	struct bpt_colview cv;
-	uint64_t out[300];
-	unsigned np;
-	size_t at;
-
-	bpt_col_encode(&b, v, n, 12345, &np, &at);
-	cr_assert_eq(bpt_col_parse(b.p, b.len, n, &cv), 0);
-	cr_assert_eq(cv.seed, 12345);
-	for (uint32_t i = 0; i < n;) {
-		uint32_t m = 1 + i % 300;
-
-		m = m > n - i ? n - i : m;
-		cr_assert_eq(bpt_col_decode(&cv, i, m, out), 0);
-		for (uint32_t j = 0; j < m; j++)
-			cr_assert_eq(out[j], v[i + j], "value %u", i + j);
-		i += m;
-	}
-	/* one byte more or less is refused */
-	cr_assert_eq(bpt_col_parse(b.p, b.len - 1, n, &cv), -EBADMSG);
-	buf_reserve(&b, 1);
-	cr_assert_eq(bpt_col_parse(b.p, b.len + 1, n, &cv), -EBADMSG);
-	int kind = b.p[0];
-
-	buf_free(&b);
-	return kind;
-}
-
 Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 {
 	static uint64_t v[5000];
@@ -126,24 +96,24 @@ Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 	for (unsigned bits = 0; bits <= 64; bits += 4) {
 		for (uint32_t i = 0; i < 5000; i++)
 			v[i] = bits == 64 ? tu_rand(&s) : tu_rand(&s) & ((1ull << bits) - 1);
-		col_roundtrip(v, 5000);
+		tu_col_roundtrip(v, 5000, 0);
 		for (uint32_t i = 0; i < 5000; i++)
 			v[i] = (v[i] << 12) + 77; /* common shift and base */
-		col_roundtrip(v, 5000);
+		tu_col_roundtrip(v, 5000, 0);
 	}
 	for (uint32_t i = 0; i < 5000; i++)
 		v[i] = 4096;
-	cr_assert_eq(col_roundtrip(v, 5000), BPT_COL_PLANES, "constant: width 0");
+	cr_assert_eq(tu_col_roundtrip(v, 5000, 0), BPT_COL_PLANES, "constant: width 0");
 	for (unsigned nd = 2; nd <= 16; nd++) {
 		for (uint32_t i = 0; i < 5000; i++)
 			v[i] = 1000 + 977 * tu_below(&s, nd);
-		cr_assert_eq(col_roundtrip(v, 5000), BPT_COL_DICT, "%u values", nd);
+		cr_assert_eq(tu_col_roundtrip(v, 5000, 0), BPT_COL_DICT, "%u values", nd);
 	}
 	v[0] = UINT64_MAX;
 	v[1] = 0;
-	col_roundtrip(v, 2);
-	col_roundtrip(v, 1);
-	col_roundtrip(v, 0);
+	tu_col_roundtrip(v, 2, 0);
+	tu_col_roundtrip(v, 1, 0);
+	tu_col_roundtrip(v, 0, 0);
 }
 
 Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)

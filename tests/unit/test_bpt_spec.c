@@ -63,7 +63,7 @@ Test(bpt_spec, bytes_where_the_spec_puts_them, .fini = tu_cleanup)
 	/* Header: magic, version, header_size, then the fields in order. */
 	cr_assert_eq(memcmp(f, "\x89\x42\x50\x54\x0d\x0a\x1a\x0a", 8), 0, "file magic");
 	cr_assert_eq(le16(f + 8), 1, "version_major");
-	cr_assert_eq(le16(f + 10), 3, "version_minor");
+	cr_assert_eq(le16(f + 10), 4, "version_minor");
 	uint32_t hsize = le32(f + 12);
 	cr_assert(hsize >= 24 && hsize < len, "header_size %u", hsize);
 	pos = 16;
