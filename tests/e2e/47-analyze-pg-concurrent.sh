@@ -39,8 +39,8 @@ for r in $(seq 10); do
 		fail "round $r: traces $(q 'SELECT id, digest, path FROM traces')"
 	[ "$(q 'SELECT count(*) FROM ios')" = $want ] || fail "round $r: $(q 'SELECT count(*) FROM ios') I/Os, want $want"
 	[ "$(q 'SELECT sum(ios) FROM traces')" = $want ] || fail "round $r: traces.ios"
-	[ "$(q "SELECT count(*) FROM pg_inherits WHERE inhparent = 'ios'::regclass")" = 5 ] || fail "round $r: partitions"
-	[ "$(q "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'ios_t%'")" = 5 ] || fail "round $r: tables left over"
+	[ "$(q "SELECT count(*) FROM pg_inherits WHERE inhparent = 'io_rows'::regclass")" = 5 ] || fail "round $r: partitions"
+	[ "$(q "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'io_rows_t%'")" = 5 ] || fail "round $r: tables left over"
 	[ "$(q 'SELECT count(*) FROM (SELECT trace_id, idx FROM ios GROUP BY 1, 2 HAVING count(*) > 1) d')" = 0 ] ||
 		fail "round $r: an I/O twice"
 done
@@ -65,7 +65,7 @@ wait $victim && fail "the import succeeded though its connection was killed"
 grep -q "postgresql://blkpeak@/r1" "$T/kill.err" || fail "kill message: $(cat "$T/kill.err")"
 q() { psql "$db" -qAt -c "$1"; }
 [ "$(q 'SELECT count(*) FROM traces')" = 5 ] || fail "a killed import left a trace: $(q 'SELECT id, path FROM traces')"
-[ "$(q "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'ios_t%'")" = 5 ] || fail "a killed import left a table"
+[ "$(q "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'io_rows_t%'")" = 5 ] || fail "a killed import left a table"
 [ "$(q 'SELECT count(*) FROM ios')" = $want ] || fail "a killed import left I/Os"
 "$BLKPEAK" analyze import -q "$T/big.bpt" --db "$db" || fail "import after the kill"
 [ "$(q 'SELECT count(*) FROM ios')" = $((want + 3000000)) ] || fail "the import after the kill is not whole"
