@@ -154,6 +154,21 @@ static int schema_version(PGconn *c, int64_t *version, int64_t *tables, struct b
 			    0, NULL, version, &found, err);
 }
 
+/* The view io_detail of schema 8 on (as analyze-pg.sql makes it). */
+#define PG_IO_DETAIL \
+	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm," \
+	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns," \
+	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm," \
+	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op" \
+	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id" \
+	" LEFT JOIN file_classes fc ON fc.class = ios.file_class" \
+	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev" \
+	" AND p1.inode = ios.inode AND p1.seq = 0" \
+	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev" \
+	" AND p2.inode = ios.inode2 AND p2.seq = 0" \
+	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id" \
+	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+
 /* 7 -> 8: the file and cause columns of trace format 1.3 (as SQLite's
  * schema 8); columns added to `ios` reach every partition. */
 static const char pg_v8[] =
@@ -171,18 +186,7 @@ static const char pg_v8[] =
 	" PRIMARY KEY (trace_id, file_dev, inode, seq));"
 	"ALTER TABLE comparisons ADD COLUMN files text;"
 	"DROP VIEW io_detail;"
-	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,"
-	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns,"
-	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm,"
-	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op"
-	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id"
-	" LEFT JOIN file_classes fc ON fc.class = ios.file_class"
-	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev"
-	" AND p1.inode = ios.inode AND p1.seq = 0"
-	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev"
-	" AND p2.inode = ios.inode2 AND p2.seq = 0"
-	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id"
-	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+	PG_IO_DETAIL
 	"UPDATE blkpeak_schema SET version = 8;";
 
 /* 8 -> 9: the results of suites (as SQLite's schema 9). */
@@ -236,18 +240,7 @@ static const char pg_v10[] =
 	" LEFT JOIN io_replay x ON x.trace_id = r.trace_id AND x.idx = r.idx"
 	" LEFT JOIN io_files f ON f.trace_id = r.trace_id AND f.idx = r.idx"
 	" LEFT JOIN io_files2 g ON g.trace_id = r.trace_id AND g.idx = r.idx;"
-	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,"
-	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns,"
-	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm,"
-	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op"
-	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id"
-	" LEFT JOIN file_classes fc ON fc.class = ios.file_class"
-	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev"
-	" AND p1.inode = ios.inode AND p1.seq = 0"
-	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev"
-	" AND p2.inode = ios.inode2 AND p2.seq = 0"
-	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id"
-	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+	PG_IO_DETAIL
 	"DO $$ DECLARE t bigint; fits text :="
 	" '(issue_ns - queue_ns BETWEEN -2147483648 AND 2147483647"
 	" AND complete_ns - issue_ns BETWEEN -2147483648 AND 2147483647)';"

@@ -134,60 +134,74 @@ static int64_t cell(const PGresult *r, int row, int col)
 	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
+/* The rows of a small query (text) as `cols` int64 each, into a new
+ * array *out of *n rows (NULL for none): 0, -EIO or -ENOMEM. The
+ * structs of db.h it fills are int64 fields only (checked below). */
+static int table_of(PGconn *c, const char *sql, int64_t id, int cols, void **out, size_t *n,
+		    struct bpt_error *err)
+{
+	PGresult *r = small(c, sql, id, err);
+	int64_t *v = NULL;
+	int rows;
+
+	*out = NULL;
+	*n = 0;
+	if (!r)
+		return -EIO;
+	if (PQnfields(r) != cols) {
+		PQclear(r);
+		return bpt_error_set(err, -EIO, "trace %" PRId64 ": %d columns, expected %d", id,
+				     PQnfields(r), cols);
+	}
+	rows = PQntuples(r);
+	if (rows && !(v = calloc((size_t)rows * (size_t)cols, sizeof(*v)))) {
+		PQclear(r);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < rows; i++)
+		for (int j = 0; j < cols; j++)
+			v[(size_t)i * (size_t)cols + (size_t)j] = cell(r, i, j);
+	PQclear(r);
+	*out = v;
+	*n = (size_t)rows;
+	return 0;
+}
+
+_Static_assert(sizeof(struct adb_io_wide) == 3 * sizeof(int64_t), "int64 fields only");
+_Static_assert(sizeof(struct adb_io_file2) == 4 * sizeof(int64_t), "int64 fields only");
+
 /* io_kinds, io_wide, io_files2 of the trace; whether it has replay or
  * file rows. */
 static int load_small(PGconn *c, struct adb_ios *ios, int *replay, int *files,
 		      struct bpt_error *err)
 {
-	PGresult *r;
-	int rows;
+	void *kinds, *wide, *file2;
+	int64_t *facts;
+	size_t one;
+	int rc;
 
-	if (!(r = small(c, ADB_KIND_SQL, ios->id, err)))
-		return -EIO;
-	rows = PQntuples(r);
-	if (rows && !(ios->kinds = calloc((size_t)rows, sizeof(*ios->kinds)))) {
-		PQclear(r);
-		return -ENOMEM;
-	}
-	ios->nkinds = (size_t)rows;
-	for (int i = 0; i < rows; i++)
-		for (int j = 0; j < ADB_KIND_VALS; j++)
-			ios->kinds[i][j] = cell(r, i, j);
-	PQclear(r);
-	if (!(r = small(c, "SELECT count(*) FILTER (WHERE file_class IS NULL AND cause_pid IS NULL),"
-			" (SELECT count(*) > 0 FROM io_replay WHERE trace_id = $1)::int,"
-			" (SELECT count(*) > 0 FROM io_files WHERE trace_id = $1)::int"
-			" FROM io_kinds WHERE trace_id = $1", ios->id, err)))
-		return -EIO;
-	ios->files_lost = cell(r, 0, 0) > 0;
-	*replay = (int)cell(r, 0, 1);
-	*files = (int)cell(r, 0, 2);
-	PQclear(r);
-	if (!(r = small(c, "SELECT idx, wait_ns, service_ns FROM io_wide WHERE trace_id = $1"
-			" ORDER BY idx", ios->id, err)))
-		return -EIO;
-	rows = PQntuples(r);
-	if (rows && !(ios->wide = calloc((size_t)rows, sizeof(*ios->wide)))) {
-		PQclear(r);
-		return -ENOMEM;
-	}
-	ios->nwide = (size_t)rows;
-	for (int i = 0; i < rows; i++)
-		ios->wide[i] = (struct adb_io_wide){ cell(r, i, 0), cell(r, i, 1), cell(r, i, 2) };
-	PQclear(r);
-	if (!(r = small(c, "SELECT idx, file2_dev, inode2, file2_bytes FROM io_files2"
-			" WHERE trace_id = $1 ORDER BY idx", ios->id, err)))
-		return -EIO;
-	rows = PQntuples(r);
-	if (rows && !(ios->file2 = calloc((size_t)rows, sizeof(*ios->file2)))) {
-		PQclear(r);
-		return -ENOMEM;
-	}
-	ios->nfile2 = (size_t)rows;
-	for (int i = 0; i < rows; i++)
-		ios->file2[i] = (struct adb_io_file2){ cell(r, i, 0), cell(r, i, 1), cell(r, i, 2),
-						       cell(r, i, 3) };
-	PQclear(r);
+	if ((rc = table_of(c, ADB_KIND_SQL, ios->id, ADB_KIND_VALS, &kinds, &ios->nkinds, err)))
+		return rc;
+	ios->kinds = kinds;
+	if ((rc = table_of(c, "SELECT idx, wait_ns, service_ns FROM io_wide WHERE trace_id = $1"
+			   " ORDER BY idx", ios->id, 3, &wide, &ios->nwide, err)))
+		return rc;
+	ios->wide = wide;
+	if ((rc = table_of(c, "SELECT idx, file2_dev, inode2, file2_bytes FROM io_files2"
+			   " WHERE trace_id = $1 ORDER BY idx", ios->id, 4, &file2, &ios->nfile2,
+			   err)))
+		return rc;
+	ios->file2 = file2;
+	if ((rc = table_of(c, "SELECT count(*) FILTER (WHERE file_class IS NULL AND cause_pid IS NULL),"
+			   " (SELECT count(*) > 0 FROM io_replay WHERE trace_id = $1)::int,"
+			   " (SELECT count(*) > 0 FROM io_files WHERE trace_id = $1)::int"
+			   " FROM io_kinds WHERE trace_id = $1", ios->id, 3, (void **)&facts, &one,
+			   err)))
+		return rc;
+	ios->files_lost = facts[0] > 0;
+	*replay = (int)facts[1];
+	*files = (int)facts[2];
+	free(facts);
 	return 0;
 }
 

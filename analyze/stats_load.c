@@ -267,6 +267,21 @@ static int mark_of(struct st_source *src, struct db_scan *sc, int64_t blk, struc
 	return 0;
 }
 
+/* The fields of row r that its kind k holds. */
+static void kind_into(struct st_row *r, const struct kind_row *k)
+{
+	r->dev = k->dev;
+	r->bytes = k->bytes;
+	r->op = k->op;
+	r->pid = k->pid;
+	r->comm = k->comm;
+	r->error = k->error;
+	r->completion = k->completion;
+	r->file_class = k->file_class;
+	r->file_dev = k->file_dev;
+	r->file_bytes = k->file_bytes;
+}
+
 /* db_scan_fill from the rows in memory (struct adb_ios). */
 static long mem_fill(struct st_source *src, struct db_scan *sc, struct st_row *rows, size_t max,
 		     struct bpt_error *err)
@@ -302,25 +317,16 @@ static long mem_fill(struct st_source *src, struct db_scan *sc, struct st_row *r
 			.queue = (uint64_t)(io->issue - wait),
 			.issue = (uint64_t)io->issue,
 			.complete = (uint64_t)(io->issue + service),
-			.dev = k->dev,
 			.sector = (uint64_t)io->sector,
-			.bytes = k->bytes,
-			.op = k->op,
-			.pid = k->pid,
-			.comm = k->comm,
-			.error = k->error,
-			.completion = k->completion,
 			.sched = m->sched ? (uint64_t)m->sched[i] : 0,
 			.has_sched = !!(io->flags & ADB_IO_SCHED),
-			.file_class = k->file_class,
-			.file_dev = k->file_dev,
 			.source_index = m->source ? (uint64_t)m->source[i] : 0,
-			.file_bytes = k->file_bytes,
 			.inode = m->inode ? (uint64_t)m->inode[i] : 0,
 			.file2_dev = f2 ? (uint32_t)f2->dev : 0,
 			.inode2 = f2 ? (uint64_t)f2->inode : 0,
 			.file2_bytes = f2 ? (uint32_t)f2->bytes : 0,
 		};
+		kind_into(&rows[n - 1], k);
 	}
 	return (long)n;
 }
@@ -354,25 +360,16 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			.queue = (uint64_t)(issue - sqlite3_column_int64(st, 2)),
 			.issue = (uint64_t)issue,
 			.complete = (uint64_t)(issue + sqlite3_column_int64(st, 3)),
-			.dev = k->dev,
 			.sector = (uint64_t)sqlite3_column_int64(st, 4),
-			.bytes = k->bytes,
-			.op = k->op,
-			.pid = k->pid,
-			.comm = k->comm,
-			.error = k->error,
-			.completion = k->completion,
 			.sched = (uint64_t)sqlite3_column_int64(st, 6),
 			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
-			.file_class = k->file_class,
-			.file_dev = k->file_dev,
 			.source_index = (uint64_t)sqlite3_column_int64(st, 7),
-			.file_bytes = k->file_bytes,
 			.inode = (uint64_t)sqlite3_column_int64(st, 8),
 			.file2_dev = (uint32_t)sqlite3_column_int64(st, 9),
 			.inode2 = (uint64_t)sqlite3_column_int64(st, 10),
 			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 11),
 		};
+		kind_into(&rows[n - 1], k);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return adb_fail(src->db, err, "cannot read the trace");

@@ -78,9 +78,9 @@ echo "  bytes per I/O on disk: $(awk "BEGIN { printf \"%.1f\", ($b + $bk) / $N }
 (cd "$W" && pg_psql -c "\\copy (SELECT * FROM io_rows_t1) TO '$W/rows.csv' (FORMAT csv)" \
 	-c "\\copy (SELECT * FROM io_rows_t1) TO '$W/rows.bin' (FORMAT binary)") >/dev/null || exit 1
 pg_psql -c "CREATE TABLE csv_rows (LIKE io_rows)" -c "CREATE TABLE bin_rows (LIKE io_rows)" >/dev/null
-run pg_psql -c "\\copy csv_rows FROM '$W/rows.csv' (FORMAT csv)"
+run psql "$PG_URI" -qAt -v ON_ERROR_STOP=1 -c "\\copy csv_rows FROM '$W/rows.csv' (FORMAT csv)"
 echo "psql \\copy of the same rows as CSV ($(stat -c %s "$W/rows.csv") bytes): $wall s ($(rate "$N" "$wall") M rows/s); $(cpus) (psql)"
-run pg_psql -c "\\copy bin_rows FROM '$W/rows.bin' (FORMAT binary)"
+run psql "$PG_URI" -qAt -v ON_ERROR_STOP=1 -c "\\copy bin_rows FROM '$W/rows.bin' (FORMAT binary)"
 echo "psql \\copy of the same rows as binary ($(stat -c %s "$W/rows.bin") bytes): $wall s ($(rate "$N" "$wall") M rows/s); $(cpus) (psql)"
 pg_psql -c "DROP TABLE csv_rows, bin_rows" >/dev/null
 rm -f "$W/rows.csv" "$W/rows.bin"
