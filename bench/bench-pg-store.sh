@@ -34,10 +34,16 @@ chmod 755 "$W"
 HZ=$(getconf CLK_TCK)
 
 # CPU seconds of the server so far: the postmaster, its live children and
-# the children it has reaped (backends that ended).
+# the children it has reaped (backends that ended). A backend whose client
+# left is counted once the postmaster has reaped it: wait until no
+# backend but the checkpointer, writers and launchers is left.
 srv_cpu() {
-	local pm kids t=0 p
+	local pm kids t=0 p i
 	pm=$(head -1 "$PG_DIR/data/postmaster.pid")
+	for i in $(seq 50); do
+		pgrep -P "$pm" -f "postgres: blkpeak" >/dev/null || break
+		sleep 0.1
+	done
 	t=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pm/stat")
 	kids=$(cat "/proc/$pm/task/$pm/children" 2>/dev/null)
 	for p in $kids; do
