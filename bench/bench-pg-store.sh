@@ -53,14 +53,14 @@ srv_cpu() {
 }
 rate() { awk "BEGIN { printf \"%.2f\", $1 / $2 / 1e6 }"; }
 # run CMD...: its wall seconds into $wall, its CPU (user+sys) into $cpu,
-# the server's CPU meanwhile into $scpu
+# its peak RSS (KiB) into $rss, the server's CPU meanwhile into $scpu
 run() {
 	local s0 s1
 	s0=$(srv_cpu)
-	/usr/bin/time -f "%e %U %S" -o "$W/time" "$@" >/dev/null 2>"$W/err" ||
+	/usr/bin/time -f "%e %U %S %M" -o "$W/time" "$@" >/dev/null 2>"$W/err" ||
 		{ echo "FAIL: $*: $(cat "$W/err")" >&2; exit 1; }
 	s1=$(srv_cpu)
-	read -r wall u s <"$W/time"
+	read -r wall u s rss <"$W/time"
 	cpu=$(awk "BEGIN { printf \"%.2f\", $u + $s }")
 	scpu=$(awk "BEGIN { printf \"%.2f\", $s1 - $s0 }")
 }
@@ -93,7 +93,7 @@ rm -f "$W/rows.csv" "$W/rows.bin"
 
 for db in "$W/s.db" "$PG_URI"; do
 	run "$BLKPEAK" analyze report 1 --json --db "$db"
-	echo "report --json of $N I/Os from $([ "$db" = "$PG_URI" ] && echo PostgreSQL || echo SQLite): $wall s; $(cpus)"
+	echo "report --json of $N I/Os from $([ "$db" = "$PG_URI" ] && echo PostgreSQL || echo SQLite): $wall s; $(cpus); blkpeak's peak RSS $((rss / 1024)) MiB"
 done
 "$BLKPEAK" analyze report 1 --json --db "$W/s.db" >"$W/r.s" && "$BLKPEAK" analyze report 1 --json --db "$PG_URI" >"$W/r.p"
 cmp -s "$W/r.s" "$W/r.p" && echo "  (the two reports are byte for byte the same)" || echo "  the two reports DIFFER"
