@@ -8,12 +8,31 @@
 #include "pg.h"
 #include "pg_copyout.h"
 
-void pg_copyout_init(struct pg_copyout *r, PGconn *c, const char *what)
+static int from_conn(struct pg_copyout *r, char **msg)
+{
+	return PQgetCopyData(r->c, msg, 0);
+}
+
+static void free_msg(char *msg)
+{
+	PQfreemem(msg);
+}
+
+void pg_copyout_init_from(struct pg_copyout *r, int (*get)(struct pg_copyout *r, char **msg),
+			  void (*release)(char *msg), void *arg, const char *what)
 {
 	memset(r, 0, sizeof(*r));
-	r->c = c;
+	r->get = get;
+	r->release = release;
+	r->arg = arg;
 	r->what = what;
 	r->header = 1;
+}
+
+void pg_copyout_init(struct pg_copyout *r, PGconn *c, const char *what)
+{
+	pg_copyout_init_from(r, from_conn, free_msg, NULL, what);
+	r->c = c;
 }
 
 static int need(struct pg_copyout *r, int n, struct bpt_error *err)
@@ -43,14 +62,16 @@ static int next_msg(struct pg_copyout *r, struct bpt_error *err)
 	int rc;
 
 	while (r->off >= r->len) {
-		PQfreemem(r->msg);
+		if (r->msg)
+			r->release(r->msg);
 		r->msg = NULL;
 		r->off = 0;
-		r->len = PQgetCopyData(r->c, &r->msg, 0);
+		r->len = r->get(r, &r->msg);
 		if (r->len == -1)
 			return 0;
 		if (r->len < 0)
-			return pg_fail(r->c, NULL, err, "cannot read the I/Os");
+			return r->c ? pg_fail(r->c, NULL, err, "cannot read the I/Os")
+				    : bpt_error_set(err, -EIO, "%s: cannot read the I/Os", r->what);
 		if (r->header) {
 			if ((rc = need(r, 19, err)) || memcmp(r->msg, "PGCOPY\n\377\r\n\0", 11))
 				return rc ? rc : bpt_error_set(err, -EPROTO, "%s: not a binary COPY"
@@ -110,13 +131,14 @@ int pg_copyout_end(struct pg_copyout *r, int rc, struct bpt_error *err)
 	PGresult *res;
 
 	while (r->len >= 0 || r->msg) {
-		PQfreemem(r->msg);
+		if (r->msg)
+			r->release(r->msg);
 		r->msg = NULL;
 		if (r->len == -1)
 			break;
-		r->len = PQgetCopyData(r->c, &r->msg, 0);
+		r->len = r->get(r, &r->msg);
 	}
-	while ((res = PQgetResult(r->c))) {
+	while (r->c && (res = PQgetResult(r->c))) {
 		if (!rc && PQresultStatus(res) != PGRES_COMMAND_OK)
 			rc = pg_fail(r->c, res, err, "cannot read the I/Os");
 		PQclear(res);

@@ -11,7 +11,12 @@
 #include "bpt.h"
 
 struct pg_copyout {
-	PGconn *c;
+	PGconn *c;        /* NULL: messages from get (a test, a fuzz target) */
+	/* the next message, as PQgetCopyData (its length, -1 at the end, -2
+	 * on an error) and how to free it */
+	int (*get)(struct pg_copyout *r, char **msg);
+	void (*release)(char *msg);
+	void *arg;
 	const char *what; /* for messages: "trace 3" */
 	char *msg;        /* the current message of PQgetCopyData */
 	int len, off;
@@ -20,6 +25,9 @@ struct pg_copyout {
 
 /* Start reading: the COPY's PGRES_COPY_OUT result is cleared. */
 void pg_copyout_init(struct pg_copyout *r, PGconn *c, const char *what);
+/* The same over messages that get gives (c NULL). */
+void pg_copyout_init_from(struct pg_copyout *r, int (*get)(struct pg_copyout *r, char **msg),
+			  void (*release)(char *msg), void *arg, const char *what);
 
 /* The next row's n fields, each of width[i] bytes (8, 4 or 2; v[i] sign
  * extended) or NULL (null[i] 1, v[i] 0): 1, 0 at the end, or <0 with err
