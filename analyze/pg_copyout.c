@@ -37,7 +37,7 @@ void pg_copyout_init(struct pg_copyout *r, PGconn *c, const char *what)
 
 static int need(struct pg_copyout *r, int n, struct bpt_error *err)
 {
-	if (n < 0 || r->off + n > r->len)
+	if (n < 0 || n > r->len - r->off) /* off <= len */
 		return bpt_error_set(err, -EPROTO, "%s: a COPY row is cut short", r->what);
 	return 0;
 }
