@@ -125,6 +125,11 @@ q_t="SELECT idx, queue_ns, issue_ns, complete_ns FROM ios ORDER BY idx"
 "$BLKPEAK" analyze report 1 --files '*photo*' --json --db "$T/s.db" >"$T/f.s.json" &&
 	"$BLKPEAK" analyze report 1 --files '*photo*' --json --db "$PG" >"$T/f.p.json" || fail "report --files"
 same_json "$T/f.s.json" "$T/f.p.json" "report 1 --files"
+# a run under --files: its I/Os kept by the files of the trace it
+# replayed (both traces' rows held at once on PostgreSQL)
+"$BLKPEAK" analyze report 2 --files '*photo*' --json --db "$T/s.db" >"$T/f2.s.json" &&
+	"$BLKPEAK" analyze report 2 --files '*photo*' --json --db "$PG" >"$T/f2.p.json" || fail "report 2 --files"
+same_json "$T/f2.s.json" "$T/f2.p.json" "report 2 --files"
 q_files="SELECT file, count(*), sum(file_bytes), count(DISTINCT file_path), count(cause_comm)
 	 FROM io_detail WHERE trace_id = 1 GROUP BY file ORDER BY file"
 [ "$(sqlite3 "$T/s.db" "$q_files")" = "$(pg_psql -c "$q_files")" ] ||
