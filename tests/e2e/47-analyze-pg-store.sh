@@ -159,7 +159,7 @@ done
 # import (7 -> 8 -> 9 -> 10: the rows move into io_rows and io_kinds).
 pg_psql -c "CREATE DATABASE v7" >/dev/null
 V7="postgresql://blkpeak@/v7?host=$PG_DIR"
-"$BLKPEAK" analyze import -q "$T/gen.bpt" --db "$V7" || fail "import into v7"
+"$BLKPEAK" analyze import -q "$T/gen.bpt" "$T/long.bpt" --db "$V7" || fail "import into v7"
 psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "CREATE TABLE ios_v9 (trace_id bigint NOT NULL,
 	idx bigint NOT NULL, queue_ns bigint NOT NULL, issue_ns bigint NOT NULL,
 	complete_ns bigint NOT NULL, sector bigint NOT NULL, cgroup_id bigint NOT NULL,
@@ -171,6 +171,7 @@ psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "CREATE TABLE ios_v9 (trace_id bigint NOT 
 	cause2_comm_id integer, op smallint NOT NULL, flags smallint NOT NULL,
 	completion smallint NOT NULL, file_class smallint) PARTITION BY LIST (trace_id);
 	CREATE TABLE ios_t1 PARTITION OF ios_v9 FOR VALUES IN (1);
+	CREATE TABLE ios_t2 PARTITION OF ios_v9 FOR VALUES IN (2);
 	INSERT INTO ios_v9 SELECT * FROM ios;
 	DROP VIEW io_detail; DROP VIEW ios;
 	DROP TABLE io_rows, io_kinds, io_replay, io_files, io_files2, io_wide;
@@ -188,9 +189,12 @@ psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "DROP VIEW io_detail; ALTER TABLE ios DROP
 "$BLKPEAK" analyze report 1 --db "$V7" 2>&1 >/dev/null | grep -q "old schema version 7" || fail "v7 read-only not refused"
 "$BLKPEAK" analyze import -q "$T/cap.bpt" --db "$V7" 2>"$T/err" || fail "import migrating v7: $(cat "$T/err")"
 [ "$(psql "$V7" -qAt -c "SELECT version FROM blkpeak_schema")" = 10 ] || fail "not migrated to 10"
-"$BLKPEAK" analyze report 2 --json --db "$V7" >"$T/v7.json" &&
-	"$BLKPEAK" analyze report 1 --json --db "$V7" >"$T/v7m.json" || fail "report on the migrated store"
-for pair in "r1.s.json v7.json" "r3.s.json v7m.json"; do
+"$BLKPEAK" analyze report 3 --json --db "$V7" >"$T/v7.json" &&
+	"$BLKPEAK" analyze report 1 --json --db "$V7" >"$T/v7m.json" &&
+	"$BLKPEAK" analyze report 2 --json --db "$V7" >"$T/v7w.json" || fail "report on the migrated store"
+[ "$(psql "$V7" -qAt -c 'SELECT count(*) FROM io_wide WHERE trace_id = 2')" = 2 ] ||
+	fail "the migration did not move long.bpt's times to io_wide"
+for pair in "r1.s.json v7.json" "r3.s.json v7m.json" "w1.json v7w.json"; do
 	# shellcheck disable=SC2086
 	T=$T python3 - $pair <<'PY' || fail "the migrated store's report differs ($pair)"
 import json, os, sys
