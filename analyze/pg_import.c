@@ -13,7 +13,6 @@
  * rows wait in a temporary file until the main COPY is done (one COPY at
  * a time on a connection). Nothing is visible before COMMIT.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,12 +23,12 @@
 #include "db.h"
 #include "io_kind.h"
 #include "pg.h"
+#include "pg_copyin.h"
 #include "pg_import.h"
 #include "store_io.h"
 #include "store_tables.h"
 #include "xfer.h"
 
-#define COPY_FLUSH (1 << 20)
 /* The I/O rows go to the server in pieces of this size: small enough
  * that the server, the slower side, finds the next piece in the socket
  * before it has parsed the last (a piece of 1 MiB left it waiting while
@@ -39,15 +38,6 @@
 #define SEND_CHUNK (64 << 10)
 #endif
 #define SEND_BUFFER (4 << 20)
-
-/* A binary COPY stream being built: sent to the server (main) or kept
- * in a temporary file (the side tables) when it reaches COPY_FLUSH. */
-struct cbuf {
-	unsigned char *buf;
-	size_t len, cap;
-	FILE *spill;    /* side tables: where full buffers go */
-	uint64_t rows;
-};
 
 /* The side tables, filled after io_rows from their spill files. */
 enum side { S_REPLAY, S_FILES, S_FILES2, S_WIDE, S_N };
@@ -68,9 +58,9 @@ struct pgi {
 	uint32_t cols;
 	int in_txn, in_copy;
 	uint64_t idx;
-	struct cbuf main, side[S_N];
+	struct pg_copyin main, side[S_N];
 	struct io_kind_map kinds;
-	struct cbuf kind_rows;
+	struct pg_copyin kind_rows;
 };
 
 int pg_host_id(PGconn *c, const char *name, int64_t *id, struct bpt_error *err)
@@ -89,131 +79,12 @@ int pg_host_id(PGconn *c, const char *name, int64_t *id, struct bpt_error *err)
 	return rc ? rc : pg_query_int(c, "SELECT id FROM hosts WHERE name = $1", 1, p, id, &found, err);
 }
 
-static int reserve(struct cbuf *b, size_t more)
-{
-	if (b->len + more <= b->cap)
-		return 0;
-	size_t cap = b->cap ? 2 * b->cap : COPY_FLUSH + 4096;
-	while (cap < b->len + more)
-		cap *= 2;
-	unsigned char *n = realloc(b->buf, cap);
-	if (!n)
-		return -ENOMEM;
-	b->buf = n;
-	b->cap = cap;
-	return 0;
-}
-
-static void put16(struct cbuf *b, int16_t v)
-{
-	uint16_t n = htons((uint16_t)v);
-
-	memcpy(b->buf + b->len, &n, 2);
-	b->len += 2;
-}
-
-static void put32(struct cbuf *b, int32_t v)
-{
-	uint32_t n = htonl((uint32_t)v);
-
-	memcpy(b->buf + b->len, &n, 4);
-	b->len += 4;
-}
-
-static void put64(struct cbuf *b, int64_t v)
-{
-	put32(b, (int32_t)((uint64_t)v >> 32));
-	put32(b, (int32_t)(uint32_t)v);
-}
-
-/* One field: its length, then the value (big-endian); NULL: length -1. */
-static void f64(struct cbuf *b, int64_t v) { put32(b, 8); put64(b, v); }
-static void f32(struct cbuf *b, int32_t v) { put32(b, 4); put32(b, v); }
-static void f16(struct cbuf *b, int16_t v) { put32(b, 2); put16(b, v); }
-static void fnull(struct cbuf *b) { put32(b, -1); }
-
-/* A field of `width` bytes, or NULL. */
-static void field(struct cbuf *b, int width, int null, int64_t v)
-{
-	if (null)
-		fnull(b);
-	else if (width == 8)
-		f64(b, v);
-	else if (width == 4)
-		f32(b, (int32_t)v);
-	else
-		f16(b, (int16_t)v);
-}
-
-static const char copy_signature[11] = "PGCOPY\n\377\r\n\0";
-
-/* The stream's header: signature, flags, no extension. */
-static void copy_header(struct cbuf *b)
-{
-	memcpy(b->buf + b->len, copy_signature, sizeof(copy_signature));
-	b->len += sizeof(copy_signature);
-	put32(b, 0);
-	put32(b, 0);
-}
-
 static int send_main(struct pgi *s, struct bpt_error *err)
 {
 	if (s->main.len && PQputCopyData(s->c, (const char *)s->main.buf, (int)s->main.len) != 1)
 		return pg_fail(s->c, NULL, err, "cannot send I/Os");
 	s->main.len = 0;
 	return 0;
-}
-
-/* A side table's full buffer into its temporary file. */
-static int spill(struct cbuf *b, struct bpt_error *err)
-{
-	if (!b->spill && !(b->spill = tmpfile()))
-		return bpt_error_set(err, -errno, "cannot make a temporary file: %s", strerror(errno));
-	if (b->len && fwrite(b->buf, 1, b->len, b->spill) != b->len)
-		return bpt_error_set(err, -EIO, "cannot write a temporary file: %s", strerror(errno));
-	b->len = 0;
-	return 0;
-}
-
-/* Start COPY into `table` (columns `cols`) of binary rows. */
-static int copy_start(PGconn *c, const char *table, const char *cols, int freeze,
-		      struct bpt_error *err)
-{
-	char sql[512];
-	PGresult *r;
-	int rc = 0;
-
-	snprintf(sql, sizeof(sql), "COPY %s (%s) FROM STDIN (FORMAT binary%s)", table, cols,
-		 freeze ? ", FREEZE" : "");
-	r = PQexec(c, sql);
-	if (PQresultStatus(r) != PGRES_COPY_IN)
-		rc = pg_fail(c, r, err, "cannot start the copy of the I/Os");
-	PQclear(r);
-	return rc;
-}
-
-/* End the COPY on c: its trailer sent (abort_msg NULL) or aborted. */
-static int copy_end(PGconn *c, const char *abort_msg, struct bpt_error *err)
-{
-	PGresult *r;
-	int rc = 0;
-
-	if (!abort_msg) {
-		static const unsigned char trailer[2] = { 0xff, 0xff };
-
-		if (PQputCopyData(c, (const char *)trailer, 2) != 1) {
-			rc = pg_fail(c, NULL, err, "cannot send I/Os");
-			abort_msg = "send failed";
-		}
-	}
-	if (PQputCopyEnd(c, abort_msg) != 1 && !rc)
-		rc = pg_fail(c, NULL, err, "cannot end the copy of the I/Os");
-	while ((r = PQgetResult(c))) {
-		if (!rc && !abort_msg && PQresultStatus(r) != PGRES_COMMAND_OK)
-			rc = pg_fail(c, r, err, "cannot copy the I/Os");
-		PQclear(r);
-	}
-	return rc;
 }
 
 /* A new table for trace s->id's rows of `table`, to be attached as its
@@ -274,7 +145,7 @@ static int begin_trace(struct pgi *s, struct import_result *res, const char *hos
 				     " range (2^31 - 1)", s->id);
 	snprintf(table, sizeof(table), "io_rows_t%" PRId64, s->id);
 	if ((rc = make_part(s, "io_rows", err)) ||
-	    (rc = copy_start(s->c, table, "issue_ns, sector, idx, trace_id, wait_ns, service_ns,"
+	    (rc = pg_copyin_start(s->c, table, "issue_ns, sector, idx, trace_id, wait_ns, service_ns,"
 			     " kind", 1, err)))
 		return rc;
 	s->in_copy = 1;
@@ -283,9 +154,9 @@ static int begin_trace(struct pgi *s, struct import_result *res, const char *hos
 	/* best effort: the kernel's default is kept if it refuses */
 	(void)setsockopt(PQsocket(s->c), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 #endif
-	if (reserve(&s->main, 19))
+	if (pg_copyin_reserve(&s->main, 19))
 		return bpt_error_set(err, -ENOMEM, "out of memory");
-	copy_header(&s->main);
+	pg_copyin_header(&s->main);
 	return 0;
 }
 
@@ -300,18 +171,18 @@ static int before(void *arg, struct import_result *res, const struct bpt_header 
 static int side_row(struct pgi *s, enum side t, const struct st_io *io, const int *cols, int n,
 		    struct bpt_error *err)
 {
-	struct cbuf *b = &s->side[t];
+	struct pg_copyin *b = &s->side[t];
 	int rc;
 
-	if (b->len >= COPY_FLUSH && (rc = spill(b, err)))
+	if (b->len >= COPY_FLUSH && (rc = pg_copyin_spill(b, err)))
 		return rc;
-	if (reserve(b, 2 + (size_t)(2 + n) * 12))
+	if (pg_copyin_reserve(b, 2 + (size_t)(2 + n) * 12))
 		return bpt_error_set(err, -ENOMEM, "out of memory");
-	put16(b, (int16_t)(2 + n));
-	f32(b, (int32_t)s->id);
-	f64(b, (int64_t)s->idx);
+	pg_copyin_put16(b, (int16_t)(2 + n));
+	pg_copyin_f32(b, (int32_t)s->id);
+	pg_copyin_f64(b, (int64_t)s->idx);
 	for (int i = 0; i < n; i++)
-		field(b, st_io_width[cols[i]], io->null[cols[i]], io->v[cols[i]]);
+		pg_copyin_field(b, st_io_width[cols[i]], io->null[cols[i]], io->v[cols[i]]);
 	b->rows++;
 	return 0;
 }
@@ -320,18 +191,18 @@ static int side_row(struct pgi *s, enum side t, const struct st_io *io, const in
 static int kind_row(struct pgi *s, int64_t kind, const struct io_kind_key *k)
 {
 	static const unsigned char width[IO_KIND_N] = { 4, 8, 2, 2, 8, 4, 8, 4, 2, 2, 8, 8, 8, 4, 8 };
-	struct cbuf *b = &s->kind_rows;
+	struct pg_copyin *b = &s->kind_rows;
 	int64_t v[IO_KIND_N];
 	unsigned char null[IO_KIND_N];
 
-	if (reserve(b, 2 + (2 + IO_KIND_N) * 12))
+	if (pg_copyin_reserve(b, 2 + (2 + IO_KIND_N) * 12))
 		return -ENOMEM;
 	io_kind_values(k, s->cols, v, null);
-	put16(b, 2 + IO_KIND_N);
-	f32(b, (int32_t)s->id);
-	f32(b, (int32_t)kind);
+	pg_copyin_put16(b, 2 + IO_KIND_N);
+	pg_copyin_f32(b, (int32_t)s->id);
+	pg_copyin_f32(b, (int32_t)kind);
 	for (int i = 0; i < IO_KIND_N; i++)
-		field(b, width[i], null[i], v[i]);
+		pg_copyin_field(b, width[i], null[i], v[i]);
 	b->rows++;
 	return 0;
 }
@@ -349,7 +220,7 @@ static int io(void *arg, const struct bpt_record *rec, struct bpt_error *err)
 				      ST_C_FILE2_BYTES, ST_C_CAUSE2_PID, ST_C_CAUSE2_COMM,
 				      ST_C_CAUSE2_CGROUP };
 	struct pgi *s = arg;
-	struct cbuf *b = &s->main;
+	struct pg_copyin *b = &s->main;
 	struct io_kind_key key;
 	struct st_io v;
 	int64_t kind, wait, service;
@@ -367,16 +238,16 @@ static int io(void *arg, const struct bpt_record *rec, struct bpt_error *err)
 	wait = v.v[ST_C_ISSUE] - v.v[ST_C_QUEUE];
 	service = v.v[ST_C_COMPLETE] - v.v[ST_C_ISSUE];
 	wide = !fits32(wait) || !fits32(service);
-	if (reserve(b, 2 + 7 * 12))
+	if (pg_copyin_reserve(b, 2 + 7 * 12))
 		return bpt_error_set(err, -ENOMEM, "out of memory");
-	put16(b, 7);
-	f64(b, v.v[ST_C_ISSUE]);
-	f64(b, v.v[ST_C_SECTOR]);
-	f64(b, (int64_t)s->idx);
-	f32(b, (int32_t)s->id);
-	field(b, 4, wide, wait);
-	field(b, 4, wide, service);
-	f32(b, (int32_t)kind);
+	pg_copyin_put16(b, 7);
+	pg_copyin_f64(b, v.v[ST_C_ISSUE]);
+	pg_copyin_f64(b, v.v[ST_C_SECTOR]);
+	pg_copyin_f64(b, (int64_t)s->idx);
+	pg_copyin_f32(b, (int32_t)s->id);
+	pg_copyin_field(b, 4, wide, wait);
+	pg_copyin_field(b, 4, wide, service);
+	pg_copyin_f32(b, (int32_t)kind);
 	if (wide) {
 		struct st_io w = { .v = { wait, service } };
 		static const int both[] = { 0, 1 };
@@ -405,38 +276,7 @@ static int end_copy(struct pgi *s, const char *abort_msg, struct bpt_error *err)
 	s->in_copy = 0;
 	if (!abort_msg && (rc = send_main(s, err)))
 		abort_msg = "send failed";
-	int crc = copy_end(s->c, abort_msg, err);
-	return rc ? rc : crc;
-}
-
-/* Send stream b (its rows spilled to a file, then those in memory) as a
- * COPY into `table`. */
-static int copy_stream(struct pgi *s, const char *table, const char *cols, int freeze,
-		       struct cbuf *b, struct bpt_error *err)
-{
-	char chunk[1 << 16];
-	unsigned char head[19];
-	struct cbuf h = { .buf = head, .cap = sizeof(head) };
-	int rc;
-
-	if ((rc = copy_start(s->c, table, cols, freeze, err)))
-		return rc;
-	copy_header(&h);
-	rc = PQputCopyData(s->c, (const char *)h.buf, (int)h.len) == 1 ? 0 :
-		pg_fail(s->c, NULL, err, "cannot send I/Os");
-	if (!rc && b->spill) {
-		size_t n;
-
-		rewind(b->spill);
-		while (!rc && (n = fread(chunk, 1, sizeof(chunk), b->spill)) > 0)
-			if (PQputCopyData(s->c, chunk, (int)n) != 1)
-				rc = pg_fail(s->c, NULL, err, "cannot send I/Os");
-		if (!rc && ferror(b->spill))
-			rc = bpt_error_set(err, -EIO, "cannot read a temporary file");
-	}
-	if (!rc && b->len && PQputCopyData(s->c, (const char *)b->buf, (int)b->len) != 1)
-		rc = pg_fail(s->c, NULL, err, "cannot send I/Os");
-	int crc = copy_end(s->c, rc ? "import failed" : NULL, rc ? NULL : err);
+	int crc = pg_copyin_end(s->c, abort_msg, err);
 	return rc ? rc : crc;
 }
 
@@ -446,7 +286,7 @@ static int copy_side(struct pgi *s, struct bpt_error *err)
 	char table[64];
 	int rc;
 
-	if ((rc = copy_stream(s, "io_kinds", "trace_id, kind, " IO_KIND_COLS, 0, &s->kind_rows,
+	if ((rc = pg_copyin_stream(s->c, "io_kinds", "trace_id, kind, " IO_KIND_COLS, 0, &s->kind_rows,
 			      err)))
 		return rc;
 	for (int t = 0; t < S_N; t++) {
@@ -455,7 +295,7 @@ static int copy_side(struct pgi *s, struct bpt_error *err)
 		snprintf(table, sizeof(table), "%s_t%" PRId64, side_table[t].table, s->id);
 		if (side_table[t].partitioned && (rc = make_part(s, side_table[t].table, err)))
 			return rc;
-		if ((rc = copy_stream(s, side_table[t].partitioned ? table : side_table[t].table,
+		if ((rc = pg_copyin_stream(s->c, side_table[t].partitioned ? table : side_table[t].table,
 				      side_table[t].cols, side_table[t].partitioned, &s->side[t], err)))
 			return rc;
 	}
