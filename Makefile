@@ -6,9 +6,15 @@
 #                     workloads/photo-edit (WORKLOAD=NAME: another recipe);
 #                     SUITE=1: the reviewer's job instead (a suite on five
 #                     configurations and its leaderboard, scripts/demo-suite.sh)
+#   make reproduce    the seeds' published tables on emulated disks and
+#                     virtual arrays, written to docs/reproductions.md
+#                     (minutes; as root; scripts/reproduce.sh --help)
 #   make fuzz         run every fuzz target for FUZZ_SECONDS (60) each
 #   make install      binary, man pages, bash completion, workload recipes;
-#   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both
+#   make uninstall    PREFIX=/usr/local DESTDIR= honoured by both (also
+#                     libbpt: library, bpt.h, libbpt.pc; LIBDIR, INCLUDEDIR)
+#   make python       the Python module into build/python/ (docs/python.md)
+#   make deb          Debian packages into build/deb/ (scripts/make-deb.sh)
 #   make V=1          show full commands
 #
 # Every object goes to build/, never into the source folders. Sources are
@@ -41,7 +47,7 @@ PQ_LIBS   := $(shell pkg-config --libs libpq 2>/dev/null || echo -L$$(pg_config 
 LDLIBS   += $(PQ_LIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -I$(BUILD)/bpf -Ibpf
 
-SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite
+SRC_DIRS  := common lib cli generate capture replay analyze measure formats suite transform
 # A part may keep rooms one level down (replay/engine/, replay/array/, ...).
 SRCS      := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c))
 # The SQLite schema, embedded as a C string for analyze/db.c.
@@ -86,18 +92,146 @@ UNITS       := blkpeak-boot.service blkpeak-boot-done.service
 # rules: keep them, or make deletes them and rebuilds every time.
 .SECONDARY:
 
-.PHONY: test-deps all check test unit e2e demo fuzz fuzz-build install uninstall clean deps bench man
+.PHONY: test-deps all check test unit e2e demo reproduce fuzz fuzz-build install uninstall clean deps bench man
 
 all: $(BIN) man
 
 man: $(MAN_PAGES)
+
+# ----------------------------------------------------------------- libbpt
+# The trace library for other programs (issue 32; docs/development.md,
+# "libbpt"): lib/ and the foreign-format readers of formats/ behind the
+# same reader calls, with the few common/ files they use, as
+#   build/libbpt.so.1  only bpt.h's declarations exported (objects built
+#                      again with -fPIC -fvisibility=hidden in build/pic/;
+#                      libbpt/init.c registers the foreign readers)
+#   build/libbpt.a     the same objects as blkpeak's, which links it
+# and, installed, libbpt.pc (pkg-config, made by install-libbpt for its
+# PREFIX and LIBDIR)
+# and the Python module over it (python/: build/python/blkpeak/).
+# A common/ file the readers come to use must be added to LIBBPT_COMMON:
+# the shared library is linked with --no-undefined, so the build says so.
+LIBBPT_SOVERSION := 1
+LIBBPT_VERSION   := $(LIBBPT_SOVERSION).0.0
+LIBBPT_COMMON    := common/error.c common/filekind.c common/fmt.c common/loopback.c common/outfile.c
+LIBBPT_SRCS      := $(wildcard lib/*.c) $(filter-out formats/cmd_convert.c,$(wildcard formats/*.c)) \
+		    $(LIBBPT_COMMON)
+LIBBPT_A_OBJS    := $(LIBBPT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libbpt/init.o
+LIBBPT_PIC_OBJS  := $(LIBBPT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/libbpt/init.o
+LIBBPT_LIBS      := -lzstd -lz -lbz2 -llzma -lm
+LIBBPT_SO        := $(BUILD)/libbpt.so.$(LIBBPT_VERSION)
+LIBBPT_A         := $(BUILD)/libbpt.a
+BIN_OBJS         := $(filter-out $(LIBBPT_A_OBJS),$(OBJS))
+INC_libbpt       := -Ilib -Icommon
+LIBDIR           ?= $(PREFIX)/lib
+INCLUDEDIR       ?= $(PREFIX)/include
+PKGCONFIGDIR     ?= $(LIBDIR)/pkgconfig
+
+all: libbpt
+
+.PHONY: libbpt python install-libbpt uninstall-libbpt install-python uninstall-python deb
+
+libbpt: $(LIBBPT_SO) $(BUILD)/libbpt.so $(LIBBPT_A)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC.PIC  $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_$(firstword $(subst /, ,$*))) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(LIBBPT_SO): $(LIBBPT_PIC_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libbpt.so.$(LIBBPT_SOVERSION) -Wl,--no-undefined \
+		-o $@ $^ $(LIBBPT_LIBS)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/libbpt.so.$(LIBBPT_SOVERSION)
+
+$(BUILD)/libbpt.so: $(LIBBPT_SO)
+	$(Q)ln -sf libbpt.so.$(LIBBPT_SOVERSION) $@
+
+$(LIBBPT_A): $(LIBBPT_A_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Installs exactly what uninstall-libbpt removes (make install and make
+# uninstall run them): the shared library and its links, the archive, the
+# two headers, the pkg-config file.
+install-libbpt: libbpt
+	install -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
+	install -m 0644 $(LIBBPT_SO) $(LIBBPT_A) "$(DESTDIR)$(LIBDIR)/"
+	ln -sf $(notdir $(LIBBPT_SO)) "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)"
+	ln -sf libbpt.so.$(LIBBPT_SOVERSION) "$(DESTDIR)$(LIBDIR)/libbpt.so"
+	@# bpt.h without the rest of common/error.h (bpt_error_set is not libbpt's)
+	sed 's|^#include "error.h"$$|#include "bpt_error.h"|' lib/bpt.h > "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp"
+	chmod 0644 "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp" && mv "$(DESTDIR)$(INCLUDEDIR)/bpt.h.tmp" "$(DESTDIR)$(INCLUDEDIR)/bpt.h"
+	grep -q '^#include "bpt_error.h"$$' "$(DESTDIR)$(INCLUDEDIR)/bpt.h"
+	install -m 0644 common/bpt_error.h "$(DESTDIR)$(INCLUDEDIR)/"
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBBPT_VERSION)|' -e 's|@LIBS@|$(LIBBPT_LIBS)|' libbpt/libbpt.pc.in \
+		> "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp"
+	chmod 0644 "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp" && mv "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc.tmp" "$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
+
+uninstall-libbpt:
+	rm -f "$(DESTDIR)$(LIBDIR)/$(notdir $(LIBBPT_SO))" "$(DESTDIR)$(LIBDIR)/libbpt.so.$(LIBBPT_SOVERSION)" \
+		"$(DESTDIR)$(LIBDIR)/libbpt.so" "$(DESTDIR)$(LIBDIR)/libbpt.a" \
+		"$(DESTDIR)$(INCLUDEDIR)/bpt.h" "$(DESTDIR)$(INCLUDEDIR)/bpt_error.h" \
+		"$(DESTDIR)$(PKGCONFIGDIR)/libbpt.pc"
+
+install: install-libbpt
+uninstall: uninstall-libbpt
+
+# The Python module (python/blkpeak/, docs/python.md): the C extension
+# _blkpeak over libbpt.so.1 with numpy's C API, next to the package's
+# Python files in build/python/blkpeak/ (PYTHONPATH=build/python). In the
+# tree the extension finds the library by its RPATH ($ORIGIN/../..);
+# packages set PY_RPATH= and install the library where ld.so looks. It is
+# for Debian's python3 (and its numpy), not another one first in PATH.
+PYTHON      ?= /usr/bin/python3
+PY_SUFFIX   := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
+PY_CFLAGS   := $(shell $(PYTHON)-config --includes 2>/dev/null) \
+	       -I$(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())' 2>/dev/null)
+PY_RPATH    ?= -Wl,-rpath,'$$ORIGIN/../..'
+PY_EXT      := $(BUILD)/python/blkpeak/_blkpeak$(PY_SUFFIX)
+PY_FILES    := $(wildcard python/blkpeak/*.py)
+PY_OUT      := $(PY_FILES:python/%=$(BUILD)/python/%)
+PYTHONDIR   ?= $(PREFIX)/lib/python3/dist-packages
+
+python: $(PY_EXT) $(PY_OUT)
+
+$(BUILD)/python/_blkpeak.o: python/_blkpeak.c lib/bpt.h
+	@mkdir -p $(dir $@)
+	@echo "  CC.PY   $<"
+	$(Q)$(CC) $(CPPFLAGS) $(INC_libbpt) $(PY_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(PY_EXT): $(BUILD)/python/_blkpeak.o $(LIBBPT_SO) $(BUILD)/libbpt.so
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $< -L$(BUILD) -lbpt $(PY_RPATH)
+
+$(BUILD)/python/blkpeak/%.py: python/blkpeak/%.py
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+install-python: python
+	install -d "$(DESTDIR)$(PYTHONDIR)/blkpeak"
+	install -m 0644 $(PY_FILES) "$(DESTDIR)$(PYTHONDIR)/blkpeak/"
+	install -m 0644 $(PY_EXT) "$(DESTDIR)$(PYTHONDIR)/blkpeak/"
+
+uninstall-python:
+	rm -f $(foreach f,$(PY_FILES) $(PY_EXT),"$(DESTDIR)$(PYTHONDIR)/blkpeak/$(notdir $(f))")
+	rmdir "$(DESTDIR)$(PYTHONDIR)/blkpeak" 2>/dev/null || true
+
+# Debian packages (debian/): blkpeak, libbpt1, libbpt-dev,
+# python3-blkpeak, built offline into build/deb/ and checked by lintian.
+deb:
+	$(Q)scripts/install-deps.sh --deb
+	$(Q)scripts/make-deb.sh $(abspath $(BUILD))/deb
+# ------------------------------------------------------------- end libbpt
 
 $(BUILD)/man/%.1: docs/man/%.1.scd
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
 	$(Q)SOURCE_DATE_EPOCH=$(MAN_DATE) $(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-$(BIN): $(OBJS)
+$(BIN): $(BIN_OBJS) $(LIBBPT_A)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -113,16 +247,19 @@ INC_common   := -Icommon
 INC_lib      := -Icommon
 INC_cli      := -Ilib -Icommon
 INC_generate := -Ilib -Icommon
-INC_replay   := -Ilib -Icommon -iquote replay
+INC_replay   := -Ilib -Icommon -Itransform -iquote replay
 INC_analyze  := -Ilib -Icommon $(PQ_CFLAGS)
 INC_measure  := -Ilib -Icommon
 INC_suite    := -Ilib -Icommon
-INC_formats  := -Ilib -Icommon
+INC_formats  := -Ilib -Icommon -Itransform
 INC_capture  := -Ilib -Icommon -Ibpf -I$(BUILD)/bpf
 INC_bench    := -Ilib -Icommon
+# transform/ (what-if transforms of records) is a layer over lib/ that replay
+# and convert share; no other part sees it.
+INC_transform := -Ilib -Icommon
 # Unit tests reach into every part (by relative path for the parts whose
 # header names could clash).
-INC_tests    := -Ilib -Icommon -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
+INC_tests    := -Ilib -Icommon -Itransform -Icli -Igenerate -Ianalyze -Ibpf -Iformats -Isuite -iquote replay $(PQ_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -197,6 +334,10 @@ else
 	$(Q)BLKPEAK=$(abspath $(BIN)) WORKLOAD=$(WORKLOAD) scripts/demo.sh
 endif
 
+reproduce: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BLKPEAK=$(abspath $(BIN)) scripts/reproduce.sh
+
 # Benchmark programs: bench/NAME.c -> build/bench/NAME, with the library.
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
@@ -217,7 +358,7 @@ FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%)
 FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-FUZZ_PARTS   := common lib formats replay generate measure analyze suite
+FUZZ_PARTS   := common lib formats replay generate measure analyze suite transform
 FUZZ_OBJS    := $(foreach d,$(FUZZ_PARTS),$(patsubst %.c,$(BUILD)/fuzz/%.o,$(wildcard $(d)/*.c $(d)/*/*.c))) \
 		$(BUILD)/fuzz/gen/schema_sql.o $(BUILD)/fuzz/gen/schema_pg_sql.o
 FUZZ_ARCHIVE := $(BUILD)/fuzz/libblkpeak.a
@@ -292,7 +433,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
+-include $(OBJS:.o=.d) $(LIBBPT_PIC_OBJS:.o=.d) $(BUILD)/python/_blkpeak.d $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(BENCH_SRCS:%.c=$(BUILD)/%.d)
 
 # make print-VAR prints a variable (tests/e2e/04-include-walls.sh reads
 # the include paths of each part through it).

@@ -87,7 +87,9 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 {
 	static const char sql[] =
 		"SELECT t.digest, t.path, r.trace_id IS NOT NULL, r.source_digest, r.target,"
-		" r.timing, t.label FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
+		" r.timing, t.label,"
+		" CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.transform') END"
+		" FROM traces t LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -107,13 +109,15 @@ static int describe(sqlite3 *db, struct cmp_entry *e, struct bpt_error *err)
 	const char *target = (const char *)sqlite3_column_text(st, 4);
 	const char *timing = (const char *)sqlite3_column_text(st, 5);
 	const char *given = (const char *)sqlite3_column_text(st, 6);
+	const char *tx = (const char *)sqlite3_column_text(st, 7);
 
 	e->is_run = sqlite3_column_int(st, 2);
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && src ? src : digest);
 	run_label_make(given, e->is_run ? target : NULL, path, e->label, sizeof(e->label));
-	/* a repeat of the same configuration has the same group */
-	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label, target ? target : path,
-		 timing ? timing : "");
+	/* a repeat of the same configuration (transforms included) has the same group */
+	snprintf(e->transform, sizeof(e->transform), "%s", tx ? tx : "");
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s\n%.400s", e->label,
+		 target ? target : path, timing ? timing : "", e->transform);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -128,8 +132,9 @@ static void describe_file(struct cmp_entry *e)
 	snprintf(e->key, sizeof(e->key), "%s", e->is_run && r->source_digest[0] ? r->source_digest
 										  : r->digest);
 	run_label_make(r->label, e->is_run ? r->target : NULL, r->path, e->label, sizeof(e->label));
-	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s", e->label,
-		 e->is_run && r->target[0] ? r->target : r->path, r->timing);
+	snprintf(e->transform, sizeof(e->transform), "%s", r->transform);
+	snprintf(e->group, sizeof(e->group), "%s\n%.700s\n%s\n%.400s", e->label,
+		 e->is_run && r->target[0] ? r->target : r->path, r->timing, e->transform);
 }
 
 /* An entry's name in messages: "trace 3", or the file. */

@@ -19,8 +19,9 @@ struct cmp_entry {
 	char label[512];
 	/* label, full target (else path) and timing: entries of one group
 	 * are repeats of one configuration */
-	char group[1280];
+	char group[1800];
 	char key[17];        /* digest of the trace this I/O comes from */
+	char transform[512]; /* what-if transforms (meta "transform"), "" none */
 	int is_run;
 	double time_saved_pct; /* (T0 - T) / T0 * 100 */
 	double speedup_pct;    /* (T0 / T - 1) * 100 */

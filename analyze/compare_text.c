@@ -230,6 +230,13 @@ static void legend(FILE *f, const struct cmp *c)
 			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s %s", j ? "," : "", name);
 		}
 		fprintf(f, "%s\n", cut(line, TEXT_WIDTH));
+		if (c->e[g->entry[0]].transform[0]) {
+			char tx[512 * 4 + 4], tl[sizeof(tx) + 32];
+
+			fmt_text(c->e[g->entry[0]].transform, tx, sizeof(tx));
+			snprintf(tl, sizeof(tl), "    transformed: %s", tx);
+			fprintf(f, "%s\n", cut(tl, TEXT_WIDTH));
+		}
 	}
 }
 

@@ -272,6 +272,8 @@ void report_print_json(FILE *f, const struct st_report *r)
 	jw_kstr(&w, "path", r->path);
 	jw_kstr(&w, "kind", r->kind);
 	jw_kstr(&w, "digest", r->digest); /* from the database, which anyone may have written */
+	jw_key(&w, "transform");
+	jw_str_or_null(&w, r->transform[0] ? r->transform : NULL);
 	jw_obj_end(&w);
 	run_json(&w, r);
 	report_files_filter_json(&w, r, 1);

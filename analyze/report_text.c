@@ -61,6 +61,11 @@ static void print_summary(FILE *f, const struct st_report *r)
 			r->target[0] ? fmt_text(r->target, target, sizeof(target)) : "?",
 			r->timing[0] ? fmt_text(r->timing, timing, sizeof(timing)) : "?");
 	}
+	if (r->transform[0]) {
+		char tx[ESC_LEN(r->transform)];
+
+		fprintf(f, "  transformed: %s\n", fmt_text(r->transform, tx, sizeof(tx)));
+	}
 	if (r->lost_events)
 		fprintf(f, "  WARNING: the capture lost %" PRIu64 " events in %" PRIu64
 			" windows: the figures below miss those I/Os\n", r->lost_events, r->loss_windows);

@@ -67,6 +67,8 @@ static int file_trace_row(struct st_source *src, struct st_report *rep, uint64_t
 	run_verify_header(&rep->verify, h);
 	snprintf(rep->label, sizeof(rep->label), "%s",
 		 (v = bpt_header_get_meta(h, BPT_META_LABEL)) ? v : "");
+	snprintf(rep->transform, sizeof(rep->transform), "%s",
+		 (v = bpt_header_get_meta(h, BPT_META_TRANSFORM)) ? v : "");
 	if (rep->is_run) {
 		if ((v = bpt_header_get_meta(h, BPT_META_SOURCE_DIGEST)))
 			import_normalise_digest(v, rep->source_digest);

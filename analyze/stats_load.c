@@ -49,7 +49,9 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 
 	if (sqlite3_prepare_v2(db, "SELECT t.path, t.kind, t.digest, t.ios, r.trace_id IS NOT NULL,"
 			       " r.source_trace_id, r.source_digest, r.target, r.timing, t.lost_events,"
-			        " t.loss_windows, t.truncated, t.columns, t.label FROM traces t"
+			        " t.loss_windows, t.truncated, t.columns, t.label,"
+			       " CASE WHEN json_valid(t.meta) THEN json_extract(t.meta, '$.transform')"
+			       " END FROM traces t"
 			       " LEFT JOIN runs r ON r.trace_id = t.id WHERE t.id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read the trace");
@@ -76,6 +78,7 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	src->columns = (uint32_t)sqlite3_column_int64(st, 12);
 	src->has_sched = !!(src->columns & BPT_COL_SCHED);
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
+	snprintf(rep->transform, sizeof(rep->transform), "%s", text_or(st, 14));
 	sqlite3_finalize(st);
 	/* a PostgreSQL store's rows in memory, else in the tables */
 	if ((rc = adb_remote_ios(db, id, *n, &src->remote, err)) ||

@@ -113,6 +113,7 @@ struct st_report {
 	int truncated;                      /* imported from a truncated file (--partial) */
 	char source_digest[17], target[256], timing[16];
 	char label[64];                     /* given label (replay --label, analyze label), "" none */
+	char transform[512];                /* what-if transforms applied (meta "transform"), "" none */
 	struct run_partial partial;         /* a partial replay run */
 	struct run_verify verify;           /* replay --verify's findings (the kernel's view) */
 	struct stats_latency lateness;      /* issue - sched (count 0: no due times) */

@@ -8,13 +8,7 @@
 #ifndef BLKPEAK_ERROR_H
 #define BLKPEAK_ERROR_H
 
-#include <stdint.h>
-
-struct bpt_error {
-	int code;        /* negative errno, 0 when no error */
-	uint64_t offset; /* byte offset in the file the error is about, or 0 */
-	char msg[512];   /* full sentence, names the file (and offset) */
-};
+#include "bpt_error.h" /* the struct */
 
 /* Fill err (may be NULL) with code, offset 0 and the message fmt, word for
  * word. Returns code, so callers can `return bpt_error_set(err, ...)`. */

@@ -26,6 +26,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "source.h"
+#include "xform.h"
 
 struct convert_opts {
 	const char *out;
@@ -37,6 +38,7 @@ struct convert_opts {
 	uint32_t window;
 	const char *const *inputs;
 	size_t ninputs;
+	struct xform *xf;     /* what-if transforms (transform/xform.h) */
 };
 
 static void usage(FILE *f)
@@ -75,6 +77,8 @@ static void usage(FILE *f)
 "  -q, --quiet       no summary\n"
 "  -h, --help        this text\n",
 		BPT_MAX_DEVICES, FF_WINDOW_DEFAULT);
+	fprintf(f, "\n%s(on the records as they are written: --spread rounds to 512 bytes;\n"
+		"--fill is recorded for replay in the trace's meta \"fill\")\n", xform_usage);
 }
 
 static void list_formats(void)
@@ -145,10 +149,9 @@ static int measure_lag(struct bpt_reader *r, uint64_t *lag, struct bpt_error *er
 	return bpt_reader_rewind(r, err);
 }
 
-static int sink_open(struct sink *k, const struct convert_opts *o, struct bpt_reader *r,
+static int sink_open(struct sink *k, const struct convert_opts *o, const struct bpt_header *hdr,
 		     struct bpt_error *err)
 {
-	const struct bpt_header *hdr = bpt_reader_header(r);
 	const char **inputs = calloc(o->ninputs + 1, sizeof(*inputs));
 	int rc;
 
@@ -300,8 +303,9 @@ static int all_bpt(const struct convert_opts *o)
 
 static void print_summary(const struct convert_opts *o, const char *to,
 			  const struct bpt_header *hdr, const struct bpt_stats *st,
-			  const struct ff_totals *t, int foreign)
+			  const struct ff_totals *t, int foreign, uint64_t deselected)
 {
+	const char *tx = xform_describe(o->xf);
 	const char *fmt = bpt_header_get_meta(hdr, BPT_META_IMPORT_FORMAT);
 	/* a writer's output on standard output (-o - with fio, oracle,
 	 * csv-zst): the summary must not join it */
@@ -321,6 +325,9 @@ static void print_summary(const struct convert_opts *o, const char *to,
 		jw_ku64(&j, "bad_lines", t->bad_lines);
 		jw_ku64(&j, "dropped", t->dropped);
 		jw_ku64(&j, "span_ns", st->last_issue_ns - st->first_issue_ns);
+		jw_key(&j, "transform");
+		jw_str_or_null(&j, tx[0] ? tx : NULL);
+		jw_ku64(&j, "deselected", deselected);
 		jw_obj_end(&j);
 		jw_finish(&j);
 		return;
@@ -329,6 +336,9 @@ static void print_summary(const struct convert_opts *o, const char *to,
 	       o->out, st->records, hdr->ndevices, hdr->ndevices == 1 ? "" : "s",
 	       (double)(st->last_issue_ns - st->first_issue_ns) / 1e9,
 	       foreign && fmt ? fmt : "bpt", to);
+	if (tx[0])
+		fprintf(f, "%s: transformed: %s (%" PRIu64 " I/O%s left out)\n", o->out, tx,
+			deselected, deselected == 1 ? "" : "s");
 	if (o->skip_bad)
 		fprintf(f, "%s: %" PRIu64 " bad line%s skipped (--skip-bad)\n", o->out, t->bad_lines,
 		       t->bad_lines == 1 ? "" : "s");
@@ -409,17 +419,41 @@ static int convert(const struct convert_opts *o)
 	rc = 0;
 	if (wops && (wops->accepts & FF_WOPT_LAG))
 		rc = measure_lag(r, &k.lag_ns, &err);
+	struct bpt_header oh = { 0 };
+	uint64_t deselected = 0, written = 0, wfirst = 0, wlast = 0;
+	const struct bpt_header *hdr = bpt_reader_header(r);
+	int have_oh = 0;
+
+	if (!rc && xform_active(o->xf)) {
+		rc = xform_prepare(o->xf, r, &oh, &err);
+		have_oh = !rc;
+		hdr = have_oh ? &oh : hdr;
+	}
 	if (!rc)
-		rc = sink_open(&k, o, r, &err);
+		rc = sink_open(&k, o, hdr, &err);
 	bpt_reader_stats(r, &st); /* a complete file's count, from its footer */
 	snprintf(prog.what, sizeof(prog.what), "convert: writing %s", to);
 	prog.unit = "I/Os";
-	for (uint64_t n = 0; !rc && (rc = bpt_reader_next(r, &rec, &err)) == 1; n++) {
-		rc = sink_add(&k, r, &rec, o->out, &err);
-		if (!(n & 0xffff))
-			progress_update(&prog, n, st.complete ? st.records : 0);
+	uint64_t n = 0, total = st.complete ? st.records * xform_passes(o->xf) : 0;
+
+	for (unsigned pass = 0; !rc && pass < xform_passes(o->xf); pass++) {
+		if (pass && (rc = bpt_reader_rewind(r, &err)))
+			break;
+		while (!rc && (rc = bpt_reader_next(r, &rec, &err)) == 1) {
+			if ((rc = xform_apply(o->xf, &rec, pass, n, &deselected, &err)) == 1) {
+				if (!written++ || rec.issue_ns < wfirst)
+					wfirst = rec.issue_ns;
+				if (rec.issue_ns > wlast)
+					wlast = rec.issue_ns;
+				rc = sink_add(&k, r, &rec, o->out, &err);
+			}
+			if (!(n++ & 0xffff))
+				progress_update(&prog, n, total);
+		}
 	}
 	progress_end(&prog);
+	if (have_oh)
+		bpt_header_free(&oh);
 	rc = sink_close(&k, rc < 0 ? rc : 0, &err);
 	if (rc) {
 		pr_err("convert: %s", err.msg[0] ? err.msg : strerror(-rc));
@@ -434,8 +468,13 @@ static int convert(const struct convert_opts *o)
 		t.bad_lines = b ? strtoull(b, NULL, 10) : 0;
 		t.dropped = d ? strtoull(d, NULL, 10) : 0;
 	}
+	if (xform_active(o->xf)) { /* what was written, not what was read */
+		st.records = written;
+		st.first_issue_ns = wfirst;
+		st.last_issue_ns = wlast;
+	}
 	if (!o->quiet)
-		print_summary(o, to, bpt_reader_header(r), &st, &t, foreign);
+		print_summary(o, to, bpt_reader_header(r), &st, &t, foreign, deselected);
 	bpt_reader_close(r);
 	return EXIT_OK;
 }
@@ -453,10 +492,12 @@ int cmd_convert(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		XFORM_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct convert_opts o = { 0 };
+	struct xform xf = { 0 };
+	struct convert_opts o = { .xf = &xf };
 	struct opt_loop ol = { .cmd = "convert", .usage = usage };
 	int c, list = 0, ret;
 	uint64_t v;
@@ -477,6 +518,12 @@ int cmd_convert(int argc, char **argv)
 		case 'l': list = 1; break;
 		case 'j': o.json = 1; break;
 		case 'q': o.quiet = 1; break;
+		default:
+			if (xform_is_option(c) && xform_cli_option(&xf, "convert", c, optarg)) {
+				free(o.devices);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'w':
 			if (parse_u64(optarg, &v) || !v || v > FF_WINDOW_MAX) {
 				pr_err("convert: --window: '%s': not a number of records from 1 to %u",
@@ -488,7 +535,7 @@ int cmd_convert(int argc, char **argv)
 			break;
 		}
 	}
-	if (ol.ret >= 0) {
+	if (ol.ret >= 0 || (ol.ret = xform_cli_check(&xf, "convert"))) {
 		free(o.devices);
 		return ol.ret;
 	}
@@ -517,5 +564,6 @@ int cmd_convert(int argc, char **argv)
 		ret = convert(&o);
 	}
 	free(o.devices);
+	xform_free(&xf);
 	return ret;
 }

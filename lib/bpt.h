@@ -1,5 +1,5 @@
 /*
- * bpt.h — the public API of the .bpt trace library.
+ * bpt.h — the public API of the .bpt trace library (libbpt).
  *
  * A .bpt file holds one record per completed block I/O request, written
  * as it happens (streaming) and read back with constant memory. Capture,
@@ -7,18 +7,62 @@
  * byte layout is specified in schemas/trace-format.md and is private to
  * lib/bpt_*.c.
  *
- * Conventions (libbpf 1.0 style):
- *   - functions return 0 (or a positive count where stated) on success and
- *     a negative errno on failure; they never print;
- *   - where a `struct bpt_error *err` is taken, a failure also fills it with
- *     a message that names the file, the byte offset when one applies, and
- *     the reason, e.g. "trace.bpt: offset 40960: block 3: checksum mismatch".
- *     `err` may be NULL. The rest of blkpeak reports errors the same way
- *     (common/error.h);
- *   - objects come in create/free pairs; the free functions accept NULL.
+ * Installed as libbpt (`pkg-config --cflags --libs libbpt`: libbpt.so.1, or
+ * libbpt.a with --static), the same reader calls also read the foreign
+ * trace formats blkpeak knows (blktrace, blkparse, MSR, Alibaba, Tencent,
+ * FIU, SPC...; `blkpeak convert --help` lists them): bpt_reader_open()
+ * detects them. Only the declarations of this header are exported
+ * (docs/development.md, "libbpt": what changes the soname).
  *
- * Times in records are nanoseconds relative to the trace's start
- * (header.start_mono_ns for a capture, the replay's start for a run file).
+ * Reading a trace: every record once, in file order.
+ *
+ *	#include <bpt.h>
+ *
+ *	struct bpt_reader *r;
+ *	struct bpt_record rec;
+ *	struct bpt_error err;
+ *	int rc = bpt_reader_open(&r, "trace.bpt", &err);
+ *	if (rc < 0) {
+ *		fprintf(stderr, "%s\n", err.msg); // names the file and the reason
+ *		return 1;
+ *	}
+ *	const struct bpt_header *h = bpt_reader_header(r);
+ *	while ((rc = bpt_reader_next(r, &rec, &err)) == 1) {
+ *		const char *comm = bpt_reader_string(r, rec.comm_id);
+ *		printf("%s %s %llu+%u %llu ns\n", h->devices[rec.dev].name,
+ *		       bpt_op_name(rec.op), (unsigned long long)rec.sector,
+ *		       rec.bytes, (unsigned long long)(rec.complete_ns - rec.issue_ns));
+ *		(void)comm;
+ *	}
+ *	if (rc < 0)	// damage or an I/O error; a cut tail is not one
+ *		fprintf(stderr, "%s\n", err.msg);
+ *	bpt_reader_close(r);
+ *
+ * bpt_reader_set_issue_range() before the loop reads only a time window
+ * (skipping blocks outside it unread); bpt_reader_stats() gives the totals.
+ *
+ * Writing a trace:
+ *
+ *	struct bpt_header h;
+ *	struct bpt_device d = { .name = "sda", .major = 8, .minor = 0,
+ *				.logical_block_size = 512, .physical_block_size = 4096 };
+ *	struct bpt_writer *w;
+ *	uint32_t comm;
+ *	bpt_header_init(&h, "import");	// kind, host, kernel, clocks
+ *	bpt_header_add_device(&h, &d);	// device index 0
+ *	if (bpt_writer_create(&w, "out.bpt", &h, NULL, &err) < 0)
+ *		return 1;		// err.msg says why
+ *	bpt_header_free(&h);		// the writer keeps its own copy
+ *	bpt_writer_intern(w, "postgres", &comm);
+ *	struct bpt_record rec = { .issue_ns = 1000, .complete_ns = 81000,
+ *				  .sector = 2048, .bytes = 8192, .pid = 42,
+ *				  .comm_id = comm, .op = BPT_OP_WRITE };
+ *	rc = bpt_writer_add(w, &rec);	// -EINVAL for a record that breaks a rule
+ *	...
+ *	rc = bpt_writer_close(w, &err);	// footer, index, digest; frees w
+ *
+ * A reader of a file whose writer died (power cut, SIGKILL) reads every
+ * block written before; bpt_stats.truncated says so.
  */
 #ifndef BPT_H
 #define BPT_H
@@ -26,7 +70,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h" /* struct bpt_error, from common/ */
+/* struct bpt_error, from common/ (error.h, which has it from bpt_error.h);
+ * the installed bpt.h includes "bpt_error.h" instead (make install-libbpt) */
+#include "error.h"
+
+/* What this header declares is the library's exported API; everything else
+ * in libbpt is built hidden (-fvisibility=hidden). */
+#pragma GCC visibility push(default)
 
 #define BPT_FORMAT_MAJOR 1 /* readers refuse files with another major */
 #define BPT_FORMAT_MINOR 3 /* additions older readers can skip */
@@ -233,6 +283,9 @@ struct bpt_meta {
 #define BPT_META_NO_IDLE "no_idle"
 #define BPT_META_LABEL "label"           /* replay --label: the run's display name */
 #define BPT_META_REPEAT "repeat"         /* replay --repeat: "K/N", run K of N */
+#define BPT_META_TRANSFORM "transform"   /* replay, convert: the what-if transforms applied */
+#define BPT_META_FILL "fill"             /* replay, convert --fill: zero, random or 0-100 */
+#define BPT_META_CONFLICTS "conflicts"   /* replay --conflicts order|drop */
 /* An imported (converted) trace: the foreign format(s), the input
  * path(s), lines skipped by --skip-bad, records --device left out. */
 #define BPT_META_IMPORT_FORMAT "import.format"
@@ -568,6 +621,52 @@ int bpt_reader_digest(struct bpt_reader *r, uint64_t *digest,
  */
 int bpt_reader_verify(struct bpt_reader *r, struct bpt_error *err);
 
+/* ------------------------------------------------- column-wise reading */
+
+/*
+ * The fields of struct bpt_record, for reading column by column into
+ * arrays (numpy, a column store): bpt_reader_read_fields(). Each is as
+ * wide as its struct member: 8 bytes for the *_ns, sector, cgroup_id,
+ * source_index, inode*, file*_offset and cause*_cgroup fields, 1 byte for
+ * op, flags, completion, internal and file_class, 4 for the others
+ * (error as int32_t). Values are part of the ABI: new ones are added at
+ * the end.
+ */
+enum bpt_field {
+	BPT_FIELD_QUEUE_NS, BPT_FIELD_ISSUE_NS, BPT_FIELD_COMPLETE_NS,
+	BPT_FIELD_SECTOR, BPT_FIELD_CGROUP_ID, BPT_FIELD_BYTES, BPT_FIELD_PID,
+	BPT_FIELD_COMM_ID, BPT_FIELD_ERROR, BPT_FIELD_DEV, BPT_FIELD_OP,
+	BPT_FIELD_FLAGS, BPT_FIELD_MEMBER, BPT_FIELD_SCHED_NS,
+	BPT_FIELD_SOURCE_INDEX, BPT_FIELD_COMPLETION, BPT_FIELD_INTERNAL,
+	BPT_FIELD_FILE_CLASS, BPT_FIELD_FILE_DEV, BPT_FIELD_FILE_BYTES,
+	BPT_FIELD_INODE, BPT_FIELD_FILE_OFFSET, BPT_FIELD_FILE2_DEV,
+	BPT_FIELD_FILE2_BYTES, BPT_FIELD_INODE2, BPT_FIELD_FILE2_OFFSET,
+	BPT_FIELD_CAUSE_PID, BPT_FIELD_CAUSE_COMM_ID, BPT_FIELD_CAUSE_CGROUP,
+	BPT_FIELD_CAUSE2_PID, BPT_FIELD_CAUSE2_COMM_ID, BPT_FIELD_CAUSE2_CGROUP,
+	BPT_FIELD__COUNT
+};
+
+/* One array to fill: `data` holds room for n values of `field`. */
+struct bpt_field_out {
+	unsigned field; /* enum bpt_field */
+	void *data;
+};
+
+/* The width in bytes of a field's values (1, 4 or 8); 0 for a bad field. */
+unsigned bpt_field_size(unsigned field);
+
+/*
+ * The next at most n records, field by field: out[k].data[i] is field
+ * out[k].field of the i-th record. Returns the number of records read
+ * (fewer than n only at the end of the data, 0 after it), or a negative
+ * errno as bpt_reader_next() does (-EINVAL for a bad field; err set).
+ * The same records as n calls of bpt_reader_next(), issue range and seek
+ * included, but a block's decoded columns are copied out without building
+ * a struct bpt_record per record (docs/python.md, "Speed").
+ */
+int64_t bpt_reader_read_fields(struct bpt_reader *r, const struct bpt_field_out *out,
+			       unsigned nout, size_t n, struct bpt_error *err);
+
 /* ------------------------------------------------- records from elsewhere */
 
 /*
@@ -625,5 +724,7 @@ int bpt_reader_open_source(struct bpt_reader **out, const char *name,
 typedef int (*bpt_foreign_opener)(struct bpt_reader **out, const char *path,
 				  struct bpt_error *err);
 void bpt_reader_set_foreign_opener(bpt_foreign_opener fn);
+
+#pragma GCC visibility pop
 
 #endif /* BPT_H */

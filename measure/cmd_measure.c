@@ -14,6 +14,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "dbpath.h"
+#include "knee.h"
 #include "measure.h"
 #include "outfile.h"
 
@@ -34,6 +35,7 @@ static const char *const help_kind_line[] = {
 	[MEASURE_COMMIT] =
 "  commit     small writes at depth 1, each followed by a flush (or FUA)\n",
 };
+/* (knee, a search over a trace's speed: blkpeak measure knee --help) */
 static const char help_common[] =
 "\n"
 "target and safety (as in blkpeak replay):\n"
@@ -118,6 +120,8 @@ static void usage(FILE *f)
 	for (int k = 0; k < nk; k++)
 		fputs(help_kind_opts[k], f);
 	fputs(help_output, f);
+	fputs("\nblkpeak measure knee TRACE: the largest speed factor at which a trace's\n"
+	      "replay meets a latency target (blkpeak measure knee --help).\n", f);
 }
 
 /* A size mix "4096:779,524288:68,..." (most frequent first) in words:
@@ -260,6 +264,8 @@ int cmd_measure(int argc, char **argv)
 	struct measure_result *r;
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "knee")) /* a search over a trace: knee.c */
+		return measure_knee(argc, argv);
 	/* KIND before --help ("measure qd-sweep --help"): KIND's own help */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		enum measure_kind k;

@@ -14,12 +14,15 @@
 #include "filemap.h"
 #include "region.h"
 #include "replay_run.h"
+#include "run_writer.h"
 #include "target.h"
+#include "xform.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: blkpeak replay TRACE --target SPEC [options]\n"
+"       blkpeak replay TRACE TRACE... --target SPEC [--mix-offset NAME=TIME] [options]\n"
 "       blkpeak replay --list\n"
 "\n"
 "Replay a trace's I/Os on a block device, a file or a virtual array and\n"
@@ -105,6 +108,18 @@ static void usage(FILE *f)
 "                         at offset 0 of every target member, recorded nowhere,\n"
 "                         so the first I/O does not pay the kernel's cold path\n"
 "\n"
+"mix (two to 8 traces, replayed together on the targets):\n"
+"                         their I/Os interleaved by time, each recording's\n"
+"                         devices mapped by its own table (--target, or a\n"
+"                         --map naming a device of any of them), causal\n"
+"                         dependencies kept within each recording; the run\n"
+"                         file tags each I/O with its recording's name (the\n"
+"                         file name without folder and extension) as its\n"
+"                         comm, and names them in meta mix.K.*\n"
+"  --mix-offset NAME=TIME start recording NAME (its name or path) TIME\n"
+"                         (2s, 500ms; up to 24h) after the others\n"
+"                         (default: all at their start); repeatable\n"
+"\n"
 "output:\n"
 "  -o, --output RUN.bpt   write the run: per I/O scheduled, issue and\n"
 "                         completion time, member and result\n"
@@ -124,6 +139,11 @@ static void usage(FILE *f)
 "                         object per run, one per line)\n"
 "  --protect PATH         refuse to run when PATH is a member of the target\n"
 "                         (repeatable; measure passes its -o)\n"
+"  --conflicts keep|order|drop\n"
+"                         I/Os that overlap an earlier one in flight with\n"
+"                         them in the recording: issue as recorded (default),\n"
+"                         after the earlier one completes (--timing causal),\n"
+"                         or leave out; counted in the summary\n"
 "  --stop-on-error        stop at the first failed I/O (default: go on and\n"
 "                         count it)\n"
 "  --engine NAME          an engine of --list (null: no I/O, measures the\n"
@@ -140,13 +160,14 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 when every I/O succeeded, 1 when the replay could not start,\n"
 "stopped early (partial) or had I/O errors, 2 for bad usage.\n");
+	fprintf(f, "\n%s", xform_usage);
 }
 
 enum {
 	OPT_TIMING = 256, OPT_SPEED, OPT_QD, OPT_NO_IDLE, OPT_ALLOW_WRITE, OPT_WRITES,
 	OPT_FIT, OPT_OFFSET, OPT_CREATE, OPT_MAP, OPT_STOP, OPT_JSON, OPT_ENGINE,
 	OPT_NULL_LAT, OPT_REALTIME, OPT_NO_WARMUP, OPT_POLL, OPT_VERIFY, OPT_PROTECT, OPT_LABEL,
-	OPT_REPEAT, OPT_LIST,
+	OPT_REPEAT, OPT_LIST, OPT_MIX_OFFSET, OPT_CONFLICTS,
 };
 
 static const struct option long_opts[] = {
@@ -174,6 +195,9 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "protect", required_argument, NULL, OPT_PROTECT },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "mix-offset", required_argument, NULL, OPT_MIX_OFFSET },
+	{ "conflicts", required_argument, NULL, OPT_CONFLICTS },
+	XFORM_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -326,6 +350,24 @@ static int parse_opt(int c, const char *arg, struct replay_opts *o)
 		}
 		pr_err("replay: --repeat: '%s': not a number from 1 to 1000", arg);
 		return EXIT_USAGE;
+	case OPT_CONFLICTS:
+		if (conflicts_parse(arg, &o->conflicts) == 0)
+			return 0;
+		pr_err("replay: --conflicts: '%s': not keep, order or drop", arg);
+		return EXIT_USAGE;
+	case OPT_MIX_OFFSET: /* a mix: NAME=TIME (mix.h) */
+		eq = strchr(arg, '=');
+		if (o->nmix_offset == MIX_MAX) {
+			pr_err("replay: --mix-offset: more than %d", MIX_MAX);
+			return EXIT_USAGE;
+		}
+		if (!eq || eq == arg || parse_duration_ns(eq + 1, &v) || v > MIX_OFFSET_MAX_NS) {
+			pr_err("replay: --mix-offset: '%s': expected NAME=TIME, TIME up to 24h", arg);
+			return EXIT_USAGE;
+		}
+		*eq = 0;
+		o->mix_offset[o->nmix_offset++] = (struct replay_mix_offset){ .name = arg, .ns = v };
+		return 0;
 	case OPT_NULL_LAT:
 		if (parse_duration_ns(arg, &o->null_latency_ns) == 0)
 			return 0;
@@ -354,14 +396,10 @@ static int bad_spec(const char *spec)
 /* RUN.bpt's name for repeat k: RUN.K.bpt (RUN.K without a suffix). */
 static int repeat_path(const char *out, unsigned k, char *buf, size_t len)
 {
-	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-	int n;
+	char tag[16];
 
-	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
-		n = snprintf(buf, len, "%s.%u", out, k);
-	else
-		n = snprintf(buf, len, "%.*s.%u%s", (int)(dot - out), out, k, dot);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	snprintf(tag, sizeof(tag), "%u", k);
+	return run_path_tagged(out, tag, buf, len);
 }
 
 /* --repeat N: the same replay N times, each with its own run file. */
@@ -414,17 +452,21 @@ int cmd_replay(int argc, char **argv)
 				 .fit = FIT_REFUSE, .writes = WRITES_REPLAY };
 	int c, rc, list = 0;
 	struct opt_loop ol = { .cmd = "replay", .usage = usage };
+	struct xform xf = { 0 };
+
+	o.xf = &xf;
 
 	while ((c = opt_next(&ol, argc, argv, ":t:o:h", long_opts)) != -1) {
 		if (c == OPT_LIST) {
 			list = 1;
 			continue;
 		}
-		rc = parse_opt(c, optarg, &o);
+		rc = xform_is_option(c) ? xform_cli_option(&xf, "replay", c, optarg)
+					: parse_opt(c, optarg, &o);
 		if (rc)
 			return rc;
 	}
-	if (ol.ret >= 0)
+	if (ol.ret >= 0 || (ol.ret = xform_cli_check(&xf, "replay")))
 		return ol.ret;
 	if (list) {
 		if (argc != 2) {
@@ -434,12 +476,19 @@ int cmd_replay(int argc, char **argv)
 		list_engines_and_disks();
 		return 0;
 	}
-	if (optind != argc - 1) {
+	if (optind >= argc || argc - optind > MIX_MAX) {
 		pr_err("replay: %s; see 'blkpeak replay --help'",
-		       optind >= argc ? "no trace given" : "more than one trace given");
+		       optind >= argc ? "no trace given" : "more than 8 traces given for a mix");
 		return EXIT_USAGE;
 	}
 	o.trace = argv[optind];
+	if (argc - optind > 1) /* a mix */
+		for (int i = optind; i < argc; i++)
+			o.traces[o.ntraces++] = argv[i];
+	if (o.nmix_offset && o.ntraces < 2) {
+		pr_err("replay: --mix-offset: a mix's option: give two or more traces");
+		return EXIT_USAGE;
+	}
 	if (!o.target && !o.nmap) {
 		pr_err("replay: no target: give --target SPEC (or --map DEV=SPEC)");
 		return EXIT_USAGE;
@@ -453,6 +502,11 @@ int cmd_replay(int argc, char **argv)
 		pr_err("replay: --no-idle only applies to --timing causal");
 		return EXIT_USAGE;
 	}
+	if (o.conflicts == CONFLICT_ORDER && o.timing != TIMING_CAUSAL) {
+		pr_err("replay: --conflicts order: needs --timing causal (where an I/O can wait for "
+		       "another's completion)");
+		return EXIT_USAGE;
+	}
 	if (o.poll && o.timing != TIMING_AFAP) {
 		pr_err("replay: --poll only applies to --timing afap");
 		return EXIT_USAGE;
@@ -462,5 +516,7 @@ int cmd_replay(int argc, char **argv)
 		       o.writes == WRITES_SKIP ? "skip" : "as-reads");
 		return EXIT_USAGE;
 	}
-	return o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	rc = o.repeats > 1 ? replay_repeats(&o) : replay_run(&o);
+	xform_free(&xf);
+	return rc;
 }

@@ -57,6 +57,9 @@ struct load_block {
 	key128 kmin, kmax;       /* their keys (times relative to first_ns) */
 };
 
+/* convert(): left out by the transforms (not by --writes) */
+#define LOAD_DESELECTED (-1000)
+
 static int is_write_op(unsigned op)
 {
 	return op == BPT_OP_WRITE || op == BPT_OP_DISCARD || op == BPT_OP_WRITE_ZEROES;
@@ -71,11 +74,22 @@ static int is_write_op(unsigned op)
 static int convert(const struct bpt_record *rec, uint64_t idx, const struct load_opts *o,
 		   struct rp_io *io, uint64_t *miss)
 {
-	unsigned op = rec->op, flags = rec->flags;
+	struct bpt_record tr;
+	unsigned op, flags;
 	struct region_piece pc[FILEMAP_MAX_PIECES];
 	int np;
 
 	*miss = UINT64_MAX;
+	if (o->xf) { /* the transforms first: on a copy */
+		int k;
+
+		tr = *rec;
+		if ((k = xform_record(o->xf, &tr)) <= 0)
+			return k == 0 ? LOAD_DESELECTED : k;
+		rec = &tr;
+	}
+	op = rec->op;
+	flags = rec->flags;
 	if (rec->dev >= o->ndev ||
 	    (o->dev_target[rec->dev] == LOAD_UNMAPPED && !o->has_region[rec->dev]))
 		return -ENODEV;
@@ -259,6 +273,15 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 			b->nrec = pos.index + 1;
 		rc = 0;
 		np = convert(&rec, idx, opts, io, &miss);
+		if (np == LOAD_DESELECTED) {
+			lt->deselected++;
+			continue;
+		}
+		if (np == -ERANGE) { /* --spread/--shift moved it past 2^62 */
+			lt->xf_bad_src = idx;
+			rc = np;
+			break;
+		}
 		if (np == -ENODEV) {
 			lt->unmapped_dev = rec.dev;
 			lt->unmapped_byte = miss;
@@ -307,13 +330,14 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 	}
 	if (rc < 0) {
 		int dev = lt->unmapped_dev, in_region = lt->unmapped_region;
-		uint64_t byte = lt->unmapped_byte;
+		uint64_t byte = lt->unmapped_byte, bad_src = lt->xf_bad_src;
 
 		inflight_free(&inflight);
 		loaded_trace_free(lt);
 		lt->unmapped_dev = dev;
 		lt->unmapped_byte = byte;
 		lt->unmapped_region = in_region;
+		lt->xf_bad_src = bad_src;
 		return rc;
 	}
 	for (uint64_t i = 0; i < lt->nblk; i++) { /* keys from the first issue */
@@ -321,6 +345,7 @@ int load_scan(struct bpt_reader *r, const struct load_opts *opts,
 		lt->blk[i].kmax -= (key128)first << KEY_TIME_SHIFT;
 	}
 	lt->first_ns = lt->n ? first : 0;
+	lt->n_pass = lt->n;
 	lt->recorded_ns = lt->n ? last_done - first : 0;
 	if (lt->issue_ordered) {
 		lt->max_outstanding = inflight.best;
@@ -354,6 +379,7 @@ struct load_stream {
 	pthread_cond_t cv;
 	struct rp_io *win[2];
 	uint64_t win_n[2];
+	unsigned passes, fill_pass, win_pass[2], cur_pass; /* --loop (load_stream_open_passes) */
 	int win_ready[2], win_rc[2], quit;
 	struct bpt_error win_err[2];
 	/* the consumer's */
@@ -394,6 +420,17 @@ static void sort_window(struct rp_io *v, uint64_t n)
 
 static int fill(struct load_stream *s, struct bpt_error *err);
 
+/* The filling state back at the trace's start (a new pass of --loop). */
+static void restart(struct load_stream *s)
+{
+	for (uint64_t i = 0; i < s->lt->nblk; i++)
+		s->left[i] = s->lt->blk[i].n;
+	s->untouched = 0;
+	s->ntouched = 0;
+	s->began = 0;
+	s->e = 0;
+}
+
 /* The thread: fill the windows in turn until the end or an error. */
 static void *filler(void *arg)
 {
@@ -415,7 +452,13 @@ static void *filler(void *arg)
 			break;
 		s->buf = s->win[k];
 		rc = fill(s, &err);
+		if (rc == 0 && s->fill_pass + 1 < s->passes) { /* the next pass, from its start */
+			restart(s);
+			s->fill_pass++;
+			rc = fill(s, &err);
+		}
 		pthread_mutex_lock(&s->mu);
+		s->win_pass[k] = s->fill_pass;
 		s->win_n[k] = rc > 0 ? s->cnt : 0;
 		s->win_rc[k] = rc;
 		s->win_err[k] = err;
@@ -432,12 +475,25 @@ int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		     const struct loaded_trace *lt, const struct fit *fit,
 		     uint64_t window)
 {
+	return load_stream_open_passes(out, r, lt, fit, window, 1);
+}
+
+unsigned load_stream_pass(const struct load_stream *s)
+{
+	return s->cur_pass;
+}
+
+int load_stream_open_passes(struct load_stream **out, struct bpt_reader *r,
+			    const struct loaded_trace *lt, const struct fit *fit,
+			    uint64_t window, unsigned passes)
+{
 	struct load_stream *s = calloc(1, sizeof(*s));
 	uint64_t nb = lt->nblk ? lt->nblk : 1;
 
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	s->passes = passes ? passes : 1;
 	s->r = r;
 	s->lt = lt;
 	s->cap = window ? window : LOAD_WINDOW_DEFAULT;
@@ -546,6 +602,8 @@ static int collect(struct load_stream *s, uint64_t b, key128 *x, struct bpt_erro
 			return rc < 0 ? rc : changed(err);
 		rc = 0;
 		np = convert(&rec, blk->first_src + k, &s->lt->opts, io, &miss);
+		if (np == LOAD_DESELECTED)
+			continue;
 		if (np < 0)
 			return changed(err);
 		for (int p = 0; p < np; p++) {
@@ -646,12 +704,13 @@ int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *
 			pthread_cond_wait(&s->cv, &s->mu);
 		rc = s->win_rc[s->cur];
 		s->have = s->win_n[s->cur];
+		s->cur_pass = s->win_pass[s->cur];
 		s->pos = 0;
 		if (rc < 0 && err)
 			*err = s->win_err[s->cur];
 		pthread_mutex_unlock(&s->mu);
 		if (rc <= 0) {
-			if (rc == 0 && s->given != s->lt->n)
+			if (rc == 0 && s->given != s->lt->n_pass * s->passes)
 				rc = changed(err);
 			s->ended = 1;
 			s->end_rc = rc;

@@ -26,6 +26,7 @@
 #include "minheap.h"
 #include "region.h"
 #include "sched.h"
+#include "xform.h"
 
 #define LOAD_MAX_TARGETS 16
 
@@ -58,6 +59,10 @@ struct load_opts {
 	 * of a record are cut out of it first, the rest goes by regions */
 	const struct filemap *fmap;
 	enum writes_mode writes;
+	/* what-if transforms of the records (transform/xform.h: select, ops,
+	 * address), applied first; NULL: none. Loop and ramp are the
+	 * stream's caller's (replay/xf_stream.h) */
+	struct xform *xf;
 };
 
 /* Arrays for ndev devices (at least 1), every one LOAD_UNMAPPED without
@@ -80,6 +85,9 @@ struct loaded_trace {
 	uint64_t n;              /* I/Os to replay */
 	uint64_t source_records; /* records in the file */
 	uint64_t skipped;        /* left out by the --writes policy */
+	uint64_t deselected;     /* left out by the transforms (--select, ...) */
+	uint64_t n_pass;         /* I/Os one pass of the stream gives (n without --loop) */
+	uint64_t xf_bad_src;     /* after -ERANGE: the record a transform moved too far */
 	uint64_t recorded_ns;    /* last completion - first issue */
 	/* most I/Os in flight in the recording, of those whose completion
 	 * the capture saw (one not seen stays "in flight" to its bound, far
@@ -124,6 +132,14 @@ struct load_stream;
 int load_stream_open(struct load_stream **out, struct bpt_reader *r,
 		     const struct loaded_trace *lt, const struct fit *fit,
 		     uint64_t window);
+/* The same, giving lt's I/Os `passes` times over (--loop): the thread
+ * starts the next pass as soon as the last window of one is filled, so
+ * a pass follows the one before it without a pause. load_stream_pass
+ * says which pass (from 0) the I/O load_stream_next gave last is of. */
+int load_stream_open_passes(struct load_stream **out, struct bpt_reader *r,
+			    const struct loaded_trace *lt, const struct fit *fit,
+			    uint64_t window, unsigned passes);
+unsigned load_stream_pass(const struct load_stream *s);
 /* The next I/O: 1, 0 at the end, or a negative errno (err filled; also
  * when the file no longer holds what load_scan saw). */
 int load_stream_next(struct load_stream *s, struct rp_io *io, struct bpt_error *err);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include "target.h"
 #include "disk/target_hdd.h"
 #include "verify/verify.h"
+#include "xf_stream.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -46,11 +48,39 @@ static void on_signal(int sig)
 	stop_flag = sig;
 }
 
+/* One recording of the replay (a mixed replay has several: mix.h). */
+struct rec {
+	const char *path;
+	char name[MIX_NAME_MAX + 1];
+	uint64_t offset_ns;                      /* it starts this late */
+	struct bpt_reader *reader;
+	struct loaded_trace lt;
+	struct xf_stream *stream;                /* its I/Os in issue order, transformed */
+	uint64_t digest;
+	/* its results so far (results' thread), for the summary */
+	uint64_t ndone, nerr, first_issue_ns, last_done_ns, lat_sum_ns;
+	/* a mix with -o RUN.bpt: its own run file, RUN.NAME.bpt */
+	char *run_path;
+	struct outfile out;
+	struct run_writer *rw;
+	int write_failed;
+};
+
+/* The recordings' sums: what the targets and the scheduler get. */
+struct totals {
+	uint64_t n, skipped, split, deselected;
+	uint64_t recorded_ns;      /* the latest recording's end, from time 0 */
+	unsigned max_outstanding;  /* the recordings' own, summed */
+	struct load_target_stats tgt[LOAD_MAX_TARGETS];
+};
+
 /* Everything one replay holds; freed by replay_free. */
 struct replay {
 	const struct replay_opts *o;
-	struct bpt_reader *reader;
-	struct loaded_trace lt;
+	struct rec rec[MIX_MAX];
+	unsigned nrec;                           /* 1, or a mix's recordings */
+	struct totals tot;
+	char source[4096];                       /* the recordings' paths, for the summary */
 	struct filemap *fm;                      /* --map path:/comm: rules, or NULL */
 	const char *spec[LOAD_MAX_TARGETS];     /* distinct target specs */
 	unsigned ntargets;
@@ -63,10 +93,11 @@ struct replay {
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
+	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
+	uint64_t conflicts, conflicts_dropped; /* overlapping I/Os in flight together */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
 	int fifo;                   /* the issuer runs SCHED_FIFO */
 	struct outfile out;                      /* -o: the run file */
-	struct load_stream *stream;              /* the trace in issue order */
 	struct bpt_error stream_err;
 	struct result_order order;               /* results back in issue order */
 	struct result_thread *rthread;           /* ... on a thread of their own */
@@ -75,7 +106,7 @@ struct replay {
 	int write_failed;
 	struct bpt_error werr;
 	int progress;                            /* stderr is a terminal */
-	uint64_t digest;
+	uint64_t digest;                         /* the recording's, or the mix's */
 	uint64_t ndone;                          /* I/Os with a result */
 	uint64_t ndone_err;                      /* of those, failed */
 	uint32_t first_err_src;                  /* source index of the first failure */
@@ -192,7 +223,9 @@ static int find_partition(const struct bpt_header *h, const char *key, struct bp
 
 /* --map m as a region (DEV:START-END or a partition's name) into
  * lo->region; prints and returns -1 when it names nothing of the trace
- * or a region past the device's end. */
+ * or a region past the device's end. In a mix (rp->nrec > 1) a key
+ * naming no device of this recording returns 1, without a word: it may
+ * name one of another recording (map_devices checks that one does). */
 static int map_region(struct replay *rp, const struct bpt_header *h, const struct replay_map *m,
 		      struct load_opts *lo)
 {
@@ -213,6 +246,10 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 		if (!dev)
 			return -1;
 		d = find_device(h, dev);
+		if (d < 0 && rp->nrec > 1) {
+			free(dev);
+			return 1;
+		}
 		if (d < 0) {
 			device_list(h, names, sizeof(names));
 			pr_err("replay: --map %s: the trace has no device '%s' (it has: %s)",
@@ -223,6 +260,8 @@ static int map_region(struct replay *rp, const struct bpt_header *h, const struc
 		free(dev);
 	} else {
 		d = find_partition(h, m->dev, &part);
+		if (d < 0 && rp->nrec > 1)
+			return 1;
 		if (d < 0) {
 			int tables = 0;
 
@@ -298,8 +337,12 @@ static int map_file(struct replay *rp, const struct replay_map *m)
 }
 
 /* Fill lo->dev_target and lo->region from --map and --target; prints and
- * returns -1 on a --map naming nothing of the trace or a bad region. */
-static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo)
+ * returns -1 on a --map naming nothing of the trace or a bad region. Each
+ * recording of a mix is mapped by its own device table (its device 0 is
+ * not another's device 0); hit[m] is set when --map m named a device of
+ * this one. */
+static int map_devices(struct replay *rp, const struct bpt_header *h, struct load_opts *lo,
+		       unsigned char *hit_any)
 {
 	const struct replay_opts *o = rp->o;
 	const char **dev_names = calloc(h->ndevices ? h->ndevices : 1, sizeof(*dev_names));
@@ -320,8 +363,14 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 
 		if (filemap_parse_key(o->map[m].dev, &(enum filemap_kind){ 0 }, &(const char *){ NULL },
 				      NULL) == 1) {
+			if (rp->nrec > 1) {
+				pr_err("replay: --map %s: file and task maps take one recording, not a "
+				       "mix", o->map[m].dev);
+				goto out;
+			}
 			if (map_file(rp, &o->map[m]))
 				goto out;
+			hit_any[m] = 1;
 			continue;
 		}
 		for (unsigned d = 0; d < h->ndevices; d++) {
@@ -352,8 +401,14 @@ static int map_devices(struct replay *rp, const struct bpt_header *h, struct loa
 			lo->dev_target[d] = (uint8_t)t;
 			hit = 1;
 		}
-		if (!hit && map_region(rp, h, &o->map[m], lo))
-			goto out;
+		if (!hit) {
+			int r = map_region(rp, h, &o->map[m], lo);
+
+			if (r < 0)
+				goto out;
+			hit = r == 0; /* 1: not a device of this recording */
+		}
+		hit_any[m] |= (unsigned char)hit;
 	}
 	if (o->target) {
 		int t = -1;
@@ -390,77 +445,257 @@ static int replayed(const struct bpt_record *rec, void *ctx)
 	       (lo->writes == WRITES_AS_READS && rec->op == BPT_OP_WRITE);
 }
 
-static int load(struct replay *rp)
+/* The transforms bound to the trace, with the targets' logical block
+ * size for --spread's rounding; lo->xf set when they change records. -1
+ * after saying why. */
+static int bind_transforms(struct replay *rp, struct rec *r, struct load_opts *lo)
+{
+	struct xform *x = rp->o->xf;
+	struct bpt_error err = { 0 };
+	uint32_t align = 512;
+	char why[256];
+
+	if (!x || !xform_active(x))
+		return 0;
+	if (rp->nrec > 1 && (xform_changes_records(x) || x->loops > 1 || x->ramp_from > 0)) {
+		pr_err("replay: the transforms (--select, --loop, ...) apply to one trace, not a mix "
+		       "of %u: transform each with blkpeak convert first, then mix the results",
+		       rp->nrec);
+		return -1;
+	}
+	if (x->ramp_from > 0 && rp->o->timing == TIMING_AFAP) {
+		pr_err("replay: --ramp: needs --timing original or causal (afap has no schedule "
+		       "to speed up)");
+		return -1;
+	}
+	for (unsigned t = 0; t < rp->ntargets; t++) {
+		uint32_t a = xf_target_align(rp->spec[t]);
+
+		if (a > align)
+			align = a;
+	}
+	if (rp->nrec > 1) /* --fill alone: nothing to bind */
+		return 0;
+	if (xform_bind(x, r->reader, align, why, sizeof(why))) {
+		pr_err("replay: %s", why);
+		return -1;
+	}
+	if (x->has_time && xform_measure(x, r->reader, 0, &err)) {
+		pr_err("replay: %s", err.msg);
+		return -1;
+	}
+	if (xform_changes_records(x))
+		lo->xf = x;
+	return 0;
+}
+
+/* Read recording k: map its devices, scan it. 0, or -1 after saying why. */
+static int load_rec(struct replay *rp, unsigned k, unsigned char *hit)
 {
 	const struct replay_opts *o = rp->o;
+	struct rec *rc_ = &rp->rec[k];
+	const char *trace = rc_->path;
 	struct bpt_error err = { 0 };
 	struct load_opts lo = { .writes = o->writes };
 	const struct bpt_header *h;
 	struct bpt_stats bs;
 	int rc;
 
-	rc = bpt_reader_open(&rp->reader, o->trace, &err);
+	rc = bpt_reader_open(&rc_->reader, trace, &err);
 	if (rc < 0) {
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
-	h = bpt_reader_header(rp->reader);
-	if (map_devices(rp, h, &lo)) {
+	h = bpt_reader_header(rc_->reader);
+	if (map_devices(rp, h, &lo, hit)) {
 		load_opts_free(&lo);
 		return -1;
 	}
 	if (filemap_count(rp->fm)) { /* one pass to place the files and tasks */
-		if (filemap_plan(rp->fm, rp->reader, o->trace, replayed, &lo, &err)) {
+		if (filemap_plan(rp->fm, rc_->reader, trace, replayed, &lo, &err)) {
 			load_opts_free(&lo);
 			pr_err("replay: %s", err.msg);
 			return -1;
 		}
 		lo.fmap = rp->fm;
 	}
-	rc = bpt_reader_digest(rp->reader, &rp->digest, &err);
+	rc = bpt_reader_digest(rc_->reader, &rc_->digest, &err);
 	if (rc < 0) {
 		load_opts_free(&lo);
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
-	rc = load_scan(rp->reader, &lo, &rp->lt, &err);
+	if (bind_transforms(rp, rc_, &lo)) {
+		load_opts_free(&lo);
+		return -1;
+	}
+	rc = load_scan(rc_->reader, &lo, &rc_->lt, &err);
 	load_opts_free(&lo);
-	if (rc == -ENODEV && (uint32_t)rp->lt.unmapped_dev >= h->ndevices) {
+	if (rc == -ERANGE) {
+		pr_err("replay: %s: record %" PRIu64 ": --spread/--shift would move it to byte 2^62 "
+		       "or beyond", trace, rc_->lt.xf_bad_src);
+		return -1;
+	}
+	if (rc == -ENODEV && (uint32_t)rc_->lt.unmapped_dev >= h->ndevices) {
 		pr_err("replay: %s: an I/O names device %u, not in the trace's table of %u",
-		       o->trace, (unsigned)rp->lt.unmapped_dev, h->ndevices);
+		       trace, (unsigned)rc_->lt.unmapped_dev, h->ndevices);
 		return -1;
 	}
 	if (rc == -ENODEV) {
-		const struct bpt_device *d = &h->devices[rp->lt.unmapped_dev];
+		const struct bpt_device *d = &h->devices[rc_->lt.unmapped_dev];
 		char name[sizeof(d->name) * 4 + 4];
 
 		fmt_text(d->name, name, sizeof(name)); /* recorded: escaped */
-		if (rp->lt.unmapped_region)
+		if (rc_->lt.unmapped_region)
 			pr_err("replay: %s: recorded device %s (%u:%u) has an I/O at byte %" PRIu64
 			       ", outside its --map regions, and no target for the rest of the "
-			       "disk; give --target SPEC or --map %s=SPEC", o->trace, name,
-			       d->major, d->minor, rp->lt.unmapped_byte, name);
+			       "disk; give --target SPEC or --map %s=SPEC", trace, name,
+			       d->major, d->minor, rc_->lt.unmapped_byte, name);
 		else
 			pr_err("replay: %s: recorded device %s (%u:%u) has no target; give "
-			       "--target SPEC or --map %s=SPEC", o->trace, name, d->major,
+			       "--target SPEC or --map %s=SPEC", trace, name, d->major,
 			       d->minor, name);
 		return -1;
 	}
-	if (rp->lt.split)
-		fprintf(stderr, "replay: %" PRIu64 " I/Os cross a --map region's bound and are "
+	if (rc_->lt.split)
+		fprintf(stderr, "replay: %s%s%" PRIu64 " I/Os cross a --map region's bound and are "
 			"cut there (one request and one run-file record per piece)\n",
-			rp->lt.split);
+			rp->nrec > 1 ? trace : "", rp->nrec > 1 ? ": " : "", rc_->lt.split);
 	if (rc < 0) {
-		pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace"
-				     : rc == -EFBIG ? "more than 4294967296 records in the trace"
-				     : err.msg);
+		pr_err("replay: %s%s%s", rp->nrec > 1 ? trace : "", rp->nrec > 1 ? ": " : "",
+		       rc == -ENOMEM ? "out of memory reading the trace"
+		       : rc == -EFBIG ? "more than 4294967296 records in the trace"
+		       : err.msg);
 		return -1;
 	}
-	bpt_reader_stats(rp->reader, &bs);
+	if (o->xf && xform_active(o->xf)) {
+		char why[200];
+
+		if (xf_totals(&rc_->lt, o->xf, why, sizeof(why))) {
+			pr_err("replay: %s", why);
+			return -1;
+		}
+	}
+	bpt_reader_stats(rc_->reader, &bs);
 	if (bs.truncated)
 		pr_warn("replay: %s: truncated after byte %llu; replaying the %llu complete records",
-			o->trace, (unsigned long long)bs.valid_bytes,
-			(unsigned long long)rp->lt.source_records);
+			trace, (unsigned long long)bs.valid_bytes,
+			(unsigned long long)rc_->lt.source_records);
+	return 0;
+}
+
+/* The recordings' sums into rp->tot (the concurrency: once counted). */
+static void sum_up(struct replay *rp)
+{
+	struct totals *t = &rp->tot;
+
+	memset(t, 0, sizeof(*t));
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		const struct rec *r = &rp->rec[k];
+		uint64_t end = r->offset_ns + r->lt.recorded_ns;
+
+		t->n += r->lt.n;
+		t->skipped += r->lt.skipped;
+		t->deselected += r->lt.deselected;
+		t->split += r->lt.split;
+		t->max_outstanding += r->lt.max_outstanding;
+		if (end > t->recorded_ns)
+			t->recorded_ns = end;
+		for (unsigned i = 0; i < LOAD_MAX_TARGETS; i++) {
+			const struct load_target_stats *a = &r->lt.tgt[i];
+			struct load_target_stats *b = &t->tgt[i];
+
+			b->ios += a->ios;
+			b->writes += a->writes;
+			b->extent = a->extent > b->extent ? a->extent : b->extent;
+			b->max_len = a->max_len > b->max_len ? a->max_len : b->max_len;
+			b->max_rw_len = a->max_rw_len > b->max_rw_len ? a->max_rw_len : b->max_rw_len;
+		}
+	}
+}
+
+/* The recordings, their names and offsets (a mix's are checked here:
+ * distinct names, each --mix-offset naming one); -1 after saying why. */
+static int name_recordings(struct replay *rp)
+{
+	const struct replay_opts *o = rp->o;
+	unsigned given = 0;
+
+	rp->nrec = o->ntraces > 1 ? o->ntraces : 1;
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		struct rec *r = &rp->rec[k];
+
+		r->path = o->ntraces > 1 ? o->traces[k] : o->trace;
+		mix_name(r->path, r->name);
+		for (unsigned j = 0; j < k && rp->nrec > 1; j++)
+			if (!strcmp(rp->rec[j].name, r->name)) {
+				pr_err("replay: %s and %s: two recordings named '%s' in one mix (the run "
+				       "file tags each I/O with its recording's name); give one of them "
+				       "another file name", rp->rec[j].path, r->path, r->name);
+				return -1;
+			}
+	}
+	for (unsigned i = 0; i < o->nmix_offset; i++) {
+		unsigned k;
+
+		for (k = 0; k < rp->nrec; k++)
+			if (!strcmp(o->mix_offset[i].name, rp->rec[k].name) ||
+			    !strcmp(o->mix_offset[i].name, rp->rec[k].path))
+				break;
+		if (rp->nrec < 2 || k == rp->nrec) {
+			char names[512] = "";
+
+			for (unsigned j = 0; j < rp->nrec; j++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 j ? ", " : "", rp->rec[j].name);
+			pr_err("replay: --mix-offset %s: %s", o->mix_offset[i].name,
+			       rp->nrec < 2 ? "a mix's option: give two or more recordings"
+					    : "not one of the mix's recordings");
+			if (rp->nrec > 1)
+				fprintf(stderr, "  the recordings: %s\n", names);
+			return -1;
+		}
+		if (given & (1u << k)) {
+			pr_err("replay: --mix-offset %s: recording '%s' is given an offset twice",
+			       o->mix_offset[i].name, rp->rec[k].name);
+			return -1;
+		}
+		given |= 1u << k;
+		rp->rec[k].offset_ns = o->mix_offset[i].ns;
+	}
+	return 0;
+}
+
+static int load(struct replay *rp)
+{
+	const struct replay_opts *o = rp->o;
+	unsigned char hit[LOAD_MAX_TARGETS] = { 0 };
+
+	for (unsigned k = 0; k < rp->nrec; k++)
+		if (load_rec(rp, k, hit))
+			return -1;
+	for (unsigned m = 0; m < o->nmap && rp->nrec > 1; m++)
+		if (!hit[m]) {
+			pr_err("replay: --map %s: no recording of the mix has that device or "
+			       "partition", o->map[m].dev);
+			return -1;
+		}
+	sum_up(rp);
+	if (rp->nrec > 1) {
+		uint64_t dg[MIX_MAX], off[MIX_MAX];
+
+		for (unsigned k = 0; k < rp->nrec; k++) {
+			dg[k] = rp->rec[k].digest;
+			off[k] = rp->rec[k].offset_ns;
+			snprintf(rp->source + strlen(rp->source),
+				 sizeof(rp->source) - strlen(rp->source), "%s%s", k ? " + " : "",
+				 rp->rec[k].path);
+		}
+		rp->digest = mix_digest(dg, off, rp->nrec);
+	} else {
+		rp->digest = rp->rec[0].digest;
+		snprintf(rp->source, sizeof(rp->source), "%s", rp->rec[0].path);
+	}
 	return 0;
 }
 
@@ -479,7 +714,7 @@ static int open_targets(struct replay *rp)
 	struct bpt_error error;
 
 	for (unsigned t = 0; t < rp->ntargets; t++) {
-		struct load_target_stats *ts = &rp->lt.tgt[t];
+		struct load_target_stats *ts = &rp->tot.tgt[t];
 		struct target_policy pol = {
 			.allow_write = o->allow_write,
 			.writes_replayed = ts->writes > 0,
@@ -496,19 +731,27 @@ static int open_targets(struct replay *rp)
 		rp->opened[t] = 1;
 		if (rp->tgt[t].spec.kind == LAYOUT_RAID5 || rp->tgt[t].spec.kind == LAYOUT_RAID6)
 			rp->raid = 1;
-		if (!stat(o->trace, &tst))
-			for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
-				if (same_file(rp->tgt[t].fd[m], &tst)) {
-					pr_err("replay: %s: the trace is also a member of the target, "
-					       "refusing to replay onto it", o->trace);
-					return -1;
-				}
+		for (unsigned k = 0; k < rp->nrec; k++)
+			if (!stat(rp->rec[k].path, &tst))
+				for (unsigned m = 0; m < rp->tgt[t].spec.nmembers; m++)
+					if (same_file(rp->tgt[t].fd[m], &tst)) {
+						pr_err("replay: %s: the trace is also a member of the target, "
+						       "refusing to replay onto it", rp->rec[k].path);
+						return -1;
+					}
 		if (fit_init(&fit, o->fit, ts->extent, ts->max_len, rp->tgt[t].layout.capacity,
 			     o->offset, rp->tgt[t].align, rp->spec[t], &error)) {
 			pr_err("replay: %s", error.msg);
 			return -1;
 		}
 		rp->fit[t] = fit; /* applied as the trace streams */
+		if (o->xf && o->xf->align && (o->xf->spread > 0 || o->xf->shift || o->xf->loop_offset) &&
+		    rp->tgt[t].align > o->xf->align) {
+			pr_err("replay: %s: logical block size %u, larger than the %u bytes --spread, "
+			       "--shift and --loop-offset were aligned to", rp->spec[t],
+			       rp->tgt[t].align, o->xf->align);
+			return -1;
+		}
 		rp->st[t] = (struct sched_target){
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
@@ -521,10 +764,9 @@ static int open_targets(struct replay *rp)
 /* -1 (after saying why) when a region's bound or @OFFSET is not a
  * multiple of the logical block size of a target it cuts I/Os for: the
  * pieces cut there could not be done with O_DIRECT. */
-static int check_region_alignment(const struct replay *rp, const struct bpt_header *h)
+static int check_region_alignment(const struct replay *rp, const struct bpt_header *h,
+				  const struct load_opts *lo)
 {
-	const struct load_opts *lo = &rp->lt.opts;
-
 	for (unsigned i = 0; i < lo->nregion; i++) {
 		const struct region *g = &lo->region[i];
 		unsigned rest = lo->dev_target[g->dev];
@@ -561,8 +803,8 @@ static int alloc_buffers(struct replay *rp)
 	uint64_t len = 4096;
 
 	for (unsigned t = 0; t < rp->ntargets; t++)
-		if (rp->lt.tgt[t].max_rw_len > len)
-			len = rp->lt.tgt[t].max_rw_len;
+		if (rp->tot.tgt[t].max_rw_len > len)
+			len = rp->tot.tgt[t].max_rw_len;
 	len = (len + 4095) / 4096 * 4096;
 	if (posix_memalign(&rp->rbuf, 4096, len) || posix_memalign(&rp->wbuf, 4096, len)) {
 		pr_err("replay: cannot allocate %llu-byte I/O buffers", (unsigned long long)len);
@@ -572,6 +814,22 @@ static int alloc_buffers(struct replay *rp)
 	memset(rp->rbuf, 0, len);
 	for (uint64_t i = 0; i < len; i++)
 		((unsigned char *)rp->wbuf)[i] = (unsigned char)(i * 131 + 7);
+	/* --fill, or the fill a converted trace names (convert --fill) */
+	struct xform fx = { 0 };
+	const char *tf = bpt_header_get_meta(bpt_reader_header(rp->rec[0].reader), BPT_META_FILL);
+
+	if (rp->o->xf && rp->o->xf->fill != XF_FILL_PATTERN) {
+		fx.fill = rp->o->xf->fill;
+		fx.fill_pct = rp->o->xf->fill_pct;
+	} else if (tf && xform_fill_parse(&fx, tf)) {
+		pr_warn("replay: %s: fill '%.16s' in its meta is not zero, random or 0-100; "
+			"writing the default pattern", rp->o->trace, tf);
+	}
+	xform_fill_buffer(&fx, rp->wbuf, len);
+	char fb[16];
+	const char *fn = xform_fill_name(&fx, fb, sizeof(fb));
+
+	snprintf(rp->fill, sizeof(rp->fill), "%s", fn ? fn : "");
 	return 0;
 }
 
@@ -594,12 +852,33 @@ static void short_name(const struct target *t, char *buf, size_t len)
  * (common/outfile.h: no device, FIFO or input; one writer at a time). */
 static int open_output(struct replay *rp)
 {
-	const char *inputs[] = { rp->o->trace, NULL };
+	const char *inputs[MIX_MAX + 1] = { NULL };
+
+	for (unsigned k = 0; k < rp->nrec; k++)
+		inputs[k] = rp->rec[k].path;
 
 	if (outfile_open(&rp->out, rp->o->output,
 			 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
 		pr_err("replay: %s", rp->out.err.msg);
 		return -1;
+	}
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
+		struct rec *r = &rp->rec[k];
+
+		if (!(r->run_path = malloc(PATH_MAX))) {
+			pr_err("replay: out of memory");
+			return -1;
+		}
+		if (run_path_tagged(rp->o->output, r->name, r->run_path, PATH_MAX)) {
+			pr_err("replay: -o %s: name too long for the run file of recording '%s'",
+			       rp->o->output, r->name);
+			return -1;
+		}
+		if (outfile_open(&r->out, r->run_path,
+				 &(struct outfile_opts){ .what = "a run file", .inputs = inputs })) {
+			pr_err("replay: %s", r->out.err.msg);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -609,8 +888,12 @@ static int open_output(struct replay *rp)
  * would destroy (the trace is checked by open_output). */
 static int check_output(const struct replay *rp)
 {
-	for (unsigned i = 0; i <= rp->o->nprotect; i++) {
-		const char *out = i < rp->o->nprotect ? rp->o->protect[i] : rp->o->output;
+	unsigned nrun = rp->nrec > 1 && rp->o->output ? rp->nrec : 0;
+
+	for (unsigned i = 0; i <= rp->o->nprotect + nrun; i++) {
+		const char *out = i < rp->o->nprotect ? rp->o->protect[i]
+				  : i == rp->o->nprotect ? rp->o->output
+				  : rp->rec[i - rp->o->nprotect - 1].run_path;
 		struct stat o;
 
 		if (!out || stat(out, &o))
@@ -624,23 +907,32 @@ static int check_output(const struct replay *rp)
 					       "output of the calling command, such as measure -o), "
 					       "refusing to run", out);
 				else
-					pr_err("replay: -o %s: that is a member of the target, refusing "
-					       "to overwrite it", out);
+					pr_err("replay: -o %s%s: that is a member of the target, refusing "
+					       "to overwrite it", i > rp->o->nprotect ? "(a recording's run) " : "",
+					       out);
 				return -1;
 			}
 	}
 	return 0;
 }
 
-static int open_run_file(struct replay *rp)
+/* The run file (k < 0), or in a mix recording k's own run file: its
+ * I/Os alone, as a run of that recording (its source and digest, its
+ * I/O count, the label "LABEL in mix", or "in mix" after the target's
+ * short name), with the mix's meta and mix.this = K. */
+static int open_one_run(struct replay *rp, int k)
 {
 	const struct replay_opts *o = rp->o;
 	struct run_device devs[LOAD_MAX_TARGETS];
 	char names[LOAD_MAX_TARGETS][32], target[224] = "", digest[24], speed[32], depth[16];
-	char offset[32], create[32], nios[24], repeat[32];
-	const char *meta[2 * 15];
+	char offset[32], create[32], nios[24], repeat[32], label[REPLAY_LABEL_MAX + 1], this[16];
+	const char *meta[2 * (21 + 4 * MIX_MAX)];
+	char mixkey[MIX_MAX][4][32], mixval[MIX_MAX][2][24], nmix[16];
 	unsigned nm = 0;
 	struct bpt_error err = { 0 };
+	struct outfile *out = k < 0 ? &rp->out : &rp->rec[k].out;
+	struct run_writer **rw = k < 0 ? &rp->rw : &rp->rec[k].rw;
+	const char *path = k < 0 ? o->output : rp->rec[k].run_path;
 
 	for (unsigned t = 0; t < rp->ntargets; t++) {
 		struct stat st;
@@ -671,11 +963,12 @@ static int open_run_file(struct replay *rp)
 			snprintf(target + strlen(target), sizeof(target) - strlen(target),
 				 "%s*=%s", target[0] ? ";" : "", o->target);
 	}
-	snprintf(digest, sizeof(digest), "%016" PRIx64, rp->digest);
+	snprintf(digest, sizeof(digest), "%016" PRIx64, k < 0 ? rp->digest : rp->rec[k].digest);
 	snprintf(speed, sizeof(speed), "%g", o->speed);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	snprintf(nios, sizeof(nios), "%llu", (unsigned long long)rp->lt.n);
-	meta[nm * 2] = BPT_META_SOURCE, meta[nm++ * 2 + 1] = o->trace;
+	snprintf(nios, sizeof(nios), "%llu",
+		 (unsigned long long)(k < 0 ? rp->tot.n : rp->rec[k].lt.n));
+	meta[nm * 2] = BPT_META_SOURCE, meta[nm++ * 2 + 1] = k < 0 ? rp->source : rp->rec[k].path;
 	meta[nm * 2] = BPT_META_SOURCE_DIGEST, meta[nm++ * 2 + 1] = digest;
 	meta[nm * 2] = BPT_META_TARGET, meta[nm++ * 2 + 1] = target;
 	meta[nm * 2] = BPT_META_TIMING, meta[nm++ * 2 + 1] = timing_name(o->timing);
@@ -698,27 +991,76 @@ static int open_run_file(struct replay *rp)
 	}
 	if (o->no_idle)
 		meta[nm * 2] = BPT_META_NO_IDLE, meta[nm++ * 2 + 1] = "1";
-	if (o->label)
+	if (k >= 0) { /* not a repeat of the recording replayed alone */
+		snprintf(label, sizeof(label), "%.*s in mix", REPLAY_LABEL_MAX - 7,
+			 o->label ? o->label : names[0]);
+		meta[nm * 2] = BPT_META_LABEL, meta[nm++ * 2 + 1] = label;
+		snprintf(this, sizeof(this), "%d", k + 1);
+		meta[nm * 2] = "mix.this", meta[nm++ * 2 + 1] = this;
+	} else if (o->label) {
 		meta[nm * 2] = BPT_META_LABEL, meta[nm++ * 2 + 1] = o->label;
+	}
 	if (o->repeats) {
 		snprintf(repeat, sizeof(repeat), "%u/%u", o->repeat, o->repeats);
 		meta[nm * 2] = BPT_META_REPEAT, meta[nm++ * 2 + 1] = repeat;
 	}
-	int fd = outfile_dup_fd(&rp->out);
+	if (rp->nrec > 1) {
+		snprintf(nmix, sizeof(nmix), "%u", rp->nrec);
+		meta[nm * 2] = "mix", meta[nm++ * 2 + 1] = nmix;
+	}
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
+		const char *key[4] = { "name", "source", "digest", "offset_ns" };
+		const char *val[4] = { rp->rec[k].name, rp->rec[k].path, mixval[k][0], mixval[k][1] };
+
+		snprintf(mixval[k][0], sizeof(mixval[k][0]), "%016" PRIx64, rp->rec[k].digest);
+		snprintf(mixval[k][1], sizeof(mixval[k][1]), "%" PRIu64, rp->rec[k].offset_ns);
+		for (unsigned i = 0; i < 4; i++) {
+			snprintf(mixkey[k][i], sizeof(mixkey[k][i]), "mix.%u.%s", k + 1, key[i]);
+			meta[nm * 2] = mixkey[k][i], meta[nm++ * 2 + 1] = val[i];
+		}
+	}
+	if (o->xf && xform_describe(o->xf)[0])
+		meta[nm * 2] = BPT_META_TRANSFORM, meta[nm++ * 2 + 1] = xform_describe(o->xf);
+	if (rp->fill[0])
+		meta[nm * 2] = BPT_META_FILL, meta[nm++ * 2 + 1] = rp->fill;
+	if (o->conflicts != CONFLICT_KEEP)
+		meta[nm * 2] = BPT_META_CONFLICTS, meta[nm++ * 2 + 1] = conflicts_name(o->conflicts);
+	int fd = outfile_dup_fd(out);
 
 	if (fd < 0) {
-		pr_err("replay: %s", rp->out.err.msg);
+		pr_err("replay: %s", out->err.msg);
 		return -1;
 	}
-	if (run_writer_open(&rp->rw, fd, o->output, devs, rp->ntargets, meta, nm, &err) < 0) {
+	if (run_writer_open(rw, fd, path, devs, rp->ntargets, meta, nm, &err) < 0) {
 		pr_err("replay: %s", err.msg);
 		return -1;
 	}
+	if (rp->nrec > 1) {
+		const char *names[MIX_MAX];
+
+		for (unsigned k = 0; k < rp->nrec; k++)
+			names[k] = rp->rec[k].name;
+		if (run_writer_set_recordings(*rw, names, rp->nrec) < 0) {
+			pr_err("replay: %s: out of memory", path);
+			return -1;
+		}
+	}
 	/* streaming: the run file is at its path from here on (outfile.h) */
-	if (outfile_place(&rp->out)) {
-		pr_err("replay: %s", rp->out.err.msg);
+	if (outfile_place(out)) {
+		pr_err("replay: %s", out->err.msg);
 		return -1;
 	}
+	return 0;
+}
+
+/* -o: the run file, and in a mix each recording's beside it. */
+static int open_run_file(struct replay *rp)
+{
+	if (open_one_run(rp, -1))
+		return -1;
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++)
+		if (open_one_run(rp, (int)k))
+			return -1;
 	return 0;
 }
 
@@ -726,12 +1068,22 @@ static int open_run_file(struct replay *rp)
 static void emit_result(void *ctx, const struct rp_result *r)
 {
 	struct replay *rp = ctx;
+	struct rec *rc = &rp->rec[r->io->rec < rp->nrec ? r->io->rec : 0];
 
+	if (!rc->ndone || r->issue_ns < rc->first_issue_ns)
+		rc->first_issue_ns = r->issue_ns;
+	if (r->complete_ns > rc->last_done_ns)
+		rc->last_done_ns = r->complete_ns;
+	rc->lat_sum_ns += r->complete_ns - r->issue_ns;
+	rc->ndone++;
+	rc->nerr += r->error != 0;
 	summary_add(&rp->sum, r);
 	if (rp->verify)
 		verify_add(rp->verify, r);
 	if (rp->rw && !rp->write_failed && run_writer_add(rp->rw, r) < 0)
 		rp->write_failed = 1;
+	if (rc->rw && !rc->write_failed && run_writer_add(rc->rw, r) < 0)
+		rc->write_failed = 1;
 	free(r->internal);
 }
 
@@ -780,7 +1132,28 @@ static int next_io(void *ctx, struct rp_io *io)
 {
 	struct replay *rp = ctx;
 
-	return load_stream_next(rp->stream, io, &rp->stream_err);
+	return xf_stream_next(rp->rec[0].stream, io, &rp->stream_err);
+}
+
+/* A mix: recording k's next I/O, moved by its offset and tagged. */
+static int next_rec_io(void *ctx, unsigned k, struct rp_io *io)
+{
+	struct replay *rp = ctx;
+	const struct rec *r = &rp->rec[k];
+	int rc = xf_stream_next(r->stream, io, &rp->stream_err);
+
+	if (rc == 1) {
+		io->t_ns += r->offset_ns;
+		io->done_ns += r->offset_ns;
+		io->rec = (uint8_t)k;
+	} else if (rc < 0 && rp->stream_err.code) {
+		char msg[sizeof(rp->stream_err.msg)];
+
+		snprintf(msg, sizeof(msg), "%s", rp->stream_err.msg);
+		snprintf(rp->stream_err.msg, sizeof(rp->stream_err.msg), "%.200s: %.300s", r->path,
+			 msg);
+	}
+	return rc;
 }
 
 /* The recording's concurrency, when the scan could not count it (a trace
@@ -790,13 +1163,16 @@ static int count_outstanding(struct replay *rp)
 	struct bpt_error err = { 0 };
 	int rc;
 
-	if (rp->lt.have_max_outstanding)
-		return 0;
-	rc = load_count_outstanding(rp->reader, &rp->lt, 0, &err);
-	if (rc < 0) {
-		pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace" : err.msg);
-		return -1;
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		if (rp->rec[k].lt.have_max_outstanding)
+			continue;
+		rc = load_count_outstanding(rp->rec[k].reader, &rp->rec[k].lt, 0, &err);
+		if (rc < 0) {
+			pr_err("replay: %s", rc == -ENOMEM ? "out of memory reading the trace" : err.msg);
+			return -1;
+		}
 	}
+	sum_up(rp);
 	return 0;
 }
 
@@ -821,9 +1197,9 @@ static const char *stop_reason(const struct replay *rp, int sched_rc,
 		name = strerrorname_np(-rp->first_err);
 		snprintf(why, len, "stopped on error at I/O %u: %s (--stop-on-error)",
 			 rp->first_err_src, name ? name : strerror(-rp->first_err));
-	} else if (st->stopped || rp->ndone < rp->lt.n) {
+	} else if (st->stopped || rp->ndone < rp->tot.n) {
 		snprintf(why, len, "stopped after %llu of %llu I/Os",
-			 (unsigned long long)rp->ndone, (unsigned long long)rp->lt.n);
+			 (unsigned long long)rp->ndone, (unsigned long long)rp->tot.n);
 	} else {
 		return NULL;
 	}
@@ -880,11 +1256,18 @@ static void replay_free(struct replay *rp)
 		else if (rp->opened[t])
 			target_discard(&rp->tgt[t]);
 	result_thread_stop(rp->rthread);
-	load_stream_close(rp->stream); /* its thread reads the reader */
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		xf_stream_close(rp->rec[k].stream); /* its thread reads the reader */
+		bpt_reader_close(rp->rec[k].reader);
+		loaded_trace_free(&rp->rec[k].lt);
+		if (rp->rec[k].rw)
+			run_writer_close(rp->rec[k].rw, NULL);
+		if (rp->rec[k].run_path) /* opened: not placed, removed */
+			outfile_close(&rp->rec[k].out, -ECANCELED);
+		free(rp->rec[k].run_path);
+	}
 	hdd_set_free(rp->hdd);
 	verify_free(rp->verify);
-	bpt_reader_close(rp->reader);
-	loaded_trace_free(&rp->lt);
 	filemap_free(rp->fm);
 	summary_free(&rp->sum);
 	free(rp->rbuf);
@@ -899,23 +1282,26 @@ static void replay_free(struct replay *rp)
  * saying why). */
 static int prepare(struct replay *rp, struct replay_opts *o)
 {
-	if ((o->output && open_output(rp)) || load(rp))
+	if (name_recordings(rp) || (o->output && open_output(rp)) || load(rp))
 		return EXIT_FAIL;
-	if (o->timing != TIMING_AFAP && !sched_span_fits(rp->lt.recorded_ns, o->speed)) {
-		pr_err("replay: --speed %g: the trace's %.3f s would last %.3g s; the longest "
-		       "schedule is 2^62 ns (about 146 years)", o->speed,
-		       (double)rp->lt.recorded_ns / 1e9, (double)rp->lt.recorded_ns / 1e9 / o->speed);
+	if (o->timing != TIMING_AFAP && !sched_span_fits(rp->tot.recorded_ns, o->speed)) {
+		pr_err("replay: --speed %g: the %s's %.3f s would last %.3g s; the longest "
+		       "schedule is 2^62 ns (about 146 years)", o->speed, rp->nrec > 1 ? "mix" : "trace",
+		       (double)rp->tot.recorded_ns / 1e9, (double)rp->tot.recorded_ns / 1e9 / o->speed);
 		return EXIT_USAGE;
 	}
-	if (open_targets(rp) || check_region_alignment(rp, bpt_reader_header(rp->reader)) ||
-	    alloc_buffers(rp))
+	if (open_targets(rp) || alloc_buffers(rp))
 		return EXIT_FAIL;
+	for (unsigned k = 0; k < rp->nrec; k++)
+		if (check_region_alignment(rp, bpt_reader_header(rp->rec[k].reader),
+					   &rp->rec[k].lt.opts))
+			return EXIT_FAIL;
 	if (!o->depth) {
 		if (count_outstanding(rp))
 			return EXIT_FAIL;
 		/* afap keeps the recording's concurrency; the timed modes only
 		 * need a bound high enough never to hold an I/O back */
-		o->depth = rp->lt.max_outstanding ? rp->lt.max_outstanding : 1;
+		o->depth = rp->tot.max_outstanding ? rp->tot.max_outstanding : 1;
 		if (o->timing != TIMING_AFAP && o->depth < DEFAULT_TIMED_DEPTH)
 			o->depth = DEFAULT_TIMED_DEPTH;
 	}
@@ -926,11 +1312,18 @@ static int prepare(struct replay *rp, struct replay_opts *o)
 	 * request outstanding for that many later ones comes out of order */
 	if (result_order_init(&rp->order, o->depth * 4u > 65536 ? o->depth * 4u : 65536,
 			      emit_result, rp) ||
-	    result_thread_start(&rp->rthread, 16384, order_result, rp) ||
-	    load_stream_open(&rp->stream, rp->reader, &rp->lt, rp->fit, 0)) {
+	    result_thread_start(&rp->rthread, 16384, order_result, rp)) {
 		pr_err("replay: out of memory");
 		return EXIT_FAIL;
 	}
+	/* a mix's streams share the memory of one */
+	for (unsigned k = 0; k < rp->nrec; k++)
+		if (xf_stream_open(&rp->rec[k].stream, rp->rec[k].reader, &rp->rec[k].lt, rp->fit,
+				   LOAD_WINDOW_DEFAULT / rp->nrec, rp->nrec == 1 ? o->xf : NULL,
+				   o->conflicts)) {
+			pr_err("replay: out of memory");
+			return EXIT_FAIL;
+		}
 	if (check_output(rp) || (o->output && open_run_file(rp)))
 		return EXIT_FAIL;
 	return 0;
@@ -985,7 +1378,8 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 {
 	const struct replay_opts *o = rp->o;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
-	struct sched_source src = { .next = next_io, .ctx = rp, .total = rp->lt.n };
+	struct sched_source src = { .next = next_io, .ctx = rp, .total = rp->tot.n,
+				    .next_rec = next_rec_io, .nrec = rp->nrec };
 	int rc;
 
 	stop_flag = 0;
@@ -994,8 +1388,8 @@ static int run_schedule(struct replay *rp, const struct sched_config *cfg,
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup); /* the terminal went away */
 	for (unsigned t = 0; t < rp->ntargets; t++)
-		if (rp->lt.tgt[t].max_rw_len > src.max_rw_len)
-			src.max_rw_len = rp->lt.tgt[t].max_rw_len;
+		if (rp->tot.tgt[t].max_rw_len > src.max_rw_len)
+			src.max_rw_len = rp->tot.tgt[t].max_rw_len;
 	rc = sched_run_source(cfg, &src, stats);
 	if (stats->fifo_left_ns)
 		pr_warn("replay: --realtime: the issuer was busy for over %.0f%% of a second, so it "
@@ -1030,7 +1424,7 @@ static void finish_run_file(struct replay *rp, const char *stopped)
 {
 	if (rp->rw) {
 		struct bpt_error err = { 0 };
-		struct run_outcome oc = { .done = rp->ndone, .total = rp->lt.n,
+		struct run_outcome oc = { .done = rp->ndone, .total = rp->tot.n,
 					  .errors = rp->ndone_err, .stopped = stopped };
 
 		if (run_writer_set_outcome(rp->rw, &oc) < 0 && !rp->write_failed) {
@@ -1043,11 +1437,32 @@ static void finish_run_file(struct replay *rp, const char *stopped)
 		}
 		rp->rw = NULL;
 	}
+	for (unsigned k = 0; k < rp->nrec; k++) {
+		struct rec *r = &rp->rec[k];
+		struct bpt_error err = { 0 };
+		struct run_outcome oc = { .done = r->ndone, .total = r->lt.n, .errors = r->nerr,
+					  .stopped = r->ndone < r->lt.n ? stopped : NULL };
+
+		if (!r->rw)
+			continue;
+		if ((run_writer_set_outcome(r->rw, &oc) < 0 || run_writer_close(r->rw, &err) < 0) &&
+		    !r->write_failed) {
+			pr_err("replay: %s: cannot write the outcome or the end of the run file%s%s",
+			       r->run_path, err.code ? ": " : "", err.code ? err.msg : "");
+			r->write_failed = 1;
+		}
+		r->rw = NULL;
+		if (r->write_failed) {
+			pr_err("replay: %s: cannot write the run file of recording '%s'", r->run_path,
+			       r->name);
+			rp->write_failed = 1;
+		}
+	}
 	if (rp->write_failed)
 		pr_err("replay: %s: cannot write the run file; replay stopped", rp->o->output);
 	if (stopped)
 		pr_err("replay: %s; the run is partial: %llu of %llu I/Os, exit status 1",
-		       stopped, (unsigned long long)rp->ndone, (unsigned long long)rp->lt.n);
+		       stopped, (unsigned long long)rp->ndone, (unsigned long long)rp->tot.n);
 }
 
 /* The summary on stdout, text or --json. */
@@ -1056,10 +1471,12 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 {
 	const struct replay_opts *o = rp->o;
 	struct summary_ctx sc = {
-		.source = o->trace, .target = o->target ? o->target : "(--map)",
+		.source = rp->source, .target = o->target ? o->target : "(--map)",
 		.timing = timing_name(o->timing), .speed = o->speed, .depth = o->depth,
-		.total_ios = rp->lt.n, .skipped = rp->lt.skipped, .elapsed_ns = stats->elapsed_ns,
-		.recorded_ns = rp->lt.recorded_ns, .interrupted = stats->stopped,
+		.total_ios = rp->tot.n, .skipped = rp->tot.skipped, .elapsed_ns = stats->elapsed_ns,
+		.transform = o->xf ? xform_describe(o->xf) : NULL, .deselected = rp->tot.deselected,
+		.conflicts = rp->conflicts, .conflicts_rule = conflicts_name(o->conflicts),
+		.recorded_ns = rp->tot.recorded_ns, .interrupted = stats->stopped,
 		.done_ios = rp->ndone, .stopped = stopped,
 		.run_file = rp->write_failed ? NULL : o->output,
 		.verify = rp->verified ? &rp->vres : NULL,
@@ -1077,6 +1494,20 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 						   .packed = fi.packed, .at = fi.at, .end = fi.end,
 						   .files = fi.files };
 	}
+	struct summary_rec recs[MIX_MAX];
+
+	for (unsigned k = 0; k < rp->nrec && rp->nrec > 1; k++) {
+		const struct rec *r = &rp->rec[k];
+
+		recs[k] = (struct summary_rec){
+			.name = r->name, .source = r->path, .offset_ns = r->offset_ns,
+			.run_file = r->run_path && !r->write_failed ? r->run_path : NULL,
+			.ios = r->ndone, .errors = r->nerr, .first_issue_ns = r->first_issue_ns,
+			.last_done_ns = r->last_done_ns, .lat_sum_ns = r->lat_sum_ns,
+		};
+	}
+	sc.recs = recs;
+	sc.nrecs = rp->nrec > 1 ? rp->nrec : 0;
 	if (rp->ntargets == 1)
 		sc.target = rp->spec[0];
 	if (o->json)
@@ -1184,6 +1615,15 @@ int replay_run(const struct replay_opts *opts)
 	result_thread_stop(rp.rthread);
 	rp.rthread = NULL;
 	result_order_flush(&rp.order);
+	for (unsigned k = 0; k < rp.nrec; k++) { /* conflicts: each recording's own */
+		uint64_t n, dropped;
+
+		xf_stream_conflicts(rp.rec[k].stream, &n, &dropped);
+		rp.conflicts += n;
+		rp.conflicts_dropped += dropped;
+		rp.rec[k].lt.n -= dropped; /* --conflicts drop: not to be done */
+	}
+	rp.tot.n -= rp.conflicts_dropped;
 	stopped = stop_reason(&rp, rc, &stats, why, sizeof(why));
 	int vfail = o.verify && finish_verify(&rp, stats.start_mono_ns);
 

@@ -9,9 +9,12 @@
 
 #include <stdint.h>
 
+#include "conflicts.h"
 #include "fit.h"
 #include "load.h"
+#include "mix.h"
 #include "sched.h"
+#include "xform.h"
 
 struct replay_map {
 	/* recorded device: name, /dev/name or major:minor; or a region of
@@ -22,8 +25,20 @@ struct replay_map {
 	uint64_t at;       /* ... in bytes: where the region starts on SPEC */
 };
 
+/* --mix-offset NAME=TIME: recording NAME starts TIME after the mix. */
+struct replay_mix_offset {
+	const char *name;  /* a recording's name (mix.h) or its path as given */
+	uint64_t ns;
+};
+
 struct replay_opts {
-	const char *trace;
+	const char *trace;           /* the recording (a mix: traces[0]) */
+	/* a mixed replay (mix.h): its recordings, ntraces of them (2 to
+	 * MIX_MAX), replayed together on the targets; 0: one, `trace` */
+	const char *traces[MIX_MAX];
+	unsigned ntraces;
+	struct replay_mix_offset mix_offset[MIX_MAX];
+	unsigned nmix_offset;
 	const char *output;          /* -o, or NULL */
 	const char *protect[8];      /* --protect: paths no target member may be */
 	unsigned nprotect;
@@ -46,6 +61,8 @@ struct replay_opts {
 	const char *label;           /* --label: the run's display name, or NULL */
 	unsigned repeat, repeats;    /* --repeat: this is run `repeat` (1..) of
 					`repeats`; 0 of 0 without it */
+	struct xform *xf;            /* what-if transforms (transform/xform.h), or NULL */
+	enum conflict_rule conflicts; /* overlapping I/Os in flight together (conflicts.h) */
 };
 
 /* --label's longest name in bytes (analyze cuts longer ones: run_label.h) */

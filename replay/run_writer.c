@@ -11,7 +11,23 @@ struct run_writer {
 	struct bpt_writer *w;
 	uint32_t comm_id;
 	uint32_t pid;
+	uint32_t rec_comm[SCHED_MAX_RECS]; /* a mix: each recording's name */
+	unsigned nrec;
 };
+
+int run_writer_set_recordings(struct run_writer *w, const char *const *names, unsigned n)
+{
+	if (n > SCHED_MAX_RECS)
+		return -EINVAL;
+	for (unsigned k = 0; k < n; k++) {
+		int rc = bpt_writer_intern(w->w, names[k], &w->rec_comm[k]);
+
+		if (rc < 0)
+			return rc;
+	}
+	w->nrec = n;
+	return 0;
+}
 
 int run_writer_open(struct run_writer **out, int fd, const char *path,
 		    const struct run_device *devs, unsigned ndev,
@@ -85,7 +101,7 @@ int run_writer_add(struct run_writer *w, const struct rp_result *r)
 		.sector = r->io->offset / 512,
 		.bytes = r->io->len,
 		.pid = w->pid,
-		.comm_id = w->comm_id,
+		.comm_id = r->io->rec < w->nrec ? w->rec_comm[r->io->rec] : w->comm_id,
 		.error = r->error,
 		.dev = r->io->target,
 		.op = r->io->op,
@@ -145,4 +161,16 @@ int run_writer_close(struct run_writer *w, struct bpt_error *err)
 	rc = bpt_writer_close(w->w, err);
 	free(w);
 	return rc;
+}
+
+int run_path_tagged(const char *out, const char *tag, char *buf, size_t len)
+{
+	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	int n;
+
+	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/')
+		n = snprintf(buf, len, "%s.%s", out, tag);
+	else
+		n = snprintf(buf, len, "%.*s.%s%s", (int)(dot - out), out, tag, dot);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
 }

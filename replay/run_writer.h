@@ -17,7 +17,9 @@
  *   source_index           the record's position in the source trace
  *   error                  0 or the first negative errno of its parts
  *                          (-EIO for a short transfer)
- *   pid, comm              this blkpeak process
+ *   pid, comm              this blkpeak process; in a mixed replay comm
+ *                          is the name of the recording the I/O came from
+ *                          (run_writer_set_recordings)
  *   internal               0 (column present when a target is raid5 or
  *                          raid6, whose own I/Os follow as records)
  * and, after the record of a raid5/raid6 request, one record per
@@ -28,6 +30,10 @@
  * source_index, pid and comm, flags 0.
  * Header meta: source, source.digest, target, timing, speed, queue_depth,
  * engine, run.ios, and writes, fit, offset, no_idle when they were given;
+ * a mixed replay adds mix (the number of recordings) and per recording K
+ * (1..): mix.K.name, mix.K.source, mix.K.digest, mix.K.offset_ns; its
+ * source is the paths joined by " + " and source.digest the mix's (mix.h);
+ * a recording's own run file of a mix (RUN.NAME.bpt) adds mix.this = K;
  * end meta (footer): run.status, run.done, run.errors and, for a partial
  * run, run.stopped.
  */
@@ -58,6 +64,11 @@ int run_writer_open(struct run_writer **out, int fd, const char *path,
 		    const struct run_device *devs, unsigned ndev,
 		    const char *const *meta, unsigned nmeta, struct bpt_error *err);
 
+/* A mixed replay: the comm of an I/O of recording k (rp_io.rec) is
+ * names[k], n of them; call before the first run_writer_add. 0 or a
+ * negative errno. */
+int run_writer_set_recordings(struct run_writer *w, const char *const *names, unsigned n);
+
 /* Append the record of one completed I/O. */
 int run_writer_add(struct run_writer *w, const struct rp_result *r);
 
@@ -74,6 +85,11 @@ int run_writer_set_outcome(struct run_writer *w, const struct run_outcome *o);
 
 /* One more end meta pair (replay --verify's results). */
 int run_writer_set_meta(struct run_writer *w, const char *key, const char *value);
+
+/* The name of a run file beside RUN.bpt: TAG before its extension,
+ * RUN.TAG.bpt (RUN.TAG without one), into buf[len] (replay --repeat's
+ * RUN.K.bpt, a mix's RUN.NAME.bpt). 0, or -1 when it does not fit. */
+int run_path_tagged(const char *out, const char *tag, char *buf, size_t len);
 
 /* Finish the file (footer) and free the writer; NULL is accepted. */
 int run_writer_close(struct run_writer *w, struct bpt_error *err);

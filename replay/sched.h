@@ -32,6 +32,14 @@
  *
  * In every mode I/Os are issued in trace order and at most `depth`
  * requests are outstanding.
+ *
+ * A mixed replay (sched_source.nrec > 1: several recordings on one
+ * target) keeps one lane per recording: each lane's I/Os come in its
+ * recording's issue order and are issued in that order; across lanes the
+ * I/O due first goes first (original and afap: the earliest recorded
+ * time, so the lanes interleave by time; causal: the earliest due time
+ * of the lanes whose dependencies are done). Causal dependencies are
+ * kept within a lane: a recording never waits for another's I/Os.
  */
 #ifndef BLKPEAK_SCHED_H
 #define BLKPEAK_SCHED_H
@@ -59,7 +67,10 @@ struct rp_io {
 			       is a bound (enum bpt_completion not SEEN) */
 	uint8_t placement;  /* 0, or k: placed by file or task map k-1
 			       (replay/filemap.h), for the summary */
+	uint8_t rec;        /* a mixed replay: the recording it comes from
+			       (sched_source.nrec), else 0 */
 };
+_Static_assert(sizeof(struct rp_io) == 40, "struct rp_io stays 40 bytes");
 
 /* An array-internal I/O of a raid5/raid6 request (layout_part.internal):
  * an old data or parity read, a parity write, a read to rebuild a missing
@@ -209,10 +220,18 @@ int sched_span_fits(uint64_t span_ns, double speed);
 int timing_parse(const char *s, enum timing *t);
 const char *timing_name(enum timing t);
 
+/* Most recordings a mixed replay takes (one lane each). */
+#define SCHED_MAX_RECS 8
+
 /* Where the I/Os come from, in issue order. */
 struct sched_source {
 	/* the next I/O into *io: 1, 0 at the end, or a negative errno */
 	int (*next)(void *ctx, struct rp_io *io);
+	/* a mixed replay: nrec lanes (2 to SCHED_MAX_RECS), recording rec's
+	 * next I/O in its issue order (io->rec set to rec), as `next`
+	 * returns; `next` is then unused. nrec 0 or 1: one lane, `next` */
+	int (*next_rec)(void *ctx, unsigned rec, struct rp_io *io);
+	unsigned nrec;
 	void *ctx;
 	uint64_t total;       /* I/Os it gives (for progress) */
 	uint64_t max_rw_len;  /* longest read or write among them, bytes */

@@ -28,6 +28,7 @@ struct req {
 	struct rp_io io;         /* a copy: the source moves on */
 	uint64_t idx;            /* position in issue order */
 	uint32_t cslot;          /* causal: its dependency slot */
+	uint8_t lane;            /* the lane it came from (struct lane) */
 	uint64_t sched_ns, issue_ns; /* absolute CLOCK_MONOTONIC */
 	unsigned nparts, parts_left;
 	unsigned phase0_left;    /* raid5/6: parts to complete before compute */
@@ -45,11 +46,22 @@ struct req {
 	struct eng_io *eio;      /* maxparts entries */
 };
 
+/* One recording's I/Os (sched.h: a mixed replay has one lane per
+ * recording; any other replay one): its next I/O and its causal state. */
+struct lane {
+	struct rp_io io;           /* its next I/O, when have */
+	int have, end;
+	struct causal c;
+};
+
 struct sched {
 	const struct sched_config *cfg;
 	const struct sched_source *src;
 	struct rp_io ahead;        /* the next I/O to issue, when have_ahead */
 	int have_ahead, src_end;
+	struct lane lane[SCHED_MAX_RECS];
+	unsigned nlanes;           /* 1, or sched_source.nrec */
+	unsigned cur;              /* the lane `ahead` comes from */
 	uint64_t next;             /* I/Os started so far */
 	struct engine *eng;
 	struct req *reqs;
@@ -62,7 +74,6 @@ struct sched {
 	unsigned *ready, nready;   /* raid5/6: phase 0 done, phase 1 to queue */
 	unsigned maxparts, outstanding;
 	uint64_t t0, next_progress;
-	struct causal c;
 	struct fifo_guard guard;   /* cfg->fifo_guard: the issuer's CPU time */
 	struct sched_stats *st;
 	int stopping;
@@ -118,7 +129,7 @@ static uint64_t due_time(struct sched *s)
 	case TIMING_CAUSAL: {
 		uint64_t deps_done, since, think;
 
-		if (!causal_ready(&s->c, io->t_ns, &deps_done, &since))
+		if (!causal_ready(&s->lane[s->cur].c, io->t_ns, &deps_done, &since))
 			return NEVER;
 		think = s->cfg->no_idle || io->t_ns < since ? 0 : io->t_ns - since;
 		return s->t0 + deps_done + scaled_ns(think, speed);
@@ -169,7 +180,7 @@ static int finish_req(struct sched *s, struct req *r, uint64_t now)
 
 	r->last_done = now;
 	if (s->cfg->timing == TIMING_CAUSAL)
-		causal_done(&s->c, r->cslot, complete_ns);
+		causal_done(&s->lane[r->lane].c, r->cslot, complete_ns);
 	s->st->completed++;
 	if (r->error) {
 		s->st->errors++;
@@ -370,8 +381,11 @@ static int start_req(struct sched *s, uint64_t due)
 
 	r->io = s->ahead;
 	s->have_ahead = 0;
+	s->lane[s->cur].have = 0;
+	r->lane = (uint8_t)s->cur;
 	r->idx = s->next++;
-	if (s->cfg->timing == TIMING_CAUSAL && (n = causal_issued(&s->c, io->done_ns, &r->cslot))) {
+	if (s->cfg->timing == TIMING_CAUSAL &&
+	    (n = causal_issued(&s->lane[s->cur].c, io->done_ns, &r->cslot))) {
 		s->free_ids[s->nfree++] = id;
 		return n;
 	}
@@ -534,7 +548,8 @@ static void sched_free(struct sched *s)
 	free(s->batch);
 	free(s->ready);
 	free(s->done);
-	causal_free(&s->c);
+	for (unsigned k = 0; k < SCHED_MAX_RECS; k++)
+		causal_free(&s->lane[k].c);
 }
 
 static int sched_setup(struct sched *s)
@@ -662,12 +677,62 @@ out:
 	return rc;
 }
 
+/* A mixed replay: fill every lane that has no next I/O, then make the
+ * lane whose I/O is due first the one `ahead` comes from (sched.h): the
+ * earliest recorded time, or in causal timing the earliest due time of
+ * the lanes ready (ties and lanes not ready: the earliest recorded time,
+ * then the first lane). Chosen again at every call, as a completion may
+ * make another lane ready. 1, 0 when every lane is at its end, <0 from
+ * the source. */
+static int fetch_lanes(struct sched *s)
+{
+	unsigned best = s->nlanes;
+	uint64_t best_due = NEVER, due;
+	int rc;
+
+	for (unsigned k = 0; k < s->nlanes; k++) {
+		struct lane *l = &s->lane[k];
+
+		if (l->have || l->end)
+			continue;
+		rc = s->src->next_rec(s->src->ctx, k, &l->io);
+		if (rc < 0)
+			return rc;
+		l->have = rc == 1;
+		l->end = rc == 0;
+		l->io.rec = (uint8_t)k;
+	}
+	for (unsigned k = 0; k < s->nlanes; k++) {
+		const struct lane *l = &s->lane[k];
+
+		if (!l->have)
+			continue;
+		s->cur = k;
+		s->ahead = l->io;
+		due = s->cfg->timing == TIMING_CAUSAL ? due_time(s) : l->io.t_ns;
+		if (best == s->nlanes || due < best_due ||
+		    (due == best_due && l->io.t_ns < s->lane[best].io.t_ns)) {
+			best = k;
+			best_due = due;
+		}
+	}
+	s->have_ahead = best < s->nlanes;
+	s->src_end = !s->have_ahead;
+	if (s->have_ahead) {
+		s->cur = best;
+		s->ahead = s->lane[best].io;
+	}
+	return s->have_ahead;
+}
+
 /* Read the next I/O from the source if none is waiting: 1 when one is,
  * 0 at the end, <0 from the source. */
 static int fetch(struct sched *s)
 {
 	int rc;
 
+	if (s->nlanes > 1)
+		return fetch_lanes(s);
 	if (s->have_ahead)
 		return 1;
 	if (s->src_end)
@@ -710,8 +775,10 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	int rc, src_rc = 0;
 
 	memset(stats, 0, sizeof(*stats));
-	if (!cfg->depth || !(cfg->speed > 0))
+	if (!cfg->depth || !(cfg->speed > 0) || src->nrec > SCHED_MAX_RECS ||
+	    (src->nrec > 1 && !src->next_rec))
 		return -EINVAL;
+	s.nlanes = src->nrec > 1 ? src->nrec : 1;
 	rc = sched_setup(&s);
 	/* on the issuer's own CPU before the warm-up, so that the warm-up
 	 * warms that CPU's block-layer state: warmed from another CPU, the

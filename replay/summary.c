@@ -343,6 +343,67 @@ static void place_json(struct jw *w, const struct summary *s, const struct summa
 	jw_arr_end(w);
 }
 
+/* A mix: each recording's share (its offset, I/Os, first issue, last
+ * completion, span and mean latency, from the replay's start). */
+static void recs_text(const struct summary_ctx *c, FILE *f)
+{
+	fprintf(f, "recordings of the mix (from the start of the replay):\n");
+	fprintf(f, "  %-20s %10s %10s %12s %12s %12s %7s\n", "recording", "offset s", "I/Os",
+		"first s", "last done s", "span s", "mean ms");
+	for (unsigned k = 0; k < c->nrecs; k++) {
+		const struct summary_rec *r = &c->recs[k];
+		char name[256];
+
+		fmt_text(r->name, name, sizeof(name));
+		fprintf(f, "  %-20s %10.3f %10llu %12.3f %12.3f %12.3f %7.3f\n", name,
+			secs(r->offset_ns), (unsigned long long)r->ios, secs(r->first_issue_ns),
+			secs(r->last_done_ns),
+			r->ios ? secs(r->last_done_ns - r->first_issue_ns) : 0.0,
+			r->ios ? (double)r->lat_sum_ns / (double)r->ios / 1e6 : 0.0);
+	}
+	for (unsigned k = 0; k < c->nrecs; k++)
+		if (c->recs[k].run_file)
+			fprintf(f, "  run of %s alone: %s\n", c->recs[k].name, c->recs[k].run_file);
+}
+
+static void recs_json(struct jw *w, const struct summary_ctx *c)
+{
+	jw_key(w, "recordings");
+	jw_arr(w);
+	for (unsigned k = 0; k < c->nrecs; k++) {
+		const struct summary_rec *r = &c->recs[k];
+
+		jw_obj(w);
+		jw_kstr(w, "name", r->name);
+		jw_kstr(w, "source", r->source);
+		jw_ku64(w, "offset_ns", r->offset_ns);
+		jw_ku64(w, "ios", r->ios);
+		jw_ku64(w, "errors", r->errors);
+		jw_key(w, "first_issue_ns");
+		if (r->ios)
+			jw_u64(w, r->first_issue_ns);
+		else
+			jw_null(w);
+		jw_key(w, "last_complete_ns");
+		if (r->ios)
+			jw_u64(w, r->last_done_ns);
+		else
+			jw_null(w);
+		jw_key(w, "mean_latency_ns");
+		if (r->ios)
+			jw_u64(w, r->lat_sum_ns / r->ios);
+		else
+			jw_null(w);
+		jw_key(w, "run_file");
+		if (r->run_file)
+			jw_str(w, r->run_file);
+		else
+			jw_null(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
 	char a[32], b[32], d[32];
@@ -363,6 +424,18 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 	if (c->skipped)
 		fprintf(f, " (%llu writes left out)", (unsigned long long)c->skipped);
 	fprintf(f, ", %llu error%s\n", (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
+	if (c->transform && c->transform[0]) {
+		char tx[512 * 4 + 4];
+
+		fprintf(f, "  transform   %s", fmt_text(c->transform, tx, sizeof(tx)));
+		if (c->deselected)
+			fprintf(f, " (%llu I/Os left out)", (unsigned long long)c->deselected);
+		fputc('\n', f);
+	}
+	if (c->conflicts || (c->conflicts_rule && strcmp(c->conflicts_rule, "keep")))
+		fprintf(f, "  conflicts   %llu I/O%s overlapping an earlier one in flight (%s)\n",
+			(unsigned long long)c->conflicts, c->conflicts == 1 ? "" : "s",
+			c->conflicts_rule ? c->conflicts_rule : "keep");
 	fprintf(f, "  duration    %.3f s", el);
 	if (c->recorded_ns)
 		fprintf(f, " (recorded %.3f s, %+.2f%%)", secs(c->recorded_ns),
@@ -397,6 +470,8 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 			s->short_ios && s->errnos[i].code == -5 ? " (short I/Os included)" : "");
 	if (c->run_file)
 		fprintf(f, "  run file    %s\n", c->run_file);
+	if (c->nrecs > 1)
+		recs_text(c, f);
 }
 
 /* {"all":{...},"read":{...},...}: the shape of analyze report's. */
@@ -431,6 +506,14 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_ku64(&w, "ios", s->ios);
 	jw_ku64(&w, "total_ios", c->total_ios);
 	jw_ku64(&w, "skipped", c->skipped);
+	jw_key(&w, "transform");
+	if (c->transform && c->transform[0])
+		jw_str(&w, c->transform);
+	else
+		jw_null(&w);
+	jw_ku64(&w, "deselected", c->deselected);
+	jw_ku64(&w, "conflicts", c->conflicts);
+	jw_kstr(&w, "conflicts_rule", c->conflicts_rule ? c->conflicts_rule : "keep");
 	jw_ku64(&w, "errors", s->errors);
 	jw_ku64(&w, "short_ios", s->short_ios);
 	jw_ku64(&w, "member_ios", s->member_ios);
@@ -477,6 +560,8 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 	jw_obj_end(&w);
 	if (c->nplaces)
 		place_json(&w, s, c);
+	if (c->nrecs > 1)
+		recs_json(&w, c);
 	if (c->run_file)
 		jw_kstr(&w, "run_file", c->run_file);
 	if (c->verify) {

@@ -70,6 +70,10 @@ struct summary_ctx {
 	unsigned depth;
 	uint64_t total_ios;      /* I/Os that were to be replayed */
 	uint64_t skipped;        /* left out by --writes */
+	const char *transform;   /* the what-if transforms as recorded ("" or NULL: none) */
+	uint64_t deselected;     /* I/Os the transforms left out (--select, ...) */
+	uint64_t conflicts;      /* I/Os overlapping an earlier one in flight (conflicts.h) */
+	const char *conflicts_rule; /* keep, order or drop */
 	uint64_t elapsed_ns;     /* replay: start to last completion */
 	uint64_t recorded_ns;    /* recording: first issue to last completion */
 	int interrupted;         /* stopped before the end */
@@ -81,6 +85,19 @@ struct summary_ctx {
 	 * (none) prints no placement lines */
 	const struct summary_place *place;
 	unsigned nplaces;
+	/* a mixed replay's recordings (nrecs >= 2), else NULL, 0 */
+	const struct summary_rec *recs;
+	unsigned nrecs;
+};
+
+/* A recording of a mixed replay (replay/mix.h): its share of the run,
+ * times from the replay's start. */
+struct summary_rec {
+	const char *name, *source;
+	const char *run_file;      /* its own run file (-o), or NULL */
+	uint64_t offset_ns;        /* --mix-offset */
+	uint64_t ios, errors;      /* I/Os with a result, of those failed */
+	uint64_t first_issue_ns, last_done_ns, lat_sum_ns;
 };
 
 /* A file or task map, as the summary names it. */

@@ -120,7 +120,20 @@ _blkpeak()
 				fi
 				return 0
 				;;
+			--mix-offset) # a mix's recordings by name (replay/mix.h): NAME=
+				w=$(for x in "${COMP_WORDS[@]:1}"; do
+					[[ $x == *.bpt ]] && { x=${x##*/}; printf '%s= ' "${x%.*}"; }; done)
+				compopt -o nospace 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
+				return 0
+				;;
 			--format|-f) w="text csv json" ;;
+			--fill) w="zero random" ;;
+			--select)	# a time range, or KIND: then its value
+				compopt -o nospace 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -W "dev: pid: comm: path: op:" -- "$cur")
+				return 0
+				;;
 			--from|--to) w=$("$bin" convert --list 2>/dev/null | awk '/^  / { print $1 }' | sort -u) ;;
 			*) w="" ;;
 			esac

@@ -26,7 +26,16 @@ PKGS="$PKGS imagemagick zstd dpkg"
 # The PostgreSQL store's tests start a private server of their own
 # (tests/pg.sh: initdb into a temp dir); postgresql-15 has initdb and
 # postgres, postgresql-client-15 psql.
+# The Python module (make python) and the Debian packages (make deb, with
+# debhelper offline, checked by lintian): Debian's python3 with its numpy
+# headers. The tests build and use both (pytest; mmdebstrap above makes the
+# clean root the packages are installed into).
+DEB_PKGS="python3-dev python3-numpy debhelper dpkg-dev lintian fakeroot"
+if [ "${1:-}" = "--deb" ]; then
+	PKGS="$PKGS $DEB_PKGS"
+fi
 if [ "${1:-}" = "--tests" ]; then
+	PKGS="$PKGS $DEB_PKGS python3-pandas python3-pytest"
 	PKGS="$PKGS postgresql-15 postgresql-client-15"
 	PKGS="$PKGS chromium man-db groff-base python3-pandas python3-zstandard"
 	# the file-attribution tests capture and replay on xfs as well as ext4

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blkpeak suite run DIR --target SPEC --label NAME [options]\n\n"
 		"Run every workload of the suite in DIR (DIR/suite.ini) on one configuration:\n"
-		"each recording replayed in its timing modes and repeats, each qd-sweep\n"
+		"each recording and mix replayed in its timing modes and repeats, each qd-sweep\n"
 		"measured, every result stored in the database labelled NAME, with this\n"
 		"host and the suite's digest (its manifest and recordings). A run that\n"
 		"stops (Ctrl-C, a failure) resumes where it stopped when run again with the\n"
@@ -63,6 +64,7 @@ struct run_opts {
 struct argv_b {
 	char *v[ARGS_MAX + 1];
 	char buf[ARGS_MAX][32];
+	char offset[MANIFEST_MIX_MAX][4200]; /* a mix's --mix-offset PATH=NS */
 	int n;
 };
 
@@ -128,7 +130,21 @@ static void item_argv(const struct suite *s, const struct suite_item *it, const 
 		arg(a, "--no-store");
 	} else {
 		arg(a, "replay");
-		arg(a, suite_rec_of(s, e->name)->path);
+		if (e->kind == MANIFEST_MIX) {
+			/* replay A B ... --mix-offset PATH=NS: a recording named
+			 * by its path (the I/Os are tagged with its file name) */
+			for (unsigned i = 0; i < e->nmembers; i++)
+				arg(a, suite_rec_of(s, e->members[i])->path);
+			for (unsigned i = 0; i < e->nmembers; i++)
+				if (e->offset_ns[i]) {
+					arg(a, "--mix-offset");
+					snprintf(a->offset[i], sizeof(a->offset[i]), "%s=%" PRIu64 "ns",
+						 suite_rec_of(s, e->members[i])->path, e->offset_ns[i]);
+					arg(a, a->offset[i]);
+				}
+		} else {
+			arg(a, suite_rec_of(s, e->name)->path);
+		}
 		arg(a, "--target");
 		arg(a, o->target);
 		arg(a, "--timing");
@@ -481,13 +497,6 @@ int suite_run(int argc, char **argv)
 		pr_err("suite run: %s", err);
 		goto out;
 	}
-	for (size_t i = 0; i < s->m->n; i++)
-		if (s->m->e[i].kind == MANIFEST_MIX) {
-			pr_err("suite run: [mix %s] (%s/%s:%u): mixes are not run yet (mixed replay is"
-			       " not built): take the section out to run the rest", s->m->e[i].name,
-			       s->dir, SUITE_MANIFEST, s->m->e[i].line);
-			goto out;
-		}
 	suite_label_dir(o.label, ldir, sizeof(ldir));
 	if (asprintf(&rdir, "%s/%s/%s/%s", s->dir, SUITE_RESULTS, s->digest, ldir) < 0 ||
 	    asprintf(&spath, "%s/state", rdir) < 0)

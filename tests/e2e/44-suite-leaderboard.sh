@@ -1,13 +1,15 @@
 #!/bin/bash
 # suite and leaderboard (issue 29): a suite of three small recordings and
-# one qd-sweep run on three emulated configurations (one 7200 rpm disk, a
+# one qd-sweep and one mix run on three emulated configurations (one 7200 rpm disk, a
 # RAID 0 and a RAID 1 of two): every result stored once with its label and
 # host; the leaderboard's figures equal an independent computation from
 # the run files (suite_check.py, from `blkpeak dump` and the sweeps'
 # documents); RAID 0 beats one disk on the seek-bound recording; a run
 # interrupted with SIGINT and resumed gives the same set of results as an
 # uninterrupted one; a changed manifest is refused against the old results
-# unless --new-version; a mix is refused (mixed replay is not built yet);
+# unless --new-version; the mix (two recordings replayed together, one
+# 50 ms late) is run on each configuration, its results present, its run
+# files tagged with both recordings;
 # suite init writes a manifest run reads and does not replace it without
 # --force. No figure is timed against a limit.
 . "$(dirname "$0")/lib.sh"
@@ -52,8 +54,12 @@ pattern = fileserver
 depths = 1,4
 weights = 1:0.5,4:0.5
 ios = 100
+[mix both]
+recordings = seek, mixed
+offsets = mixed:50ms
+repeat = 1
 INI
-ITEMS=7
+ITEMS=8
 for d in a b c d; do truncate -s 1G "$T/$d.img"; done
 declare -A TGT=([single]="hdd:7200:$T/a.img"
 	[raid0]="raid0:chunk=64k:hdd:7200:$T/b.img,hdd:7200:$T/c.img"
@@ -61,7 +67,7 @@ declare -A TGT=([single]="hdd:7200:$T/a.img"
 run() { "$BLKPEAK" suite run "$S" --target "${TGT[$1]}" --label "$1" "${@:2}"; }
 
 run single >"$T/single.out" 2>"$T/err" || fail "suite run single: $(cat "$T/err")"
-grep -q "^\[$ITEMS/$ITEMS\] fileserver, repeat 1/1 \.\.\. .* done$" "$T/single.out" ||
+grep -q "^\[$ITEMS/$ITEMS\] both causal, repeat 1/1 \.\.\. .* done$" "$T/single.out" ||
 	fail "no progress line: $(cat "$T/single.out")"
 run raid0 >/dev/null 2>"$T/err" || fail "suite run raid0: $(cat "$T/err")"
 
@@ -107,7 +113,19 @@ w = [w for w in json.load(open(sys.argv[1]))["workloads"] if w["name"] == "seek 
 m = {r["label"]: r["median"] for r in w["results"]}
 sys.exit(0 if m["raid0"] < m["single"] else 1)
 PY
+python3 - "$T/lb.json" <<'PY' || fail "configurations not ranked by score"
+import json, sys
+c = json.load(open(sys.argv[1]))["configurations"]
+ranks, scores = [x["rank"] for x in c], [x["score"] for x in c]
+sys.exit(0 if ranks == list(range(1, len(c) + 1)) and scores == sorted(scores, reverse=True) else 1)
+PY
 "$BLKPEAK" analyze leaderboard mini --baseline single >"$T/lb.txt" || fail "leaderboard by name"
+# the text's ranking is the JSON's (by score), the baseline named
+[ "$(awk '/^rank  configuration/ { on = 1; next } on && NF == 0 { exit } on { print $2 }' "$T/lb.txt" |
+	tr '\n' ' ')" = "$(python3 -c 'import json, sys
+print(" ".join(x["label"] for x in json.load(open(sys.argv[1]))["configurations"]), end=" ")' "$T/lb.json")" ] ||
+	fail "text ranking differs from the JSON's: $(cat "$T/lb.txt")"
+grep -q "^ *[0-9]  single .*(baseline)$" "$T/lb.txt" || fail "the baseline is not named in the ranking"
 grep -q "geometric mean over the workloads of the ratio to the baseline" "$T/lb.txt" ||
 	fail "the score is not stated: $(cat "$T/lb.txt")"
 awk 'length > 100 { exit 1 }' "$T/lb.txt" || fail "leaderboard text wider than 100 columns"
@@ -115,8 +133,8 @@ awk 'length > 100 { exit 1 }' "$T/lb.txt" || fail "leaderboard text wider than 1
 [ "$(grep -c '^(score),' "$T/lb.csv")" = 3 ] || fail "csv: $(cat "$T/lb.csv")"
 # the HTML report's section: one bar chart per workload, a bar per configuration
 "$BLKPEAK" analyze html --leaderboard "$S" --baseline single -o "$T/lb.html" || fail "html --leaderboard"
-[ "$(grep -c '<figure class="leaderboard-chart">' "$T/lb.html")" = 5 ] || fail "html: not 5 charts"
-[ "$(grep -o 'class="series" data-series="0" data-points="3" data-label="median"' "$T/lb.html" | wc -l)" = 5 ] ||
+[ "$(grep -c '<figure class="leaderboard-chart">' "$T/lb.html")" = 6 ] || fail "html: not 6 charts"
+[ "$(grep -o 'class="series" data-series="0" data-points="3" data-label="median"' "$T/lb.html" | wc -l)" = 6 ] ||
 	fail "html: a chart without its 3 bars"
 grep -q 'id="leaderboard"' "$T/lb.html" || fail "html: no leaderboard section"
 "$BLKPEAK" analyze leaderboard "$S" --baseline nosuch 2>"$T/err" && fail "an unknown baseline accepted"
@@ -139,9 +157,15 @@ run single --new-version --dry-run >/dev/null || fail "--new-version --dry-run"
 grep -q "no results of suite version" "$T/err" || fail "leaderboard error: $(cat "$T/err")"
 [ "$(q "SELECT count(*) FROM suite_results")" = $((3 * ITEMS)) ] || fail "refused runs stored results"
 
-# a mix is refused until mixed replay exists
-printf '[mix both]\nrecordings = seek, seq\n' >>"$S/suite.ini"
-run single --new-version 2>"$T/err" >/dev/null && fail "a mix ran"
-grep -q "\[mix both\] (.*suite.ini:[0-9]*): mixes are not run yet" "$T/err" || fail "mix: $(cat "$T/err")"
-note "3 configurations x $ITEMS items; leaderboard checked; resume, version and mix refusals hold"
+# the mix: one result per configuration, its run file tagged with both
+# recordings (every I/O of each), the second one 50 ms late
+[ "$(q "SELECT group_concat(label) FROM (SELECT label FROM suite_results
+	WHERE workload = 'both causal' AND kind = 'mix' ORDER BY label)")" = "raid0,raid1,single" ] ||
+	fail "mix results: $(q "SELECT workload, workload_kind, label FROM suite_results")"
+MIXRUN=$S/results/$DIGEST/single/both.causal.1.bpt
+"$BLKPEAK" info "$MIXRUN" | grep -q "meta:         mix.2.offset_ns=50000000" || fail "mix run meta"
+"$BLKPEAK" dump --format csv "$MIXRUN" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n[$c["comm"]]++ } END { exit !(n["seek"] == 120 && n["mixed"] == 100) }' ||
+	fail "the mix's run file does not hold every I/O of both recordings"
+note "3 configurations x $ITEMS items (a mix among them); leaderboard checked; resume and version refusals hold"
 exit 0

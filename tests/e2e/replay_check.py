@@ -37,6 +37,17 @@
       one piece per run of contiguous sectors on one device; the run file
       holds exactly those pieces under the I/O's source index, and the
       kernel saw exactly those parts (Q events), nothing more.
+  replay_check.py mix RUN.csv BLKPARSE.txt DEV NAME=SOURCE.csv@OFFSET_US...
+      A mixed replay (replay A.bpt B.bpt ...) on one device: the run file
+      tags each I/O with its recording (comm NAME); every I/O of each
+      recording replayed once, with its sector, length and operation, due
+      (sched_us) at its recorded time plus its recording's offset, none
+      issued before it was due, and issued in its recording's issue
+      order; the recordings overlap in time (interleaved, not one after
+      the other); and the kernel saw exactly those I/Os (blkparse D
+      events: each sector read and written as many times as the run's
+      I/Os cover it, so a request merged from adjacent I/Os counts for
+      each). Prints each recording's lateness (not checked).
 
 Option --warmup (first argument after the command): the replay did its
 warm-up (docs/replay.md, "Timing"): each device's first event must be a 4 KiB
@@ -425,10 +436,106 @@ def check_depth(argv):
     return 1 if most > limit else 0
 
 
+def check_mix(argv):
+    run = read_csv(argv[0])
+    dev = argv[2]
+    recs = {}
+    for a in argv[3:]:
+        name, rest = a.split('=', 1)
+        path, off = rest.rsplit('@', 1)
+        recs[name] = (read_csv(path), float(off))
+    errors = []
+    rows = collections.defaultdict(list)  # name -> run rows, in file (issue) order
+    for r in run:
+        if r['comm'] not in recs:
+            errors.append('a run I/O tagged %r, not a recording of the mix' % r['comm'])
+            continue
+        rows[r['comm']].append(r)
+    spans = []
+    for name, (src, off) in recs.items():
+        mine = rows.get(name, [])
+        seen = collections.Counter(int(r['source']) for r in mine)
+        twice = [i for i, c in seen.items() if c > 1]
+        missing = [i for i in range(len(src)) if i not in seen]
+        if twice:
+            errors.append('%s: %d I/Os replayed more than once (the first: %d)' % (
+                name, len(twice), twice[0]))
+        if missing:
+            errors.append('%s: %d of %d I/Os not replayed (the first: %d)' % (
+                name, len(missing), len(src), missing[0]))
+        want = [i for _, i in sorted((float(s['issue_us']), i) for i, s in enumerate(src))]
+        got = [int(r['source']) for r in mine]
+        if not twice and not missing and got != want:
+            k = next(k for k, (a, b) in enumerate(zip(got, want)) if a != b)
+            errors.append('%s: issued out of its recording\'s order: the %dth I/O issued is '
+                          'source I/O %d, its recording has %d there' % (name, k, got[k], want[k]))
+        t0 = min(float(s['issue_us']) for s in src) if src else 0.0
+        late, bad = [], 0
+        for r in mine:
+            i = int(r['source'])
+            if i >= len(src):
+                errors.append('%s: source index %d past its %d I/Os' % (name, i, len(src)))
+                continue
+            s = src[i]
+            due = float(s['issue_us']) - t0 + off
+            sched, issue = float(r['sched_us']), float(r['issue_us'])
+            what = []
+            if abs(sched - due) > 0.01:
+                what.append('due at %.3f us, its recording says %.3f us' % (sched, due))
+            if issue < sched:
+                what.append('issued at %.3f us, before it was due at %.3f us' % (issue, sched))
+            for k in ('sector', 'bytes', 'op'):
+                if r[k] != s[k]:
+                    what.append('%s %s, recorded %s' % (k, r[k], s[k]))
+            if what:
+                bad += 1
+                if bad <= 5:
+                    errors.append('%s I/O %d: %s' % (name, i, '; '.join(what)))
+            late.append(issue - sched)
+        if mine:
+            spans.append((min(float(r['issue_us']) for r in mine),
+                          max(float(r['complete_us']) for r in mine), name))
+            print('%s: %d I/Os from %.3f s, lateness us: p50 %.1f p99 %.1f max %.1f' % (
+                name, len(mine), spans[-1][0] / 1e6, pct(late, 50), pct(late, 99), max(late)))
+    spans.sort()
+    for a, b in zip(spans, spans[1:]):
+        if b[0] >= a[1]:
+            errors.append('%s starts at %.3f s, after %s ended at %.3f s: not interleaved' % (
+                b[2], b[0] / 1e6, a[2], a[1] / 1e6))
+    # the kernel's view: each (sector, direction) covered as often as the run's I/Os cover it
+    want_cov, got_cov = collections.Counter(), collections.Counter()
+    for r in run:
+        if r['op'] not in ('read', 'write'):
+            continue
+        d = 'R' if r['op'] == 'read' else 'W'
+        for x in range(int(r['sector']), int(r['sector']) + int(r['bytes']) // 512):
+            want_cov[(x, d)] += 1
+    for e in blk_events_replay(argv[1], 'D', [dev]):
+        if e[0] != dev or e[3] == 0:
+            continue
+        d = 'W' if 'W' in e[1] else 'R'
+        for x in range(e[2], e[2] + e[3]):
+            got_cov[(x, d)] += 1
+    diff = [(k, want_cov[k], got_cov[k]) for k in set(want_cov) | set(got_cov)
+            if want_cov[k] != got_cov[k]]
+    if diff:
+        diff.sort()
+        errors.append('the kernel saw %d sectors a different number of times than the run did '
+                      '(the first: sector %d %s, run %d, kernel %d)' % (
+                          len(diff), diff[0][0][0], diff[0][0][1], diff[0][1], diff[0][2]))
+    print('%d I/Os of %d recordings; kernel D events cover %d sector reads/writes as the run does' % (
+        len(run), len(recs), sum(want_cov.values())))
+    for e in errors[:20]:
+        print(e)
+    return 1 if errors else 0
+
+
 if __name__ == '__main__':
     if len(sys.argv) > 2 and sys.argv[2] == '--warmup':
         WARMUP = True
         del sys.argv[2]
+    if len(sys.argv) > 1 and sys.argv[1] == 'mix':
+        sys.exit(check_mix(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'causal':
         sys.exit(check_causal(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == 'depth':

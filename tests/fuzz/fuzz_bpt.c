@@ -4,7 +4,8 @@
  * pass the reader's own contract (device, op, flags and string ids in
  * range), never a crash, a hang or a leak. Every reader entry point is
  * exercised: next, stats, losses, strings, seek_time, rewind, digest,
- * verify. Run with `make fuzz FUZZ_SECONDS=N`; seeds in corpus/bpt/.
+ * verify, and read_fields, which must return as many records as next and
+ * fail where next fails. Run with `make fuzz FUZZ_SECONDS=N`; seeds in corpus/bpt/.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	bpt_reader_digest(r, &d, &e);
 	bpt_reader_verify(r, &e);
+	if (bpt_reader_rewind(r, &e) == 0 && n < 1000000) {
+		static uint64_t buf[BPT_FIELD__COUNT][257];
+		struct bpt_field_out out[BPT_FIELD__COUNT];
+		uint64_t m = 0;
+		int64_t got;
+
+		for (unsigned f = 0; f < BPT_FIELD__COUNT; f++)
+			out[f] = (struct bpt_field_out){ .field = f, .data = buf[f] };
+		while ((got = bpt_reader_read_fields(r, out, BPT_FIELD__COUNT, 257, &e)) > 0)
+			m += (uint64_t)got;
+		if ((got < 0) != (rc < 0) || (rc == 0 && m != n))
+			abort();
+	}
 	bpt_reader_rewind(r, &e);
 	if (bpt_reader_next(r, &rec, &e) == 1)
 		fuzz_check_record(r, &rec);

@@ -138,6 +138,20 @@ static int same_io(const struct rp_io *a, const struct rp_io *b)
 	       a->op == b->op && a->flags == b->flags;
 }
 
+/* Open path and scan it onto one target with the --writes policy. */
+static void scan_one_target(const char *path, enum writes_mode mode, struct bpt_reader **r,
+			    struct loaded_trace *lt)
+{
+	struct bpt_error err = { 0 };
+	struct load_opts lo = { .writes = mode };
+
+	cr_assert_eq(bpt_reader_open(r, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(load_opts_init(&lo, 1), 0);
+	lo.dev_target[0] = 0;
+	cr_assert_eq(load_scan(*r, &lo, lt, &err), 0, "%s", err.msg);
+	load_opts_free(&lo);
+}
+
 Test(replay_stream, same_order_as_the_full_load)
 {
 	char path[] = "/tmp/blkpeak-stream-XXXXXX";
@@ -156,18 +170,13 @@ Test(replay_stream, same_order_as_the_full_load)
 		for (unsigned w = 0; w < sizeof(windows) / sizeof(*windows); w++) {
 			struct bpt_reader *r;
 			struct bpt_error err = { 0 };
-			struct load_opts lo = { .writes = modes[m] };
 			struct loaded_trace lt;
 			struct load_stream *s;
 			struct rp_io io;
 			uint64_t i = 0;
 			int rc;
 
-			cr_assert_eq(bpt_reader_open(&r, path, &err), 0, "%s", err.msg);
-			cr_assert_eq(load_opts_init(&lo, 1), 0);
-			lo.dev_target[0] = 0;
-			cr_assert_eq(load_scan(r, &lo, &lt, &err), 0, "%s", err.msg);
-			load_opts_free(&lo);
+			scan_one_target(path, modes[m], &r, &lt);
 			cr_assert_eq(lt.n, n);
 			cr_assert_eq(lt.skipped, NREC - n);
 			cr_assert_not(lt.issue_ordered, "written in completion order");
@@ -203,6 +212,51 @@ Test(replay_stream, same_order_as_the_full_load)
 		}
 		free(ref);
 	}
+	unlink(path);
+	free(recs);
+}
+
+/* --loop: a stream of 3 passes gives the full load's order 3 times, each
+ * I/O with its pass, whatever the window (a window never spans passes). */
+Test(replay_stream, passes_repeat_the_order)
+{
+	char path[] = "/tmp/blkpeak-stream-XXXXXX";
+	int fd = mkstemp(path);
+	struct rec *recs = make_recs(7);
+	static const uint64_t windows[] = { 2, 1000, 0 };
+	uint64_t n;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	write_trace(path, recs, NREC, 64);
+	struct rp_io *ref = full_load(path, WRITES_REPLAY, &n);
+
+	for (unsigned w = 0; w < sizeof(windows) / sizeof(*windows); w++) {
+		struct bpt_reader *r;
+		struct bpt_error err = { 0 };
+		struct loaded_trace lt;
+		struct load_stream *s;
+		struct rp_io io;
+		uint64_t i = 0;
+		int rc;
+
+		scan_one_target(path, WRITES_REPLAY, &r, &lt);
+		cr_assert_eq(load_stream_open_passes(&s, r, &lt, NULL, windows[w], 3), 0);
+		while ((rc = load_stream_next(s, &io, &err)) == 1) {
+			cr_assert_lt(i, 3 * n);
+			cr_assert_eq(load_stream_pass(s), i / n);
+			cr_assert(same_io(&io, &ref[i % n]), "window %llu: I/O %llu is record %u, "
+				  "expected %u", (unsigned long long)windows[w], (unsigned long long)i,
+				  io.src, ref[i % n].src);
+			i++;
+		}
+		cr_assert_eq(rc, 0, "%s", err.msg);
+		cr_assert_eq(i, 3 * n);
+		load_stream_close(s);
+		loaded_trace_free(&lt);
+		bpt_reader_close(r);
+	}
+	free(ref);
 	unlink(path);
 	free(recs);
 }
