@@ -21,7 +21,7 @@
 
 #include "bpt.h"
 
-#define ADB_SCHEMA_VERSION 9
+#define ADB_SCHEMA_VERSION 10
 #define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
 /* Every connection waits this long for another blkpeak's lock (an
  * import holds the write lock for its whole transaction) instead of
@@ -83,6 +83,49 @@ int adb_open(sqlite3 **out, const char *path, enum adb_mode mode,
  */
 int adb_need_ios(sqlite3 *db, int64_t id, struct bpt_error *err);
 int adb_need_related(sqlite3 *db, int64_t id, struct bpt_error *err);
+/*
+ * A trace's I/Os as a report reads them from a PostgreSQL working copy
+ * without copying them into it (pg_rows.c): the store's own columns
+ * (io_rows, io_kinds, the side tables), fetched once by COPY (binary)
+ * and kept in memory, 32 bytes an I/O (16 more for a run, 8 for a trace
+ * with files). rows[i] is I/O idx i.
+ */
+struct adb_io {
+	int64_t issue, sector;
+	int32_t wait, service; /* when !(flags & ADB_IO_WIDE) */
+	uint32_t kind;
+	uint8_t flags;
+};
+#define ADB_IO_WIDE  1 /* wait and service: wide[] (io_wide) */
+#define ADB_IO_SCHED 2 /* sched[] is set (io_replay.sched_ns not NULL) */
+struct adb_io_wide { int64_t idx, wait, service; };
+struct adb_io_file2 { int64_t idx, dev, inode, bytes; };
+/* The columns of a kind as a report reads it, in this order. */
+#define ADB_KIND_SQL "SELECT kind, dev, bytes, op, coalesce(cause_pid, pid)," \
+	" coalesce(cause_comm_id, comm_id), error, completion, coalesce(file_class, 0)," \
+	" coalesce(file_dev, 0), coalesce(file_bytes, 0) FROM io_kinds WHERE trace_id = $1" \
+	" ORDER BY kind DESC"
+#define ADB_KIND_VALS 11
+struct adb_ios {
+	int64_t id;
+	uint64_t n;
+	struct adb_io *rows;
+	int64_t *sched, *source;       /* NULL: no io_replay rows */
+	int64_t *inode;                /* NULL: no io_files rows */
+	struct adb_io_wide *wide;      /* by idx */
+	struct adb_io_file2 *file2;    /* by idx */
+	size_t nwide, nfile2;
+	int64_t (*kinds)[ADB_KIND_VALS]; /* rows of ADB_KIND_SQL */
+	size_t nkinds;
+	int files_lost; /* a kind without file and cause columns (imported before 8) */
+};
+/* On a working copy, trace id's I/Os unless they were fetched into it
+ * (adb_need_ios): 0 and *out (the copy's until adb_close or the next
+ * call). *out NULL: read the database's tables (a SQLite file, or I/Os
+ * already fetched). */
+int adb_remote_ios(sqlite3 *db, int64_t id, uint64_t n, const struct adb_ios **out,
+		   struct bpt_error *err);
+
 /* On a working copy: run sql (PostgreSQL's $1 parameters, text values)
  * on the store too, *changes the rows it changed; on a SQLite file
  * nothing is done and *changes is -1. */

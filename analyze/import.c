@@ -21,6 +21,7 @@
 
 #include "db.h"
 #include "import.h"
+#include "io_kind.h"
 #include "jsonout.h"
 #include "run_partial.h"
 
@@ -268,54 +269,13 @@ static int prepare_insert(sqlite3 *db, int rows, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(db, sql, (int)len, st, NULL);
 }
 
-/* What io_kinds holds of a record: the fields that repeat, the file
- * class, its file system, the file's share of the I/O and the causing
- * task among them (0 when the trace lacks the column: written as NULL,
- * see bind_kind). */
-struct kind_key {
-	uint64_t cgroup_id, cause_cgroup;
-	uint32_t bytes, pid, comm_id, file_dev, file_bytes, cause_pid, cause_comm_id;
-	int32_t error;
-	uint16_t dev;
-	uint8_t op, flags, completion, file_class;
-};
-
-/* The kinds of one trace: an open-addressing hash table from key to
- * kind number (dense from 0, in order of first use), each new kind
- * written to io_kinds at once through `st`. */
+/* The kinds of one trace (io_kind.h), each new kind written to
+ * io_kinds at once through `st`. */
 struct kinds {
-	struct kind_key *keys;
-	uint32_t *ids; /* UINT32_MAX: empty slot */
-	size_t cap, n;
-	struct kind_key last;
-	uint32_t last_id; /* UINT32_MAX: none yet */
-	uint32_t cols;    /* the trace's optional columns */
+	struct io_kind_map map;
+	uint32_t cols; /* the trace's optional columns */
 	sqlite3_stmt *st;
 };
-
-static void kind_key_of(struct kind_key *k, const struct bpt_record *rec, uint32_t cols)
-{
-	memset(k, 0, sizeof(*k)); /* padding too: keys are compared with memcmp */
-	k->cgroup_id = rec->cgroup_id;
-	k->bytes = rec->bytes;
-	k->pid = rec->pid;
-	k->comm_id = rec->comm_id;
-	k->error = rec->error;
-	k->dev = rec->dev;
-	k->op = rec->op;
-	k->flags = rec->flags;
-	k->completion = rec->completion;
-	if (cols & BPT_COL_FILE) {
-		k->file_class = rec->file_class;
-		k->file_dev = rec->file_dev;
-		k->file_bytes = rec->file_class == BPT_FILE_DATA ? rec->file_bytes : 0;
-	}
-	if ((cols & BPT_COL_CAUSE) && rec->cause_pid) {
-		k->cause_pid = rec->cause_pid;
-		k->cause_comm_id = rec->cause_comm_id;
-		k->cause_cgroup = rec->cause_cgroup;
-	}
-}
 
 /* Parameter i of st: v, or NULL when `known` is 0. */
 static void bind_or_null(sqlite3_stmt *st, int i, int known, int64_t v)
@@ -328,95 +288,36 @@ static void bind_or_null(sqlite3_stmt *st, int i, int known, int64_t v)
 
 /* The new kind k as row `kind` of trace id: NULL for the file and cause
  * fields the trace does not carry (as trace_ios() shows them). */
-static void bind_kind(struct kinds *ks, int64_t id, uint32_t kind, const struct kind_key *k)
+static void bind_kind(struct kinds *ks, int64_t id, uint32_t kind, const struct io_kind_key *k)
 {
-	sqlite3_stmt *st = ks->st;
-	int files = !!(ks->cols & BPT_COL_FILE);
+	int64_t v[IO_KIND_N];
+	unsigned char null[IO_KIND_N];
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, kind);
-	sqlite3_bind_int64(st, 3, k->dev);
-	sqlite3_bind_int64(st, 4, k->bytes);
-	sqlite3_bind_int64(st, 5, k->op);
-	sqlite3_bind_int64(st, 6, k->flags);
-	sqlite3_bind_int64(st, 7, k->pid);
-	sqlite3_bind_int64(st, 8, k->comm_id);
-	sqlite3_bind_int64(st, 9, (int64_t)k->cgroup_id);
-	sqlite3_bind_int64(st, 10, k->error);
-	sqlite3_bind_int64(st, 11, k->completion);
-	bind_or_null(st, 12, files, k->file_class);
-	bind_or_null(st, 13, files && k->file_dev, k->file_dev);
-	bind_or_null(st, 14, files && k->file_class == BPT_FILE_DATA, k->file_bytes);
-	bind_or_null(st, 15, !!k->cause_pid, k->cause_pid);
-	bind_or_null(st, 16, !!k->cause_pid, k->cause_comm_id);
-	bind_or_null(st, 17, !!k->cause_pid, (int64_t)k->cause_cgroup);
-}
-
-static size_t kind_hash(const struct kind_key *k)
-{
-	const unsigned char *p = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < sizeof(*k); i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return (size_t)(h ^ h >> 29);
-}
-
-static int kinds_grow(struct kinds *ks)
-{
-	size_t cap = ks->cap ? 2 * ks->cap : 256;
-	struct kind_key *keys = malloc(cap * sizeof(*keys));
-	uint32_t *ids = malloc(cap * sizeof(*ids));
-
-	if (!keys || !ids) {
-		free(keys);
-		free(ids);
-		return -ENOMEM;
-	}
-	memset(ids, 0xff, cap * sizeof(*ids));
-	for (size_t i = 0; i < ks->cap; i++) {
-		size_t j;
-
-		if (ks->ids[i] == UINT32_MAX)
-			continue;
-		for (j = kind_hash(&ks->keys[i]) & (cap - 1); ids[j] != UINT32_MAX; j = (j + 1) & (cap - 1))
-			;
-		keys[j] = ks->keys[i];
-		ids[j] = ks->ids[i];
-	}
-	free(ks->keys);
-	free(ks->ids);
-	ks->keys = keys;
-	ks->ids = ids;
-	ks->cap = cap;
-	return 0;
+	io_kind_values(k, ks->cols, v, null);
+	sqlite3_bind_int64(ks->st, 1, id);
+	sqlite3_bind_int64(ks->st, 2, kind);
+	for (int i = 0; i < IO_KIND_N; i++)
+		bind_or_null(ks->st, 3 + i, !null[i], v[i]);
 }
 
 /* The kind number of rec, a new one (and its io_kinds row) if unseen. */
 static int64_t kind_of(sqlite3 *db, struct kinds *ks, int64_t id, const struct bpt_record *rec,
 		       struct bpt_error *err)
 {
-	struct kind_key k;
-	size_t j;
-	int rc;
+	struct io_kind_key k;
+	int64_t kind;
+	int is_new, rc;
 
-	kind_key_of(&k, rec, ks->cols);
-	if (ks->last_id != UINT32_MAX && !memcmp(&k, &ks->last, sizeof(k)))
-		return ks->last_id;
-	if (2 * (ks->n + 1) > ks->cap && kinds_grow(ks))
+	io_kind_key_of(&k, rec, ks->cols);
+	kind = io_kind_map_find(&ks->map, &k, &is_new);
+	if (kind < 0)
 		return bpt_error_set(err, -ENOMEM, "out of memory");
-	for (j = kind_hash(&k) & (ks->cap - 1); ks->ids[j] != UINT32_MAX; j = (j + 1) & (ks->cap - 1))
-		if (!memcmp(&ks->keys[j], &k, sizeof(k)))
-			goto found;
-	ks->keys[j] = k;
-	ks->ids[j] = (uint32_t)ks->n++;
-	bind_kind(ks, id, ks->ids[j], &k);
-	if ((rc = step_done(db, ks->st, err, "cannot insert a kind of I/O")))
-		return rc;
-found:
-	ks->last = k;
-	ks->last_id = ks->ids[j];
-	return ks->ids[j];
+	if (is_new) {
+		bind_kind(ks, id, (uint32_t)kind, &k);
+		if ((rc = step_done(db, ks->st, err, "cannot insert a kind of I/O")))
+			return rc;
+	}
+	return kind;
 }
 
 /* io_marks: rowids per block (as the view's `rowid >> 6`). */
@@ -644,7 +545,7 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 	struct bpt_record buf[BATCH], *rec;
 	sqlite3_stmt *batch = NULL, *single = NULL;
 	struct side sd = { 0 };
-	struct kinds ks = { .last_id = UINT32_MAX, .cols = cols };
+	struct kinds ks = { .map = IO_KIND_MAP_INIT, .cols = cols };
 	struct marks ms = { .blk = -1 };
 	int rc, inbuf = 0;
 	int want = (int)((MARK_ROWS - base % MARK_ROWS) % MARK_ROWS); /* rows before a block starts */
@@ -654,9 +555,7 @@ static int insert_ios(sqlite3 *db, const struct io_source *src, uint32_t cols, i
 		want = BATCH;
 	if (prepare_insert(db, BATCH, &batch) != SQLITE_OK ||
 	    prepare_insert(db, 1, &single) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags,"
-			       " pid, comm_id, cgroup_id, error, completion, file_class, file_dev,"
-			       " file_bytes, cause_pid, cause_comm_id, cause_cgroup)"
+	    sqlite3_prepare_v2(db, "INSERT INTO io_kinds (trace_id, kind, " IO_KIND_COLS ")"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &ks.st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT issue_ns FROM io_marks WHERE blk = ?", -1, &ms.get,
 			       NULL) != SQLITE_OK ||
@@ -724,8 +623,7 @@ out:
 	sqlite3_finalize(ks.st);
 	sqlite3_finalize(ms.get);
 	sqlite3_finalize(ms.put);
-	free(ks.keys);
-	free(ks.ids);
+	io_kind_map_free(&ks.map);
 	return rc;
 }
 

@@ -154,6 +154,21 @@ static int schema_version(PGconn *c, int64_t *version, int64_t *tables, struct b
 			    0, NULL, version, &found, err);
 }
 
+/* The view io_detail of schema 8 on (as analyze-pg.sql makes it). */
+#define PG_IO_DETAIL \
+	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm," \
+	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns," \
+	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm," \
+	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op" \
+	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id" \
+	" LEFT JOIN file_classes fc ON fc.class = ios.file_class" \
+	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev" \
+	" AND p1.inode = ios.inode AND p1.seq = 0" \
+	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev" \
+	" AND p2.inode = ios.inode2 AND p2.seq = 0" \
+	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id" \
+	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+
 /* 7 -> 8: the file and cause columns of trace format 1.3 (as SQLite's
  * schema 8); columns added to `ios` reach every partition. */
 static const char pg_v8[] =
@@ -171,18 +186,7 @@ static const char pg_v8[] =
 	" PRIMARY KEY (trace_id, file_dev, inode, seq));"
 	"ALTER TABLE comparisons ADD COLUMN files text;"
 	"DROP VIEW io_detail;"
-	"CREATE VIEW io_detail AS SELECT ios.*, ops.name AS op_name, processes.comm AS comm,"
-	" ios.complete_ns - ios.issue_ns AS service_ns, ios.complete_ns - ios.queue_ns AS total_ns,"
-	" fc.name AS file, p1.path AS file_path, p2.path AS file2_path, c1.comm AS cause_comm,"
-	" c2.comm AS cause2_comm FROM ios JOIN ops ON ops.op = ios.op"
-	" LEFT JOIN processes ON processes.trace_id = ios.trace_id AND processes.comm_id = ios.comm_id"
-	" LEFT JOIN file_classes fc ON fc.class = ios.file_class"
-	" LEFT JOIN paths p1 ON p1.trace_id = ios.trace_id AND p1.file_dev = ios.file_dev"
-	" AND p1.inode = ios.inode AND p1.seq = 0"
-	" LEFT JOIN paths p2 ON p2.trace_id = ios.trace_id AND p2.file_dev = ios.file2_dev"
-	" AND p2.inode = ios.inode2 AND p2.seq = 0"
-	" LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id"
-	" LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;"
+	PG_IO_DETAIL
 	"UPDATE blkpeak_schema SET version = 8;";
 
 /* 8 -> 9: the results of suites (as SQLite's schema 9). */
@@ -195,6 +199,87 @@ static const char pg_v9[] =
 	" PRIMARY KEY (suite_digest, workload, label, host, repeat_no));"
 	"CREATE INDEX suite_results_name ON suite_results (suite_name, label);"
 	"UPDATE blkpeak_schema SET version = 9;";
+
+/* 9 -> 10: the I/Os as SQLite stores them (io_rows partitioned by
+ * trace, io_kinds and the side tables; `ios` becomes a view), each
+ * trace's rows moved from its old partition. A kind is numbered by
+ * dense_rank over the kind columns (NULLs are peers in a sort, so a NULL
+ * file or cause column is one kind, as in import). */
+static const char pg_v10[] =
+	"ALTER TABLE ios RENAME TO ios_v9;"
+	"DROP VIEW io_detail;"
+	"CREATE TABLE io_rows (issue_ns bigint, sector bigint, idx bigint, trace_id integer,"
+	" wait_ns integer, service_ns integer, kind integer) PARTITION BY LIST (trace_id);"
+	"CREATE TABLE io_kinds (trace_id integer NOT NULL, kind integer NOT NULL,"
+	" dev integer NOT NULL, bytes bigint NOT NULL, op smallint NOT NULL,"
+	" flags smallint NOT NULL, pid bigint NOT NULL, comm_id integer NOT NULL,"
+	" cgroup_id bigint NOT NULL, error integer NOT NULL, completion smallint NOT NULL,"
+	" file_class smallint, file_dev bigint, file_bytes bigint, cause_pid bigint,"
+	" cause_comm_id integer, cause_cgroup bigint, PRIMARY KEY (trace_id, kind));"
+	"CREATE TABLE io_replay (trace_id integer, idx bigint, sched_ns bigint,"
+	" source_index bigint, member integer) PARTITION BY LIST (trace_id);"
+	"CREATE TABLE io_files (trace_id integer, idx bigint, inode bigint, file_offset bigint)"
+	" PARTITION BY LIST (trace_id);"
+	"CREATE TABLE io_files2 (trace_id integer NOT NULL, idx bigint NOT NULL,"
+	" file2_dev bigint NOT NULL, inode2 bigint NOT NULL, file2_offset bigint,"
+	" file2_bytes bigint NOT NULL, cause2_pid bigint, cause2_comm_id integer,"
+	" cause2_cgroup bigint, PRIMARY KEY (trace_id, idx));"
+	"CREATE TABLE io_wide (trace_id integer NOT NULL, idx bigint NOT NULL,"
+	" wait_ns bigint NOT NULL, service_ns bigint NOT NULL, PRIMARY KEY (trace_id, idx));"
+	"CREATE VIEW ios AS SELECT r.trace_id, r.idx,"
+	" r.issue_ns - coalesce(r.wait_ns, w.wait_ns) AS queue_ns, r.issue_ns,"
+	" r.issue_ns + coalesce(r.service_ns, w.service_ns) AS complete_ns,"
+	" r.sector, k.cgroup_id, k.pid, k.bytes, x.sched_ns, x.source_index,"
+	" k.file_dev, f.inode, f.file_offset, k.file_bytes,"
+	" g.file2_dev, g.inode2, g.file2_offset, g.file2_bytes,"
+	" k.cause_pid, k.cause_cgroup, g.cause2_pid, g.cause2_cgroup,"
+	" k.comm_id, k.dev, k.error, x.member, k.cause_comm_id, g.cause2_comm_id,"
+	" k.op, k.flags, k.completion, k.file_class FROM io_rows r"
+	" JOIN io_kinds k ON k.trace_id = r.trace_id AND k.kind = r.kind"
+	" LEFT JOIN io_wide w ON w.trace_id = r.trace_id AND w.idx = r.idx"
+	" LEFT JOIN io_replay x ON x.trace_id = r.trace_id AND x.idx = r.idx"
+	" LEFT JOIN io_files f ON f.trace_id = r.trace_id AND f.idx = r.idx"
+	" LEFT JOIN io_files2 g ON g.trace_id = r.trace_id AND g.idx = r.idx;"
+	PG_IO_DETAIL
+	"DO $$ DECLARE t bigint; fits text :="
+	" '(issue_ns - queue_ns BETWEEN -2147483648 AND 2147483647"
+	" AND complete_ns - issue_ns BETWEEN -2147483648 AND 2147483647)';"
+	" BEGIN FOR t IN SELECT id FROM traces ORDER BY id LOOP"
+	" CREATE TEMP TABLE v9_rows AS SELECT o.*, (dense_rank() OVER (ORDER BY dev, bytes, op,"
+	" flags, pid, comm_id, cgroup_id, error, completion, file_class, file_dev, file_bytes,"
+	" cause_pid, cause_comm_id, cause_cgroup) - 1)::integer AS kind FROM ios_v9 o"
+	" WHERE o.trace_id = t;"
+	" INSERT INTO io_kinds (trace_id, kind, dev, bytes, op, flags, pid, comm_id, cgroup_id,"
+	" error, completion, file_class, file_dev, file_bytes, cause_pid, cause_comm_id,"
+	" cause_cgroup) SELECT DISTINCT ON (kind) t, kind, dev, bytes, op, flags, pid, comm_id,"
+	" cgroup_id, error, completion, file_class, file_dev, file_bytes, cause_pid,"
+	" cause_comm_id, cause_cgroup FROM v9_rows ORDER BY kind;"
+	" EXECUTE format('CREATE TABLE io_rows_t%s (LIKE io_rows, CHECK (trace_id = %s))', t, t);"
+	" EXECUTE format('INSERT INTO io_rows_t%s SELECT issue_ns, sector, idx, trace_id,"
+	" CASE WHEN %s THEN issue_ns - queue_ns END, CASE WHEN %s THEN complete_ns - issue_ns END,"
+	" kind FROM v9_rows ORDER BY idx', t, fits, fits);"
+	" EXECUTE format('INSERT INTO io_wide SELECT trace_id, idx, issue_ns - queue_ns,"
+	" complete_ns - issue_ns FROM v9_rows WHERE NOT %s', fits);"
+	" IF EXISTS (SELECT 1 FROM v9_rows WHERE sched_ns IS NOT NULL OR source_index IS NOT NULL"
+	" OR member IS NOT NULL) THEN"
+	" EXECUTE format('CREATE TABLE io_replay_t%s (LIKE io_replay, CHECK (trace_id = %s))', t, t);"
+	" EXECUTE format('INSERT INTO io_replay_t%s SELECT trace_id, idx, sched_ns, source_index,"
+	" member FROM v9_rows WHERE sched_ns IS NOT NULL OR source_index IS NOT NULL"
+	" OR member IS NOT NULL ORDER BY idx', t);"
+	" EXECUTE format('ALTER TABLE io_replay ATTACH PARTITION io_replay_t%s FOR VALUES IN (%s)',"
+	" t, t); END IF;"
+	" IF EXISTS (SELECT 1 FROM v9_rows WHERE inode IS NOT NULL) THEN"
+	" EXECUTE format('CREATE TABLE io_files_t%s (LIKE io_files, CHECK (trace_id = %s))', t, t);"
+	" EXECUTE format('INSERT INTO io_files_t%s SELECT trace_id, idx, inode, file_offset"
+	" FROM v9_rows WHERE inode IS NOT NULL ORDER BY idx', t);"
+	" EXECUTE format('ALTER TABLE io_files ATTACH PARTITION io_files_t%s FOR VALUES IN (%s)',"
+	" t, t); END IF;"
+	" INSERT INTO io_files2 SELECT trace_id, idx, file2_dev, inode2, file2_offset, file2_bytes,"
+	" cause2_pid, cause2_comm_id, cause2_cgroup FROM v9_rows WHERE file2_dev IS NOT NULL;"
+	" EXECUTE format('ALTER TABLE io_rows ATTACH PARTITION io_rows_t%s FOR VALUES IN (%s)', t, t);"
+	" DROP TABLE v9_rows; END LOOP; END $$;"
+	"DROP TABLE ios_v9;"
+	"UPDATE blkpeak_schema SET version = 10;";
 
 /*
  * Bring a store from `from` to ADB_SCHEMA_VERSION inside the caller's
@@ -216,7 +301,11 @@ static int migrate(PGconn *c, const char *name, int64_t from, struct bpt_error *
 			return rc;
 		/* fall through */
 	case 8:
-		return pg_exec(c, pg_v9, err);
+		if ((rc = pg_exec(c, pg_v9, err)))
+			return rc;
+		/* fall through */
+	case 9:
+		return pg_exec(c, pg_v10, err);
 	case ADB_SCHEMA_VERSION:
 		return 0; /* done by another blkpeak meanwhile */
 	default:

@@ -3,8 +3,10 @@
  *
  * The trace's rows other than its I/Os are made by import.c in an
  * in-memory SQLite database (one code for both engines), then copied to
- * the server; the I/Os go by COPY (binary) into a table of their own,
- * ios_t<ID>, attached as the trace's partition of `ios`. All of it is one
+ * the server; the I/Os go by COPY (binary, FREEZE) into tables of their
+ * own, io_rows_t<ID> (and io_replay_t<ID>, io_files_t<ID> where the trace
+ * has those columns), attached as the trace's partitions (schema 10,
+ * schemas/analyze-pg.sql). All of it is one
  * transaction: a broken connection or a killed blkpeak leaves nothing.
  * Importers of the same trace (same digest) at once wait for each other
  * on an advisory lock of the digest: the second finds it there.

@@ -23,6 +23,8 @@
 #include "db.h"
 #include "import.h"
 #include "pg.h"
+#include "pg_copyout.h"
+#include "pg_rows.h"
 #include "store_io.h"
 #include "store_tables.h"
 #include "xfer.h"
@@ -37,6 +39,10 @@ static struct local {
 	char *value;   /* the --db value, to open w */
 	int64_t *loaded;
 	size_t nloaded;
+	/* adb_remote_ios: the last two traces a report read (a run and the
+	 * trace it replayed, under --files); id 0: none */
+	struct adb_ios rows[2];
+	uint64_t used[2], tick;
 } locals[LOCAL_MAX];
 
 static void close_all(void)
@@ -46,6 +52,8 @@ static void close_all(void)
 		PQfinish(locals[i].w);
 		free(locals[i].value);
 		free(locals[i].loaded);
+		pg_rows_free(&locals[i].rows[0]);
+		pg_rows_free(&locals[i].rows[1]);
 		memset(&locals[i], 0, sizeof(locals[i]));
 	}
 }
@@ -116,117 +124,32 @@ fail:
 
 /* The COPY (binary) stream of one trace's I/Os, read record by record. */
 struct rows {
-	PGconn *c;
-	char *msg;   /* the current message of PQgetCopyData */
-	int len, off;
-	int header;  /* 1: the file header is still to skip */
+	struct pg_copyout in;
 	int64_t id;
 	int check;   /* 1: rows must come in idx order (no ORDER BY asked) */
 	int64_t next_idx;
 };
 
-static int need(struct rows *r, int n, struct bpt_error *err)
-{
-	if (r->off + n > r->len)
-		return bpt_error_set(err, -EPROTO, "trace %" PRId64 ": a COPY row is cut short", r->id);
-	return 0;
-}
-
-static int64_t get64(struct rows *r)
-{
-	uint32_t hi, lo;
-
-	memcpy(&hi, r->msg + r->off, 4);
-	memcpy(&lo, r->msg + r->off + 4, 4);
-	r->off += 8;
-	return (int64_t)((uint64_t)ntohl(hi) << 32 | ntohl(lo));
-}
-
-static int32_t get32(struct rows *r)
-{
-	uint32_t v;
-
-	memcpy(&v, r->msg + r->off, 4);
-	r->off += 4;
-	return (int32_t)ntohl(v);
-}
-
-static int16_t get16(struct rows *r)
-{
-	uint16_t v;
-
-	memcpy(&v, r->msg + r->off, 2);
-	r->off += 2;
-	return (int16_t)ntohs(v);
-}
-
-/* One field of the expected width: 1 and *v, 0 when NULL. */
-static int field(struct rows *r, int width, int64_t *v, struct bpt_error *err)
-{
-	int32_t len;
-	int rc;
-
-	if ((rc = need(r, 4, err)))
-		return rc;
-	len = get32(r);
-	*v = 0;
-	if (len == -1)
-		return 0;
-	if (len != width)
-		return bpt_error_set(err, -EPROTO, "trace %" PRId64 ": a COPY field of %d bytes,"
-				     " expected %d", r->id, len, width);
-	if ((rc = need(r, width, err)))
-		return rc;
-	*v = width == 8 ? get64(r) : width == 4 ? get32(r) : get16(r);
-	return 1;
-}
-
 static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 {
+	static unsigned char width[1 + ST_IO_N];
 	struct rows *r = arg;
+	int64_t v[1 + ST_IO_N];
+	unsigned char null[1 + ST_IO_N];
 	struct st_io io;
 	int rc;
 
-	while (r->off >= r->len) {
-		PQfreemem(r->msg);
-		r->msg = NULL;
-		r->off = 0;
-		r->len = PQgetCopyData(r->c, &r->msg, 0);
-		if (r->len == -1)
-			return 0;
-		if (r->len < 0)
-			return pg_fail(r->c, NULL, err, "cannot read the I/Os");
-		if (r->header) {
-			if ((rc = need(r, 19, err)) || memcmp(r->msg, "PGCOPY\n\377\r\n\0", 11))
-				return rc ? rc : bpt_error_set(err, -EPROTO, "not a binary COPY stream");
-			r->off = 15; /* signature, flags */
-			int32_t ext = get32(r);
-			if (ext < 0 || (rc = need(r, ext, err)))
-				return rc ? rc : bpt_error_set(err, -EPROTO, "not a binary COPY stream");
-			r->off += ext;
-			r->header = 0;
-		}
+	if (!width[0]) {
+		width[0] = 8;
+		memcpy(width + 1, st_io_width, ST_IO_N);
 	}
-	if ((rc = need(r, 2, err)))
+	if ((rc = pg_copyout_row(&r->in, 1 + ST_IO_N, width, v, null, err)) <= 0)
 		return rc;
-	int16_t n = get16(r);
-	if (n == -1) { /* the trailer */
-		r->off = r->len;
-		return next_row(arg, rec, err);
-	}
-	if (n != 1 + ST_IO_N)
-		return bpt_error_set(err, -EPROTO, "trace %" PRId64 ": COPY rows of %d fields", r->id, n);
-	int64_t idx;
-	if ((rc = field(r, 8, &idx, err)) < 0)
-		return rc;
-	if (r->check && idx != r->next_idx)
+	if (r->check && v[0] != r->next_idx)
 		return bpt_error_set(err, -EAGAIN, "trace %" PRId64 ": rows out of order", r->id);
 	r->next_idx++;
-	for (int i = 0; i < ST_IO_N; i++) {
-		if ((rc = field(r, st_io_width[i], &io.v[i], err)) < 0)
-			return rc;
-		io.null[i] = !rc;
-	}
+	memcpy(io.v, v + 1, sizeof(io.v));
+	memcpy(io.null, null + 1, sizeof(io.null));
 	st_io_to_record(&io, rec);
 	return 1;
 }
@@ -242,9 +165,9 @@ static int next_row(void *arg, struct bpt_record *rec, struct bpt_error *err)
 static int fetch_once(struct local *l, int64_t id, uint32_t columns, int ordered,
 		      struct bpt_error *err)
 {
-	struct rows r = { .c = l->c, .header = 1, .id = id, .check = !ordered };
+	struct rows r = { .id = id, .check = !ordered };
 	PGresult *res;
-	char sql[1024];
+	char sql[1024], what[40];
 	int rc;
 
 	snprintf(sql, sizeof(sql), "COPY (SELECT idx, " ST_IO_COLS " FROM ios WHERE trace_id = %"
@@ -256,6 +179,8 @@ static int fetch_once(struct local *l, int64_t id, uint32_t columns, int ordered
 		return rc;
 	}
 	PQclear(res);
+	snprintf(what, sizeof(what), "trace %" PRId64, id);
+	pg_copyout_init(&r.in, l->c, what);
 	/* a savepoint: the reader may be inside a transaction of its own */
 	if (!(rc = adb_exec(l->db, "SAVEPOINT fetch", err))) {
 		rc = import_ios(l->db, id, columns, next_row, &r, err);
@@ -264,20 +189,7 @@ static int fetch_once(struct local *l, int64_t id, uint32_t columns, int ordered
 		if (sqlite3_exec(l->db, "RELEASE fetch", NULL, NULL, NULL) != SQLITE_OK && !rc)
 			rc = adb_fail(l->db, err, "cannot keep the I/Os");
 	}
-	/* drain what is left of the stream and its result */
-	while (r.len >= 0 || r.msg) {
-		PQfreemem(r.msg);
-		r.msg = NULL;
-		if (r.len == -1)
-			break;
-		r.len = PQgetCopyData(l->c, &r.msg, 0);
-	}
-	while ((res = PQgetResult(l->c))) {
-		if (!rc && PQresultStatus(res) != PGRES_COMMAND_OK)
-			rc = pg_fail(l->c, res, err, "cannot read the I/Os");
-		PQclear(res);
-	}
-	return rc;
+	return pg_copyout_end(&r.in, rc, err);
 }
 
 static int fetch(struct local *l, int64_t id, struct bpt_error *err)
@@ -315,6 +227,33 @@ int adb_need_ios(sqlite3 *db, int64_t id, struct bpt_error *err)
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	l->loaded = grown;
 	l->loaded[l->nloaded++] = id;
+	return 0;
+}
+
+int adb_remote_ios(sqlite3 *db, int64_t id, uint64_t n, const struct adb_ios **out,
+		   struct bpt_error *err)
+{
+	struct local *l = find(db);
+	int rc;
+
+	*out = NULL;
+	if (!l)
+		return 0; /* a SQLite file */
+	for (size_t i = 0; i < l->nloaded; i++)
+		if (l->loaded[i] == id)
+			return 0; /* in the copy's tables already */
+	for (int i = 0; i < 2; i++)
+		if (l->rows[i].id == id && l->rows[i].n == n) {
+			l->used[i] = ++l->tick;
+			*out = &l->rows[i];
+			return 0;
+		}
+	int i = l->used[0] > l->used[1]; /* the older */
+	pg_rows_free(&l->rows[i]);
+	if ((rc = pg_rows_fetch(l->c, id, n, &l->rows[i], err)))
+		return rc;
+	l->used[i] = ++l->tick;
+	*out = &l->rows[i];
 	return 0;
 }
 
@@ -429,6 +368,8 @@ void adb_close(sqlite3 *db)
 		PQfinish(l->w);
 		free(l->value);
 		free(l->loaded);
+		pg_rows_free(&l->rows[0]);
+		pg_rows_free(&l->rows[1]);
 		memset(l, 0, sizeof(*l));
 	}
 	sqlite3_close(db);

@@ -311,6 +311,10 @@ static int depth_sorted(struct st_source *src, struct scan *s, struct bpt_error 
 	char *sql;
 	int rc;
 
+	/* the sorted query reads the rows in the database's tables (a
+	 * PostgreSQL working copy fetches them now) */
+	if ((rc = adb_need_ios(db, src->id, err)))
+		return rc;
 	depth_reset(s);
 	s->rep->depth_resorted = 1;
 	sql = sqlite3_mprintf("SELECT t, k FROM (SELECT issue_ns AS t, 0 AS k FROM %s"
@@ -340,6 +344,8 @@ static int seeks_sorted(struct st_source *src, struct scan *s, struct bpt_error 
 	char *sql;
 	int rc;
 
+	if ((rc = adb_need_ios(db, src->id, err)))
+		return rc;
 	seek_reset(s);
 	s->rep->seeks_resorted = 1;
 	sql = sqlite3_mprintf("SELECT dev, sector, bytes FROM %s WHERE bytes > 0 AND dev >= 0"

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db.h"
 #include "progress.h"
 #include "stats_report.h"
 
@@ -80,6 +81,9 @@ struct st_source {
 	uint32_t columns;           /* file: the header's optional columns */
 	struct bpt_reader *r;       /* file */
 	void *scan;                 /* the source's pass state */
+	/* database: the I/Os held in memory for a PostgreSQL working copy
+	 * (adb_remote_ios), NULL: the database's tables */
+	const struct adb_ios *remote;
 	struct progress *progress;  /* NULL, or the terminal's progress line */
 	char name[4112];            /* "trace 3", or the file: for messages */
 	/* --files (files_filter.h): the rows kept are those whose bit is set

@@ -80,9 +80,13 @@ static int db_trace_row(struct st_source *src, struct st_report *rep, uint64_t *
 	snprintf(rep->label, sizeof(rep->label), "%s", text_or(st, 13));
 	snprintf(rep->transform, sizeof(rep->transform), "%s", text_or(st, 14));
 	sqlite3_finalize(st);
-	if ((rc = adb_need_ios(db, id, err)))
+	/* a PostgreSQL store's rows in memory, else in the tables */
+	if ((rc = adb_remote_ios(db, id, *n, &src->remote, err)) ||
+	    (!src->remote && (rc = adb_need_ios(db, id, err))))
 		return rc;
-	if ((src->columns & (BPT_COL_FILE | BPT_COL_CAUSE)) && (rc = files_lost(src, rep, err)))
+	if (src->remote)
+		rep->files_lost = (src->columns & BPT_COL_FILE) && src->remote->files_lost;
+	else if ((src->columns & (BPT_COL_FILE | BPT_COL_CAUSE)) && (rc = files_lost(src, rep, err)))
 		return rc;
 	if ((rc = run_verify_load(db, id, &rep->verify, err)))
 		return rc;
@@ -105,6 +109,9 @@ struct kind_row {
 };
 
 struct db_scan {
+	const struct adb_ios *rem; /* the rows in memory (src->remote) */
+	uint64_t pos;              /* rem: the next row */
+	size_t wide, file2;        /* rem: the next of each */
 	sqlite3_stmt *rows, *marks;
 	struct kind_row *kinds;
 	size_t nkinds;
@@ -124,52 +131,63 @@ static void db_scan_end(struct st_source *src)
 	src->scan = NULL;
 }
 
+/* Kind v[0] (the columns of ADB_KIND_SQL); the first one seen is the
+ * largest (the kinds come in descending order). */
+static int set_kind(struct st_source *src, struct db_scan *sc, const int64_t *v,
+		    struct bpt_error *err)
+{
+	int64_t k = v[0];
+	unsigned op = (unsigned)v[3];
+
+	if (k < 0 || k >= (1 << 24) || (sc->kinds && (size_t)k >= sc->nkinds))
+		return bpt_error_set(err, -EIO, "%s: kind %lld out of range", src->name, (long long)k);
+	if (!sc->kinds) {
+		sc->nkinds = (size_t)k + 1;
+		if (!(sc->kinds = calloc(sc->nkinds, sizeof(*sc->kinds))))
+			return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
+	}
+	sc->kinds[k] = (struct kind_row){
+		.dev = (uint16_t)v[1],
+		.bytes = (uint32_t)v[2],
+		.op = (uint8_t)(op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1),
+		.pid = (uint32_t)v[4],
+		.comm = (uint32_t)v[5],
+		.error = (int)v[6],
+		.completion = (uint8_t)v[7],
+		.file_class = (uint8_t)v[8],
+		.file_dev = (uint32_t)v[9],
+		.file_bytes = (uint32_t)v[10],
+		.known = 1,
+	};
+	return 0;
+}
+
 static int load_kinds(struct st_source *src, struct db_scan *sc, struct bpt_error *err)
 {
+	int64_t v[ADB_KIND_VALS];
 	sqlite3_stmt *st;
-	int rc;
+	int rc = 0, step;
 
+	if (sc->rem) {
+		for (size_t i = 0; i < sc->rem->nkinds && !rc; i++)
+			rc = set_kind(src, sc, sc->rem->kinds[i], err);
+		return rc;
+	}
 	/* "By program" credits the task that caused the I/O where the trace
-	 * knows it (cause_pid, version 8), as a report of the file does */
-	if (sqlite3_prepare_v2(src->db, "SELECT kind, dev, bytes, op, coalesce(cause_pid, pid),"
-			       " coalesce(cause_comm_id, comm_id), error, completion,"
-			       " coalesce(file_class, 0), coalesce(file_dev, 0), coalesce(file_bytes, 0)"
-			       " FROM io_kinds WHERE trace_id = ? ORDER BY kind DESC", -1, &st,
-			       NULL) != SQLITE_OK)
+	 * knows it (cause_pid, version 8), as a report of the file does;
+	 * ADB_KIND_SQL's $1 is SQLite's ?1 */
+	if (sqlite3_prepare_v2(src->db, ADB_KIND_SQL, -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the kinds of I/O");
 	sqlite3_bind_int64(st, 1, src->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t k = sqlite3_column_int64(st, 0);
-		unsigned op = (unsigned)sqlite3_column_int(st, 3);
-
-		if (k < 0 || k >= (1 << 24)) {
-			sqlite3_finalize(st);
-			return bpt_error_set(err, -EIO, "%s: kind %lld out of range", src->name,
-				       (long long)k);
-		}
-		if (!sc->kinds) { /* the first row has the largest kind */
-			sc->nkinds = (size_t)k + 1;
-			if (!(sc->kinds = calloc(sc->nkinds, sizeof(*sc->kinds)))) {
-				sqlite3_finalize(st);
-				return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
-			}
-		}
-		sc->kinds[k] = (struct kind_row){
-			.dev = (uint16_t)sqlite3_column_int(st, 1),
-			.bytes = (uint32_t)sqlite3_column_int64(st, 2),
-			.op = (uint8_t)(op < BPT_OP__COUNT ? op : BPT_OP__COUNT - 1),
-			.pid = (uint32_t)sqlite3_column_int64(st, 4),
-			.comm = (uint32_t)sqlite3_column_int64(st, 5),
-			.error = sqlite3_column_int(st, 6),
-			.completion = (uint8_t)sqlite3_column_int(st, 7),
-			.file_class = (uint8_t)sqlite3_column_int(st, 8),
-			.file_dev = (uint32_t)sqlite3_column_int64(st, 9),
-			.file_bytes = (uint32_t)sqlite3_column_int64(st, 10),
-			.known = 1,
-		};
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < ADB_KIND_VALS; i++)
+			v[i] = sqlite3_column_int64(st, i);
+		rc = set_kind(src, sc, v, err);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : adb_fail(src->db, err, "cannot read the kinds of I/O");
+	if (rc)
+		return rc;
+	return step == SQLITE_DONE ? 0 : adb_fail(src->db, err, "cannot read the kinds of I/O");
 }
 
 /* The pass's state into src->scan (freed by db_scan_end, also after a
@@ -190,6 +208,8 @@ static int db_scan_open(struct st_source *src, struct bpt_error *err)
 		return bpt_error_set(err, -ENOMEM, "%s: out of memory", src->name);
 	src->scan = sc;
 	sc->blk = -1;
+	if ((sc->rem = src->remote))
+		return load_kinds(src, sc, err);
 	if (sqlite3_prepare_v2(src->db, "SELECT io_base, ios FROM traces WHERE id = ?", -1, &st,
 			       NULL) != SQLITE_OK)
 		return adb_fail(src->db, err, "cannot read the trace");
@@ -250,6 +270,70 @@ static int mark_of(struct st_source *src, struct db_scan *sc, int64_t blk, struc
 	return 0;
 }
 
+/* The fields of row r that its kind k holds. */
+static void kind_into(struct st_row *r, const struct kind_row *k)
+{
+	r->dev = k->dev;
+	r->bytes = k->bytes;
+	r->op = k->op;
+	r->pid = k->pid;
+	r->comm = k->comm;
+	r->error = k->error;
+	r->completion = k->completion;
+	r->file_class = k->file_class;
+	r->file_dev = k->file_dev;
+	r->file_bytes = k->file_bytes;
+}
+
+/* db_scan_fill from the rows in memory (struct adb_ios). */
+static long mem_fill(struct st_source *src, struct db_scan *sc, struct st_row *rows, size_t max,
+		     struct bpt_error *err)
+{
+	const struct adb_ios *m = sc->rem;
+	size_t n = 0;
+
+	for (; n < max && sc->pos < m->n; sc->pos++) {
+		const struct adb_io *io = &m->rows[sc->pos];
+		uint64_t i = sc->pos;
+		int64_t wait = io->wait, service = io->service;
+		const struct kind_row *k;
+
+		if (io->kind >= sc->nkinds || !sc->kinds[io->kind].known)
+			return bpt_error_set(err, -EIO, "%s: I/O %llu: kind %u is not in io_kinds",
+					     src->name, (unsigned long long)i, io->kind);
+		if (io->flags & ADB_IO_WIDE) {
+			while (sc->wide < m->nwide && m->wide[sc->wide].idx < (int64_t)i)
+				sc->wide++;
+			if (sc->wide == m->nwide || m->wide[sc->wide].idx != (int64_t)i)
+				return bpt_error_set(err, -EIO, "%s: I/O %llu has no times (io_wide)",
+						     src->name, (unsigned long long)i);
+			wait = m->wide[sc->wide].wait;
+			service = m->wide[sc->wide].service;
+		}
+		while (sc->file2 < m->nfile2 && m->file2[sc->file2].idx < (int64_t)i)
+			sc->file2++;
+		const struct adb_io_file2 *f2 = sc->file2 < m->nfile2 &&
+			m->file2[sc->file2].idx == (int64_t)i ? &m->file2[sc->file2] : NULL;
+		k = &sc->kinds[io->kind];
+		rows[n++] = (struct st_row){
+			.idx = i,
+			.queue = (uint64_t)(io->issue - wait),
+			.issue = (uint64_t)io->issue,
+			.complete = (uint64_t)(io->issue + service),
+			.sector = (uint64_t)io->sector,
+			.sched = m->sched ? (uint64_t)m->sched[i] : 0,
+			.has_sched = !!(io->flags & ADB_IO_SCHED),
+			.source_index = m->source ? (uint64_t)m->source[i] : 0,
+			.inode = m->inode ? (uint64_t)m->inode[i] : 0,
+			.file2_dev = f2 ? (uint32_t)f2->dev : 0,
+			.inode2 = f2 ? (uint64_t)f2->inode : 0,
+			.file2_bytes = f2 ? (uint32_t)f2->bytes : 0,
+		};
+		kind_into(&rows[n - 1], k);
+	}
+	return (long)n;
+}
+
 static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			 struct bpt_error *err)
 {
@@ -258,6 +342,8 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 	size_t n = 0;
 	int rc = SQLITE_ROW;
 
+	if (sc->rem)
+		return mem_fill(src, sc, rows, max, err);
 	while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t rowid = sqlite3_column_int64(st, 0);
 		int64_t kind = sqlite3_column_int64(st, 5);
@@ -277,25 +363,16 @@ static long db_scan_fill(struct st_source *src, struct st_row *rows, size_t max,
 			.queue = (uint64_t)(issue - sqlite3_column_int64(st, 2)),
 			.issue = (uint64_t)issue,
 			.complete = (uint64_t)(issue + sqlite3_column_int64(st, 3)),
-			.dev = k->dev,
 			.sector = (uint64_t)sqlite3_column_int64(st, 4),
-			.bytes = k->bytes,
-			.op = k->op,
-			.pid = k->pid,
-			.comm = k->comm,
-			.error = k->error,
-			.completion = k->completion,
 			.sched = (uint64_t)sqlite3_column_int64(st, 6),
 			.has_sched = sqlite3_column_type(st, 6) == SQLITE_INTEGER,
-			.file_class = k->file_class,
-			.file_dev = k->file_dev,
 			.source_index = (uint64_t)sqlite3_column_int64(st, 7),
-			.file_bytes = k->file_bytes,
 			.inode = (uint64_t)sqlite3_column_int64(st, 8),
 			.file2_dev = (uint32_t)sqlite3_column_int64(st, 9),
 			.inode2 = (uint64_t)sqlite3_column_int64(st, 10),
 			.file2_bytes = (uint32_t)sqlite3_column_int64(st, 11),
 		};
+		kind_into(&rows[n - 1], k);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return adb_fail(src->db, err, "cannot read the trace");

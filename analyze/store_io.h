@@ -25,6 +25,16 @@
 	" op, flags, completion, file_class"
 #define ST_IO_N 31
 
+/* Column i of ST_IO_COLS (struct st_io v[i], null[i]). */
+enum st_io_col {
+	ST_C_QUEUE, ST_C_ISSUE, ST_C_COMPLETE, ST_C_SECTOR, ST_C_CGROUP, ST_C_PID, ST_C_BYTES,
+	ST_C_SCHED, ST_C_SOURCE, ST_C_FILE_DEV, ST_C_INODE, ST_C_FILE_OFFSET, ST_C_FILE_BYTES,
+	ST_C_FILE2_DEV, ST_C_INODE2, ST_C_FILE2_OFFSET, ST_C_FILE2_BYTES, ST_C_CAUSE_PID,
+	ST_C_CAUSE_CGROUP, ST_C_CAUSE2_PID, ST_C_CAUSE2_CGROUP, ST_C_COMM, ST_C_DEV, ST_C_ERROR,
+	ST_C_MEMBER, ST_C_CAUSE_COMM, ST_C_CAUSE2_COMM, ST_C_OP, ST_C_FLAGS, ST_C_COMPLETION,
+	ST_C_FILE_CLASS, ST_C_N
+};
+
 /* Bytes of each column's binary value in a COPY (8, 4 or 2). */
 extern const unsigned char st_io_width[ST_IO_N];
 

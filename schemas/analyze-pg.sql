@@ -7,10 +7,11 @@
 -- analyze/pg.c embeds this file at build time and runs it, under an
 -- advisory lock, on a database that has no blkpeak_schema row yet.
 -- The differences from SQLite (schemas/analyze-db.md, "PostgreSQL"):
---   - the I/Os are one table `ios` with the columns of SQLite's view `ios`,
---     partitioned by trace (LIST on trace_id): each trace's rows are one
---     partition ios_t<ID>, filled by COPY (binary) and attached when the
---     import commits; deleting a trace drops its partition;
+--   - the I/Os are SQLite's io_rows and io_kinds (version 10; the view
+--     `ios` shows them with SQLite's columns), io_rows partitioned by trace
+--     (LIST on trace_id): each trace's rows are one partition io_rows_t<ID>,
+--     filled by COPY (binary, FREEZE) and attached when the import
+--     commits; deleting a trace drops its partitions;
 --   - `hosts` lists the machines that recorded or imported traces;
 --     traces.host_id is the recording host, traces.imported_on the
 --     machine that imported it and traces.imported_by the role.
@@ -81,45 +82,109 @@ CREATE TABLE ops (
 INSERT INTO ops (op, name) VALUES
 	(0, 'read'), (1, 'write'), (2, 'flush'), (3, 'discard'), (4, 'write-zeroes');
 
--- One row per I/O, the columns of SQLite's view `ios` (and its NULL
--- rules: the replay, file and cause columns only where the trace carries
--- them); one partition per trace. Columns are ordered 8-byte first so
--- that rows carry no padding.
-CREATE TABLE ios (
-	trace_id       bigint   NOT NULL,
-	idx            bigint   NOT NULL,
-	queue_ns       bigint   NOT NULL,
-	issue_ns       bigint   NOT NULL,
-	complete_ns    bigint   NOT NULL,
-	sector         bigint   NOT NULL,
-	cgroup_id      bigint   NOT NULL,
-	pid            bigint   NOT NULL,
-	bytes          bigint   NOT NULL,
-	sched_ns       bigint,
-	source_index   bigint,
-	file_dev       bigint,             -- version 8: the file and cause columns
-	inode          bigint,
-	file_offset    bigint,
-	file_bytes     bigint,
-	file2_dev      bigint,
-	inode2         bigint,
-	file2_offset   bigint,
-	file2_bytes    bigint,
-	cause_pid      bigint,
-	cause_cgroup   bigint,
-	cause2_pid     bigint,
-	cause2_cgroup  bigint,
-	comm_id        integer  NOT NULL,
-	dev            integer  NOT NULL,
-	error          integer  NOT NULL,
-	member         integer,
-	cause_comm_id  integer,
-	cause2_comm_id integer,
-	op             smallint NOT NULL,
-	flags          smallint NOT NULL,
-	completion     smallint NOT NULL,
-	file_class     smallint
+-- The I/Os (version 10), stored as SQLite stores them (analyze.sql,
+-- io_rows and io_kinds) and shown by the view `ios` below with the
+-- columns of SQLite's view `ios`:
+--   - io_rows: one row per I/O, partitioned by trace (LIST on trace_id;
+--     the partition of trace N is io_rows_tN), with what varies from
+--     I/O to I/O: the issue time, the wait (issue - queue) and service
+--     (complete - issue) in 4 bytes each, the sector, the kind. Columns
+--     ordered 8-byte first: 40 bytes of data, 7 columns (the NULL bitmap
+--     fits the 24-byte row header), 68 bytes per I/O with the line
+--     pointer. No NOT NULL on the parent: the partition is filled by
+--     COPY FREEZE before it is attached, and the importer writes every
+--     column (wait_ns and service_ns NULL only where io_wide has them);
+--   - io_kinds: the distinct (device, size, op, flags, process, error,
+--     completion, file class, file system, file's bytes, cause) of a
+--     trace, as SQLite's io_kinds;
+--   - io_replay (runs), io_files (data I/Os of a trace with files),
+--     io_files2 (a second file), io_wide (a wait or service of 2^31 ns
+--     or more): rows only where the trace has such values.
+CREATE TABLE io_rows (
+	issue_ns   bigint,
+	sector     bigint,
+	idx        bigint,
+	trace_id   integer,
+	wait_ns    integer,   -- NULL: in io_wide
+	service_ns integer,   -- NULL: in io_wide
+	kind       integer
 ) PARTITION BY LIST (trace_id);
+
+CREATE TABLE io_kinds (
+	trace_id      integer NOT NULL,
+	kind          integer NOT NULL,
+	dev           integer NOT NULL,
+	bytes         bigint  NOT NULL,
+	op            smallint NOT NULL,
+	flags         smallint NOT NULL,
+	pid           bigint  NOT NULL,
+	comm_id       integer NOT NULL,
+	cgroup_id     bigint  NOT NULL,
+	error         integer NOT NULL,
+	completion    smallint NOT NULL,
+	file_class    smallint,
+	file_dev      bigint,
+	file_bytes    bigint,
+	cause_pid     bigint,
+	cause_comm_id integer,
+	cause_cgroup  bigint,
+	PRIMARY KEY (trace_id, kind)
+);
+
+CREATE TABLE io_replay (
+	trace_id     integer,
+	idx          bigint,
+	sched_ns     bigint,
+	source_index bigint,
+	member       integer
+) PARTITION BY LIST (trace_id);
+
+CREATE TABLE io_files (
+	trace_id    integer,
+	idx         bigint,
+	inode       bigint,
+	file_offset bigint
+) PARTITION BY LIST (trace_id);
+
+CREATE TABLE io_files2 (
+	trace_id       integer NOT NULL,
+	idx            bigint NOT NULL,
+	file2_dev      bigint NOT NULL,
+	inode2         bigint NOT NULL,
+	file2_offset   bigint,
+	file2_bytes    bigint NOT NULL,
+	cause2_pid     bigint,
+	cause2_comm_id integer,
+	cause2_cgroup  bigint,
+	PRIMARY KEY (trace_id, idx)
+);
+
+CREATE TABLE io_wide (
+	trace_id   integer NOT NULL,
+	idx        bigint NOT NULL,
+	wait_ns    bigint NOT NULL,
+	service_ns bigint NOT NULL,
+	PRIMARY KEY (trace_id, idx)
+);
+
+-- One row per I/O with the columns (and NULL rules) of SQLite's view
+-- `ios`: WHERE trace_id = N reads trace N's partitions only.
+CREATE VIEW ios AS
+	SELECT r.trace_id, r.idx,
+	       r.issue_ns - coalesce(r.wait_ns, w.wait_ns) AS queue_ns, r.issue_ns,
+	       r.issue_ns + coalesce(r.service_ns, w.service_ns) AS complete_ns,
+	       r.sector, k.cgroup_id, k.pid, k.bytes, x.sched_ns, x.source_index,
+	       k.file_dev, f.inode, f.file_offset, k.file_bytes,
+	       g.file2_dev, g.inode2, g.file2_offset, g.file2_bytes,
+	       k.cause_pid, k.cause_cgroup, g.cause2_pid, g.cause2_cgroup,
+	       k.comm_id, k.dev, k.error, x.member, k.cause_comm_id, g.cause2_comm_id,
+	       k.op, k.flags, k.completion, k.file_class
+	FROM io_rows r
+	JOIN io_kinds k ON k.trace_id = r.trace_id AND k.kind = r.kind
+	LEFT JOIN io_wide w ON w.trace_id = r.trace_id AND w.idx = r.idx
+	LEFT JOIN io_replay x ON x.trace_id = r.trace_id AND x.idx = r.idx
+	LEFT JOIN io_files f ON f.trace_id = r.trace_id AND f.idx = r.idx
+	LEFT JOIN io_files2 g ON g.trace_id = r.trace_id AND g.idx = r.idx;
 
 CREATE TABLE file_classes (
 	class bigint PRIMARY KEY,
@@ -275,4 +340,4 @@ CREATE VIEW io_detail AS
 	LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id
 	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
-INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 9);
+INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 10);

@@ -42,8 +42,21 @@ for db in "$T/s.db" "$PG"; do
 		fail "import into $db: $(cat "$T/err")"
 done
 [ "$(pg_psql -c 'SELECT count(*) FROM traces')" = 3 ] || fail "not 3 traces on the server"
-[ "$(pg_psql -c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'ios'::regclass")" = 3 ] ||
+[ "$(pg_psql -c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'io_rows'::regclass")" = 3 ] ||
 	fail "not one partition per trace"
+# schema 10: the run's replay columns and the capture's data I/Os' files
+# are rows of their own tables, the generated trace has none
+[ "$(pg_psql -c "SELECT string_agg(DISTINCT trace_id::text, ',') FROM io_replay")" = 2 ] ||
+	fail "io_replay: $(pg_psql -c 'SELECT trace_id, count(*) FROM io_replay GROUP BY 1')"
+[ "$(pg_psql -c "SELECT string_agg(DISTINCT trace_id::text, ',') FROM io_files")" = 1 ] ||
+	fail "io_files: $(pg_psql -c 'SELECT trace_id, count(*) FROM io_files GROUP BY 1')"
+q_all="SELECT trace_id, idx, queue_ns, issue_ns, complete_ns, sector, cgroup_id, pid, bytes,
+	sched_ns, source_index, file_dev, inode, file_offset, file_bytes, file2_dev, inode2,
+	file2_offset, file2_bytes, cause_pid, cause_cgroup, cause2_pid, cause2_cgroup, comm_id, dev,
+	error, member, cause_comm_id, cause2_comm_id, op, flags, completion, file_class
+	FROM ios ORDER BY trace_id, idx"
+[ "$(sqlite3 -separator '|' "$T/s.db" "$q_all" | md5sum)" = "$(pg_psql -c "$q_all" | md5sum)" ] ||
+	fail "the view ios differs from SQLite's"
 [ "$(pg_psql -c 'SELECT count(*) FROM ios')" = "$(sqlite3 "$T/s.db" 'SELECT count(*) FROM ios')" ] ||
 	fail "the I/O counts differ"
 [ "$(pg_psql -c 'SELECT count(*) FROM traces WHERE host_id IS NULL OR imported_on IS NULL OR imported_by IS NULL')" = 0 ] ||
@@ -77,17 +90,46 @@ for id in 1 2 3; do
 		fail "report $id (PostgreSQL): $(cat "$T/err")"
 	same_json "$T/r$id.s.json" "$T/r$id.p.json" "report $id"
 done
-# The working copy reads a partition in its physical order, checked row by
-# row; one rewritten out of idx order (CLUSTER on a descending index) is
-# read again sorted, with the same report.
-pg_psql -c "CREATE INDEX ios_t3_desc ON ios_t3 (idx DESC)" -c "CLUSTER ios_t3 USING ios_t3_desc" >/dev/null ||
-	fail "cluster"
-[ "$(pg_psql -c 'SELECT idx FROM ios_t3 LIMIT 1')" != 0 ] || fail "the partition is still in idx order"
+# A report places each row at its idx; the working copy (export, plot)
+# reads a partition in its physical order, checked row by row, and one
+# rewritten out of idx order (CLUSTER on a descending index) is read
+# again sorted: the same report and export.
+pg_psql -c "CREATE INDEX io_rows_t3_desc ON io_rows_t3 (idx DESC)" \
+	-c "CLUSTER io_rows_t3 USING io_rows_t3_desc" >/dev/null || fail "cluster"
+[ "$(pg_psql -c 'SELECT idx FROM io_rows_t3 LIMIT 1')" != 0 ] || fail "the partition is still in idx order"
 "$BLKPEAK" analyze report 3 --json --db "$PG" >"$T/r3.c.json" || fail "report of a clustered partition"
 same_json "$T/r3.s.json" "$T/r3.c.json" "report 3 after CLUSTER"
+"$BLKPEAK" analyze export 3 --csv --db "$T/s.db" >"$T/e3.s.csv" &&
+	"$BLKPEAK" analyze export 3 --csv --db "$PG" >"$T/e3.p.csv" || fail "export of a clustered partition"
+cmp -s "$T/e3.s.csv" "$T/e3.p.csv" || fail "export 3 after CLUSTER differs"
+# Service times of 2^31 ns or more (3 s and 2.5 s, an MSR trace) do not
+# fit io_rows' 4-byte columns: io_wide holds them, the view and the
+# report give them exactly.
+printf '%s\n' 128166372003061629,hm,0,Read,383496192,32768,30000000 \
+	128166372003061700,hm,0,Write,4096,4096,1500 128166372003061800,hm,0,Read,8192,4096,25000000 \
+	>"$T/long.csv"
+"$BLKPEAK" convert -q "$T/long.csv" -o "$T/long.bpt" || fail "convert long.csv"
+pg_psql -c "CREATE DATABASE wide" >/dev/null
+WIDE="postgresql://blkpeak@/wide?host=$PG_DIR"
+n=0
+for db in "$T/w.db" "$WIDE"; do
+	n=$((n + 1))
+	"$BLKPEAK" analyze import -q "$T/long.bpt" --db "$db" || fail "import long.bpt into $db"
+	"$BLKPEAK" analyze report 1 --json --db "$db" >"$T/w$n.json" || fail "report of long.bpt from $db"
+done
+same_json "$T/w1.json" "$T/w2.json" "report of long.bpt"
+[ "$(psql "$WIDE" -qAt -c 'SELECT idx, service_ns FROM io_wide ORDER BY idx' | tr '\n' ' ')" = "0|3000000000 2|2500000000 " ] ||
+	fail "io_wide: $(psql "$WIDE" -qAt -c 'SELECT * FROM io_wide')"
+q_t="SELECT idx, queue_ns, issue_ns, complete_ns FROM ios ORDER BY idx"
+[ "$(sqlite3 "$T/w.db" "$q_t")" = "$(psql "$WIDE" -qAt -c "$q_t")" ] || fail "long times differ in ios"
 "$BLKPEAK" analyze report 1 --files '*photo*' --json --db "$T/s.db" >"$T/f.s.json" &&
 	"$BLKPEAK" analyze report 1 --files '*photo*' --json --db "$PG" >"$T/f.p.json" || fail "report --files"
 same_json "$T/f.s.json" "$T/f.p.json" "report 1 --files"
+# a run under --files: its I/Os kept by the files of the trace it
+# replayed (both traces' rows held at once on PostgreSQL)
+"$BLKPEAK" analyze report 2 --files '*photo*' --json --db "$T/s.db" >"$T/f2.s.json" &&
+	"$BLKPEAK" analyze report 2 --files '*photo*' --json --db "$PG" >"$T/f2.p.json" || fail "report 2 --files"
+same_json "$T/f2.s.json" "$T/f2.p.json" "report 2 --files"
 q_files="SELECT file, count(*), sum(file_bytes), count(DISTINCT file_path), count(cause_comm)
 	 FROM io_detail WHERE trace_id = 1 GROUP BY file ORDER BY file"
 [ "$(sqlite3 "$T/s.db" "$q_files")" = "$(pg_psql -c "$q_files")" ] ||
@@ -111,11 +153,31 @@ done
 	fail "html"
 [ "$(diff "$T/h.s.html" "$T/h.p.html" | grep -c '^[<>]')" -le 2 ] || fail "html differs beyond its source line"
 
-# A schema-7 store (made from a new one, as db_to_v6 does for SQLite) is
-# refused read-only and migrated by the next import.
+# A schema-7 store (made from a new one, as db_to_v6 does for SQLite: the
+# I/Os back into one wide partitioned table `ios`, schema 9's, then the
+# columns of 8 dropped) is refused read-only and migrated by the next
+# import (7 -> 8 -> 9 -> 10: the rows move into io_rows and io_kinds).
 pg_psql -c "CREATE DATABASE v7" >/dev/null
 V7="postgresql://blkpeak@/v7?host=$PG_DIR"
-"$BLKPEAK" analyze import -q "$T/gen.bpt" --db "$V7" || fail "import into v7"
+"$BLKPEAK" analyze import -q "$T/gen.bpt" "$T/long.bpt" --db "$V7" || fail "import into v7"
+psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "CREATE TABLE ios_v9 (trace_id bigint NOT NULL,
+	idx bigint NOT NULL, queue_ns bigint NOT NULL, issue_ns bigint NOT NULL,
+	complete_ns bigint NOT NULL, sector bigint NOT NULL, cgroup_id bigint NOT NULL,
+	pid bigint NOT NULL, bytes bigint NOT NULL, sched_ns bigint, source_index bigint,
+	file_dev bigint, inode bigint, file_offset bigint, file_bytes bigint, file2_dev bigint,
+	inode2 bigint, file2_offset bigint, file2_bytes bigint, cause_pid bigint,
+	cause_cgroup bigint, cause2_pid bigint, cause2_cgroup bigint, comm_id integer NOT NULL,
+	dev integer NOT NULL, error integer NOT NULL, member integer, cause_comm_id integer,
+	cause2_comm_id integer, op smallint NOT NULL, flags smallint NOT NULL,
+	completion smallint NOT NULL, file_class smallint) PARTITION BY LIST (trace_id);
+	CREATE TABLE ios_t1 PARTITION OF ios_v9 FOR VALUES IN (1);
+	CREATE TABLE ios_t2 PARTITION OF ios_v9 FOR VALUES IN (2);
+	INSERT INTO ios_v9 SELECT * FROM ios;
+	DROP VIEW io_detail; DROP VIEW ios;
+	DROP TABLE io_rows, io_kinds, io_replay, io_files, io_files2, io_wide;
+	ALTER TABLE ios_v9 RENAME TO ios;
+	CREATE VIEW io_detail AS SELECT ios.* FROM ios; UPDATE blkpeak_schema SET version = 9" ||
+	fail "making a schema-9 store"
 psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "DROP VIEW io_detail; ALTER TABLE ios DROP COLUMN file_dev,
 	DROP COLUMN inode, DROP COLUMN file_offset, DROP COLUMN file_bytes, DROP COLUMN file2_dev,
 	DROP COLUMN inode2, DROP COLUMN file2_offset, DROP COLUMN file2_bytes, DROP COLUMN cause_pid,
@@ -126,16 +188,23 @@ psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "DROP VIEW io_detail; ALTER TABLE ios DROP
 	fail "making a schema-7 store"
 "$BLKPEAK" analyze report 1 --db "$V7" 2>&1 >/dev/null | grep -q "old schema version 7" || fail "v7 read-only not refused"
 "$BLKPEAK" analyze import -q "$T/cap.bpt" --db "$V7" 2>"$T/err" || fail "import migrating v7: $(cat "$T/err")"
-[ "$(psql "$V7" -qAt -c "SELECT version FROM blkpeak_schema")" = 9 ] || fail "not migrated to 9"
-"$BLKPEAK" analyze report 2 --json --db "$V7" >"$T/v7.json" || fail "report on the migrated store"
-python3 - "$T/r1.s.json" "$T/v7.json" <<'PY' || fail "the migrated store's report differs"
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
+[ "$(psql "$V7" -qAt -c "SELECT version FROM blkpeak_schema")" = 10 ] || fail "not migrated to 10"
+"$BLKPEAK" analyze report 3 --json --db "$V7" >"$T/v7.json" &&
+	"$BLKPEAK" analyze report 1 --json --db "$V7" >"$T/v7m.json" &&
+	"$BLKPEAK" analyze report 2 --json --db "$V7" >"$T/v7w.json" || fail "report on the migrated store"
+[ "$(psql "$V7" -qAt -c 'SELECT count(*) FROM io_wide WHERE trace_id = 2')" = 2 ] ||
+	fail "the migration did not move long.bpt's times to io_wide"
+for pair in "r1.s.json v7.json" "r3.s.json v7m.json" "w1.json v7w.json"; do
+	# shellcheck disable=SC2086
+	T=$T python3 - $pair <<'PY' || fail "the migrated store's report differs ($pair)"
+import json, os, sys
+a, b = (json.load(open(os.path.join(os.environ["T"], p))) for p in sys.argv[1:])
 for d in (a, b):
     d["trace"].pop("id", None)
 if a != b:
     sys.exit("keys differing: %s" % [k for k in a if a.get(k) != b.get(k)])
 PY
+done
 
 # measure's results: stored by measure itself, or imported; the same view
 # of them from both engines.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pg.h"
+#include "io_kind.h"
 #include "store_io.h"
 
 Test(pg_store, is_pg)
@@ -134,4 +135,54 @@ Test(pg_store, io_roundtrip)
 				cr_assert(io.null[17], "cause_pid NULL without the column");
 		}
 	}
+}
+
+/* The kinds both imports number I/Os by (analyze/io_kind.c): dense from
+ * 0 in order of first use, the same key the same number (also after the
+ * table grows), and the NULL rules of io_kinds' file and cause columns. */
+Test(pg_store, io_kinds)
+{
+	struct io_kind_map m = IO_KIND_MAP_INIT;
+	struct bpt_record r;
+	struct io_kind_key k;
+	int is_new;
+
+	for (int round = 0; round < 2; round++)
+		for (uint32_t i = 0; i < 5000; i++) {
+			memset(&r, 0, sizeof(r));
+			r.bytes = 4096 * (i % 1000 + 1);
+			r.pid = i / 1000;
+			r.sector = i; /* not part of a kind */
+			io_kind_key_of(&k, &r, 0);
+			int64_t kind = io_kind_map_find(&m, &k, &is_new);
+			cr_assert_eq(kind, (int64_t)i, "I/O %u: kind %lld", i, (long long)kind);
+			cr_assert_eq(is_new, !round);
+		}
+	cr_assert_eq(m.n, 5000);
+	io_kind_map_free(&m);
+
+	int64_t v[IO_KIND_N];
+	unsigned char null[IO_KIND_N];
+
+	memset(&r, 0, sizeof(r));
+	r.file_class = BPT_FILE_DATA;
+	r.file_dev = 7;
+	r.file_bytes = 512;
+	r.cause_pid = 42;
+	io_kind_key_of(&k, &r, 0); /* a trace without file and cause columns */
+	io_kind_values(&k, 0, v, null);
+	for (int i = 9; i < IO_KIND_N; i++)
+		cr_assert(null[i], "column %d of a trace without files is not NULL", i);
+	io_kind_key_of(&k, &r, BPT_COL_FILE | BPT_COL_CAUSE);
+	io_kind_values(&k, BPT_COL_FILE | BPT_COL_CAUSE, v, null);
+	for (int i = 0; i < IO_KIND_N; i++)
+		cr_assert(!null[i], "column %d NULL", i);
+	cr_assert_eq(v[10], 7);
+	cr_assert_eq(v[11], 512);
+	cr_assert_eq(v[12], 42);
+	r.file_class = 2; /* metadata: no file's bytes */
+	r.cause_pid = 0;  /* the cause unknown */
+	io_kind_key_of(&k, &r, BPT_COL_FILE | BPT_COL_CAUSE);
+	io_kind_values(&k, BPT_COL_FILE | BPT_COL_CAUSE, v, null);
+	cr_assert(!null[9] && !null[10] && null[11] && null[12] && null[13] && null[14]);
 }
