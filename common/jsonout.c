@@ -271,3 +271,11 @@ void jw_kraw(struct jw *w, const char *k, const char *number)
 {
 	key_value(w, k, number, strlen(number), 0);
 }
+
+void jw_ku64_or_null(struct jw *w, const char *k, int have, uint64_t v)
+{
+	if (have)
+		jw_ku64(w, k, v);
+	else
+		key_value(w, k, "null", 4, 0);
+}

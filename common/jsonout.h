@@ -62,6 +62,8 @@ void jw_ku64(struct jw *w, const char *k, uint64_t v);
 void jw_ki64(struct jw *w, const char *k, int64_t v);
 void jw_kbool(struct jw *w, const char *k, int v);
 void jw_kraw(struct jw *w, const char *k, const char *number);
+/* KEY: V when HAVE, else KEY: null (a figure that may not exist). */
+void jw_ku64_or_null(struct jw *w, const char *k, int have, uint64_t v);
 
 /* Write a double as a JSON number (NaN and infinities -> null): whole
  * numbers without a fraction, others with `prec` digits after the point. */

@@ -325,16 +325,8 @@ static void place_json(struct jw *w, const struct summary *s, const struct summa
 		else
 			jw_null(w);
 		jw_kbool(w, "packed", p && p->packed);
-		jw_key(w, "at_bytes");
-		if (p && p->packed)
-			jw_u64(w, p->at);
-		else
-			jw_null(w);
-		jw_key(w, "end_bytes");
-		if (p && p->packed)
-			jw_u64(w, p->end);
-		else
-			jw_null(w);
+		jw_ku64_or_null(w, "at_bytes", p && p->packed, p && p->packed ? p->at : 0);
+		jw_ku64_or_null(w, "end_bytes", p && p->packed, p && p->packed ? p->end : 0);
 		jw_ku64(w, "files", p ? p->files : 0);
 		jw_ku64(w, "ios", s->place_ios[i]);
 		jw_ku64(w, "bytes", s->place_bytes[i]);
@@ -379,21 +371,9 @@ static void recs_json(struct jw *w, const struct summary_ctx *c)
 		jw_ku64(w, "offset_ns", r->offset_ns);
 		jw_ku64(w, "ios", r->ios);
 		jw_ku64(w, "errors", r->errors);
-		jw_key(w, "first_issue_ns");
-		if (r->ios)
-			jw_u64(w, r->first_issue_ns);
-		else
-			jw_null(w);
-		jw_key(w, "last_complete_ns");
-		if (r->ios)
-			jw_u64(w, r->last_done_ns);
-		else
-			jw_null(w);
-		jw_key(w, "mean_latency_ns");
-		if (r->ios)
-			jw_u64(w, r->lat_sum_ns / r->ios);
-		else
-			jw_null(w);
+		jw_ku64_or_null(w, "first_issue_ns", r->ios != 0, r->first_issue_ns);
+		jw_ku64_or_null(w, "last_complete_ns", r->ios != 0, r->last_done_ns);
+		jw_ku64_or_null(w, "mean_latency_ns", r->ios != 0, r->ios ? r->lat_sum_ns / r->ios : 0);
 		jw_key(w, "run_file");
 		if (r->run_file)
 			jw_str(w, r->run_file);

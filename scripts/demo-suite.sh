@@ -87,16 +87,7 @@ grep -v '^#' "$S/suite.ini" | sed '/^$/d'
 
 # The emulated disks: sparse files as large as the largest recorded
 # device; dual's second disk takes each device from half the smallest on.
-read -r SIZE SMALLEST < <(for f in "$S"/*.bpt; do "$BLKPEAK" info --json "$f"; done | python3 -c '
-import json, sys
-dec, text, sizes = json.JSONDecoder(), sys.stdin.read(), []
-i = 0
-while i < len(text):
-    while i < len(text) and text[i].isspace(): i += 1
-    if i >= len(text): break
-    d, i = dec.raw_decode(text, i)
-    sizes += [x["size_bytes"] for x in d["devices"]]
-print(max(sizes), min(sizes))')
+read -r SIZE SMALLEST < <(python3 "$ROOT/scripts/device-sizes.py" "$BLKPEAK" "$S"/*.bpt)
 [ "${SMALLEST:-0}" -gt 0 ] || die "the recordings name no device size"
 for d in a b c d e; do truncate -s "$SIZE" "$WORK/$d.img"; done
 H=hdd:7200

@@ -150,16 +150,7 @@ repeat = $REPEAT
 INI
 		# disks as large as the largest recorded device; dual's second
 		# disk takes each recorded device from half the smallest on
-		read -r SIZE SMALLEST < <(for f in "$S"/*.bpt; do "$BLKPEAK" info --json "$f"; done |
-			python3 -c '
-import json, sys
-dec, text, sizes, i = json.JSONDecoder(), sys.stdin.read(), [], 0
-while i < len(text):
-    while i < len(text) and text[i].isspace(): i += 1
-    if i >= len(text): break
-    d, i = dec.raw_decode(text, i)
-    sizes += [x["size_bytes"] for x in d["devices"]]
-print(max(sizes), min(sizes))')
+		read -r SIZE SMALLEST < <(python3 "$ROOT/scripts/device-sizes.py" "$BLKPEAK" "$S"/*.bpt)
 		[ "${SMALLEST:-0}" -gt 0 ] || die "the recordings name no device size"
 		for d in a b c d e; do disk "$d" "$SIZE" > /dev/null; done
 		W=$WORK

@@ -40,11 +40,7 @@ void verify_json(struct jw *w, const struct verify_result *r)
 	jw_ku64(w, "present", r->present);
 	jw_ku64(w, "missing", r->missing);
 	jw_ku64(w, "misplaced", r->misplaced);
-	jw_key(w, "first_missing_index");
-	if (r->have_missing)
-		jw_u64(w, r->first_missing_src);
-	else
-		jw_null(w);
+	jw_ku64_or_null(w, "first_missing_index", r->have_missing, r->first_missing_src);
 	jw_ku64(w, "parts", r->parts);
 	jw_ku64(w, "split_parts", r->split_parts);
 	jw_ku64(w, "requests", r->events);
