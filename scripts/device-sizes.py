@@ -10,8 +10,10 @@ if len(sys.argv) < 3:
     sys.exit("usage: device-sizes.py BLKPEAK TRACE...")
 sizes = []
 for trace in sys.argv[2:]:
-    info = json.loads(subprocess.run([sys.argv[1], "info", "--json", trace],
-                                     check=True, capture_output=True, text=True).stdout)
+    run = subprocess.run([sys.argv[1], "info", "--json", trace], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(run.stderr.strip() or f"device-sizes.py: {trace}: blkpeak info failed")
+    info = json.loads(run.stdout)
     sizes += [d["size_bytes"] for d in info["devices"]]
 if not sizes:
     sys.exit("device-sizes.py: the traces name no device")
