@@ -57,8 +57,7 @@ SPAN=1g
 W=$E2E_TMP  # (lib.sh uses T for tracefs)
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-${CC:-cc} -O2 -I"$ROOT/lib" -I"$ROOT/common" -o "$W/bpt_from_text" "$ROOT/bench/bpt_from_text.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build bpt_from_text (run make first)"
+cc_libbpt "$W/bpt_from_text" "$ROOT/bench/bpt_from_text.c" || fail "cannot build bpt_from_text (run make first)"
 dev=$(make_loop $SPAN bench)
 for rw in randread read; do
 	blktrace_start "$dev" "$W/$rw.bin"

@@ -8,7 +8,7 @@
  *          (times from the recording's start; op is blkparse's RWBS:
  *          R.. read, W.. write, F flush, D discard; an S in it sets sync)
  *
- * Built by bench-size.sh against build/lib/*.o; uses only lib/bpt.h.
+ * Built by bench-size.sh against build/libbpt.a (lib.sh cc_libbpt); uses only lib/bpt.h.
  */
 #include <stdio.h>
 #include <string.h>

@@ -176,8 +176,7 @@ refused "load_extension" "load_extension() is refused" \
 	"$BLKPEAK" analyze query --db "$DB" "SELECT load_extension('/tmp/x.so')"
 
 # --- untrusted text: escape sequences, a bell, a C1 CSI and a newline
-cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$T/mktrace_strings" "$ROOT/tests/e2e/mktrace_strings.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build mktrace_strings (run make first)"
+cc_libbpt "$T/mktrace_strings" "$ROOT/tests/e2e/mktrace_strings.c" || fail "cannot build mktrace_strings (run make first)"
 evil=$(printf 'ev\033[31mIL\033]0;pwned\007\nX\302\233')
 "$T/mktrace_strings" "$T/evil.bpt" "$evil" || fail "mktrace_strings"
 "$BLKPEAK" analyze import --db "$T/evil.db" "$T/evil.bpt" >/dev/null || fail "import evil"

@@ -12,8 +12,7 @@ each_engine
 need_root
 need_cmd blkparse cc
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build replay_mktrace (run make first)"
+cc_libbpt "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" || fail "cannot build replay_mktrace (run make first)"
 
 # dev issue_us complete_us sector bytes op flags
 "$E2E_TMP/mktrace" "$E2E_TMP/t.bpt" <<'T' || fail "mktrace"

@@ -10,8 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_cmd cc /usr/bin/time
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build replay_mktrace (run make first)"
+cc_libbpt "$E2E_TMP/mktrace" "$ROOT/tests/e2e/replay_mktrace.c" || fail "cannot build replay_mktrace (run make first)"
 truncate -s 1g "$E2E_TMP/target.img"
 
 # (1) 3000 I/Os 10 us apart, 100 us each, in completion order; I/O 0

@@ -15,8 +15,7 @@ T=$E2E_TMP
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DB=$T/a.db
 
-cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$T/mktrace" "$ROOT/tests/e2e/import_mktrace.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build import_mktrace (run make first)"
+cc_libbpt "$T/mktrace" "$ROOT/tests/e2e/import_mktrace.c" || fail "cannot build import_mktrace (run make first)"
 "$T/mktrace" "$T/c.bpt" 3000 1 || fail "mktrace c"
 "$T/mktrace" "$T/r.bpt" 2000 2 replay || fail "mktrace r"
 "$BLKPEAK" generate -q --count 5000 --read-pct 70 -o "$T/g.bpt" || fail "generate"

@@ -19,8 +19,7 @@ T=$E2E_TMP
 DB=$T/a.db
 cd "$T" || fail "cd"
 
-cc -O1 -I"$ROOT/lib" -I"$ROOT/common" -o "$T/mktrace" "$ROOT/tests/e2e/inplace_mktrace.c" \
-	"$ROOT"/build/lib/*.o "$ROOT"/build/common/filekind.o -lzstd -lm || fail "cannot build inplace_mktrace (run make first)"
+cc_libbpt "$T/mktrace" "$ROOT/tests/e2e/inplace_mktrace.c" || fail "cannot build inplace_mktrace (run make first)"
 "$T/mktrace" "$T/cap.bpt" 30000 capture 1000 || fail "mktrace capture"
 "$T/mktrace" "$T/run.bpt" 12000 replay 1000 || fail "mktrace replay"
 "$BLKPEAK" analyze import -q --db "$DB" "$T/cap.bpt" "$T/run.bpt" || fail "import"

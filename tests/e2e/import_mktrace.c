@@ -8,7 +8,7 @@
  *
  *   usage: import_mktrace OUT.bpt COUNT SEED [replay]
  *
- * Built by the test against build/lib objects; uses only lib/bpt.h.
+ * Built by the test against build/libbpt.a (lib.sh cc_libbpt); uses only lib/bpt.h.
  */
 #include <stdint.h>
 #include <stdio.h>

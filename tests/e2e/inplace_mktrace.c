@@ -10,7 +10,7 @@
  *
  * Records come in rising issue time with jitter (blocks overlap a
  * little), BLOCK_RECORDS to a block. Deterministic.
- * Built by the test against build/lib/*.o; uses only lib/bpt.h.
+ * Built by the test against build/libbpt.a (lib.sh cc_libbpt); uses only lib/bpt.h.
  */
 #include <stdio.h>
 #include <stdlib.h>

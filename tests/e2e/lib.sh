@@ -26,6 +26,19 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  $*"; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+
+# cc_libbpt OUT SRC: builds a small C program (tests/e2e/*_mktrace.c,
+# bench/bpt_from_text.c) against the trace-format library as a user links
+# it: the static libbpt.a `make` builds beside the blkpeak under test (the
+# tree's build/ when that has none) and its libraries (libbpt.pc's).
+# (the tree is found when lib.sh is sourced: a test may cd away later)
+_E2E_TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cc_libbpt() {
+	local a
+	a=$(dirname "$BLKPEAK")/libbpt.a
+	[ -f "$a" ] || a=$_E2E_TREE/build/libbpt.a
+	${CC:-cc} -O2 -I"$_E2E_TREE/lib" -I"$_E2E_TREE/common" -o "$1" "$2" "$a" -lzstd -lz -lbz2 -llzma -lm
+}
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 need_bpf() {
 	need_root

@@ -6,7 +6,7 @@
  *
  *   usage: mktrace_strings OUT.bpt STRING
  *
- * Built by the test against lib's objects; uses only lib/bpt.h.
+ * Built by the test against build/libbpt.a (lib.sh cc_libbpt); uses only lib/bpt.h.
  */
 #include <stdio.h>
 #include <string.h>

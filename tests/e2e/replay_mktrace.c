@@ -9,7 +9,7 @@
  *          op is read, write, flush, discard or write-zeroes;
  *          flags are letters S F (sync, FUA) or "-"
  *
- * Built by the test against build/lib/*.o; uses only lib/bpt.h.
+ * Built by the test against build/libbpt.a (lib.sh cc_libbpt); uses only lib/bpt.h.
  */
 #include <stdio.h>
 #include <string.h>
