@@ -18,10 +18,12 @@ cd "$ROOT" || fail "no $ROOT"
 declare -A OWN=([cli]=trace_open.h [generate]=gen_model.h [capture]=capture.h
 	[replay]=replay_run.h [analyze]=stats_report.h [bpf]=capture_events.h
 	[measure]=figures.h [formats]=foreign.h [suite]=manifest.h [transform]=xform.h)
+declare -A INC=()  # PART -> its include flags (one make per part, not per try)
 try() { # PART HEADER: compiles "#include HEADER" with PART's include paths
+	[ "${INC[$1]+set}" ] || INC[$1]=$(make -s --no-print-directory "print-INC_$1")
 	echo "#include \"$2\"" > "$E2E_TMP/t.c"
-	# shellcheck disable=SC2046
-	cc -fsyntax-only -D_GNU_SOURCE $(make -s --no-print-directory print-INC_$1) "$E2E_TMP/t.c" 2>/dev/null
+	# shellcheck disable=SC2086
+	cc -fsyntax-only -D_GNU_SOURCE ${INC[$1]} "$E2E_TMP/t.c" 2>/dev/null
 }
 for part in common lib cli generate capture replay analyze measure formats suite transform; do
 	for other in "${!OWN[@]}"; do
