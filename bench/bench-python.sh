@@ -18,7 +18,10 @@ BUILD=${BUILD:-$ROOT/build}
 BLKPEAK=${BLKPEAK:-$BUILD/blkpeak}
 PY=/usr/bin/python3
 N=${1:-5000000}
-make -s -C "$ROOT" --no-print-directory python "$BUILD/bench/read_loop" >/dev/null || { echo "FAIL: make python"; exit 1; }
+# make names its targets as BUILD is spelled: relative to the tree when inside it
+rel=${BUILD#"$ROOT"/}
+make -s -C "$ROOT" --no-print-directory BUILD="$rel" python "$rel/bench/read_loop" >/dev/null ||
+	{ echo "FAIL: make python"; exit 1; }
 W=$(mktemp -d /dev/shm/bench-python.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 "$BLKPEAK" generate --pattern fileserver --count "$N" -o "$W/t.bpt" >/dev/null || { echo "FAIL: generate"; exit 1; }
