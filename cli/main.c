@@ -9,6 +9,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "dispatch.h"
+#include "sigunlink.h"
 #include "bpt.h"
 #include "version.h"
 
@@ -43,5 +44,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	bpt_reader_set_foreign_opener(formats_reader_open);
+	/* Ctrl-C leaves no half-written output behind (common/outfile.h) */
+	sigunlink_catch_signals();
 	return command_dispatch(&table, argc, argv);
 }
