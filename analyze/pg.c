@@ -282,11 +282,14 @@ static const char pg_v10[] =
 	"UPDATE blkpeak_schema SET version = 10;";
 
 /* 10 -> 11: the knee search's result and steps in the measurements
- * tables (as SQLite's schema 11); the rows there keep their values. */
+ * tables (as SQLite's schema 11); the rows there keep their values. IF
+ * NOT EXISTS, as SQLite's add_column: a store made older by hand (the
+ * e2e tests) may have them. */
 static const char pg_v11[] =
-	"ALTER TABLE measurements ADD COLUMN knee_slo text, ADD COLUMN knee_factor double precision;"
-	"ALTER TABLE measurement_points ADD COLUMN speed_factor double precision,"
-	" ADD COLUMN met integer;"
+	"ALTER TABLE measurements ADD COLUMN IF NOT EXISTS knee_slo text,"
+	" ADD COLUMN IF NOT EXISTS knee_factor double precision;"
+	"ALTER TABLE measurement_points ADD COLUMN IF NOT EXISTS speed_factor double precision,"
+	" ADD COLUMN IF NOT EXISTS met integer;"
 	"UPDATE blkpeak_schema SET version = 11;";
 
 /*
