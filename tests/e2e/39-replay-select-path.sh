@@ -7,8 +7,9 @@
 # I/Os kept (the run file's source column, the converted trace's rows)
 # are the ones an independent computation from `blkpeak dump` selects in
 # Python: class data and the file's name (its first path) matching a glob
-# (fnmatch, '*' matches '/'). A trace without file columns, and a glob no
-# file's name matches, are refused by name, and nothing is written.
+# (fnmatch, '*' matches '/'). convert keeps the path table (and, without
+# transforms, the lost events). A trace without file columns, and a glob
+# no file's name matches, are refused by name, and nothing is written.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 T=$E2E_TMP
@@ -59,6 +60,13 @@ path:/data/[ab].* op:read
 path:*a.db*
 CASES
 note "$n selections kept the I/Os Python computed"
+
+# convert keeps the path table (with or without a selection: the rows
+# above had their paths) and, without transforms, the lost events
+"$BLKPEAK" convert "$T/t.bpt" -o "$T/same.bpt" -q || fail "convert"
+"$BLKPEAK" dump -f csv "$T/same.bpt" | cmp -s - "$T/t.csv" || fail "convert changed the rows or paths"
+[ "$("$BLKPEAK" info "$T/same.bpt" | grep "lost events")" = "$("$BLKPEAK" info "$T/t.bpt" | grep "lost events")" ] &&
+	"$BLKPEAK" info "$T/t.bpt" | grep -q "lost events: *3 in 1 window" || fail "convert lost the lost events"
 
 # refusals: nothing written
 "$BLKPEAK" generate -q -o "$T/g.bpt" --count 10 || fail "generate"

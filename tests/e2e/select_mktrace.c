@@ -6,7 +6,8 @@
  * files of the same inode number on two file systems), requests holding
  * two files' data (merged writeback: the second file in file2_*),
  * metadata, journal and unknown I/Os, reads and writes, at random
- * offsets. The same seed gives the same file.
+ * offsets, and a window of 3 lost events. The same seed gives the same
+ * file.
  *
  *   usage: select_mktrace OUT.bpt COUNT SEED
  *
@@ -109,6 +110,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "select_mktrace: cannot add a record\n");
 			return 1;
 		}
+	}
+	if (bpt_writer_add_loss(w, 1000000000ULL, 1100000000ULL, 3) < 0) {
+		fprintf(stderr, "select_mktrace: cannot add a loss\n");
+		return 1;
 	}
 	if (bpt_writer_close(w, &err) < 0) {
 		fprintf(stderr, "select_mktrace: %s\n", err.msg);
