@@ -34,8 +34,8 @@ static void usage(FILE *f)
 		"               for more (an I/O matching any); a run by its source trace's files\n"
 		"  --measurement  ID is a measurement (blkpeak measure; measurements.id):\n"
 		"               what ran, its steps (a knee search's speed factors, each\n"
-		"               met or missed) and its result; --json as analyze compare\n"
-		"               --measurements ID --json\n"
+		"               met or missed) and its result; with --json the object\n"
+		"               of analyze compare of that one measurement\n"
 		"  --json       one JSON object, with the per-second IOPS and MB/s series\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");

@@ -203,8 +203,15 @@ static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_
 			  " OR value <= 0) > 0 FROM json_each(?1, '$.slo')", doc) != 0)
 		return bpt_error_set(err, -EINVAL, "%s: a knee's \"slo\" is not an object of one or"
 				     " more latency figures (p99_ns, ...) and limits above 0", path);
-	return check_points(db, path, doc, knee_point_keys,
-			    sizeof(knee_point_keys) / sizeof(knee_point_keys[0]), err);
+	if ((rc = check_points(db, path, doc, knee_point_keys,
+			       sizeof(knee_point_keys) / sizeof(knee_point_keys[0]), err)))
+		return rc;
+	if (query_doc(db, "SELECT coalesce(json_extract(?1, '$.knee_factor') <= 0, 0) OR"
+			  " (SELECT count(*) FROM json_each(?1, '$.points')"
+			  " WHERE json_extract(value, '$.speed_factor') <= 0) > 0", doc) != 0)
+		return bpt_error_set(err, -EINVAL, "%s: a knee's speed factor (\"knee_factor\" or"
+				     " a point's \"speed_factor\") is not above 0", path);
+	return 0;
 }
 
 int measure_results_check(const char *path, struct bpt_error *err)

@@ -631,6 +631,14 @@ const char *mview_chart_kind(enum mview_chart c)
 	return chart_kinds[c];
 }
 
+/* svg_write's result as mview_chart_write's: nothing to draw -ENODATA. */
+static int chart_result(int rc, struct bpt_error *err)
+{
+	if (rc == -EINVAL)
+		return -ENODATA;
+	return rc ? bpt_error_set(err, rc, "cannot write the chart") : 0;
+}
+
 static int cmp_factor(const void *a, const void *b)
 {
 	const struct mview_point *x = a, *y = b;
@@ -721,11 +729,7 @@ static int knee_chart(FILE *f, const struct mview *v, enum mview_chart c, int st
 		ch.y = (struct svg_axis){ ylabel, SVG_LINEAR, 0, 0 };
 	}
 	ch.x = (struct svg_axis){ "speed factor", SVG_LOG10, 0, 0 };
-	rc = svg_write(f, &ch, s, ns);
-	if (rc == -EINVAL)
-		rc = -ENODATA;
-	else if (rc)
-		rc = bpt_error_set(err, rc, "cannot write the chart");
+	rc = chart_result(svg_write(f, &ch, s, ns), err);
 out:
 	free(s);
 	free(labels);
@@ -838,10 +842,7 @@ int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int st
 	}
 	rc = svg_write(f, &ch, s, v->n);
 written:
-	if (rc == -EINVAL)
-		rc = -ENODATA;
-	else if (rc)
-		rc = bpt_error_set(err, rc, "cannot write the chart");
+	rc = chart_result(rc, err);
 out:
 	free(s);
 	free(labels);

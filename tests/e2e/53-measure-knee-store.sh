@@ -4,7 +4,9 @@
 # database's rows hold what the results document says (every step's
 # speed factor, IOPS, MB/s, percentiles, met; the knee and the target);
 # analyze report --measurement, compare and html show it (the html's
-# knee charts have the target's line and the knee); a database of schema
+# knee charts have the target's line and the knee), merge carries it;
+# import refuses a knee's document without its target or with a speed
+# of 0; a database of schema
 # 10 with measurements in it (SQLite, and a PostgreSQL store) is migrated
 # by the next store and keeps its rows. The null engine: no disk, seconds.
 . "$(dirname "$0")/lib.sh"
@@ -72,6 +74,15 @@ grep -q "^measurement 1: knee on " "$T/r.txt" && grep -q "target: p99 <= 1.000 s
 "$BLKPEAK" analyze report --measurement 9 2>"$T/err" && fail "report of a missing measurement"
 grep -q "no measurement 9" "$T/err" || fail "message: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/n.json" || fail "import a knee's results document"
+# a knee's document that lacks its target, or has a speed of 0, is refused
+for bad in "del d['slo']|\"slo\" is missing" "d['slo'] = {'p98_ns': 5}|\"slo\" is not an object of one" \
+	"d['points'][1]['speed_factor'] = 0|speed factor .* is not above 0" \
+	"del d['points'][0]['met']|a point's \"met\" is missing"; do
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); ${bad%%|*}; json.dump(d, open(sys.argv[2], 'w'))" \
+		"$T/n.json" "$T/bad.json" || fail "making a bad document"
+	"$BLKPEAK" analyze import --db "$T/bad.db" "$T/bad.json" 2>"$T/err" && fail "imported: ${bad%%|*}"
+	grep -q "${bad#*|}" "$T/err" || fail "message for ${bad%%|*}: $(cat "$T/err")"
+done
 "$BLKPEAK" analyze compare --measurements 1 2 >"$T/c.txt" || fail "compare"
 grep -qE '^knee \(speed\) +8\.000 +8\.000 \(\+0\.0%\)$' "$T/c.txt" || fail "compare: $(cat "$T/c.txt")"
 "$BLKPEAK" analyze compare --measurements 1 2 --json >"$T/c.json" || fail "compare --json"
@@ -92,6 +103,12 @@ for chart in ("knee-latency", "knee-iops"):
     assert ("1 target p99 &lt;= 1.000 s, max &lt;= 2.000 s" in names) == (chart == "knee-latency"), labels
 assert '<h3 id="measure-knee">' in h
 PY
+
+# analyze merge carries a knee's columns to another database
+"$BLKPEAK" analyze merge -q "$BLKPEAK_DB" --db "$T/m.db" || fail "merge"
+q="SELECT m.knee_factor, m.knee_slo, group_concat(p.speed_factor || ':' || p.met, ' ') FROM measurements m
+	JOIN measurement_points p ON p.measurement_id = m.id GROUP BY m.id ORDER BY m.id"
+[ "$(sqlite3 "$T/m.db" "$q")" = "$(sqlite3 "$BLKPEAK_DB" "$q")" ] || fail "merge lost a knee's columns: $(sqlite3 "$T/m.db" "$q")"
 
 # a schema-10 SQLite database with a measurement: the next knee store
 # migrates it (10 -> 11) and keeps the row
