@@ -90,4 +90,8 @@ const char *mview_chart_kind(enum mview_chart c);
 int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int standalone,
 		      struct bpt_error *err);
 
+/* A knee chart of v's searches (knee_chart.c): iops 1 knee-iops, 0
+ * knee-latency. svg_write's result, -ENODATA (no step) or -ENOMEM. */
+int mview_knee_chart(FILE *f, const struct mview *v, int iops, int standalone);
+
 #endif
