@@ -162,10 +162,26 @@ static int check_points(sqlite3 *db, const char *path, const char *doc,
 	return 0;
 }
 
+/* 0 when doc has keys[0..n) of their types, else -EINVAL naming the
+ * first that has not ("whose" before its name: "a knee's "). */
+static int check_keys(sqlite3 *db, const char *path, const char *doc,
+		      const struct key_type *keys, size_t n, const char *whose, struct bpt_error *err)
+{
+	char sql[512];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
+			 keys[i].path, keys[i].types);
+		if (query_doc(db, sql, doc) != 1)
+			return bpt_error_set(err, -EINVAL, "%s: %s\"%s\" is missing or not of type %s",
+					     path, whose, keys[i].path + 2, keys[i].types);
+	}
+	return 0;
+}
+
 /* 0 when doc is a results document blkpeak can import, else -EINVAL. */
 static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_error *err)
 {
-	char sql[512];
 	int rc;
 
 	if (query_doc(db, "SELECT json_valid(?1)", doc) != 1)
@@ -174,13 +190,9 @@ static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_
 			  " AND json_extract(?1, '$.format_version') IS 1", doc) != 1)
 		return bpt_error_set(err, -EINVAL, "%s: not a blkpeak measure results document"
 				     " (\"format\": \"blkpeak-measure\", \"format_version\": 1)", path);
-	for (size_t i = 0; i < sizeof(top_keys) / sizeof(top_keys[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
-			 top_keys[i].path, top_keys[i].types);
-		if (query_doc(db, sql, doc) != 1)
-			return bpt_error_set(err, -EINVAL, "%s: \"%s\" is missing or not of type %s",
-					     path, top_keys[i].path + 2, top_keys[i].types);
-	}
+	if ((rc = check_keys(db, path, doc, top_keys, sizeof(top_keys) / sizeof(top_keys[0]), "",
+			     err)))
+		return rc;
 	if (query_doc(db, "SELECT json_extract(?1, '$.kind') IN"
 			  " ('qd-sweep', 'zcav', 'seeks', 'commit', 'knee')", doc) != 1)
 		return bpt_error_set(err, -EINVAL, "%s: \"kind\" is not qd-sweep, zcav, seeks, commit"
@@ -190,13 +202,9 @@ static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_
 		return rc;
 	if (query_doc(db, "SELECT json_extract(?1, '$.kind') = 'knee'", doc) != 1)
 		return 0;
-	for (size_t i = 0; i < sizeof(knee_keys) / sizeof(knee_keys[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
-			 knee_keys[i].path, knee_keys[i].types);
-		if (query_doc(db, sql, doc) != 1)
-			return bpt_error_set(err, -EINVAL, "%s: a knee's \"%s\" is missing or not of"
-					     " type %s", path, knee_keys[i].path + 2, knee_keys[i].types);
-	}
+	if ((rc = check_keys(db, path, doc, knee_keys, sizeof(knee_keys) / sizeof(knee_keys[0]),
+			     "a knee's ", err)))
+		return rc;
 	/* the target: figure names replay's summary uses, limits above 0 */
 	if (query_doc(db, "SELECT count(*) = 0 OR sum(key NOT IN ('mean_ns', 'p50_ns', 'p90_ns',"
 			  " 'p99_ns', 'p99_9_ns', 'p99_99_ns', 'max_ns') OR type <> 'integer'"
