@@ -93,6 +93,7 @@ struct replay {
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
+	int stamp_writes;           /* random or PCT fill: distinct data per write */
 	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
 	uint64_t conflicts, conflicts_dropped; /* overlapping I/Os in flight together */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
@@ -826,6 +827,7 @@ static int alloc_buffers(struct replay *rp)
 			"writing the default pattern", rp->o->trace, tf);
 	}
 	xform_fill_buffer(&fx, rp->wbuf, len);
+	rp->stamp_writes = fx.fill == XF_FILL_RANDOM || fx.fill == XF_FILL_PCT;
 	char fb[16];
 	const char *fn = xform_fill_name(&fx, fb, sizeof(fb));
 
@@ -1353,6 +1355,7 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 		.eopts = { .null_latency_ns = o->null_latency_ns },
 		.targets = rp->st, .ntargets = rp->ntargets,
 		.read_buf = rp->rbuf, .write_buf = rp->wbuf, .buf_len = rp->buf_len,
+		.stamp_writes = rp->stamp_writes,
 		.on_result = on_result, .on_progress = on_progress, .ctx = rp,
 	};
 	for (unsigned t = 0; t < rp->ntargets; t++) {

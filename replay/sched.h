@@ -190,6 +190,10 @@ struct sched_config {
 	unsigned ntargets;
 	void *read_buf, *write_buf; /* aligned, at least max_len bytes each */
 	size_t buf_len;             /* bytes in each (0: not said; not registered) */
+	/* --fill random or PCT: each write from its request slot's copy of
+	 * write_buf, every 4 KiB block stamped with the write's number and
+	 * offset (scheduler.c, stamp_write): no two blocks alike */
+	int stamp_writes;
 	/* each completed request; return nonzero to stop the replay */
 	int (*on_result)(void *ctx, const struct rp_result *r);
 	/* about every 250 ms: progress so far */

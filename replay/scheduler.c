@@ -37,6 +37,8 @@ struct req {
 	uint64_t phase1_ns;      /* when the phase-1 parts were queued */
 	uint8_t *scratch;        /* raid5/6: layout_scratch_size bytes */
 	uint64_t scratch_cap;
+	uint8_t *wbuf;           /* stamp_writes: this slot's copy of write_buf */
+	uint64_t wbuf_cap, wbuf_stamped; /* its bytes; the length its stamps cover */
 	uint64_t *part_done_ns;  /* maxparts entries: each part's completion */
 	int32_t error;
 	uint32_t member_mask;
@@ -205,12 +207,68 @@ static int has_room(const struct sched *s)
 	return s->nfree && s->outstanding < s->cfg->depth;
 }
 
+/* The data r writes (or the buffer it reads into). */
+static void *req_buf(const struct sched *s, const struct req *r)
+{
+	if (r->io.op == BPT_OP_READ)
+		return s->cfg->read_buf;
+	return r->wbuf && s->cfg->stamp_writes ? r->wbuf : s->cfg->write_buf;
+}
+
+/* The last 16 bytes of each 4 KiB block of len bytes (and of a shorter
+ * tail) of dst: from src, or (v) the I/O's number and the block's offset. */
+static void stamp_blocks(uint8_t *dst, const uint8_t *src, uint64_t len, const struct rp_io *v,
+			 uint64_t idx)
+{
+	for (uint64_t o = 0; o < len; o += 4096) {
+		uint64_t end = o + 4096 < len ? o + 4096 : len;
+		uint64_t w[2] = { idx, v ? v->offset + o : 0 };
+
+		if (end - o < 16)
+			continue;
+		if (v)
+			memcpy(dst + end - 16, w, 16);
+		else
+			memcpy(dst + end - 16, src + end - 16, 16);
+	}
+}
+
+/*
+ * stamp_writes (--fill random or PCT): r writes from its slot's own copy
+ * of write_buf whose last 16 bytes of every 4 KiB block are the write's
+ * number in issue order and the block's offset on the target, so no
+ * block of the replay equals another (a deduplicating drive stores each)
+ * while the rest of the data is the fill. The previous write's stamps in
+ * the copy are put back first. Not done for reads, nor when no fill was
+ * asked (the default pattern, zeros: equal blocks, as documented).
+ */
+static int stamp_write(struct sched *s, struct req *r)
+{
+	const struct rp_io *io = &r->io;
+
+	if (io->len > r->wbuf_cap) {
+		void *p = NULL;
+
+		if (io->len > s->cfg->buf_len || posix_memalign(&p, 4096, io->len))
+			return -ENOMEM;
+		memcpy(p, s->cfg->write_buf, io->len);
+		free(r->wbuf);
+		r->wbuf = p;
+		r->wbuf_cap = io->len;
+		r->wbuf_stamped = 0;
+	}
+	stamp_blocks(r->wbuf, s->cfg->write_buf, r->wbuf_stamped, NULL, 0);
+	stamp_blocks(r->wbuf, NULL, io->len, io, r->idx);
+	r->wbuf_stamped = io->len;
+	return 0;
+}
+
 /* raid5/6: the parity of r's writes, or the bytes its reads rebuild
  * (layout_raid_compute; CPU only). */
 static void raid_compute(struct sched *s, struct req *r)
 {
 	const struct rp_io *io = &r->io;
-	void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+	void *buf = req_buf(s, r);
 
 	layout_raid_compute(s->cfg->targets[r->target].layout, io->op, io->offset, io->len,
 			    buf, r->scratch);
@@ -414,6 +472,9 @@ static int start_req(struct sched *s, uint64_t due)
 		}
 		r->two_phase = need > 0;
 	}
+	if (s->cfg->stamp_writes && io->op == BPT_OP_WRITE && s->cfg->write_buf &&
+	    stamp_write(s, r))
+		return -ENOMEM;
 	s->outstanding++;
 	s->st->issued++;
 	if (s->outstanding > s->st->max_outstanding)
@@ -455,7 +516,7 @@ static int queue_parts(struct sched *s, struct req *r, unsigned phase)
 	for (unsigned p = 0; p < r->nparts; p++) {
 		struct eng_io *e = &r->eio[p];
 		const struct layout_part *lp = &r->lp[p];
-		void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+		void *buf = req_buf(s, r);
 
 		if (r->two_phase && lp->phase != phase)
 			continue; /* without compute, phases are one */
@@ -541,6 +602,7 @@ static void sched_free(struct sched *s)
 			free(s->reqs[i].lp);
 			free(s->reqs[i].eio);
 			free(s->reqs[i].scratch);
+			free(s->reqs[i].wbuf);
 			free(s->reqs[i].part_done_ns);
 		}
 	free(s->reqs);

@@ -505,6 +505,7 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 		partial_json(&w, c->done_ios, c->total_ios, c->stopped);
 	else
 		jw_null(&w);
+	jw_ku64(&w, "bytes", s->bytes);
 	jw_ku64(&w, "duration_ns", c->elapsed_ns);
 	jw_ku64(&w, "recorded_ns", c->recorded_ns);
 	jw_knum(&w, "ios_per_s", el > 0 ? (double)s->ios / el : 0, 1);
