@@ -756,6 +756,7 @@ static int open_targets(struct replay *rp)
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
 			.is_blkdev = rp->tgt[t].is_blkdev,
+			.wc = rp->tgt[t].wc,
 		};
 	}
 	return 0;
