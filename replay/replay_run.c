@@ -1482,6 +1482,17 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.run_file = rp->write_failed ? NULL : o->output,
 		.verify = rp->verified ? &rp->vres : NULL,
 	};
+	struct summary_cache cache = {
+		.writes = stats->wc_writes, .waits = stats->wc_waits,
+		.read_hits = stats->wc_read_hits, .destages = stats->wc_destages,
+		.destaged_bytes = stats->wc_destaged_bytes, .full_rows = stats->wc_full_rows,
+		.drained_ns = stats->wc_drained_ns, .unwritten = stats->wc_unwritten,
+		.error = stats->wc_error,
+	};
+
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->tgt[t].wc)
+			sc.cache = &cache;
 
 	struct summary_place place[FILEMAP_MAX];
 
@@ -1630,7 +1641,8 @@ int replay_run(const struct replay_opts *opts)
 
 	finish_run_file(&rp, stopped);
 	print_summary(&rp, &stats, stopped);
-	ret = rc < 0 || stopped || stats.errors || rp.write_failed || vfail ? EXIT_FAIL : EXIT_OK;
+	ret = rc < 0 || stopped || stats.errors || stats.wc_unwritten || rp.write_failed || vfail ?
+		      EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)
 		run_writer_close(rp.rw, NULL);
