@@ -17,7 +17,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--json] [--db PATH]\n\n"
+		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--recording NAME]\n"
+		"                              [--json] [--db PATH]\n\n"
 		"Summarise one trace or replay run: IOPS, MB/s, mix, request sizes,\n"
 		"seek distances, queue depth, busy and idle time, latency percentiles\n"
 		"per operation, top processes; for a replay run its lateness (the\n"
@@ -30,6 +31,9 @@ static void usage(FILE *f)
 		"               glob (fnmatch, '*' also matches '/'), or of a class of I/O\n"
 		"               (:data, :metadata, :journal, :swap, :raw, :unknown); again\n"
 		"               for more (an I/O matching any); a run by its source trace's files\n"
+		"  --recording NAME  of a mixed replay's run (replay A.bpt B.bpt), only the\n"
+		"               I/Os of recording NAME (its file name without folder and\n"
+		"               extension, the comm of its I/Os in the run); not with --files\n"
 		"  --json       one JSON object, with the per-second IOPS and MB/s series\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");
@@ -49,6 +53,7 @@ int analyze_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "files", required_argument, NULL, 'f' },
+		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -71,16 +76,32 @@ int analyze_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'r':
+			if (files.recording) {
+				pr_err("analyze report: --recording given twice");
+				return EXIT_USAGE;
+			}
+			if (!*optarg) {
+				pr_err("analyze report: --recording: empty name");
+				return EXIT_USAGE;
+			}
+			files.recording = optarg;
+			break;
 		}
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (files.recording && files.n) {
+		pr_err("analyze report: --recording and --files together are not supported: "
+		       "report the recording's own run file (RUN.NAME.bpt) with --files instead");
+		return EXIT_USAGE;
+	}
 	if (optind != argc - 1) {
 		pr_err("analyze report: give exactly one trace id or file; see 'blkpeak analyze report --help'");
 		return EXIT_USAGE;
 	}
 	if (is_file(argv[optind])) {
-		rc = st_report_compute_file_files(argv[optind], files.n ? &files : NULL, &rep, 1, &err);
+		rc = st_report_compute_file_files(argv[optind], files.n || files.recording ? &files : NULL, &rep, 1, &err);
 	} else {
 		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
 			pr_err("analyze report: '%s': neither a trace id nor a trace file", argv[optind]);
@@ -88,7 +109,7 @@ int analyze_report(int argc, char **argv)
 		}
 		rc = adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err);
 		if (!rc)
-			rc = st_report_compute_files(db, (int64_t)v, files.n ? &files : NULL, &rep, &err);
+			rc = st_report_compute_files(db, (int64_t)v, files.n || files.recording ? &files : NULL, &rep, &err);
 	}
 	if (rc) {
 		pr_err("analyze report: %s", err.msg);
