@@ -626,7 +626,7 @@ static int name_recordings(struct replay *rp)
 		struct rec *r = &rp->rec[k];
 
 		r->path = o->ntraces > 1 ? o->traces[k] : o->trace;
-		mix_name(r->path, r->name);
+		recording_name(r->path, r->name);
 		for (unsigned j = 0; j < k && rp->nrec > 1; j++)
 			if (!strcmp(rp->rec[j].name, r->name)) {
 				pr_err("replay: %s and %s: two recordings named '%s' in one mix (the run "
