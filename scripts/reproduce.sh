@@ -44,7 +44,7 @@
 # Environment: REPRO_PARTS, REPRO_IOS (I/Os per measured step, default
 # 400), REPRO_REPEAT (IPEAK's repeats, default 2), REPRO_SCALE (the
 # recipes' --scale, default theirs), REPRO_BACKUP_SCALE (the backup's,
-# default REPRO_SCALE, else 0.1: 200 files, ~25 MiB, twice the recipe's
+# default REPRO_SCALE, else 0.25: 500 files, ~60 MiB, five times the recipe's
 # default), REPRO_DIR, REPRO_TMP, REPRO_OUT,
 # BLKPEAK (the binary).
 set -euo pipefail
@@ -56,7 +56,7 @@ OUT=${REPRO_OUT:-docs/reproductions.md}
 PARTS=${REPRO_PARTS:-twinstor pgbook storagemark ipeak}
 IOS=${REPRO_IOS:-400}
 REPEAT=${REPRO_REPEAT:-2}
-BACKUP_SCALE=${REPRO_BACKUP_SCALE:-${REPRO_SCALE:-0.1}}
+BACKUP_SCALE=${REPRO_BACKUP_SCALE:-${REPRO_SCALE:-0.25}}
 
 die() { echo "reproduce: $*" >&2; exit 1; }
 case "${1:-}" in
@@ -190,5 +190,5 @@ done
 END=$(date +%s)
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 step python3 scripts/reproductions.py "$DIR" --seconds $((END - START)) --load "$LOAD" \
-	--parts "$PARTS" -o "$OUT"
+	--parts "$PARTS" --backup-scale "$BACKUP_SCALE" -o "$OUT"
 echo "reproduce: $OUT written ($((END - START)) s; load average at the end $LOAD)"

@@ -212,6 +212,11 @@ static void import_argv(const struct suite *s, const struct suite_item *it,
 	argf(a, "%.0f", it->repeat);
 	if (o->new_version)
 		arg(a, "--new-version");
+	if (it->e->kind == MANIFEST_MIX && it->e->time_of) {
+		/* the recording's own run is labelled "LABEL in mix" */
+		arg(a, "--suite-label");
+		arg(a, o->label);
+	}
 }
 
 /* A command line as a person reads it; the --db value without its

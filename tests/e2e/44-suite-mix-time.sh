@@ -1,7 +1,8 @@
 #!/bin/bash
 # A suite mix's `time = NAME` (schemas/suite-manifest.md): the result
 # stored for the mix is recording NAME's own run file from the mix's
-# replay (its I/Os alone, tagged with its name), not the whole run; a
+# replay (its I/Os alone, tagged with its name), not the whole run,
+# ranked under the suite run's label (not the run file's "x in mix"); a
 # name that is not a member is refused with the line.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
@@ -33,6 +34,8 @@ python3 - "$E2E_TMP/s.db" <<'PY' || fail "the stored mix results"
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 got = dict(c.execute("SELECT r.workload, t.ios FROM suite_results r JOIN traces t ON t.id = r.trace_id"))
+labels = {r[0] for r in c.execute("SELECT DISTINCT label FROM suite_results")}
+assert labels == {'x'}, labels
 assert got == {'photo causal': 60, 'backup causal': 140, 'timed causal': 60, 'whole causal': 200}, got
 PY
 TIMED=$(python3 - "$E2E_TMP/s.db" <<'PY'
