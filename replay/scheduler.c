@@ -418,6 +418,25 @@ static int commit(struct sched *s)
 
 static int queue_parts(struct sched *s, struct req *r, unsigned phase);
 
+/* raid5/6: r's scratch buffer grown to what r->io needs
+ * (layout_scratch_size), and whether it computes between its phases. */
+static int scratch_for(struct req *r, const struct layout *l)
+{
+	uint64_t need = layout_scratch_size(l, r->io.op, r->io.offset, r->io.len);
+
+	if (need > r->scratch_cap) {
+		void *p = NULL;
+
+		if (posix_memalign(&p, 4096, need))
+			return -ENOMEM;
+		free(r->scratch);
+		r->scratch = p;
+		r->scratch_cap = need;
+	}
+	r->two_phase = need > 0;
+	return 0;
+}
+
 /* A request on a target with a controller cache, before it is mapped: a
  * write goes into the cache (blocked() saw that it fits) and is done; a
  * read whose every sector is dirty is read from the cache and done; both
@@ -499,20 +518,9 @@ static int start_req(struct sched *s, uint64_t due)
 			r->sched_ns = r->issue_ns;
 		return finish_req(s, r, r->issue_ns);
 	}
-	if (t->layout->kind == LAYOUT_RAID5 || t->layout->kind == LAYOUT_RAID6) {
-		uint64_t need = layout_scratch_size(t->layout, io->op, io->offset, io->len);
-
-		if (need > r->scratch_cap) {
-			void *p = NULL;
-
-			if (posix_memalign(&p, 4096, need))
-				return -ENOMEM;
-			free(r->scratch);
-			r->scratch = p;
-			r->scratch_cap = need;
-		}
-		r->two_phase = need > 0;
-	}
+	if ((t->layout->kind == LAYOUT_RAID5 || t->layout->kind == LAYOUT_RAID6) &&
+	    (n = scratch_for(r, t->layout)))
+		return n;
 	s->outstanding++;
 	s->st->issued++;
 	if (s->outstanding > s->st->max_outstanding)
@@ -695,7 +703,6 @@ static int row_busy(void *ctx, uint64_t off, uint64_t len)
 static int start_destage(struct sched *s, struct req *r, unsigned t)
 {
 	struct layout *l = s->cfg->targets[t].layout;
-	uint64_t need = layout_scratch_size(l, BPT_OP_WRITE, r->run.off, r->run.len);
 	int n;
 
 	r->io = (struct rp_io){ .op = BPT_OP_WRITE, .offset = r->run.off, .len = r->run.len,
@@ -706,16 +713,8 @@ static int start_destage(struct sched *s, struct req *r, unsigned t)
 	r->short_io = 0;
 	r->phase1_ns = 0;
 	r->wc_overlay = 0;
-	if (need > r->scratch_cap) {
-		void *p = NULL;
-
-		if (posix_memalign(&p, 4096, need))
-			return -ENOMEM;
-		free(r->scratch);
-		r->scratch = p;
-		r->scratch_cap = need;
-	}
-	r->two_phase = need > 0;
+	if ((n = scratch_for(r, l)))
+		return n;
 	n = layout_map(l, BPT_OP_WRITE, r->run.off, r->run.len, r->lp, s->dmaxparts);
 	if (n <= 0) { /* a run is within the array: cannot happen */
 		wcache_destage_done(s->cfg->targets[t].wc, &r->run, 0);
