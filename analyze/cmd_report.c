@@ -18,7 +18,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--json] [--db PATH]\n"
+		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--recording NAME]\n"
+		"                              [--json] [--db PATH]\n"
 		"       blkpeak analyze report --measurement ID [--json] [--db PATH]\n\n"
 		"Summarise one trace or replay run: IOPS, MB/s, mix, request sizes,\n"
 		"seek distances, queue depth, busy and idle time, latency percentiles\n"
@@ -36,6 +37,9 @@ static void usage(FILE *f)
 		"               what ran, its steps (a knee search's speed factors, each\n"
 		"               met or missed) and its result; with --json the object\n"
 		"               of analyze compare of that one measurement\n"
+		"  --recording NAME  of a mixed replay's run (replay A.bpt B.bpt), only the\n"
+		"               I/Os of recording NAME (its file name without folder and\n"
+		"               extension, the comm of its I/Os in the run); not with --files\n"
 		"  --json       one JSON object, with the per-second IOPS and MB/s series\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");
@@ -82,6 +86,7 @@ int analyze_report(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "files", required_argument, NULL, 'f' },
 		{ "measurement", no_argument, NULL, 'm' },
+		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,17 +110,34 @@ int analyze_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'r':
+			if (files.recording) {
+				pr_err("analyze report: --recording given twice");
+				return EXIT_USAGE;
+			}
+			if (!*optarg) {
+				pr_err("analyze report: --recording: empty name");
+				return EXIT_USAGE;
+			}
+			files.recording = optarg;
+			break;
 		}
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (files.recording && files.n) {
+		pr_err("analyze report: --recording and --files together are not supported: "
+		       "report the recording's own run file (RUN.NAME.bpt) with --files instead");
+		return EXIT_USAGE;
+	}
 	if (optind != argc - 1) {
 		pr_err("analyze report: give exactly one trace id or file; see 'blkpeak analyze report --help'");
 		return EXIT_USAGE;
 	}
 	if (measurement) {
-		if (files.n) {
-			pr_err("analyze report: --files restricts traces and runs, not measurements");
+		if (files.n || files.recording) {
+			pr_err("analyze report: --files and --recording restrict traces and runs, "
+			       "not measurements");
 			return EXIT_USAGE;
 		}
 		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
@@ -125,7 +147,7 @@ int analyze_report(int argc, char **argv)
 		return report_measurement(dbopt, (int64_t)v, json);
 	}
 	if (is_file(argv[optind])) {
-		rc = st_report_compute_file_files(argv[optind], files.n ? &files : NULL, &rep, 1, &err);
+		rc = st_report_compute_file_files(argv[optind], files.n || files.recording ? &files : NULL, &rep, 1, &err);
 	} else {
 		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
 			pr_err("analyze report: '%s': neither a trace id nor a trace file", argv[optind]);
@@ -133,7 +155,7 @@ int analyze_report(int argc, char **argv)
 		}
 		rc = adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err);
 		if (!rc)
-			rc = st_report_compute_files(db, (int64_t)v, files.n ? &files : NULL, &rep, &err);
+			rc = st_report_compute_files(db, (int64_t)v, files.n || files.recording ? &files : NULL, &rep, &err);
 	}
 	if (rc) {
 		pr_err("analyze report: %s", err.msg);

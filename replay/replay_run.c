@@ -627,7 +627,7 @@ static int name_recordings(struct replay *rp)
 		struct rec *r = &rp->rec[k];
 
 		r->path = o->ntraces > 1 ? o->traces[k] : o->trace;
-		mix_name(r->path, r->name);
+		recording_name(r->path, r->name);
 		for (unsigned j = 0; j < k && rp->nrec > 1; j++)
 			if (!strcmp(rp->rec[j].name, r->name)) {
 				pr_err("replay: %s and %s: two recordings named '%s' in one mix (the run "
@@ -757,6 +757,7 @@ static int open_targets(struct replay *rp)
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
 			.is_blkdev = rp->tgt[t].is_blkdev,
+			.wc = rp->tgt[t].wc,
 		};
 	}
 	return 0;
@@ -1484,6 +1485,17 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.run_file = rp->write_failed ? NULL : o->output,
 		.verify = rp->verified ? &rp->vres : NULL,
 	};
+	struct summary_cache cache = {
+		.writes = stats->wc_writes, .waits = stats->wc_waits,
+		.read_hits = stats->wc_read_hits, .destages = stats->wc_destages,
+		.destaged_bytes = stats->wc_destaged_bytes, .full_rows = stats->wc_full_rows,
+		.drained_ns = stats->wc_drained_ns, .unwritten = stats->wc_unwritten,
+		.error = stats->wc_error,
+	};
+
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->tgt[t].wc)
+			sc.cache = &cache;
 
 	struct summary_place place[FILEMAP_MAX];
 
@@ -1632,7 +1644,8 @@ int replay_run(const struct replay_opts *opts)
 
 	finish_run_file(&rp, stopped);
 	print_summary(&rp, &stats, stopped);
-	ret = rc < 0 || stopped || stats.errors || rp.write_failed || vfail ? EXIT_FAIL : EXIT_OK;
+	ret = rc < 0 || stopped || stats.errors || stats.wc_unwritten || rp.write_failed || vfail ?
+		      EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)
 		run_writer_close(rp.rw, NULL);

@@ -131,6 +131,10 @@ _blkpeak()
 				mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
 				return 0
 				;;
+			--recording) # analyze report: the mixed run's recordings (its meta mix.K.name)
+				w=$(for x in "${COMP_WORDS[@]:1}"; do
+					[[ $x == *.bpt && -f $x ]] && "$bin" info "$x" 2>/dev/null |
+						sed -n 's/^ *meta: *mix\.[0-9]*\.name=//p'; done) ;;
 			--format|-f) w="text csv json" ;;
 			--fill) w="zero random" ;;
 			--select)	# a time range, or KIND: then its value
