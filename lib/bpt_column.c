@@ -291,6 +291,28 @@ int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 	return 0;
 }
 
+uint64_t bpt_col_bound(const struct bpt_colview *cv)
+{
+	uint64_t max = 0, span;
+
+	switch (cv->kind) {
+	case BPT_COL_DICT:
+		/* an index past the entries is refused by bpt_col_decode */
+		for (unsigned k = 0; k < cv->ndict; k++)
+			max = cv->dict[k] > max ? cv->dict[k] : max;
+		return max;
+	case BPT_COL_PLANES:
+		if (!cv->width)
+			return cv->base;
+		if (8u * cv->width + cv->shift > 64)
+			return UINT64_MAX; /* the shift drops high bits: no bound */
+		span = (cv->width == 8 ? UINT64_MAX : (1ull << (8 * cv->width)) - 1) << cv->shift;
+		return cv->base + span < cv->base ? UINT64_MAX : cv->base + span;
+	default:
+		return UINT64_MAX; /* kind 2 holds times, not bounded here */
+	}
+}
+
 /* c * log2(c) for c >= 1, within about 0.01 bits per count: the
  * estimate only compares codings, so libm's precision is not needed and
  * its cost (thousands of calls per block) is. */

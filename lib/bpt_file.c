@@ -84,6 +84,15 @@ int bpt_file_bad(const struct bpt_bcur *c, uint32_t j)
 			c->vals[COL_FILE2_BYTES][j]);
 }
 
+int bpt_file_chunk_bad(const struct bpt_bcur *c, uint32_t m)
+{
+	int bad = 0;
+
+	for (uint32_t j = 0; j < m; j++)
+		bad |= bpt_file_bad(c, j);
+	return bad;
+}
+
 void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec)
 {
 	rec->file_class = (uint8_t)c->vals[COL_FILE_CLASS][j];
@@ -123,6 +132,15 @@ int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs)
 	       cause_bad(c->vals[COL_CAUSE2_PID][j], c->vals[COL_CAUSE2_COMM][j],
 			 c->vals[COL_CAUSE2_CGROUP][j], nstrs) ||
 	       (c->vals[COL_CAUSE2_PID][j] && !c->vals[COL_FILE2_BYTES][j]);
+}
+
+int bpt_cause_chunk_bad(const struct bpt_bcur *c, uint32_t m, uint32_t nstrs)
+{
+	int bad = 0;
+
+	for (uint32_t j = 0; j < m; j++)
+		bad |= bpt_cause_bad(c, j, nstrs);
+	return bad;
 }
 
 int bpt_cause_record_bad(const struct bpt_record *r, uint32_t nstrs)
