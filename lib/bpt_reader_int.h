@@ -21,7 +21,7 @@
 #include "bpt_file.h"
 #include "strtab.h"
 
-#define BPT_CHUNK 1024 /* records decoded at a time */
+#define BPT_CHUNK 256 /* records decoded at a time */
 /* Row length of the decoded columns: BPT_CHUNK values and 64 bytes more,
  * so that value j of one column and of the next lie in different L1 cache
  * sets. Without it the 34 columns, 8 KiB apart, all map to the same set
