@@ -9,7 +9,10 @@
  * loss entries and column directory. Records are then decoded lazily,
  * BPT_CHUNK at a time, by bpt_block_decode_chunk, which rebuilds the
  * fields from the column transforms and rejects any record whose device,
- * op, flags, string id or 32-bit field is out of range.
+ * op, flags, string id or 32-bit field is out of range (bpt_block_check.c:
+ * once per block where the column's coding bounds its values), whose
+ * times leave the block's range, or whose file and cause fields break
+ * their rules (bpt_file.c; not looked at in a trace without them).
  */
 #include <errno.h>
 #include <stddef.h>
