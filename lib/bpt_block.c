@@ -9,9 +9,13 @@
  * loss entries and column directory. Records are then decoded lazily,
  * BPT_CHUNK at a time, by bpt_block_decode_chunk, which rebuilds the
  * fields from the column transforms and rejects any record whose device,
- * op, flags, string id or 32-bit field is out of range.
+ * op, flags, string id or 32-bit field is out of range (bpt_block_check.c:
+ * once per block where the column's coding bounds its values), whose
+ * times leave the block's range, or whose file and cause fields break
+ * their rules (bpt_file.c; not looked at in a trace without them).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <zstd.h>
 
@@ -389,6 +393,7 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
 		return rc;
 	if (r->complete && (rc = check_entry(r, c, err)))
 		return rc;
+	bpt_block_check_prepare(r, c);
 	enter_block(r, c, &b, is_new);
 	return 1;
 }
@@ -399,9 +404,14 @@ static int decode_columns(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0,
 			  struct bpt_error *err)
 {
 	for (int id = 0; id < COL_KNOWN; id++) {
-		if (!c->have[id])
-			memset(c->vals[id], 0, sizeof(uint64_t) * m);
-		else if (bpt_col_decode(&c->cols[id], i0, m, c->vals[id]))
+		if (!c->have[id]) {
+			if (!c->zeroed[id])
+				memset(c->vals[id], 0, sizeof(c->vals[id]));
+			c->zeroed[id] = 1;
+			continue;
+		}
+		c->zeroed[id] = 0;
+		if (bpt_col_decode(&c->cols[id], i0, m, c->vals[id]))
 			return BAD(c->blk_off, "block %u: column %d: dictionary index out of range",
 				   c->seq - 1, id);
 	}
@@ -486,58 +496,6 @@ static int bad_reference(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, 
 		   c->seq - 1, i0 + j, BPT_REF_WINDOW);
 }
 
-/* The error naming the first record whose fields are out of range. */
-static int bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
-		      struct bpt_error *err)
-{
-	uint64_t *issue = c->vals[COL_ISSUE], *comp = c->vals[COL_COMPLETE];
-	uint64_t *sector = c->vals[COL_SECTOR], *bytes = c->vals[COL_BYTES];
-
-	for (uint32_t j = 0; j < m; j++) {
-		if (issue[j] < c->min_issue || issue[j] > c->max_issue ||
-		    comp[j] > c->max_complete)
-			return BAD(c->blk_off, "block %u: record %u: time outside the block's range",
-				   c->seq - 1, i0 + j);
-		if (c->vals[COL_DEV][j] >= r->hdr.ndevices)
-			return BAD(c->blk_off, "block %u: record %u: device %llu, trace has %u",
-				   c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_DEV][j], r->hdr.ndevices);
-		if (c->vals[COL_OP][j] >= BPT_OP__COUNT ||
-		    (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL))
-			return BAD(c->blk_off, "block %u: record %u: bad op or flags",
-				   c->seq - 1, i0 + j);
-		if (c->vals[COL_COMM][j] >= r->strs.n)
-			return BAD(c->blk_off, "block %u: record %u: unknown string id %llu",
-				   c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_COMM][j]);
-		if (!BPT_SECTOR_END_OK(sector[j], bytes[j]))
-			return BAD(c->blk_off, "block %u: record %u: sector %llu + %llu bytes "
-				   "ends past 2^64 bytes", c->seq - 1, i0 + j,
-				   (unsigned long long)sector[j],
-				   (unsigned long long)bytes[j]);
-		if (c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT)
-			return BAD(c->blk_off, "block %u: record %u: bad completion %llu",
-				   c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_COMPLETION][j]);
-		if (c->vals[COL_INTERNAL][j] > 1)
-			return BAD(c->blk_off, "block %u: record %u: bad internal flag %llu",
-				   c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_INTERNAL][j]);
-		if (bpt_cause_bad(c, j, r->strs.n))
-			return BAD(c->blk_off, "block %u: record %u: bad cause (pid %llu, "
-				   "string %llu)", c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_CAUSE_PID][j],
-				   (unsigned long long)c->vals[COL_CAUSE_COMM][j]);
-		if (bpt_file_bad(c, j))
-			return BAD(c->blk_off, "block %u: record %u: bad file columns "
-				   "(class %llu, %llu of %llu bytes)", c->seq - 1, i0 + j,
-				   (unsigned long long)c->vals[COL_FILE_CLASS][j],
-				   (unsigned long long)c->vals[COL_FILE_BYTES][j],
-				   (unsigned long long)bytes[j]);
-	}
-	return BAD(c->blk_off, "block %u: a 32-bit field out of range", c->seq - 1);
-}
-
 int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			   struct bpt_error *err)
 {
@@ -553,40 +511,40 @@ int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 	uint64_t *src = c->vals[COL_SOURCE], *errv = c->vals[COL_ERROR];
 	uint64_t pi = c->prev_issue, pc = c->prev_complete;
 	uint64_t ps = c->prev_source;
-	uint64_t lim32 = 0, ndev = r->hdr.ndevices, badref = 0;
-	int bad = 0;
+	uint64_t badref = 0;
+	/* the stored values of the range-checked columns, before the
+	 * transforms below change the error column's */
+	int bad = bpt_block_chunk_out_of_range(r, c, m);
 
 	decode_times(c, i0, m, &pi, &pc, &badref);
 	decode_sectors(c, i0, m, &badref);
 	if (badref >= BPT_REF_WINDOW)
 		return bad_reference(r, c, i0, m, err);
-	/* the other fields, and one check of all ranges for the chunk */
+	/* the other fields, and the checks of times and sectors */
 	for (uint32_t j = 0; j < m; j++) {
-		uint64_t t = issue[j];
+		uint64_t t = issue[j], e = errv[j];
 
 		queue[j] = t - (uint64_t)unzigzag64(queue[j]);
-		sched[j] = c->have[COL_SCHED] ? t + (uint64_t)unzigzag64(sched[j]) : 0;
-		if (c->have[COL_SOURCE]) {
+		errv[j] = (uint64_t)(int64_t)(int32_t)((uint32_t)(e >> 1) ^ -(uint32_t)(e & 1));
+		bad |= t < c->min_issue || t > c->max_issue || comp[j] > c->max_complete ||
+		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
+	}
+	if (c->have[COL_SCHED])
+		for (uint32_t j = 0; j < m; j++)
+			sched[j] = issue[j] + (uint64_t)unzigzag64(sched[j]);
+	if (c->have[COL_SOURCE])
+		for (uint32_t j = 0; j < m; j++) {
 			ps += (uint64_t)unzigzag64(src[j]);
 			src[j] = ps;
 		}
-		uint64_t e = errv[j];
-
-		errv[j] = (uint64_t)(int64_t)(int32_t)((uint32_t)(e >> 1) ^ -(uint32_t)(e & 1));
-		lim32 |= bytes[j] | c->vals[COL_PID][j] | c->vals[COL_COMM][j] |
-			 c->vals[COL_MEMBER][j] | e;
-		bad |= t < c->min_issue || t > c->max_issue ||
-		       comp[j] > c->max_complete || c->vals[COL_DEV][j] >= ndev ||
-		       c->vals[COL_OP][j] >= BPT_OP__COUNT ||
-		       (c->vals[COL_FLAGS][j] & ~(uint64_t)BPT_F__ALL) ||
-		       c->vals[COL_COMM][j] >= r->strs.n ||
-		       c->vals[COL_COMPLETION][j] >= BPT_COMPLETION__COUNT ||
-		       c->vals[COL_INTERNAL][j] > 1 || bpt_file_bad(c, j) ||
-		       bpt_cause_bad(c, j, r->strs.n) ||
-		       !BPT_SECTOR_END_OK(sector[j], bytes[j]);
-	}
-	if (bad || lim32 > UINT32_MAX)
-		return bad_record(r, c, i0, m, err);
+	/* a block without file or cause columns reads them as zeros, which
+	 * pass their checks */
+	if (c->have[COL_FILE_CLASS])
+		bad |= bpt_file_chunk_bad(c, m);
+	if (c->have[COL_CAUSE_PID])
+		bad |= bpt_cause_chunk_bad(c, m, r->strs.n);
+	if (bad)
+		return bpt_block_bad_record(r, c, i0, m, err);
 	c->prev_issue = pi;
 	c->prev_complete = pc;
 	c->prev_source = ps;
@@ -615,6 +573,14 @@ void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 	rec->source_index = c->vals[COL_SOURCE][j];
 	rec->completion = (uint8_t)c->vals[COL_COMPLETION][j];
 	rec->internal = (uint8_t)c->vals[COL_INTERNAL][j];
-	bpt_file_decode(c, j, rec);
-	bpt_cause_decode(c, j, rec);
+	/* the file and cause fields, or zeros when the block has none */
+	if (c->have[COL_FILE_CLASS])
+		bpt_file_decode(c, j, rec);
+	else
+		memset(&rec->file_class, 0, offsetof(struct bpt_record, cause_pid) -
+						    offsetof(struct bpt_record, file_class));
+	if (c->have[COL_CAUSE_PID])
+		bpt_cause_decode(c, j, rec);
+	else
+		memset(&rec->cause_pid, 0, sizeof(*rec) - offsetof(struct bpt_record, cause_pid));
 }

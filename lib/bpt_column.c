@@ -218,19 +218,58 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 	return 0;
 }
 
+/* Dictionary indexes of `bits` bits, values i0..i0+m-1, whole bytes at a
+ * time once i0 + j is at a byte's start; ORs 1 << index into *seen.
+ * Called with a constant `bits` so each width gets its own loop. */
+static inline void dict_indexes(const uint8_t *data, unsigned bits, const uint64_t *d,
+				uint32_t i0, uint32_t m, uint64_t *out, unsigned *seen)
+{
+	const unsigned per = 8 / bits, mask = (1u << bits) - 1;
+	unsigned s = 0;
+	uint32_t j = 0;
+
+	for (; j < m && (i0 + j) % per; j++) {
+		size_t bit = (size_t)(i0 + j) * bits;
+		unsigned k = (data[bit / 8] >> (bit % 8)) & mask;
+
+		s |= 1u << k;
+		out[j] = d[k];
+	}
+	for (; j + per <= m; j += per) {
+		unsigned b = data[(i0 + j) / per];
+
+		for (unsigned q = 0; q < per; q++) {
+			unsigned k = (b >> (q * bits)) & mask;
+
+			s |= 1u << k;
+			out[j + q] = d[k];
+		}
+	}
+	for (; j < m; j++) {
+		unsigned k = (data[(i0 + j) / per] >> ((i0 + j) % per * bits)) & mask;
+
+		s |= 1u << k;
+		out[j] = d[k];
+	}
+	*seen |= s;
+}
+
 static int decode_dict(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		       uint64_t *out)
 {
-	unsigned bits = cv->bits, mask = (1u << bits) - 1, bad = 0;
+	uint64_t d[BPT_DICT_MAX]; /* a copy: stores to out cannot change it */
+	unsigned seen = 0;
 
-	for (uint32_t j = 0; j < m; j++) {
-		size_t bit = (size_t)(i0 + j) * bits;
-		unsigned k = (cv->data[bit / 8] >> (bit % 8)) & mask;
-
-		bad |= k >= cv->ndict;
-		out[j] = cv->dict[k & (BPT_DICT_MAX - 1)];
-	}
-	return bad ? -EBADMSG : 0;
+	for (unsigned k = 0; k < BPT_DICT_MAX; k++)
+		d[k] = k < cv->ndict ? cv->dict[k] : 0;
+	if (cv->bits == 1)
+		dict_indexes(cv->data, 1, d, i0, m, out, &seen);
+	else if (cv->bits == 2)
+		dict_indexes(cv->data, 2, d, i0, m, out, &seen);
+	else
+		dict_indexes(cv->data, 4, d, i0, m, out, &seen);
+	/* an index past the dictionary's entries */
+	return seen >> cv->ndict ? -EBADMSG : 0;
 }
 
 /* Kinds 0 and 2: base + (the planes' value << shift). */
@@ -289,6 +328,28 @@ int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 	}
 	decode_planes(cv, i0, m, out);
 	return 0;
+}
+
+uint64_t bpt_col_bound(const struct bpt_colview *cv)
+{
+	uint64_t max = 0, span;
+
+	switch (cv->kind) {
+	case BPT_COL_DICT:
+		/* an index past the entries is refused by bpt_col_decode */
+		for (unsigned k = 0; k < cv->ndict; k++)
+			max = cv->dict[k] > max ? cv->dict[k] : max;
+		return max;
+	case BPT_COL_PLANES:
+		if (!cv->width)
+			return cv->base;
+		if (8u * cv->width + cv->shift > 64)
+			return UINT64_MAX; /* the shift drops high bits: no bound */
+		span = (cv->width == 8 ? UINT64_MAX : (1ull << (8 * cv->width)) - 1) << cv->shift;
+		return cv->base + span < cv->base ? UINT64_MAX : cv->base + span;
+	default:
+		return UINT64_MAX; /* kind 2 holds times, not bounded here */
+	}
 }
 
 /* c * log2(c) for c >= 1, within about 0.01 bits per count: the

@@ -84,6 +84,28 @@ int bpt_file_bad(const struct bpt_bcur *c, uint32_t j)
 			c->vals[COL_FILE2_BYTES][j]);
 }
 
+/* file_bad and bpt_file_bad for every record of a chunk, without
+ * branches (the same rules: a value out of range in any term is bad). */
+int bpt_file_chunk_bad(const struct bpt_bcur *c, uint32_t m)
+{
+	const uint64_t *cls = c->vals[COL_FILE_CLASS], *dev = c->vals[COL_FILE_DEV];
+	const uint64_t *ino = c->vals[COL_INODE], *off = c->vals[COL_FILE_OFF];
+	const uint64_t *fb = c->vals[COL_FILE_BYTES], *bytes = c->vals[COL_BYTES];
+	const uint64_t *dev2 = c->vals[COL_FILE2_DEV], *ino2 = c->vals[COL_INODE2];
+	const uint64_t *off2 = c->vals[COL_FILE2_OFF], *fb2 = c->vals[COL_FILE2_BYTES];
+	int bad = 0;
+
+	for (uint32_t j = 0; j < m; j++) {
+		int data = cls[j] == BPT_FILE_DATA;
+
+		bad |= ((dev[j] | dev2[j] | fb2[j]) >> 32 != 0) | (cls[j] >= BPT_FILE__COUNT) |
+		       ((fb2[j] == 0) & ((dev2[j] | ino2[j] | off2[j]) != 0)) |
+		       (!data & ((ino[j] | off[j] | fb[j] | fb2[j]) != 0)) |
+		       (data & ((fb[j] > bytes[j]) | (fb2[j] > bytes[j] - fb[j])));
+	}
+	return bad;
+}
+
 void bpt_file_decode(const struct bpt_bcur *c, uint32_t j, struct bpt_record *rec)
 {
 	rec->file_class = (uint8_t)c->vals[COL_FILE_CLASS][j];
@@ -123,6 +145,23 @@ int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs)
 	       cause_bad(c->vals[COL_CAUSE2_PID][j], c->vals[COL_CAUSE2_COMM][j],
 			 c->vals[COL_CAUSE2_CGROUP][j], nstrs) ||
 	       (c->vals[COL_CAUSE2_PID][j] && !c->vals[COL_FILE2_BYTES][j]);
+}
+
+/* bpt_cause_bad for every record of a chunk, without branches. */
+int bpt_cause_chunk_bad(const struct bpt_bcur *c, uint32_t m, uint32_t nstrs)
+{
+	const uint64_t *pid = c->vals[COL_CAUSE_PID], *comm = c->vals[COL_CAUSE_COMM];
+	const uint64_t *cg = c->vals[COL_CAUSE_CGROUP], *pid2 = c->vals[COL_CAUSE2_PID];
+	const uint64_t *comm2 = c->vals[COL_CAUSE2_COMM], *cg2 = c->vals[COL_CAUSE2_CGROUP];
+	const uint64_t *fb2 = c->vals[COL_FILE2_BYTES];
+	int bad = 0;
+
+	for (uint32_t j = 0; j < m; j++)
+		bad |= ((pid[j] | pid2[j]) >> 32 != 0) | (comm[j] >= nstrs) | (comm2[j] >= nstrs) |
+		       ((pid[j] == 0) & ((comm[j] | cg[j]) != 0)) |
+		       ((pid2[j] == 0) & ((comm2[j] | cg2[j]) != 0)) |
+		       ((pid2[j] != 0) & (fb2[j] == 0));
+	return bad;
 }
 
 int bpt_cause_record_bad(const struct bpt_record *r, uint32_t nstrs)

@@ -33,6 +33,10 @@ int bpt_file_record_bad(const struct bpt_record *r);
 void bpt_file_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record *r);
 /* 1 when record j of the decoded chunk has bad file fields. */
 int bpt_file_bad(const struct bpt_bcur *c, uint32_t j);
+/* 1 when a record of the m decoded (file columns present) has bad file
+ * fields; the same for the cause columns. */
+int bpt_file_chunk_bad(const struct bpt_bcur *c, uint32_t m);
+int bpt_cause_chunk_bad(const struct bpt_bcur *c, uint32_t m, uint32_t nstrs);
 /* The cause columns: store, check (1: bad; nstrs: strings known) and copy. */
 void bpt_cause_encode(struct bpt_blockenc *e, uint32_t i, const struct bpt_record *r);
 int bpt_cause_bad(const struct bpt_bcur *c, uint32_t j, uint32_t nstrs);

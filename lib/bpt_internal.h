@@ -345,6 +345,11 @@ int bpt_col_parse(const uint8_t *p, size_t len, uint32_t n,
 		  struct bpt_colview *cv);
 int bpt_col_decode(const struct bpt_colview *cv, uint32_t i0, uint32_t m,
 		   uint64_t *out);
+/* An upper bound of every value bpt_col_decode gives for the column (the
+ * largest a dictionary holds, the planes' base plus their widest value),
+ * UINT64_MAX when there is none short of it: lets a reader check a
+ * field's range once per block instead of once per record. */
+uint64_t bpt_col_bound(const struct bpt_colview *cv);
 /* bpt_col_encode for a column of zigzagged time differences: the tick
  * kind when the values' clock has a coarse tick and it pays, else as
  * bpt_col_encode. tmp: scratch room for n values. */

@@ -21,7 +21,13 @@
 #include "bpt_file.h"
 #include "strtab.h"
 
-#define BPT_CHUNK 1024 /* records decoded at a time */
+#define BPT_CHUNK 256 /* records decoded at a time */
+/* Row length of the decoded columns: BPT_CHUNK values and 64 bytes more,
+ * so that value j of one column and of the next lie in different L1 cache
+ * sets. Without it the 34 columns, 8 KiB apart, all map to the same set
+ * of an 8-way cache and every record read misses (decode ran at a third
+ * of its speed, bench/RESULTS.md "Trace decode"). */
+#define BPT_CHUNK_ROW (BPT_CHUNK + 8)
 
 struct bpt_footer {
 	uint64_t off;            /* offset of the footer */
@@ -49,7 +55,14 @@ struct bpt_bcur {
 	 * records, record i at [i % BPT_REF_WINDOW] (the reference columns) */
 	uint64_t ring_end[BPT_REF_WINDOW], ring_comp[BPT_REF_WINDOW];
 	uint32_t chunk_start, chunk_len;
-	uint64_t vals[COL_KNOWN][BPT_CHUNK];
+	/* vals[id] is zero in every row: a column the block lacks, cleared
+	 * once rather than at every chunk */
+	uint8_t zeroed[COL_KNOWN];
+	/* the range-checked columns (bpt_block_check.c) whose coding in the
+	 * loaded block does not keep every value in range: those checked
+	 * record by record */
+	uint8_t chk[COL_KNOWN], nchk;
+	uint64_t vals[COL_KNOWN][BPT_CHUNK_ROW];
 };
 
 struct bpt_reader {
@@ -133,6 +146,16 @@ int bpt_block_load(struct bpt_reader *r, struct bpt_bcur *c,
  * field); 0 or <0 with err filled. */
 int bpt_block_decode_chunk(struct bpt_reader *r, struct bpt_bcur *c,
 			   struct bpt_error *err);
+/* Range checks (bpt_block_check.c). After a block's columns are parsed:
+ * find the columns whose values its coding does not already keep in
+ * range. Per chunk, before the columns' transforms: 1 when a value of
+ * one of those is out of range. On failure: the error naming the first
+ * bad record of the chunk. */
+void bpt_block_check_prepare(const struct bpt_reader *r, struct bpt_bcur *c);
+int bpt_block_chunk_out_of_range(const struct bpt_reader *r, const struct bpt_bcur *c,
+				 uint32_t m);
+int bpt_block_bad_record(struct bpt_reader *r, struct bpt_bcur *c, uint32_t i0, uint32_t m,
+			 struct bpt_error *err);
 /* Copy record j of the decoded chunk into rec. */
 void bpt_block_record(const struct bpt_bcur *c, uint32_t j,
 		      struct bpt_record *rec);

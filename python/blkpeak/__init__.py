@@ -146,23 +146,25 @@ class Trace:
         for c in names:
             a = cols[c]
             if c == "op":
-                out[c] = pd.Categorical.from_codes(a.astype(_np.int16), categories=_NAMES["op"])
+                out[c] = pd.Categorical.from_codes(a, categories=_NAMES["op"])
             elif c == "flags":
                 cats = [f or "-" for f in _NAMES["flags"]]
-                out[c] = pd.Categorical.from_codes(a.astype(_np.int16), categories=cats)
+                out[c] = pd.Categorical.from_codes(a, categories=cats)
             elif c == "completion":
-                out[c] = pd.Categorical.from_codes(a.astype(_np.int16), categories=_NAMES["completion"])
+                out[c] = pd.Categorical.from_codes(a, categories=_NAMES["completion"])
             elif c == "file_class":
-                out[c] = pd.Categorical.from_codes(a.astype(_np.int16), categories=_NAMES["file_class"])
+                out[c] = pd.Categorical.from_codes(a, categories=_NAMES["file_class"])
             elif c == "dev":
                 devs = [d["name"] for d in self.info["devices"]]
-                out[c] = pd.Categorical.from_codes(a.astype(_np.int64), categories=_unique(devs))
+                out[c] = pd.Categorical.from_codes(a, categories=_unique(devs))
             elif c in ("comm_id", "cause_comm_id", "cause2_comm_id"):
                 key = c[:-3]  # comm, cause_comm, cause2_comm
                 out[key] = _strings_category(pd, self.strings(a), a)
             else:
                 out[c] = a
-        return pd.DataFrame(out)
+        # the arrays are this call's own: the frame takes them as they
+        # are (copy=False) instead of copying every column into blocks
+        return pd.DataFrame(out, copy=False)
 
 
 def _unique(names):
@@ -178,13 +180,13 @@ def _strings_category(pd, table, ids):
     """ids -> a categorical of the strings they name (equal strings one
     category)."""
     cats, codes_of = [], {}
-    remap = _np.empty(len(table), dtype=_np.int64)
+    remap = _np.empty(len(table), dtype=_np.int32)  # ids < 2**24
     for i, s in enumerate(table):
         if s not in codes_of:
             codes_of[s] = len(cats)
             cats.append(s)
         remap[i] = codes_of[s]
-    codes = remap[ids] if len(ids) else _np.empty(0, dtype=_np.int64)
+    codes = remap[ids] if len(ids) else _np.empty(0, dtype=_np.int32)
     return pd.Categorical.from_codes(codes, categories=cats)
 
 

@@ -28,6 +28,8 @@ int tu_col_roundtrip(const uint64_t *v, uint32_t n, int time)
 		m = m > n - i ? n - i : m;
 		cr_assert_eq(bpt_col_decode(&cv, i, m, out), 0);
 		for (uint32_t j = 0; j < m; j++)
+			cr_assert_leq(out[j], bpt_col_bound(&cv), "value %u above the bound", i + j);
+		for (uint32_t j = 0; j < m; j++)
 			cr_assert_eq(out[j], v[i + j], "value %u: %llu, want %llu", i + j,
 				     (unsigned long long)out[j], (unsigned long long)v[i + j]);
 		i += m;

@@ -112,6 +112,33 @@ Test(bpt_codec, columns_every_width_and_kind, .fini = tu_cleanup)
 	v[0] = UINT64_MAX;
 	v[1] = 0;
 	tu_col_roundtrip(v, 2, 0);
+	/* the bound a reader checks ranges by: the largest value exactly
+	 * for a constant and a dictionary, none for planes of 8 bytes */
+	struct bpt_buf b = { 0 };
+	struct bpt_colview cv;
+	unsigned np;
+	size_t at;
+	static const uint64_t cst[4] = { 9, 9, 9, 9 }, dict[8] = { 5, 1ull << 40, 5, 5, 5, 5, 5, 5 },
+			      wide[4] = { 1, UINT64_MAX - 1, 2, 3 }, small[4] = { 100, 300, 200, 700 };
+
+	bpt_col_encode(&b, cst, 4, 0, &np, &at);
+	cr_assert_eq(bpt_col_parse(b.p, b.len, 4, &cv), 0);
+	cr_assert_eq(bpt_col_bound(&cv), 9);
+	b.len = 0;
+	bpt_col_encode(&b, dict, 8, 0, &np, &at);
+	cr_assert_eq(bpt_col_parse(b.p, b.len, 8, &cv), 0);
+	cr_assert_eq(cv.kind, BPT_COL_DICT);
+	cr_assert_eq(bpt_col_bound(&cv), 1ull << 40);
+	b.len = 0;
+	bpt_col_encode(&b, wide, 4, 0, &np, &at);
+	cr_assert_eq(bpt_col_parse(b.p, b.len, 4, &cv), 0);
+	cr_assert_eq(bpt_col_bound(&cv), UINT64_MAX);
+	b.len = 0;
+	bpt_col_encode(&b, small, 4, 0, &np, &at);
+	cr_assert_eq(bpt_col_parse(b.p, b.len, 4, &cv), 0);
+	cr_assert_eq(cv.width, 1, "(v - 100) >> 2 fits a byte");
+	cr_assert_eq(bpt_col_bound(&cv), 100 + (255u << 2));
+	buf_free(&b);
 	tu_col_roundtrip(v, 1, 0);
 	tu_col_roundtrip(v, 0, 0);
 }
@@ -135,8 +162,9 @@ Test(bpt_codec, dictionary_index_out_of_range, .fini = tu_cleanup)
  * extension bytes and an unknown column bit, a block with an unknown
  * column id. This reader must return the records and ignore the rest.
  */
-static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
-				const uint64_t sref[3], uint64_t sector0)
+static size_t build_file_with(uint8_t *out, size_t cap, uint16_t major,
+			      const uint64_t sref[3], uint64_t sector0, int col,
+			      const uint64_t col_vals[3])
 {
 	struct bpt_header h;
 	struct bpt_buf hb = { 0 }, pay = { 0 };
@@ -170,6 +198,8 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
 		vals[COL_SECTOR][i] = zigzag64(0);            /* sequential */
 		vals[COL_BYTES][i] = 4096;
 		vals[COL_PID][i] = 42;
+		if (col >= 0)
+			vals[col][i] = col_vals[i]; /* as stored */
 	}
 	for (int id = 0; id <= COL_MANDATORY; id++) {
 		struct bpt_buf cb = { 0 };
@@ -216,6 +246,12 @@ static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
 	buf_free(&hb);
 	buf_free(&pay);
 	return len;
+}
+
+static size_t build_future_file(uint8_t *out, size_t cap, uint16_t major,
+				const uint64_t sref[3], uint64_t sector0)
+{
+	return build_file_with(out, cap, major, sref, sector0, -1, NULL);
 }
 
 Test(bpt_codec, newer_minor_is_read_other_major_refused, .fini = tu_cleanup)
@@ -318,6 +354,62 @@ Test(bpt_codec, sector_past_2p64_bytes_is_damage, .fini = tu_cleanup)
 	rec.sector = last_ok;
 	cr_assert_eq(bpt_writer_add(w, &rec), 0);
 	cr_assert_eq(bpt_writer_close(w, &e), 0, "%s", e.msg);
+}
+
+/*
+ * Fields out of range are damage, named by block and record, whether the
+ * column's coding (planes here, a dictionary for the wide values) leaves
+ * them to be checked record by record or not; values in range are read.
+ * The reader checks a column once per block when its coding keeps every
+ * value in range (bpt_col_bound), so both sides of that are tried.
+ */
+Test(bpt_codec, fields_out_of_range_are_damage, .fini = tu_cleanup)
+{
+	static uint8_t file[8192];
+	static const uint64_t sref[3] = { 0 };
+	static const struct {
+		int col;
+		uint64_t v[3];
+		const char *msg; /* NULL: read */
+	} cases[] = {
+		{ COL_DEV, { 0, 1, 0 }, "block 0: record 1: device 1, trace has 1" },
+		{ COL_DEV, { 0, 0, 0 }, NULL },
+		{ COL_OP, { 0, BPT_OP__COUNT, 0 }, "block 0: record 1: bad op or flags" },
+		{ COL_OP, { 1, 0, 1 }, NULL },
+		{ COL_FLAGS, { BPT_F__ALL, BPT_F__ALL + 1, 0 }, "block 0: record 1: bad op or flags" },
+		{ COL_FLAGS, { BPT_F__ALL, 0, BPT_F_SYNC }, NULL },
+		{ COL_COMM, { 0, 0, 1 }, "block 0: record 2: unknown string id 1" },
+		{ COL_PID, { 7, 1ull << 32, 7 }, "block 0: a 32-bit field out of range" },
+		{ COL_PID, { 0, 1ull << 60, 1ull << 60 }, "block 0: a 32-bit field out of range" },
+		{ COL_PID, { 0, UINT32_MAX, UINT32_MAX }, NULL },
+		{ COL_BYTES, { 512, 512, 1ull << 32 }, "block 0: a 32-bit field out of range" },
+		{ COL_ERROR, { 0, 1ull << 32, 0 }, "block 0: a 32-bit field out of range" },
+		{ COL_ERROR, { 0, 0, 9 }, NULL }, /* zigzag(-5) */
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t len = build_file_with(file, sizeof(file), BPT_FORMAT_MAJOR, sref, 800,
+					     cases[k].col, cases[k].v);
+		struct bpt_reader *r;
+		struct bpt_error e = { 0 };
+		struct bpt_record rec;
+		int rc, n = 0;
+
+		cr_assert_eq(bpt_reader_open_mem(&r, file, len, "range.bpt", &e), 0, "%s", e.msg);
+		while ((rc = bpt_reader_next(r, &rec, &e)) == 1)
+			n++;
+		if (cases[k].msg) {
+			cr_assert_eq(rc, -EBADMSG, "case %zu", k);
+			cr_assert_eq(n, 0, "case %zu: the chunk is refused whole", k);
+			cr_assert(strstr(e.msg, cases[k].msg), "case %zu: %s", k, e.msg);
+		} else {
+			cr_assert_eq(rc, 0, "case %zu: %s", k, e.msg);
+			cr_assert_eq(n, 3, "case %zu", k);
+			if (cases[k].col == COL_ERROR)
+				cr_assert_eq(rec.error, -5);
+		}
+		bpt_reader_close(r);
+	}
 }
 
 /*
