@@ -114,7 +114,7 @@ man: $(MAN_PAGES)
 LIBBPT_SOVERSION := 1
 LIBBPT_VERSION   := $(LIBBPT_SOVERSION).0.0
 LIBBPT_COMMON    := common/error.c common/filekind.c common/fmt.c common/loopback.c common/outfile.c \
-		    common/strtab.c
+		    common/sigunlink.c common/strtab.c
 LIBBPT_SRCS      := $(wildcard lib/*.c) $(filter-out formats/cmd_convert.c,$(wildcard formats/*.c)) \
 		    $(LIBBPT_COMMON)
 LIBBPT_A_OBJS    := $(LIBBPT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libbpt/init.o

@@ -3,12 +3,14 @@
  * common/dispatch.c) and --version. Each subcommand returns its exit
  * code; this is the one place that turns it into the process's status.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cliutil.h"
 #include "commands.h"
 #include "dispatch.h"
+#include "sigunlink.h"
 #include "bpt.h"
 #include "version.h"
 
@@ -35,13 +37,31 @@ static const struct command_table table = {
 	.n = sizeof(commands) / sizeof(commands[0]),
 };
 
+/* A command's text lost on the way out (`blkpeak info t.bpt > /dev/full`,
+ * a full disk, a closed pipe's EIO) fails the command, as coreutils' do:
+ * exit 0 must mean the output is there. */
+static int stdout_checked(int rc)
+{
+	if (rc)
+		return rc; /* failed already, and said why (maybe this) */
+	if (fflush(stdout) || ferror(stdout)) {
+		int err = errno;
+
+		fprintf(stderr, "blkpeak: standard output: %s\n", err ? strerror(err) : "write error");
+		return EXIT_FAIL;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("blkpeak %s (trace format %d.%d)\n", BLKPEAK_VERSION,
 		       BPT_FORMAT_MAJOR, BPT_FORMAT_MINOR);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK);
 	}
 	bpt_reader_set_foreign_opener(formats_reader_open);
-	return command_dispatch(&table, argc, argv);
+	/* Ctrl-C leaves no half-written output behind (common/outfile.h) */
+	sigunlink_catch_signals();
+	return stdout_checked(command_dispatch(&table, argc, argv));
 }

@@ -11,6 +11,7 @@
 #include "filekind.h"
 #include "loopback.h"
 #include "outfile.h"
+#include "sigunlink.h"
 
 int outfile_check(const char *path, const char *what, const char *const *inputs,
 		  struct bpt_error *error)
@@ -161,6 +162,7 @@ static int take_lock(struct outfile *o)
 			return err;
 		}
 		o->lock_fd = fd;
+		sigunlink_add(o->lock);
 		return 0;
 	}
 	bpt_error_set(&o->err, -EBUSY, "%s: the lock file %s keeps changing", o->path, o->lock);
@@ -172,6 +174,7 @@ static int take_lock(struct outfile *o)
 static void drop_lock(struct outfile *o)
 {
 	if (o->lock_fd >= 0) {
+		sigunlink_remove(o->lock);
 		unlink(o->lock);
 		close(o->lock_fd);
 	}
@@ -180,6 +183,8 @@ static void drop_lock(struct outfile *o)
 
 static void release(struct outfile *o)
 {
+	if (o->tmp)
+		sigunlink_remove(o->tmp);
 	drop_lock(o);
 	free(o->lock);
 	free(o->tmp);
@@ -230,6 +235,8 @@ int outfile_open(struct outfile *o, const char *path, const struct outfile_opts 
 		release(o);
 		return err;
 	}
+	/* a signal (Ctrl-C) before the file is in place removes it */
+	sigunlink_add(o->tmp);
 	/* mkstemp makes 0600; an output file gets the usual 0644 (umask applies). */
 	mode_t um = umask(0);
 	umask(um);
@@ -267,6 +274,7 @@ static int put_in_place(struct outfile *o)
 			 strerror(-err));
 		return err;
 	}
+	sigunlink_remove(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	o->placed = 1;

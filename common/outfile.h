@@ -35,10 +35,16 @@
  *    writer killed by SIGKILL or a power cut leaves PATH readable up to
  *    its last complete block (the trace format's crash tolerance), where
  *    the user looks for it. The price: an older file at PATH is replaced
- *    when the writer starts, not when it ends. A writer killed before
- *    outfile_place() leaves PATH untouched and PATH.tmp.XXXXXX behind.
- *    After placing, outfile_close() keeps the file also on failure: a
- *    trace cut short is still data, and the reader says where it ends.
+ *    when the writer starts, not when it ends. A writer killed by SIGKILL
+ *    before outfile_place() leaves PATH untouched and PATH.tmp.XXXXXX
+ *    behind. After placing, outfile_close() keeps the file also on
+ *    failure: a trace cut short is still data, and the reader says where
+ *    it ends.
+ *
+ * SIGINT, SIGTERM and SIGHUP remove the files not yet in place (the
+ * temporary file and the lock file) in a program that called
+ * sigunlink_catch_signals() (common/sigunlink.h), as the blkpeak binary
+ * does at start.
  *
  * "-" is standard output when opts.allow_stdout is set (no checks, no
  * lock), else a file named "-". Functions return 0 or a negative errno

@@ -41,6 +41,37 @@ void target_discard(struct target *t)
 	target_close(t);
 }
 
+/*
+ * A file target is locked for the replay's time, as a block device is by
+ * O_EXCL: a second replay or measure writing the same file at once would
+ * mix its writes into the first's and ruin both timings. A process-owned
+ * (POSIX) lock, so one replay may open the same file for several
+ * recorded devices (a mix onto one target); the kernel drops it when the
+ * replay ends, however it ends. A write lock when the replay writes,
+ * else a read lock: two replays that only read may share a file.
+ */
+static int lock_file(int fd, const char *path, int writing, struct bpt_error *error)
+{
+	struct flock fl = { .l_type = writing ? F_WRLCK : F_RDLCK, .l_whence = SEEK_SET };
+
+	if (!fcntl(fd, F_SETLK, &fl))
+		return 0;
+	if (errno != EAGAIN && errno != EACCES) {
+		int rc = -errno;
+
+		bpt_error_set(error, rc, "%s: cannot lock it: %s", path, strerror(errno));
+		return rc;
+	}
+	fl.l_type = writing ? F_WRLCK : F_RDLCK;
+	if (!fcntl(fd, F_GETLK, &fl) && fl.l_type != F_UNLCK && fl.l_pid > 0)
+		bpt_error_set(error, -EBUSY, "%s: in use by PID %ld (another replay or measure), "
+			      "refusing to use it", path, (long)fl.l_pid);
+	else
+		bpt_error_set(error, -EBUSY, "%s: in use by another process, refusing to use it",
+			      path);
+	return -EBUSY;
+}
+
 /* Open member `i` of t->spec; fill fd, size, block size. */
 static int open_member(struct target *t, unsigned i, const struct target_policy *pol,
 		       struct bpt_error *error)
@@ -117,6 +148,12 @@ static int open_member(struct target *t, unsigned i, const struct target_policy 
 	if (fd < 0) {
 		rc = -errno;
 		bpt_error_set(error, rc, "%s: cannot open: %s", path, strerror(errno));
+		return rc;
+	}
+	/* before anything changes the file: another replay may be using it */
+	rc = lock_file(fd, path, (flags & O_ACCMODE) == O_RDWR, error);
+	if (rc) {
+		close(fd);
 		return rc;
 	}
 	if (new_size && ftruncate(fd, (off_t)new_size)) {

@@ -89,8 +89,14 @@ class Trace:
 
     def chunks(self, chunk_records=_DEFAULT_CHUNK, columns=None, time_range=None):
         """Yield dicts of numpy arrays of at most chunk_records rows each."""
-        if int(chunk_records) < 1:
+        step = int(chunk_records)
+        if step < 1:
             raise ValueError("chunk_records must be at least 1")
+        # arrays are allocated at the chunk's size: never more rows than a
+        # complete trace holds (chunks(path, 2**40) must not ask for 8 TiB)
+        stats = self.info["stats"]
+        if stats["complete"]:
+            step = min(step, stats["records"] + 1)
         names = self._names(columns)
         rng = _check_range(time_range)
         if rng is None:
@@ -98,11 +104,11 @@ class Trace:
         else:
             self._r.set_issue_range(*rng)
         while True:
-            part = self._r.read(int(chunk_records), names)
+            part = self._r.read(step, names)
             n = len(part[names[0]]) if names else 0
             if n:
                 yield part
-            if n < chunk_records:
+            if n < step:
                 return
 
     def read(self, columns=None, time_range=None):

@@ -149,6 +149,9 @@ def test_chunks_equal_read(generated):
         assert (np.concatenate([p[c] for p in parts]) == full[c]).all()
     with pytest.raises(ValueError):
         list(blkpeak.chunks(generated, 0))
+    # a chunk larger than the trace is one chunk, not an array of that size
+    (only,) = list(blkpeak.chunks(generated, 2**40, columns=["op"]))
+    assert len(only["op"]) == 200000
 
 
 def test_generated_matches_dump(generated):

@@ -6,7 +6,8 @@
 # the option; an option that takes no value given one is refused in the
 # same words everywhere; no arguments at all exits 2 with one line; an
 # option missing its value exits 2 and names the option; `help` and an
-# unknown command at both levels.
+# unknown command at both levels; text written to a full device (--help,
+# info, dump, --version to /dev/full) fails with "standard output".
 . "$(dirname "$0")/lib.sh"
 
 # commands_of HELP_TEXT: the NAME of each "  NAME  summary" line after
@@ -62,6 +63,14 @@ check() { # check NAME ARGS...: the conventions for `blkpeak ARGS`
 	head -1 "$err" | grep -q "^blkpeak: $name: [a-z-]" ||
 		fail "$name without arguments: not 'blkpeak: $name: <lowercase reason>': $(head -1 "$err")"
 
+	# output that cannot be written fails the command (exit 0 means the
+	# text is there): --help to a full device
+	if [ -w /dev/full ]; then
+		"$BLKPEAK" "$@" --help >/dev/full 2>"$err"; rc=$?
+		[ $rc -eq 1 ] && grep -q "standard output: No space left on device" "$err" ||
+			fail "$name --help >/dev/full: exit $rc, want 1 and a message: $(cat "$err")"
+	fi
+
 	# -h works like --help where it exists (every command has it)
 	"$BLKPEAK" "$@" -h >/dev/null 2>&1; rc=$?
 	[ $rc -eq 0 ] || fail "$name -h exits $rc, want 0"
@@ -111,5 +120,15 @@ missing --timing replay x.bpt
 missing --kind analyze plot
 missing --db analyze query
 missing --output generate
+
+# A trace's text lost on the way out is a failure, not exit 0.
+if [ -w /dev/full ]; then
+	"$BLKPEAK" generate --count 20000 -q -o "$E2E_TMP/t.bpt" || fail "generate failed"
+	for args in "info $E2E_TMP/t.bpt" "info --json $E2E_TMP/t.bpt" "dump $E2E_TMP/t.bpt" "--version"; do
+		"$BLKPEAK" $args >/dev/full 2>"$E2E_TMP/err"; rc=$?
+		[ $rc -eq 1 ] && grep -q "standard output: No space left on device" "$E2E_TMP/err" ||
+			fail "blkpeak $args >/dev/full: exit $rc: $(cat "$E2E_TMP/err")"
+	done
+fi
 
 exit 0

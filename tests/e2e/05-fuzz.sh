@@ -19,11 +19,8 @@ make -s -C "$ROOT" -j2 fuzz-build >"$E2E_TMP/build.log" 2>&1 ||
 	{ tail -20 "$E2E_TMP/build.log"; fail "cannot build the fuzz targets"; }
 # The targets (run.sh's names) in two halves run side by side: one
 # libFuzzer process per core halves the test's time.
-names=()
-for bin in "$ROOT"/build/tests/fuzz_*; do
-	names+=("$(basename "$bin" | sed 's/^fuzz_//; s/_/-/g')")
-done
-mapfile -t -O "${#names[@]}" names < <(FUZZ_FORMAT=list "$ROOT/build/tests/fuzz_foreign")
+mapfile -t names < <("$ROOT/tests/fuzz/run.sh" --list)
+[ ${#names[@]} -gt 0 ] || fail "tests/fuzz/run.sh --list names no target"
 half=$(( (${#names[@]} + 1) / 2 ))
 bg_start env FUZZ_WORK="$E2E_TMP/work" FUZZ_ARTIFACTS="$ROOT/build/fuzz-crash" \
 	"$ROOT/tests/fuzz/run.sh" "${FUZZ_E2E_SECONDS:-3}" "${names[@]:0:half}" >"$E2E_TMP/fuzz1.log" 2>&1

@@ -160,6 +160,31 @@ expect_refusal "the trace as target" 1 "the trace is also a member of the target
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid1:$F,$E2E_TMP/ro.bpt" --timing afap
 cmp -s "$E2E_TMP/ro.bpt" "$E2E_TMP/keep.bpt" || fail "the trace was changed"
 
+# One replay at a time on a file, as O_EXCL makes it for a device: a
+# second one writing, or reading while the first writes, is refused and
+# names the first's PID; once the first is gone the file is free again.
+"$BLKPEAK" generate -o "$E2E_TMP/slow.bpt" --count 20000 --iops 1000 --read-pct 50 --span 24m -q ||
+	fail "generate"
+W="$E2E_TMP/shared.img"
+truncate -s 32M "$W"
+bg_start "$BLKPEAK" replay "$E2E_TMP/slow.bpt" --target "$W" >/dev/null 2>&1
+first=$BG_PID
+ino=$(stat -c %i "$W")
+for _ in $(seq 200); do
+	grep -qE "POSIX +ADVISORY +WRITE +$first +[0-9a-f]+:[0-9a-f]+:$ino " /proc/locks && break
+	kill -0 "$first" 2>/dev/null || fail "the first replay on $W ended early"
+	sleep 0.1
+done
+grep -qE "WRITE +$first .*:$ino " /proc/locks || fail "the first replay holds no lock on $W"
+expect_refusal "a second replay writing the same file" 1 "$W: in use by PID $first (another replay" \
+	"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$W" --timing afap
+expect_refusal "a second replay reading it" 1 "$W: in use by PID $first" \
+	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "$W" --timing afap
+kill "$first"
+wait "$first" 2>/dev/null
+"$BLKPEAK" replay "$E2E_TMP/g.bpt" --target "$W" --timing afap >/dev/null ||
+	fail "the file stays refused after the first replay ended"
+
 # usage
 expect_refusal "bad layout" 2 "unknown layout 'raid3'" \
 	"$BLKPEAK" replay "$E2E_TMP/ro.bpt" --target "raid3:$F,$F"

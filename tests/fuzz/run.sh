@@ -1,5 +1,6 @@
 #!/bin/bash
 # Run the fuzz targets: tests/fuzz/run.sh SECONDS [NAME...]
+#                        tests/fuzz/run.sh --list   (the names, one a line)
 #
 # Every build/tests/fuzz_* binary is a target named after it (fuzz_map ->
 # "map", fuzz_measure_json -> "measure-json"); fuzz_foreign is the target
@@ -23,9 +24,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${FUZZ_BUILD:-$ROOT/build}
 WORK=${FUZZ_WORK:-$BUILD/fuzz-corpus}
 ART=${FUZZ_ARTIFACTS:-$BUILD/fuzz-crash}
-SECS=${1:?usage: run.sh SECONDS [NAME...]}
-shift
-WANT=" $* "
+USAGE="usage: run.sh SECONDS [NAME...] | run.sh --list"
+[ $# -ge 1 ] || { echo "$USAGE" >&2; exit 2; }
 
 # (FUZZ_AVOID= set empty: steer around nothing, to see the known defects)
 [ "${FUZZ_AVOID+set}" ] ||
@@ -42,6 +42,20 @@ targets() {
 		fi
 	done
 }
+
+if [ "$1" = --list ]; then
+	targets | cut -d' ' -f1
+	exit 0
+fi
+SECS=$1
+[[ "$SECS" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: SECONDS '$SECS' is not a whole number of seconds; $USAGE" >&2; exit 2; }
+shift
+WANT=" $* "
+known=" $(targets | cut -d' ' -f1 | paste -sd' ') "
+for n in "$@"; do
+	[[ "$known" == *" $n "* ]] ||
+		{ echo "run.sh: no fuzz target '$n' in $BUILD/tests (run.sh --list names them)" >&2; exit 2; }
+done
 
 failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/blkpeak-fuzz-run.XXXXXX") || exit 2
