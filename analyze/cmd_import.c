@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blkpeak analyze import FILE... [--db PATH] [--partial] [--json] [-q]\n"
 		"       blkpeak analyze import FILE --suite DIGEST --suite-name NAME --workload NAME\n"
-		"                               --workload-kind KIND --repeat-no N [--new-version]\n\n"
+		"                               --workload-kind KIND --repeat-no N [--new-version]\n"
+		"                               [--suite-label LABEL]\n\n"
 		"Load traces and replay runs (.bpt) into the analysis database, one\n"
 		"transaction per file. A file already in the database (same content\n"
 		"digest) is recognised and skipped. A results document of 'blkpeak\n"
@@ -49,7 +50,9 @@ static void usage(FILE *f)
 		"  --workload-kind KIND   replay, mix or qd-sweep\n"
 		"  --repeat-no N          which repeat (1..)\n"
 		"  --new-version          store it although the label has results of another\n"
-		"                         version of the suite (refused without)\n");
+		"                         version of the suite (refused without)\n"
+		"  --suite-label LABEL    rank it under LABEL, not the run's own label (a mix\n"
+		"                         timed by one recording: that recording's own run)\n");
 }
 
 /* Check every file opens as a trace before the database is touched, so a
@@ -182,6 +185,7 @@ int analyze_import(int argc, char **argv)
 		{ "workload-kind", required_argument, NULL, 'K' },
 		{ "repeat-no", required_argument, NULL, 'R' },
 		{ "new-version", no_argument, NULL, 'V' },
+		{ "suite-label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -215,6 +219,7 @@ int analyze_import(int argc, char **argv)
 			tagged = 1;
 			break;
 		case 'V': tag.new_version = 1; break;
+		case 'L': tag.label = optarg; break;
 		}
 	}
 	if (ol.ret >= 0)
@@ -229,8 +234,9 @@ int analyze_import(int argc, char **argv)
 			pr_err("analyze import: --suite: one file at a time");
 			return EXIT_USAGE;
 		}
-	} else if (tag.new_version) {
-		pr_err("analyze import: --new-version: only with --suite");
+	} else if (tag.new_version || tag.label) {
+		pr_err("analyze import: --%s: only with --suite",
+		       tag.label ? "suite-label" : "new-version");
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {

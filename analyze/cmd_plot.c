@@ -45,6 +45,10 @@ static void plot_usage(FILE *f)
 		"                     zcav         zcav: MB/s against the zone's offset\n"
 		"                     seeks        seeks: seeks/s against span\n"
 		"                     commit       commit: commits/s per target\n"
+		"                     knee-latency knee (measure knee): the target's\n"
+		"                                  latency figure against the speed\n"
+		"                                  factor, the target's line, the knee\n"
+		"                     knee-iops    knee: IOPS against the speed factor\n"
 		"  -o, --output FILE  write the SVG here (default: standard output)\n"
 		"      --db PATH      the database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help         this text\n");
@@ -108,7 +112,7 @@ int analyze_plot(int argc, char **argv)
 			return plot_measurements(mc, dbopt, out, argv + optind, argc - optind);
 		pr_err("analyze plot: --kind: '%s': not latency-cdf, iops, lba, qd, sizes, mbps,"
 		       " latency-time, seeks-time, members, btt, btt-procs, qd-iops, qd-p99, zcav,"
-		       " seeks or commit", kind_s);
+		       " seeks, commit, knee-latency or knee-iops", kind_s);
 		return EXIT_USAGE;
 	}
 	rc = drawcmd_begin(&d, "plot", dbopt, out, argv + optind, argc - optind, 1);

@@ -12,12 +12,15 @@
 #include "cliutil.h"
 #include "db.h"
 #include "files_filter.h"
+#include "measure_view.h"
 #include "report.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--json] [--db PATH]\n\n"
+		"usage: blkpeak analyze report ID|FILE [--files PATTERN]... [--recording NAME]\n"
+		"                              [--json] [--db PATH]\n"
+		"       blkpeak analyze report --measurement ID [--json] [--db PATH]\n\n"
 		"Summarise one trace or replay run: IOPS, MB/s, mix, request sizes,\n"
 		"seek distances, queue depth, busy and idle time, latency percentiles\n"
 		"per operation, top processes; for a replay run its lateness (the\n"
@@ -30,6 +33,13 @@ static void usage(FILE *f)
 		"               glob (fnmatch, '*' also matches '/'), or of a class of I/O\n"
 		"               (:data, :metadata, :journal, :swap, :raw, :unknown); again\n"
 		"               for more (an I/O matching any); a run by its source trace's files\n"
+		"  --measurement  ID is a measurement (blkpeak measure; measurements.id):\n"
+		"               what ran, its steps (a knee search's speed factors, each\n"
+		"               met or missed) and its result; with --json the object\n"
+		"               of analyze compare of that one measurement\n"
+		"  --recording NAME  of a mixed replay's run (replay A.bpt B.bpt), only the\n"
+		"               I/Os of recording NAME (its file name without folder and\n"
+		"               extension, the comm of its I/Os in the run); not with --files\n"
 		"  --json       one JSON object, with the per-second IOPS and MB/s series\n"
 		"  --db PATH    database (default $BLKPEAK_DB, else ./blkpeak.db)\n"
 		"  -h, --help   this text\n");
@@ -43,12 +53,40 @@ static int is_file(const char *arg)
 	return stat(arg, &st) == 0;
 }
 
+/* --measurement: one measurement on its own (measure_view.h). */
+static int report_measurement(const char *dbopt, int64_t id, int json)
+{
+	struct bpt_error err = { 0 };
+	struct mview v = { 0 };
+	sqlite3 *db = NULL;
+	int rc = EXIT_FAIL;
+
+	if (adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err) ||
+	    mview_load(db, &id, 1, &v, &err)) {
+		pr_err("analyze report: %s", err.msg);
+		goto out;
+	}
+	if (json)
+		mview_print_json(stdout, &v);
+	else
+		mview_print_report(stdout, &v.m[0]);
+	rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	if (rc)
+		pr_err("analyze report: cannot write the output");
+out:
+	mview_free(&v);
+	sqlite3_close(db);
+	return rc;
+}
+
 int analyze_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "files", required_argument, NULL, 'f' },
+		{ "measurement", no_argument, NULL, 'm' },
+		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,7 +95,7 @@ int analyze_report(int argc, char **argv)
 	struct st_report rep;
 	struct files_filter files = { 0 };
 	sqlite3 *db = NULL;
-	int json = 0, c, rc;
+	int json = 0, measurement = 0, c, rc;
 	uint64_t v;
 	struct opt_loop ol = { .cmd = "analyze report", .usage = usage };
 
@@ -65,22 +103,51 @@ int analyze_report(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': dbopt = optarg; break;
+		case 'm': measurement = 1; break;
 		case 'f':
 			if (files_filter_add(&files, optarg, &err)) {
 				pr_err("analyze report: %s", err.msg);
 				return EXIT_USAGE;
 			}
 			break;
+		case 'r':
+			if (files.recording) {
+				pr_err("analyze report: --recording given twice");
+				return EXIT_USAGE;
+			}
+			if (!*optarg) {
+				pr_err("analyze report: --recording: empty name");
+				return EXIT_USAGE;
+			}
+			files.recording = optarg;
+			break;
 		}
 	}
 	if (ol.ret >= 0)
 		return ol.ret;
+	if (files.recording && files.n) {
+		pr_err("analyze report: --recording and --files together are not supported: "
+		       "report the recording's own run file (RUN.NAME.bpt) with --files instead");
+		return EXIT_USAGE;
+	}
 	if (optind != argc - 1) {
 		pr_err("analyze report: give exactly one trace id or file; see 'blkpeak analyze report --help'");
 		return EXIT_USAGE;
 	}
+	if (measurement) {
+		if (files.n || files.recording) {
+			pr_err("analyze report: --files and --recording restrict traces and runs, "
+			       "not measurements");
+			return EXIT_USAGE;
+		}
+		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
+			pr_err("analyze report: '%s': not a measurement id", argv[optind]);
+			return EXIT_USAGE;
+		}
+		return report_measurement(dbopt, (int64_t)v, json);
+	}
 	if (is_file(argv[optind])) {
-		rc = st_report_compute_file_files(argv[optind], files.n ? &files : NULL, &rep, 1, &err);
+		rc = st_report_compute_file_files(argv[optind], files.n || files.recording ? &files : NULL, &rep, 1, &err);
 	} else {
 		if (parse_u64(argv[optind], &v) || v == 0 || v > INT64_MAX) {
 			pr_err("analyze report: '%s': neither a trace id nor a trace file", argv[optind]);
@@ -88,7 +155,7 @@ int analyze_report(int argc, char **argv)
 		}
 		rc = adb_open(&db, adb_default_path(dbopt), ADB_READONLY, &err);
 		if (!rc)
-			rc = st_report_compute_files(db, (int64_t)v, files.n ? &files : NULL, &rep, &err);
+			rc = st_report_compute_files(db, (int64_t)v, files.n || files.recording ? &files : NULL, &rep, &err);
 	}
 	if (rc) {
 		pr_err("analyze report: %s", err.msg);

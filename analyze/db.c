@@ -289,6 +289,21 @@ static int files_v8(sqlite3 *db, struct bpt_error *err)
 	return adb_exec(db, "PRAGMA user_version = 8", err);
 }
 
+/* 10 -> 11: the knee search's result and steps (blkpeak measure knee) in
+ * the measurements tables, new columns that other kinds leave NULL. Run
+ * after every older step: a database older than version 4 got the tables
+ * with these columns from the schema, and add_column leaves them alone. */
+static int knee_v11(sqlite3 *db, struct bpt_error *err)
+{
+	int rc;
+
+	if ((rc = add_column(db, "measurements", "knee_slo", "TEXT", err)) ||
+	    (rc = add_column(db, "measurements", "knee_factor", "REAL", err)) ||
+	    (rc = add_column(db, "measurement_points", "speed_factor", "REAL", err)))
+		return rc;
+	return add_column(db, "measurement_points", "met", "INTEGER", err);
+}
+
 /*
  * Bring the schema from version `from` to ADB_SCHEMA_VERSION in one
  * transaction. Version 0 is a new file: it gets the whole schema. Each
@@ -380,6 +395,7 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 	case 8: /* 8 -> 9: suite_results, made by running the schema again */
 	case 9: /* 9 -> 10: nothing changes in SQLite (version 10 is the
 		 * PostgreSQL store's compact I/Os; one number for both) */
+	case 10: /* 10 -> 11: the knee's columns, below */
 		rc = 0;
 		break;
 	default:
@@ -387,9 +403,11 @@ static int migrate(sqlite3 *db, int64_t from, struct bpt_error *err)
 			     sqlite3_db_filename(db, "main"), (long long)from,
 			     ADB_SCHEMA_VERSION);
 	}
-	/* 8 -> 9, after every older step: the schema again adds the
-	 * suite_results table (everything else in it exists) and sets the
-	 * version */
+	/* 10 -> 11 and 8 -> 9, after every older step: the knee's columns,
+	 * then the schema again adds the suite_results table (everything else
+	 * in it exists) and sets the version */
+	if (!rc && from > 0)
+		rc = knee_v11(db, err);
 	if (!rc && from > 0)
 		rc = adb_exec(db, analyze_schema_sql, err);
 	if (rc) {

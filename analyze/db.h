@@ -21,7 +21,7 @@
 
 #include "bpt.h"
 
-#define ADB_SCHEMA_VERSION 10
+#define ADB_SCHEMA_VERSION 11
 #define ADB_APPLICATION_ID 0x424C4B50 /* 'BLKP' */
 /* Every connection waits this long for another blkpeak's lock (an
  * import holds the write lock for its whole transaction) instead of

@@ -39,6 +39,11 @@ struct files_filter {
 	int n;                                /* patterns given */
 	const char *pattern[FF_MAX_PATTERNS]; /* as given (not copied: argv) */
 	uint32_t classes;                     /* 1 << enum bpt_file_class, from ':CLASS' */
+	/* analyze report --recording NAME (not a file filter, but kept the
+	 * same way): only the I/Os of recording NAME of a mixed run, whose
+	 * comm is NAME (stats_recording.c); NULL: none. With patterns or
+	 * classes too, refused (cmd_report.c). */
+	const char *recording;
 };
 
 /* Add one --files argument: 0, or -EINVAL with err saying why (empty,

@@ -367,7 +367,7 @@ static int parse_measurement_list(const char *s, int64_t **ids, size_t *n, struc
  * kind and its charts (measure_view.h). */
 static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt_error *err)
 {
-	static const char *const kinds[] = { "qd-sweep", "zcav", "seeks", "commit" };
+	static const char *const kinds[] = { "qd-sweep", "zcav", "seeks", "commit", "knee" };
 	struct mview all = { 0 };
 	int64_t *ids;
 	size_t n;
@@ -382,7 +382,7 @@ static int write_measurements(sqlite3 *db, const char *list, FILE *f, struct bpt
 	fputs("<h2 id=\"measurements\">Measurements</h2>\n", f);
 	if (!all.n)
 		fputs("<p>No measurement in the database (blkpeak measure --db).</p>\n", f);
-	for (size_t k = 0; k < 4 && !rc; k++) {
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !rc; k++) {
 		struct mview one = { 0 };
 
 		if (!(one.m = calloc(all.n ? all.n : 1, sizeof(*one.m)))) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "store_tables.h"
 
 int measure_results_is(const char *path)
 {
@@ -117,6 +118,18 @@ static const struct key_type point_keys[] = {
 	{ "$.latency.max_ns", "'integer'" },
 };
 
+/* What a knee search adds (blkpeak measure knee): its latency target,
+ * the answer, and per step the speed and whether it met the target. */
+static const struct key_type knee_keys[] = {
+	{ "$.slo", "'object'" },
+	{ "$.knee_factor", "'integer','real','null'" },
+};
+
+static const struct key_type knee_point_keys[] = {
+	{ "$.speed_factor", "'integer','real'" },
+	{ "$.met", "'true','false'" },
+};
+
 /* One integer from SQL with the document bound to ?1; -1 on an error. */
 static long long query_doc(sqlite3 *db, const char *sql, const char *doc)
 {
@@ -132,10 +145,44 @@ static long long query_doc(sqlite3 *db, const char *sql, const char *doc)
 	return v;
 }
 
+/* 0 when every point of doc has keys[0..n) of their types, else -EINVAL. */
+static int check_points(sqlite3 *db, const char *path, const char *doc,
+			const struct key_type *keys, size_t n, struct bpt_error *err)
+{
+	char sql[512];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM json_each(?1, '$.points')"
+			 " WHERE coalesce(json_type(value, '%s') IN (%s), 0) = 0",
+			 keys[i].path, keys[i].types);
+		if (query_doc(db, sql, doc) != 0)
+			return bpt_error_set(err, -EINVAL, "%s: a point's \"%s\" is missing or not of"
+					     " type %s", path, keys[i].path + 2, keys[i].types);
+	}
+	return 0;
+}
+
+/* 0 when doc has keys[0..n) of their types, else -EINVAL naming the
+ * first that has not ("whose" before its name: "a knee's "). */
+static int check_keys(sqlite3 *db, const char *path, const char *doc,
+		      const struct key_type *keys, size_t n, const char *whose, struct bpt_error *err)
+{
+	char sql[512];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
+			 keys[i].path, keys[i].types);
+		if (query_doc(db, sql, doc) != 1)
+			return bpt_error_set(err, -EINVAL, "%s: %s\"%s\" is missing or not of type %s",
+					     path, whose, keys[i].path + 2, keys[i].types);
+	}
+	return 0;
+}
+
 /* 0 when doc is a results document blkpeak can import, else -EINVAL. */
 static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_error *err)
 {
-	char sql[512];
+	int rc;
 
 	if (query_doc(db, "SELECT json_valid(?1)", doc) != 1)
 		return bpt_error_set(err, -EINVAL, "%s: not a trace and not valid JSON", path);
@@ -143,26 +190,35 @@ static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_
 			  " AND json_extract(?1, '$.format_version') IS 1", doc) != 1)
 		return bpt_error_set(err, -EINVAL, "%s: not a blkpeak measure results document"
 				     " (\"format\": \"blkpeak-measure\", \"format_version\": 1)", path);
-	for (size_t i = 0; i < sizeof(top_keys) / sizeof(top_keys[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT coalesce(json_type(?1, '%s') IN (%s), 0)",
-			 top_keys[i].path, top_keys[i].types);
-		if (query_doc(db, sql, doc) != 1)
-			return bpt_error_set(err, -EINVAL, "%s: \"%s\" is missing or not of type %s",
-					     path, top_keys[i].path + 2, top_keys[i].types);
-	}
+	if ((rc = check_keys(db, path, doc, top_keys, sizeof(top_keys) / sizeof(top_keys[0]), "",
+			     err)))
+		return rc;
 	if (query_doc(db, "SELECT json_extract(?1, '$.kind') IN"
-			  " ('qd-sweep', 'zcav', 'seeks', 'commit')", doc) != 1)
-		return bpt_error_set(err, -EINVAL, "%s: \"kind\" is not qd-sweep, zcav, seeks or commit",
-				     path);
-	for (size_t i = 0; i < sizeof(point_keys) / sizeof(point_keys[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM json_each(?1, '$.points')"
-			 " WHERE coalesce(json_type(value, '%s') IN (%s), 0) = 0",
-			 point_keys[i].path, point_keys[i].types);
-		if (query_doc(db, sql, doc) != 0)
-			return bpt_error_set(err, -EINVAL, "%s: a point's \"%s\" is missing or not of"
-					     " type %s", path, point_keys[i].path + 2,
-					     point_keys[i].types);
-	}
+			  " ('qd-sweep', 'zcav', 'seeks', 'commit', 'knee')", doc) != 1)
+		return bpt_error_set(err, -EINVAL, "%s: \"kind\" is not qd-sweep, zcav, seeks, commit"
+				     " or knee", path);
+	if ((rc = check_points(db, path, doc, point_keys,
+			       sizeof(point_keys) / sizeof(point_keys[0]), err)))
+		return rc;
+	if (query_doc(db, "SELECT json_extract(?1, '$.kind') = 'knee'", doc) != 1)
+		return 0;
+	if ((rc = check_keys(db, path, doc, knee_keys, sizeof(knee_keys) / sizeof(knee_keys[0]),
+			     "a knee's ", err)))
+		return rc;
+	/* the target: figure names replay's summary uses, limits above 0 */
+	if (query_doc(db, "SELECT count(*) = 0 OR sum(key NOT IN ('mean_ns', 'p50_ns', 'p90_ns',"
+			  " 'p99_ns', 'p99_9_ns', 'p99_99_ns', 'max_ns') OR type <> 'integer'"
+			  " OR value <= 0) > 0 FROM json_each(?1, '$.slo')", doc) != 0)
+		return bpt_error_set(err, -EINVAL, "%s: a knee's \"slo\" is not an object of one or"
+				     " more latency figures (p99_ns, ...) and limits above 0", path);
+	if ((rc = check_points(db, path, doc, knee_point_keys,
+			       sizeof(knee_point_keys) / sizeof(knee_point_keys[0]), err)))
+		return rc;
+	if (query_doc(db, "SELECT coalesce(json_extract(?1, '$.knee_factor') <= 0, 0) OR"
+			  " (SELECT count(*) FROM json_each(?1, '$.points')"
+			  " WHERE json_extract(value, '$.speed_factor') <= 0) > 0", doc) != 0)
+		return bpt_error_set(err, -EINVAL, "%s: a knee's speed factor (\"knee_factor\" or"
+				     " a point's \"speed_factor\") is not above 0", path);
 	return 0;
 }
 
@@ -188,7 +244,7 @@ int measure_results_check(const char *path, struct bpt_error *err)
 static const char insert_measurement[] =
 	"INSERT INTO measurements (kind, target, capacity_bytes, started_wall_ns, access,"
 	" engine, ios_per_step, warmup_ios, warmup_ns, time_limit_ns, write_cache, weights, weights_from,"
-	" score_ios_per_s, tool_version, path, imported_at, label)"
+	" score_ios_per_s, tool_version, path, imported_at, label, knee_slo, knee_factor)"
 	" SELECT json_extract(?1, '$.kind'), json_extract(?1, '$.target'),"
 	" json_extract(?1, '$.capacity_bytes'), json_extract(?1, '$.started_wall_ns'),"
 	" json_extract(?1, '$.access'), json_extract(?1, '$.engine'),"
@@ -197,10 +253,12 @@ static const char insert_measurement[] =
 	" json_extract(?1, '$.write_cache'), json_extract(?1, '$.weights'),"
 	" json_extract(?1, '$.weights_from'), json_extract(?1, '$.score_ios_per_s'),"
 	" json_extract(?1, '$.tool_version'), ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),"
-	" json_extract(?1, '$.label')";
+	" json_extract(?1, '$.label'),"
+	" CASE json_extract(?1, '$.kind') WHEN 'knee' THEN json(json_extract(?1, '$.slo')) END,"
+	" CASE json_extract(?1, '$.kind') WHEN 'knee' THEN json_extract(?1, '$.knee_factor') END";
 
 static const char insert_points[] =
-	"INSERT INTO measurement_points SELECT ?2,"
+	"INSERT INTO measurement_points (" ST_POINTS ") SELECT ?2,"
 	" json_extract(value, '$.step'), json_extract(value, '$.depth'),"
 	" json_extract(value, '$.zone'), json_extract(value, '$.offset_bytes'),"
 	" json_extract(value, '$.span_bytes'), json_extract(value, '$.span_pct'),"
@@ -210,7 +268,9 @@ static const char insert_points[] =
 	" json_extract(value, '$.mb_per_s'), json_extract(value, '$.latency.mean_ns'),"
 	" json_extract(value, '$.latency.p50_ns'), json_extract(value, '$.latency.p90_ns'),"
 	" json_extract(value, '$.latency.p99_ns'), json_extract(value, '$.latency.p99_9_ns'),"
-	" json_extract(value, '$.latency.p99_99_ns'), json_extract(value, '$.latency.max_ns')"
+	" json_extract(value, '$.latency.p99_99_ns'), json_extract(value, '$.latency.max_ns'),"
+	" CASE json_extract(?1, '$.kind') WHEN 'knee' THEN json_extract(value, '$.speed_factor') END,"
+	" CASE json_extract(?1, '$.kind') WHEN 'knee' THEN json_extract(value, '$.met') END"
 	" FROM json_each(?1, '$.points')";
 
 /* Run one statement with the document as ?1 and `text`/`id` as ?2. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +27,16 @@ static int load_points(sqlite3 *db, struct mview_meas *m, struct bpt_error *err)
 	size_t cap = 0;
 	int rc;
 
+	/* a knee's step also gives the value of its target's first figure */
 	if (sqlite3_prepare_v2(db, "SELECT depth, coalesce(zone, -1), offset_bytes, span_bytes,"
 			       " coalesce(span_pct, 0), coalesce(weight, 0), ios_per_s, mb_per_s,"
-			       " p50_ns, p99_ns, p999_ns, max_ns FROM measurement_points"
+			       " p50_ns, p99_ns, p999_ns, max_ns, coalesce(speed_factor, 0),"
+			       " coalesce(met, -1), coalesce(CASE (SELECT key FROM"
+			       " json_each((SELECT knee_slo FROM measurements WHERE id = ?1)) LIMIT 1)"
+			       " WHEN 'mean_ns' THEN mean_ns WHEN 'p50_ns' THEN p50_ns"
+			       " WHEN 'p90_ns' THEN p90_ns WHEN 'p99_ns' THEN p99_ns"
+			       " WHEN 'p99_9_ns' THEN p999_ns WHEN 'p99_99_ns' THEN p9999_ns"
+			       " WHEN 'max_ns' THEN max_ns END, 0) FROM measurement_points"
 			       " WHERE measurement_id = ?1 ORDER BY step", -1, &st, NULL) != SQLITE_OK)
 		return adb_fail(db, err, "cannot read measurement_points");
 	sqlite3_bind_int64(st, 1, m->id);
@@ -59,9 +67,45 @@ static int load_points(sqlite3 *db, struct mview_meas *m, struct bpt_error *err)
 		p->p99_ns = sqlite3_column_double(st, 9);
 		p->p999_ns = sqlite3_column_double(st, 10);
 		p->max_ns = sqlite3_column_double(st, 11);
+		p->factor = sqlite3_column_double(st, 12);
+		p->met = sqlite3_column_int(st, 13);
+		p->slo_ns = sqlite3_column_double(st, 14);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : adb_fail(db, err, "cannot read measurement_points");
+}
+
+/* A knee's target in words ("p99 <= 5.00 ms, max <= 50.00 ms") and its
+ * first figure, from measurements.knee_slo ({"p99_ns": 5000000, ...}). */
+static int load_slo(sqlite3 *db, struct mview_meas *m, struct bpt_error *err)
+{
+	sqlite3_stmt *st;
+	size_t o = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM json_each((SELECT knee_slo FROM"
+			       " measurements WHERE id = ?1))", -1, &st, NULL) != SQLITE_OK)
+		return adb_fail(db, err, "cannot read a knee's target");
+	sqlite3_bind_int64(st, 1, m->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char fig[16], t[32];
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		double ns = sqlite3_column_double(st, 1);
+
+		snprintf(fig, sizeof(fig), "%.*s", key && strlen(key) > 3 ? (int)strlen(key) - 3 : 0,
+			 key ? key : "");
+		for (char *c = fig; *c; c++)
+			*c = *c == '_' ? '.' : *c; /* p99_9 -> p99.9 */
+		if (!o) {
+			snprintf(m->slo_fig, sizeof(m->slo_fig), "%s", fig);
+			m->slo_limit_ns = ns;
+		}
+		if (o < sizeof(m->slo))
+			o += (size_t)snprintf(m->slo + o, sizeof(m->slo) - o, "%s%s <= %s", o ? ", " : "",
+					      fig, fmt_ns(ns, t, sizeof(t)));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : adb_fail(db, err, "cannot read a knee's target");
 }
 
 int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
@@ -99,7 +143,7 @@ int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
 		return bpt_error_set(err, -ENOMEM, "out of memory");
 	}
 	if (sqlite3_prepare_v2(db, "SELECT kind, target, access, coalesce(write_cache, ''),"
-			       " coalesce(score_ios_per_s, 0), label FROM measurements WHERE id = ?1",
+			       " coalesce(score_ios_per_s, 0), label, knee_factor FROM measurements WHERE id = ?1",
 			       -1, &st, NULL) != SQLITE_OK) {
 		free(all);
 		return adb_fail(db, err, "cannot read measurements");
@@ -122,8 +166,12 @@ int mview_load(sqlite3 *db, const int64_t *ids, size_t n, struct mview *v,
 		m->score = sqlite3_column_double(st, 4);
 		run_label_make((const char *)sqlite3_column_text(st, 5), m->target, NULL, m->label,
 			       sizeof(m->label));
+		m->knee_factor = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN
+									    : sqlite3_column_double(st, 6);
 		v->n++;
 		rc = load_points(db, m, err);
+		if (!rc && !strcmp(m->kind, "knee"))
+			rc = load_slo(db, m, err);
 	}
 	sqlite3_finalize(st);
 	free(all);
@@ -168,6 +216,7 @@ static const struct figure zcav_figs[] = { { "MB/s", get_mbps, 2 } };
 static const struct figure seek_figs[] = { { "seeks/s", get_iops, 1 }, { "p99 (ms)", get_p99_ms, 3 } };
 static const struct figure commit_figs[] = { { "commits/s", get_iops, 1 },
 					     { "p99 (ms)", get_p99_ms, 3 } };
+static const struct figure knee_figs[] = { { "IOPS", get_iops, 1 }, { "p99 (ms)", get_p99_ms, 3 } };
 
 static const struct figure *figures_of(const char *kind, size_t *n)
 {
@@ -178,12 +227,15 @@ static const struct figure *figures_of(const char *kind, size_t *n)
 		RET(zcav_figs);
 	if (!strcmp(kind, "seeks"))
 		RET(seek_figs);
+	if (!strcmp(kind, "knee"))
+		RET(knee_figs);
 	RET(commit_figs);
 #undef RET
 }
 
 /* The key a step is paired by: the queue depth (qd-sweep), the zone
- * (zcav), the span in percent (seeks); a commit has its one step. */
+ * (zcav), the span in percent (seeks), the speed factor (knee); a commit
+ * has its one step. */
 static double step_key(const struct mview_meas *m, const struct mview_point *p)
 {
 	if (!strcmp(m->kind, "qd-sweep"))
@@ -192,6 +244,8 @@ static double step_key(const struct mview_meas *m, const struct mview_point *p)
 		return (double)p->zone;
 	if (!strcmp(m->kind, "seeks"))
 		return p->span_pct;
+	if (!strcmp(m->kind, "knee"))
+		return p->factor;
 	return 0;
 }
 
@@ -256,6 +310,8 @@ static void row_label(const struct mview *v, double key, char *buf, size_t len)
 		else if (!strcmp(m->kind, "seeks"))
 			snprintf(buf, len, "%g%% (%s)", p->span_pct,
 				 fmt_bytes((uint64_t)p->span_bytes, b, sizeof(b)));
+		else if (!strcmp(m->kind, "knee"))
+			snprintf(buf, len, "speed x%.4g", p->factor);
 		else
 			snprintf(buf, len, "commit");
 		return;
@@ -311,6 +367,8 @@ static void table_body(FILE *f, const struct mview *v, const struct table_style 
 				else
 					cell(buf, sizeof(buf), fig[k].get(p),
 					     base ? fig[k].get(base) : 0, fig[k].prec, i == 0);
+				if (p && p->met == 0) /* knee: a step that missed the target */
+					snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " missed");
 				ts->cell(f, buf);
 			}
 			fputs(ts->row_end, f);
@@ -321,6 +379,22 @@ static void table_body(FILE *f, const struct mview *v, const struct table_style 
 		ts->row_start(f, "score (IOPS)", 1);
 		for (size_t i = 0; i < v->n; i++) {
 			cell(buf, sizeof(buf), v->m[i].score, v->m[0].score, 1, i == 0);
+			ts->cell(f, buf);
+		}
+		fputs(ts->row_end, f);
+	}
+	if (!strcmp(v->m[0].kind, "knee")) {
+		ts->row_start(f, "target", 1);
+		for (size_t i = 0; i < v->n; i++)
+			ts->cell(f, v->m[i].slo);
+		fputs(ts->row_end, f);
+		ts->row_start(f, "knee (speed)", 1);
+		for (size_t i = 0; i < v->n; i++) {
+			if (isnan(v->m[i].knee_factor))
+				snprintf(buf, sizeof(buf), "none met");
+			else
+				cell(buf, sizeof(buf), v->m[i].knee_factor, v->m[0].knee_factor, 3,
+				     i == 0 || isnan(v->m[0].knee_factor));
 			ts->cell(f, buf);
 		}
 		fputs(ts->row_end, f);
@@ -390,6 +464,41 @@ void mview_print_text(FILE *f, const struct mview *v)
 	table_body(f, v, &text_style);
 }
 
+void mview_print_report(FILE *f, const struct mview_meas *m)
+{
+	char a[32], b[32], c[32], d[32], label[96];
+	struct mview one = { 1, (struct mview_meas *)m };
+
+	fprintf(f, "measurement %" PRId64 ": %s on ", m->id, m->kind);
+	text_str(f, m->target);
+	fprintf(f, " (");
+	text_str(f, m->label);
+	fprintf(f, ")\n  ");
+	text_str(f, m->access);
+	fputc('\n', f);
+	if (!strcmp(m->kind, "knee"))
+		fprintf(f, "  target: %s\n", m->slo);
+	fprintf(f, "  %-20s %10s %9s %10s %10s %10s %10s%s\n", "step", "IOPS", "MB/s", "p50", "p99",
+		"p99.9", "max", strcmp(m->kind, "knee") ? "" : "  target");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mview_point *p = &m->p[i];
+
+		row_label(&one, step_key(m, p), label, sizeof(label));
+		fprintf(f, "  %-20s %10.1f %9.2f %10s %10s %10s %10s%s\n", label, p->iops, p->mbps,
+			fmt_ns(p->p50_ns, a, sizeof(a)), fmt_ns(p->p99_ns, b, sizeof(b)),
+			fmt_ns(p->p999_ns, c, sizeof(c)), fmt_ns(p->max_ns, d, sizeof(d)),
+			p->met < 0 ? "" : p->met ? "  met" : "  missed");
+	}
+	if (!strcmp(m->kind, "qd-sweep"))
+		fprintf(f, "score: %.1f IOPS\n", m->score);
+	if (!strcmp(m->kind, "commit"))
+		fprintf(f, "write cache: %s\n", m->write_cache);
+	if (!strcmp(m->kind, "knee") && isnan(m->knee_factor))
+		fprintf(f, "knee: no speed factor met the target\n");
+	else if (!strcmp(m->kind, "knee"))
+		fprintf(f, "knee: speed x%.4g is the largest that met the target\n", m->knee_factor);
+}
+
 void mview_print_json(FILE *f, const struct mview *v)
 {
 	struct jw w;
@@ -417,6 +526,11 @@ void mview_print_json(FILE *f, const struct mview *v)
 			jw_num(&w, (m->score / v->m[0].score - 1) * 100, 3);
 		else
 			jw_null(&w);
+		jw_key(&w, "knee_factor");
+		if (!isnan(m->knee_factor))
+			jw_num(&w, m->knee_factor, 6);
+		else
+			jw_null(&w);
 		jw_key(&w, "points");
 		jw_arr(&w);
 		for (size_t s = 0; s < m->n; s++) {
@@ -430,6 +544,16 @@ void mview_print_json(FILE *f, const struct mview *v)
 			jw_knum(&w, "ios_per_s", p->iops, 3);
 			jw_knum(&w, "mb_per_s", p->mbps, 3);
 			jw_knum(&w, "p99_ns", p->p99_ns, 0);
+			jw_key(&w, "speed_factor");
+			if (p->met >= 0)
+				jw_num(&w, p->factor, 6);
+			else
+				jw_null(&w);
+			jw_key(&w, "met");
+			if (p->met >= 0)
+				jw_bool(&w, p->met);
+			else
+				jw_null(&w);
 			jw_key(&w, "ios_per_s_vs_first_pct");
 			if (b && b->iops > 0)
 				jw_num(&w, (p->iops / b->iops - 1) * 100, 3);
@@ -482,8 +606,10 @@ void mview_print_html(FILE *f, const struct mview *v)
 	fputs("</table>\n", f);
 }
 
-static const char *const chart_names[] = { "qd-iops", "qd-p99", "zcav", "seeks", "commit" };
-static const char *const chart_kinds[] = { "qd-sweep", "qd-sweep", "zcav", "seeks", "commit" };
+static const char *const chart_names[] = { "qd-iops", "qd-p99", "zcav", "seeks", "commit",
+					   "knee-latency", "knee-iops" };
+static const char *const chart_kinds[] = { "qd-sweep", "qd-sweep", "zcav", "seeks", "commit",
+					   "knee", "knee" };
 
 int mview_chart_parse(const char *name, enum mview_chart *c)
 {
@@ -503,6 +629,16 @@ const char *mview_chart_name(enum mview_chart c)
 const char *mview_chart_kind(enum mview_chart c)
 {
 	return chart_kinds[c];
+}
+
+/* svg_write's result as mview_chart_write's: nothing to draw -ENODATA. */
+static int chart_result(int rc, struct bpt_error *err)
+{
+	if (rc == -EINVAL || rc == -ENODATA)
+		return -ENODATA;
+	if (rc == -ENOMEM)
+		return bpt_error_set(err, rc, "out of memory");
+	return rc ? bpt_error_set(err, rc, "cannot write the chart") : 0;
 }
 
 int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int standalone,
@@ -528,6 +664,11 @@ int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int st
 			goto out;
 		}
 		total += v->m[i].n;
+	}
+	if (c == MVIEW_KNEE_LATENCY || c == MVIEW_KNEE_IOPS) {
+		rc = v->n ? chart_result(mview_knee_chart(f, v, c == MVIEW_KNEE_IOPS, standalone),
+					 err) : -ENODATA;
+		goto out;
 	}
 	if (!total) {
 		rc = -ENODATA;
@@ -605,10 +746,7 @@ int mview_chart_write(FILE *f, const struct mview *v, enum mview_chart c, int st
 	}
 	rc = svg_write(f, &ch, s, v->n);
 written:
-	if (rc == -EINVAL)
-		rc = -ENODATA;
-	else if (rc)
-		rc = bpt_error_set(err, rc, "cannot write the chart");
+	rc = chart_result(rc, err);
 out:
 	free(s);
 	free(labels);

@@ -281,6 +281,17 @@ static const char pg_v10[] =
 	"DROP TABLE ios_v9;"
 	"UPDATE blkpeak_schema SET version = 10;";
 
+/* 10 -> 11: the knee search's result and steps in the measurements
+ * tables (as SQLite's schema 11); the rows there keep their values. IF
+ * NOT EXISTS, as SQLite's add_column: a store made older by hand (the
+ * e2e tests) may have them. */
+static const char pg_v11[] =
+	"ALTER TABLE measurements ADD COLUMN IF NOT EXISTS knee_slo text,"
+	" ADD COLUMN IF NOT EXISTS knee_factor double precision;"
+	"ALTER TABLE measurement_points ADD COLUMN IF NOT EXISTS speed_factor double precision,"
+	" ADD COLUMN IF NOT EXISTS met integer;"
+	"UPDATE blkpeak_schema SET version = 11;";
+
 /*
  * Bring a store from `from` to ADB_SCHEMA_VERSION inside the caller's
  * transaction (it holds the schema lock: the version is read again under
@@ -305,7 +316,11 @@ static int migrate(PGconn *c, const char *name, int64_t from, struct bpt_error *
 			return rc;
 		/* fall through */
 	case 9:
-		return pg_exec(c, pg_v10, err);
+		if ((rc = pg_exec(c, pg_v10, err)))
+			return rc;
+		/* fall through */
+	case 10:
+		return pg_exec(c, pg_v11, err);
 	case ADB_SCHEMA_VERSION:
 		return 0; /* done by another blkpeak meanwhile */
 	default:

@@ -241,7 +241,7 @@ static void run_json(struct jw *w, const struct st_report *r)
 void report_files_filter_json(struct jw *w, const struct st_report *r, int count)
 {
 	jw_key(w, "files_filter");
-	if (!r->files) {
+	if (!r->files || r->files->recording) {
 		jw_null(w);
 		return;
 	}
@@ -277,6 +277,18 @@ void report_print_json(FILE *f, const struct st_report *r)
 	jw_obj_end(&w);
 	run_json(&w, r);
 	report_files_filter_json(&w, r, 1);
+	if (r->files && r->files->recording) {
+		jw_key(&w, "recording");
+		jw_obj(&w);
+		jw_kstr(&w, "name", r->files->recording);
+		jw_key(&w, "recordings");
+		jw_arr(&w);
+		for (unsigned k = 0; k < r->nmix; k++)
+			jw_str(&w, r->mix_name[k]);
+		jw_arr_end(&w);
+		jw_ku64(&w, "ios_of_run", r->files_ios_of);
+		jw_obj_end(&w);
+	}
 	jw_ku64(&w, "lost_events", r->lost_events);
 	jw_ku64(&w, "loss_windows", r->loss_windows);
 	jw_kbool(&w, "truncated", r->truncated);

@@ -80,7 +80,13 @@ static void print_summary(FILE *f, const struct st_report *r)
 		fprintf(f, "  note: imported before schema 8, which kept no file or cause columns:"
 			" no files, By program by submitter; import the file into a new database"
 			" to have them\n");
-	if (r->files) {
+	if (r->files && r->files->recording) {
+		char name[ESC_LEN(r->mix_name[0])], all[ESC_LEN(r->mix_recordings)];
+
+		fprintf(f, "  recording '%s' of the mixed run (its recordings: %s): %" PRIu64
+			" of %" PRIu64 " I/Os\n", fmt_text(r->files->recording, name, sizeof(name)),
+			fmt_text(r->mix_recordings, all, sizeof(all)), r->ios, r->files_ios_of);
+	} else if (r->files) {
 		char what[2048];
 
 		fprintf(f, "  %s: %" PRIu64 " of %" PRIu64 " I/Os%s\n",

@@ -24,6 +24,7 @@
 
 #include "db.h"
 #include "reorder.h"
+#include "files_filter.h"
 #include "stats_int.h"
 
 /* The latency streams: all I/Os, then each op; service then total;
@@ -424,7 +425,8 @@ static int compute(struct st_source *src, struct scan *s, struct bpt_error *err)
 	if (src->files) {
 		rep->files = src->files;
 		rep->files_ios_of = n;
-		if ((rc = stats_keep_build(src, rep, n, err)))
+		if ((rc = src->files->recording ? stats_recording_build(src, rep, n, err)
+						: stats_keep_build(src, rep, n, err)))
 			return rc;
 	}
 	for (int i = 0; i < NSTREAMS; i++)

@@ -109,6 +109,17 @@ static inline int st_row_kept(const struct st_source *s, const struct st_row *r)
  * function blkpeak_keep() on src->db). 0, or <0 with err filled. */
 int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		     struct bpt_error *err);
+/* Make bits (nbits of them, by source_index when by_source, else by
+ * idx; src's from now on) the rows src keeps, and narrow src->from to
+ * them. 0, or <0 with err filled. */
+int stats_keep_install(struct st_source *src, uint64_t *bits, uint64_t nbits, int by_source,
+		       struct bpt_error *err);
+/* --recording (stats_recording.c): the rows of the recording
+ * src->files->recording of a mixed run, by idx; rep->mix_recordings set.
+ * 0, or <0 with err filled (not a mixed run; NAME not one of its
+ * recordings, naming them). */
+int stats_recording_build(struct st_source *src, struct st_report *rep, uint64_t n,
+			  struct bpt_error *err);
 /* Free the bitmap and drop the SQL function. */
 void stats_keep_free(struct st_source *src);
 

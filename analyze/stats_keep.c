@@ -206,11 +206,17 @@ int stats_keep_build(struct st_source *src, struct st_report *rep, uint64_t n,
 		return rc;
 	}
 	rep->files_unknown = !(columns & BPT_COL_FILE) || lost;
-	src->keep = k.bits;
-	src->keep_n = k.nbits;
-	src->keep_by_source = rep->is_run;
+	return stats_keep_install(src, k.bits, k.nbits, rep->is_run, err);
+}
+
+int stats_keep_install(struct st_source *src, uint64_t *bits, uint64_t nbits, int by_source,
+		       struct bpt_error *err)
+{
+	src->keep = bits;
+	src->keep_n = nbits;
+	src->keep_by_source = by_source;
 	snprintf(src->from_buf, sizeof(src->from_buf), "(SELECT * FROM %s WHERE blkpeak_keep(%s))",
-		 src->from, rep->is_run ? "source_index" : "idx");
+		 src->from, by_source ? "source_index" : "idx");
 	src->from = src->from_buf;
 	if (sqlite3_create_function(src->db, "blkpeak_keep", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				    src, keep_fn, NULL, NULL) != SQLITE_OK)

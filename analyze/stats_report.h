@@ -100,6 +100,11 @@ struct st_report {
 	 * the figures cover the I/Os that match, files_ios_of of the trace's */
 	const struct files_filter *files;
 	uint64_t files_ios_of;
+	/* --recording (files->recording): the mixed run's recordings, by
+	 * name and joined by ", " for messages */
+	char mix_recordings[512];
+	char mix_name[16][128];
+	unsigned nmix;
 	int files_unknown;  /* the trace matched has no file columns: every I/O :unknown */
 	/* the trace has file columns but was imported before schema 8,
 	 * which kept none of them: no files, no causes in the database */

@@ -23,10 +23,11 @@
 	" service_p999_ns, total_p50_ns, total_p99_ns, total_p999_ns, errors"
 #define ST_MEASUREMENTS "id, kind, target, capacity_bytes, started_wall_ns, access, engine," \
 	" ios_per_step, warmup_ios, warmup_ns, time_limit_ns, write_cache, weights," \
-	" weights_from, score_ios_per_s, tool_version, path, imported_at, label"
+	" weights_from, score_ios_per_s, tool_version, path, imported_at, label, knee_slo," \
+	" knee_factor"
 #define ST_POINTS "measurement_id, step, depth, zone, offset_bytes, span_bytes, span_pct," \
 	" weight, ios, bytes, errors, window_ns, ios_per_s, mb_per_s, mean_ns, p50_ns," \
-	" p90_ns, p99_ns, p999_ns, p9999_ns, max_ns"
+	" p90_ns, p99_ns, p999_ns, p9999_ns, max_ns, speed_factor, met"
 #define ST_SUITE_RESULTS "suite_digest, suite_name, workload, kind, label, host, repeat_no," \
 	" trace_id, measurement_id"
 /* A result stored again replaces its row (as suite_store.c does). */

@@ -26,6 +26,8 @@ int suite_tag_check(const struct suite_tag *t, struct bpt_error *err)
 				     t->kind ? t->kind : "");
 	if (t->repeat < 1 || t->repeat > 1000)
 		return bpt_error_set(err, -EINVAL, "--repeat-no: from 1 to 1000");
+	if (t->label && (!*t->label || strlen(t->label) > 127))
+		return bpt_error_set(err, -EINVAL, "--suite-label: a label of 1 to 127 bytes is needed");
 	return 0;
 }
 
@@ -79,6 +81,8 @@ int suite_tag_store(sqlite3 *db, const struct suite_tag *t, int64_t trace_id,
 			snprintf(host, sizeof(host), "?");
 		host[sizeof(host) - 1] = '\0';
 	}
+	if (t->label)
+		snprintf(label, sizeof(label), "%s", t->label);
 	if (!label[0])
 		return bpt_error_set(err, -EINVAL, "the result has no label (replay or measure --label):"
 				     " a suite's results are ranked by label");

@@ -33,6 +33,7 @@ struct suite_tag {
 	const char *kind;      /* replay, mix, qd-sweep */
 	unsigned repeat;       /* 1.. */
 	int new_version;       /* allow a new digest beside an old one */
+	const char *label;     /* ranked under this label; NULL: the result's own */
 };
 
 /* Check a tag's fields (digest form, names, kind, repeat): 0 or -EINVAL

@@ -265,6 +265,32 @@ static int sink_close(struct sink *k, int failed, struct bpt_error *err)
 	return rc;
 }
 
+/* A .bpt output keeps the input's path table (the names of the files its
+ * I/Os touched: --select path:, --map path:, analyze's files read it)
+ * and, when the records keep their times (no transform), its windows of
+ * lost events. 0 or <0 (err set). */
+static int sink_copy_footer(struct sink *k, struct bpt_reader *r, int times_kept,
+			    struct bpt_error *err)
+{
+	const struct bpt_path *p;
+	const struct bpt_loss *l;
+	size_t np = bpt_reader_paths(r, &p), nl = times_kept ? bpt_reader_losses(r, &l) : 0;
+	int rc;
+
+	if (!k->w)
+		return 0;
+	for (size_t i = 0; i < np; i++) {
+		const char *s = bpt_reader_string(r, p[i].path_id);
+
+		if (s && (rc = bpt_writer_add_path(k->w, p[i].file_dev, p[i].inode, s)) < 0)
+			return bpt_error_set(err, rc, "cannot copy the path table: %s", strerror(-rc));
+	}
+	for (size_t i = 0; i < nl; i++)
+		if ((rc = bpt_writer_add_loss(k->w, l[i].t0_ns, l[i].t1_ns, l[i].count)) < 0)
+			return bpt_error_set(err, rc, "cannot copy the lost events: %s", strerror(-rc));
+	return 0;
+}
+
 /* 1 when path is a .bpt file (its magic). */
 static int is_bpt(const char *path)
 {
@@ -454,6 +480,9 @@ static int convert(const struct convert_opts *o)
 	progress_end(&prog);
 	if (have_oh)
 		bpt_header_free(&oh);
+	if (rc >= 0)
+		rc = sink_copy_footer(&k, r, !xform_changes_records(o->xf) &&
+				      xform_passes(o->xf) == 1 && !(o->xf->ramp_from > 0), &err);
 	rc = sink_close(&k, rc < 0 ? rc : 0, &err);
 	if (rc) {
 		pr_err("convert: %s", err.msg[0] ? err.msg : strerror(-rc));

@@ -228,35 +228,16 @@ static int write_results(const struct measure_opts *o, const struct measure_resu
 	return 0;
 }
 
-/* Store the results document in analyze's database (--db, else its
- * default): written to --output, or to a temporary file for the store. */
-static int store(const struct measure_opts *o, const struct measure_result *r)
-{
-	char tmp[300];
-	const char *t = getenv("TMPDIR"), *path = o->output;
-	struct bpt_error err = { 0 };
-	int rc, fd = -1;
+struct doc {
+	const struct measure_opts *o;
+	const struct measure_result *r;
+};
 
-	if (!path) {
-		snprintf(tmp, sizeof(tmp), "%s/blkpeak-measure-XXXXXX.json", t && *t ? t : "/var/tmp");
-		fd = mkstemps(tmp, 5);
-		if (fd < 0) {
-			pr_err("measure: %s: %s", tmp, strerror(errno));
-			return EXIT_FAIL;
-		}
-		close(fd);
-		path = tmp;
-		if ((rc = write_results(o, r, path))) {
-			unlink(tmp);
-			return rc;
-		}
-	}
-	rc = analyze_store_measurement(o->db, path, NULL, &err);
-	if (rc)
-		pr_err("measure: %s", err.msg);
-	if (fd >= 0)
-		unlink(tmp);
-	return rc ? EXIT_FAIL : EXIT_OK;
+static void print_doc(FILE *f, const void *arg)
+{
+	const struct doc *d = arg;
+
+	measure_print_json(f, d->o, d->r);
 }
 
 int cmd_measure(int argc, char **argv)
@@ -326,7 +307,7 @@ int cmd_measure(int argc, char **argv)
 		rc = rc ? rc : wrc;
 	}
 	if (!rc && !o.no_store)
-		rc = store(&o, r);
+		rc = measure_store("measure", o.db, o.output, print_doc, &(struct doc){ &o, r });
 out:
 	free(r);
 	return rc;

@@ -19,10 +19,11 @@ struct knee_slo {
 
 struct knee_opts {
 	const char *trace, *target, *engine, *timing, *output;
+	const char *db, *label;   /* --db (NULL: analyze's default), --label */
 	struct knee_slo slo[KNEE_MAX_SLO];
 	unsigned nslo;
 	double from, max, precision;
-	int allow_write, json;
+	int allow_write, json, no_store;
 };
 
 /* The command line (argv[0] "measure", argv[1] "knee") into *o: -1 when

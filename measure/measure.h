@@ -107,6 +107,17 @@ int measure_run(const struct measure_opts *o, struct measure_result *r);
 void measure_print_text(FILE *f, const struct measure_opts *o, const struct measure_result *r);
 void measure_print_json(FILE *f, const struct measure_opts *o, const struct measure_result *r);
 
+/* Store a results document in analyze's database (db: --db, NULL: its
+ * default), as `analyze import` would: the file `written` (--output), or
+ * when NULL a temporary one that print(f, arg) fills. Errors are printed
+ * after "cmd: "; returns an exit code. */
+int measure_store(const char *cmd, const char *db, const char *written,
+		  void (*print)(FILE *f, const void *arg), const void *arg);
+
+/* The size replay gave its target, from a run file's device table (the
+ * first device), cut to a multiple of 4 KiB. */
+int measure_run_capacity(const char *run, uint64_t *capacity, struct bpt_error *err);
+
 /* The write cache state of the target's members from sysfs into buf:
  * "write back", "write through", "mixed: ...", or "none (file)". */
 void measure_write_cache(const char *target, char *buf, size_t len);

@@ -296,6 +296,19 @@ static int run_step(struct ctx *c, unsigned depth, unsigned per, uint64_t n,
 	return rc;
 }
 
+int measure_run_capacity(const char *run, uint64_t *capacity, struct bpt_error *err)
+{
+	struct bpt_reader *rd;
+	int rc;
+
+	if ((rc = bpt_reader_open(&rd, run, err)))
+		return rc;
+	*capacity = bpt_reader_header(rd)->ndevices ? bpt_reader_header(rd)->devices[0].size_bytes : 0;
+	*capacity -= *capacity % 4096;
+	bpt_reader_close(rd);
+	return 0;
+}
+
 /*
  * The target's usable size: replay a one-read trace (4 KiB at 0) and read
  * the size replay gives the target in its run file's device table. This
@@ -304,7 +317,6 @@ static int run_step(struct ctx *c, unsigned depth, unsigned per, uint64_t n,
 static int probe_capacity(struct ctx *c)
 {
 	struct bpt_writer *w;
-	struct bpt_reader *rd;
 	struct bpt_error err = { 0 };
 	int rc;
 
@@ -313,14 +325,10 @@ static int probe_capacity(struct ctx *c)
 	rc = trace_close(w, trace_add(w, 0, BPT_OP_READ, 0, 0, 4096));
 	if (rc || (rc = replay_step(c, 1, NULL)))
 		return rc;
-	if ((rc = bpt_reader_open(&rd, c->run, &err))) {
+	if ((rc = measure_run_capacity(c->run, &c->r->capacity, &err))) {
 		pr_err("measure: %s", err.msg);
 		return rc;
 	}
-	c->r->capacity = bpt_reader_header(rd)->ndevices ?
-		bpt_reader_header(rd)->devices[0].size_bytes : 0;
-	bpt_reader_close(rd);
-	c->r->capacity -= c->r->capacity % 4096;
 	if (!c->r->capacity) {
 		pr_err("measure: %s: holds less than 4 KiB", c->o->target);
 		return -ENOSPC;

@@ -1,23 +1,9 @@
-/* mix.c — a mixed replay's recordings: names and digest (mix.h). */
+/* mix.c — a mixed replay's digest (mix.h); names: common/recname.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mix.h"
-
-void mix_name(const char *path, char *buf)
-{
-	const char *base = strrchr(path, '/'), *dot;
-	size_t n;
-
-	base = base && base[1] ? base + 1 : path;
-	dot = strrchr(base, '.');
-	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	if (n > MIX_NAME_MAX)
-		n = MIX_NAME_MAX;
-	memcpy(buf, base, n);
-	buf[n] = 0;
-}
 
 uint64_t mix_digest(const uint64_t *digest, const uint64_t *offset_ns, unsigned n)
 {

@@ -15,17 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "recname.h"
 #include "sched.h"
 
 /* Most recordings of a mix. */
 #define MIX_MAX SCHED_MAX_RECS
 /* A recording's name: up to this many bytes (a longer one is cut). */
-#define MIX_NAME_MAX 63
+#define MIX_NAME_MAX RECNAME_MAX
 /* Longest start offset: 24 hours, as a suite manifest's offsets. */
 #define MIX_OFFSET_MAX_NS (24ull * 3600 * 1000000000)
 
-/* path's recording name into buf[MIX_NAME_MAX + 1]. */
-void mix_name(const char *path, char *buf);
+/* path's recording name: recording_name(path, buf[MIX_NAME_MAX + 1])
+ * (common/recname.h, which suite/ shares). */
 
 /*
  * The mix's digest: FNV-1a 64 over, for each recording in order, its

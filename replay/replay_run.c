@@ -93,6 +93,7 @@ struct replay {
 	struct hdd_set *hdd;                     /* emulated disks (hdd: members) */
 	void *rbuf, *wbuf;
 	size_t buf_len;             /* bytes in each */
+	int stamp_writes;           /* random or PCT fill: distinct data per write */
 	char fill[16];              /* --fill (or the trace's "fill" meta) used, "" none */
 	uint64_t conflicts, conflicts_dropped; /* overlapping I/Os in flight together */
 	struct cpu_pin pin;         /* the issuer's CPU (timed modes) */
@@ -626,7 +627,7 @@ static int name_recordings(struct replay *rp)
 		struct rec *r = &rp->rec[k];
 
 		r->path = o->ntraces > 1 ? o->traces[k] : o->trace;
-		mix_name(r->path, r->name);
+		recording_name(r->path, r->name);
 		for (unsigned j = 0; j < k && rp->nrec > 1; j++)
 			if (!strcmp(rp->rec[j].name, r->name)) {
 				pr_err("replay: %s and %s: two recordings named '%s' in one mix (the run "
@@ -756,6 +757,7 @@ static int open_targets(struct replay *rp)
 			.layout = &rp->tgt[t].layout,
 			.fd = rp->tgt[t].fd,
 			.is_blkdev = rp->tgt[t].is_blkdev,
+			.wc = rp->tgt[t].wc,
 		};
 	}
 	return 0;
@@ -826,6 +828,7 @@ static int alloc_buffers(struct replay *rp)
 			"writing the default pattern", rp->o->trace, tf);
 	}
 	xform_fill_buffer(&fx, rp->wbuf, len);
+	rp->stamp_writes = fx.fill == XF_FILL_RANDOM || fx.fill == XF_FILL_PCT;
 	char fb[16];
 	const char *fn = xform_fill_name(&fx, fb, sizeof(fb));
 
@@ -1353,6 +1356,7 @@ static int configure(struct replay *rp, const struct engine_ops *ops, struct sch
 		.eopts = { .null_latency_ns = o->null_latency_ns },
 		.targets = rp->st, .ntargets = rp->ntargets,
 		.read_buf = rp->rbuf, .write_buf = rp->wbuf, .buf_len = rp->buf_len,
+		.stamp_writes = rp->stamp_writes,
 		.on_result = on_result, .on_progress = on_progress, .ctx = rp,
 	};
 	for (unsigned t = 0; t < rp->ntargets; t++) {
@@ -1481,6 +1485,17 @@ static void print_summary(struct replay *rp, const struct sched_stats *stats,
 		.run_file = rp->write_failed ? NULL : o->output,
 		.verify = rp->verified ? &rp->vres : NULL,
 	};
+	struct summary_cache cache = {
+		.writes = stats->wc_writes, .waits = stats->wc_waits,
+		.read_hits = stats->wc_read_hits, .destages = stats->wc_destages,
+		.destaged_bytes = stats->wc_destaged_bytes, .full_rows = stats->wc_full_rows,
+		.drained_ns = stats->wc_drained_ns, .unwritten = stats->wc_unwritten,
+		.error = stats->wc_error,
+	};
+
+	for (unsigned t = 0; t < rp->ntargets; t++)
+		if (rp->tgt[t].wc)
+			sc.cache = &cache;
 
 	struct summary_place place[FILEMAP_MAX];
 
@@ -1629,7 +1644,8 @@ int replay_run(const struct replay_opts *opts)
 
 	finish_run_file(&rp, stopped);
 	print_summary(&rp, &stats, stopped);
-	ret = rc < 0 || stopped || stats.errors || rp.write_failed || vfail ? EXIT_FAIL : EXIT_OK;
+	ret = rc < 0 || stopped || stats.errors || stats.wc_unwritten || rp.write_failed || vfail ?
+		      EXIT_FAIL : EXIT_OK;
 out:
 	if (rp.rw)
 		run_writer_close(rp.rw, NULL);

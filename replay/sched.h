@@ -137,10 +137,13 @@ enum timing { TIMING_ORIGINAL, TIMING_AFAP, TIMING_CAUSAL };
 #define REAP_GUARD_NS 30000ull
 
 /* One replay target as the scheduler sees it. */
+struct wcache;
 struct sched_target {
 	struct layout *layout;
 	const int *fd;        /* per member */
 	const int *is_blkdev; /* per member */
+	struct wcache *wc;    /* the controller's write-back cache, or NULL
+			       * (array/wcache.h; the scheduler destages it) */
 };
 
 struct sched_config {
@@ -190,6 +193,10 @@ struct sched_config {
 	unsigned ntargets;
 	void *read_buf, *write_buf; /* aligned, at least max_len bytes each */
 	size_t buf_len;             /* bytes in each (0: not said; not registered) */
+	/* --fill random or PCT: each write from its request slot's copy of
+	 * write_buf, every 4 KiB block stamped with the write's number and
+	 * offset (scheduler.c, stamp_write): no two blocks alike */
+	int stamp_writes;
 	/* each completed request; return nonzero to stop the replay */
 	int (*on_result)(void *ctx, const struct rp_result *r);
 	/* about every 250 ms: progress so far */
@@ -205,6 +212,14 @@ struct sched_stats {
 	unsigned spin_stalls;     /* spins interrupted for STALL_NS or more */
 	uint64_t fifo_left_ns;    /* fifo_guard: when it left SCHED_FIFO, from time 0; 0: never */
 	int stopped;              /* ended early: signal, error or callback */
+	/* controller caches (sched_target.wc) */
+	uint64_t wc_writes;       /* writes that completed in the cache */
+	uint64_t wc_waits;        /* ... of them, that waited for room first */
+	uint64_t wc_read_hits;    /* reads served from it whole */
+	uint64_t wc_destages, wc_destaged_bytes, wc_full_rows; /* runs written */
+	uint64_t wc_drained_ns;   /* the last destage's completion, from time 0 */
+	uint64_t wc_unwritten;    /* bytes still dirty at the end (a destage failed) */
+	int wc_error;             /* the failed destage's error, or 0 */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "cliutil.h"
 #include "fifo_guard.h"
 #include "sched.h"
+#include "array/wcache.h"
 
 #define PROGRESS_NS 250000000ull
 /* Time 0 is this far after setup, so the first I/O is not late already. */
@@ -37,6 +38,8 @@ struct req {
 	uint64_t phase1_ns;      /* when the phase-1 parts were queued */
 	uint8_t *scratch;        /* raid5/6: layout_scratch_size bytes */
 	uint64_t scratch_cap;
+	uint8_t *wbuf;           /* stamp_writes: this slot's copy of write_buf */
+	uint64_t wbuf_cap, wbuf_stamped; /* its bytes; the length its stamps cover */
 	uint64_t *part_done_ns;  /* maxparts entries: each part's completion */
 	int32_t error;
 	uint32_t member_mask;
@@ -44,7 +47,15 @@ struct req {
 	uint8_t short_io, target;
 	struct layout_part *lp;  /* maxparts entries */
 	struct eng_io *eio;      /* maxparts entries */
+	/* a target with a controller cache (sched_target.wc): */
+	uint8_t destage;         /* a destage of the cache, not the trace's */
+	uint8_t wc_overlay;      /* a read of dirty bytes: they come from the cache */
+	uint8_t *dbuf;           /* destage: the run's bytes (its write buffer) */
+	struct wcache_run run;   /* destage: what it writes */
 };
+
+/* Destages of controller caches in flight at once, over all targets. */
+#define DESTAGE_DEPTH 4
 
 /* One recording's I/Os (sched.h: a mixed replay has one lane per
  * recording; any other replay one): its next I/O and its causal state. */
@@ -71,7 +82,8 @@ struct sched {
 	 * completion order; their slots are freed once they are */
 	unsigned *done, ndone;
 	unsigned *batch, nbatch;   /* started, not yet committed */
-	unsigned *ready, nready;   /* raid5/6: phase 0 done, phase 1 to queue */
+	struct req **ready;        /* raid5/6: phase 0 done, phase 1 to queue */
+	unsigned nready;
 	unsigned maxparts, outstanding;
 	uint64_t t0, next_progress;
 	struct fifo_guard guard;   /* cfg->fifo_guard: the issuer's CPU time */
@@ -80,6 +92,13 @@ struct sched {
 	int *fds;                  /* every member's descriptor, for the engine */
 	uint64_t spin_ns;          /* the stretch spun now (sched_config.spin_ns) */
 	struct iovec bufs[2];      /* read_buf, write_buf */
+	/* controller caches (sched_target.wc) */
+	int have_wc;
+	struct req dreq[DESTAGE_DEPTH]; /* destages */
+	unsigned dbusy, dmaxparts;
+	int wc_wait;               /* the next I/O is a write waiting for room */
+	uint64_t wc_wait_seq;      /* ... the one counted in wc_waits */
+	int wc_failed;             /* a destage failed: no more destaging */
 };
 
 int timing_parse(const char *s, enum timing *t)
@@ -205,15 +224,96 @@ static int has_room(const struct sched *s)
 	return s->nfree && s->outstanding < s->cfg->depth;
 }
 
+/* The data r writes (or the buffer it reads into). */
+static void *req_buf(const struct sched *s, const struct req *r)
+{
+	if (r->dbuf)
+		return r->dbuf; /* a destage writes the cache's bytes */
+	if (r->io.op == BPT_OP_READ)
+		return s->cfg->read_buf;
+	return r->wbuf && s->cfg->stamp_writes ? r->wbuf : s->cfg->write_buf;
+}
+
+/* The last 16 bytes of each 4 KiB block of len bytes (and of a shorter
+ * tail) of dst: from src, or (v) the I/O's number and the block's offset. */
+static void stamp_blocks(uint8_t *dst, const uint8_t *src, uint64_t len, const struct rp_io *v,
+			 uint64_t idx)
+{
+	for (uint64_t o = 0; o < len; o += 4096) {
+		uint64_t end = o + 4096 < len ? o + 4096 : len;
+		uint64_t w[2] = { idx, v ? v->offset + o : 0 };
+
+		if (end - o < 16)
+			continue;
+		if (v)
+			memcpy(dst + end - 16, w, 16);
+		else
+			memcpy(dst + end - 16, src + end - 16, 16);
+	}
+}
+
+/*
+ * stamp_writes (--fill random or PCT): r writes from its slot's own copy
+ * of write_buf whose last 16 bytes of every 4 KiB block are the write's
+ * number in issue order and the block's offset on the target, so no
+ * block of the replay equals another (a deduplicating drive stores each)
+ * while the rest of the data is the fill. The previous write's stamps in
+ * the copy are put back first. Not done for reads, nor when no fill was
+ * asked (the default pattern, zeros: equal blocks, as documented).
+ */
+static int stamp_write(struct sched *s, struct req *r)
+{
+	const struct rp_io *io = &r->io;
+
+	if (io->len > r->wbuf_cap) {
+		void *p = NULL;
+
+		if (io->len > s->cfg->buf_len || posix_memalign(&p, 4096, io->len))
+			return -ENOMEM;
+		memcpy(p, s->cfg->write_buf, io->len);
+		free(r->wbuf);
+		r->wbuf = p;
+		r->wbuf_cap = io->len;
+		r->wbuf_stamped = 0;
+	}
+	stamp_blocks(r->wbuf, s->cfg->write_buf, r->wbuf_stamped, NULL, 0);
+	stamp_blocks(r->wbuf, NULL, io->len, io, r->idx);
+	r->wbuf_stamped = io->len;
+	return 0;
+}
+
 /* raid5/6: the parity of r's writes, or the bytes its reads rebuild
  * (layout_raid_compute; CPU only). */
 static void raid_compute(struct sched *s, struct req *r)
 {
 	const struct rp_io *io = &r->io;
-	void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+	void *buf = req_buf(s, r);
 
 	layout_raid_compute(s->cfg->targets[r->target].layout, io->op, io->offset, io->len,
 			    buf, r->scratch);
+}
+
+/* A destage finished: its run is clean in the cache unless it failed. A
+ * failed destage stops the replay and every further destage (its bytes
+ * stay dirty, counted in wc_unwritten). */
+static void destage_done(struct sched *s, struct req *r)
+{
+	struct wcache *wc = s->cfg->targets[r->target].wc;
+	uint64_t done = r->last_done > s->t0 ? r->last_done - s->t0 : 0;
+
+	wcache_destage_done(wc, &r->run, !r->error);
+	r->busy = 0;
+	s->dbusy--;
+	s->st->wc_destages++;
+	s->st->wc_destaged_bytes += r->run.len;
+	s->st->wc_full_rows += (uint64_t)r->run.full;
+	if (done > s->st->wc_drained_ns)
+		s->st->wc_drained_ns = done;
+	if (r->error) {
+		s->st->wc_error = r->error;
+		s->wc_failed = 1;
+		s->stopping = 1;
+	}
 }
 
 /* Account one finished part of r (result in eio->result). */
@@ -245,13 +345,21 @@ static void part_done(struct sched *s, struct req *r, struct eng_io *e, uint64_t
 			r->parts_left = 1;
 		} else {
 			raid_compute(s, r);
-			s->ready[s->nready++] = (unsigned)(r - s->reqs);
+			s->ready[s->nready++] = r;
 		}
 	} else if (r->two_phase && !r->lp[p].phase && !r->phase0_left && !r->error) {
 		raid_compute(s, r); /* a degraded read: rebuild what it wanted */
 	}
-	if (--r->parts_left == 0)
+	if (--r->parts_left == 0) {
+		if (r->destage) {
+			destage_done(s, r);
+			return;
+		}
+		if (r->wc_overlay && !r->error)
+			wcache_read(s->cfg->targets[r->target].wc, r->io.offset, r->io.len,
+				    s->cfg->read_buf);
 		finish_req(s, r, r->last_done);
+	}
 }
 
 static int stop_requested(const struct sched *s)
@@ -329,7 +437,7 @@ static int spin_until(struct sched *s, uint64_t due)
 		prev = now;
 		if (now >= due)
 			return 0;
-		if (s->outstanding && due - now > REAP_GUARD_NS) {
+		if ((s->outstanding || s->dbusy) && due - now > REAP_GUARD_NS) {
 			int rc = reap(s, 0, 0);
 
 			if (rc < 0)
@@ -370,6 +478,64 @@ static int commit(struct sched *s)
 
 static int queue_parts(struct sched *s, struct req *r, unsigned phase);
 
+/* raid5/6: r's scratch buffer grown to what r->io needs
+ * (layout_scratch_size), and whether it computes between its phases. */
+static int scratch_for(struct req *r, const struct layout *l)
+{
+	uint64_t need = layout_scratch_size(l, r->io.op, r->io.offset, r->io.len);
+
+	if (need > r->scratch_cap) {
+		void *p = NULL;
+
+		if (posix_memalign(&p, 4096, need))
+			return -ENOMEM;
+		free(r->scratch);
+		r->scratch = p;
+		r->scratch_cap = need;
+	}
+	r->two_phase = need > 0;
+	return 0;
+}
+
+/* A request on a target with a controller cache, before it is mapped: a
+ * write goes into the cache (blocked() saw that it fits) and is done; a
+ * read whose every sector is dirty is read from the cache and done; both
+ * return 1. A write too big for the cache goes around it (its sectors
+ * there are forgotten: the members get the newer bytes), a read of some
+ * dirty bytes goes to the members and takes those bytes from the cache
+ * when it completes (wc_overlay); discards and write-zeroes forget what
+ * they cover. Those return 0. */
+static int wc_serve(struct sched *s, struct wcache *wc, struct req *r)
+{
+	const struct rp_io *io = &r->io;
+
+	switch (io->op) {
+	case BPT_OP_WRITE:
+		if (wcache_too_big(wc, io->len))
+			break;
+		if (wcache_write(wc, io->offset, io->len, req_buf(s, r)))
+			return 0; /* cannot happen: blocked() checked the room */
+		s->wc_wait = 0;
+		s->st->wc_writes++;
+		return 1;
+	case BPT_OP_READ:
+		if (!wcache_overlaps(wc, io->offset, io->len))
+			return 0;
+		if (wcache_read(wc, io->offset, io->len, s->cfg->read_buf)) {
+			s->st->wc_read_hits++;
+			return 1;
+		}
+		r->wc_overlay = 1;
+		return 0;
+	case BPT_OP_FLUSH: /* battery-backed: the cache need not be emptied */
+		return 0;
+	default:
+		break;
+	}
+	wcache_forget(wc, io->offset, io->len);
+	return 0;
+}
+
 /* Map the next I/O onto its target and queue its parts. */
 static int start_req(struct sched *s, uint64_t due)
 {
@@ -400,20 +566,25 @@ static int start_req(struct sched *s, uint64_t due)
 	r->busy = 1;
 	r->phase1_ns = 0;
 	r->two_phase = 0;
-	if (t->layout->kind == LAYOUT_RAID5 || t->layout->kind == LAYOUT_RAID6) {
-		uint64_t need = layout_scratch_size(t->layout, io->op, io->offset, io->len);
-
-		if (need > r->scratch_cap) {
-			void *p = NULL;
-
-			if (posix_memalign(&p, 4096, need))
-				return -ENOMEM;
-			free(r->scratch);
-			r->scratch = p;
-			r->scratch_cap = need;
-		}
-		r->two_phase = need > 0;
+	r->wc_overlay = 0;
+	/* stamped first: a write the controller's cache takes keeps its stamps */
+	if (s->cfg->stamp_writes && io->op == BPT_OP_WRITE && s->cfg->write_buf &&
+	    stamp_write(s, r))
+		return -ENOMEM;
+	if (t->wc && wc_serve(s, t->wc, r)) { /* done in the controller's cache */
+		s->outstanding++;
+		s->st->issued++;
+		if (s->outstanding > s->st->max_outstanding)
+			s->st->max_outstanding = s->outstanding;
+		r->nparts = r->parts_left = 0;
+		r->issue_ns = now_mono_ns();
+		if (!r->sched_ns)
+			r->sched_ns = r->issue_ns;
+		return finish_req(s, r, r->issue_ns);
 	}
+	if ((t->layout->kind == LAYOUT_RAID5 || t->layout->kind == LAYOUT_RAID6) &&
+	    (n = scratch_for(r, t->layout)))
+		return n;
 	s->outstanding++;
 	s->st->issued++;
 	if (s->outstanding > s->st->max_outstanding)
@@ -455,7 +626,7 @@ static int queue_parts(struct sched *s, struct req *r, unsigned phase)
 	for (unsigned p = 0; p < r->nparts; p++) {
 		struct eng_io *e = &r->eio[p];
 		const struct layout_part *lp = &r->lp[p];
-		void *buf = io->op == BPT_OP_READ ? s->cfg->read_buf : s->cfg->write_buf;
+		void *buf = req_buf(s, r);
 
 		if (r->two_phase && lp->phase != phase)
 			continue; /* without compute, phases are one */
@@ -498,7 +669,7 @@ static int queue_parts(struct sched *s, struct req *r, unsigned phase)
 static int drain_ready(struct sched *s)
 {
 	while (s->nready) {
-		struct req *r = &s->reqs[s->ready[--s->nready]];
+		struct req *r = s->ready[--s->nready];
 		int rc;
 
 		r->phase1_ns = now_mono_ns();
@@ -510,23 +681,156 @@ static int drain_ready(struct sched *s)
 	return 0;
 }
 
-/* raid5/6: 1 when the next I/O shares a row with a request in flight
- * that it may not overlap (layout_conflict): it waits, and with it every
- * I/O after it, as issue order is kept. */
-static int blocked(const struct sched *s)
+/* 1 when requests a and b may not be in flight together: they share a
+ * raid5/6 row and one is not a read (layout_conflict), or, on a target
+ * with a controller cache, they overlap and one writes (a destage and a
+ * write around the cache must land in order). */
+static int reqs_conflict(const struct sched_target *t, const struct rp_io *a,
+			 const struct rp_io *b)
 {
-	const struct rp_io *io = &s->ahead;
-	const struct layout *l = s->cfg->targets[io->target].layout;
+	if (layout_conflict(t->layout, a->op, a->offset, a->len, b->op, b->offset, b->len))
+		return 1;
+	return t->wc && a->op != BPT_OP_FLUSH && b->op != BPT_OP_FLUSH &&
+	       (a->op != BPT_OP_READ || b->op != BPT_OP_READ) && a->offset < b->offset + b->len &&
+	       b->offset < a->offset + a->len;
+}
 
-	if (l->kind != LAYOUT_RAID5 && l->kind != LAYOUT_RAID6)
-		return 0;
+/* 1 when `io` conflicts with a request or destage in flight on its target. */
+static int conflicts_in_flight(const struct sched *s, const struct rp_io *io)
+{
+	const struct sched_target *t = &s->cfg->targets[io->target];
+
 	for (unsigned i = 0; i < s->nslots; i++) {
 		const struct req *r = &s->reqs[i];
 
-		if (r->busy && r->target == io->target &&
-		    layout_conflict(l, io->op, io->offset, io->len, r->io.op, r->io.offset,
-				    r->io.len))
+		if (r->busy && r->target == io->target && reqs_conflict(t, io, &r->io))
 			return 1;
+	}
+	for (unsigned i = 0; i < DESTAGE_DEPTH && s->dbusy; i++) {
+		const struct req *r = &s->dreq[i];
+
+		if (r->busy && r->target == io->target && reqs_conflict(t, io, &r->io))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the next I/O must wait, and with it every I/O after it, as issue
+ * order is kept: raid5/6, it shares a row with a request in flight that it
+ * may not overlap (layout_conflict); with a controller cache, it is a
+ * write that does not fit in the cache yet (destaging makes room), or it
+ * overlaps a destage. A write into the cache and a read the cache serves
+ * wait for nothing. */
+static int blocked(struct sched *s)
+{
+	const struct rp_io *io = &s->ahead;
+	const struct sched_target *t = &s->cfg->targets[io->target];
+	const struct layout *l = t->layout;
+
+	if (t->wc && io->op == BPT_OP_WRITE && !wcache_too_big(t->wc, io->len)) {
+		if (wcache_fits(t->wc, io->offset, io->len))
+			return 0;
+		if (!s->wc_wait || s->wc_wait_seq != s->next) {
+			s->wc_wait = 1;
+			s->wc_wait_seq = s->next;
+			s->st->wc_waits++;
+		}
+		return 1;
+	}
+	if (t->wc && io->op == BPT_OP_READ && wcache_overlaps(t->wc, io->offset, io->len) &&
+	    wcache_read(t->wc, io->offset, io->len, s->cfg->read_buf))
+		return 0;
+	if (!t->wc && l->kind != LAYOUT_RAID5 && l->kind != LAYOUT_RAID6)
+		return 0;
+	return conflicts_in_flight(s, io);
+}
+
+/* wcache_destage_next's busy(): a request or destage in flight shares
+ * the row [off, off+len) of target `ctx`. */
+struct busy_ctx {
+	const struct sched *s;
+	uint8_t target;
+};
+
+static int row_busy(void *ctx, uint64_t off, uint64_t len)
+{
+	const struct busy_ctx *b = ctx;
+	struct rp_io io = { .op = BPT_OP_WRITE, .offset = off, .len = len, .target = b->target };
+
+	return conflicts_in_flight(b->s, &io);
+}
+
+/* Start destaging run d->run of target t: a write through the layout from
+ * the run's bytes (d->dbuf), with its reads of old data and parity first
+ * when the row is not written whole. */
+static int start_destage(struct sched *s, struct req *r, unsigned t)
+{
+	struct layout *l = s->cfg->targets[t].layout;
+	int n;
+
+	r->io = (struct rp_io){ .op = BPT_OP_WRITE, .offset = r->run.off, .len = r->run.len,
+				.target = (uint8_t)t };
+	r->target = (uint8_t)t;
+	r->error = 0;
+	r->last_done = 0;
+	r->short_io = 0;
+	r->phase1_ns = 0;
+	r->wc_overlay = 0;
+	if ((n = scratch_for(r, l)))
+		return n;
+	n = layout_map(l, BPT_OP_WRITE, r->run.off, r->run.len, r->lp, s->dmaxparts);
+	if (n <= 0) { /* a run is within the array: cannot happen */
+		wcache_destage_done(s->cfg->targets[t].wc, &r->run, 0);
+		s->wc_failed = 1;
+		s->st->wc_error = n < 0 ? n : -EINVAL;
+		return 0;
+	}
+	r->busy = 1;
+	s->dbusy++;
+	r->nparts = r->parts_left = (unsigned)n;
+	r->phase0_left = 0;
+	for (int p = 0; p < n; p++) {
+		r->phase0_left += !r->lp[p].phase;
+		r->part_done_ns[p] = 0;
+	}
+	r->issue_ns = now_mono_ns();
+	if (r->two_phase && !r->phase0_left) { /* a full row: nothing to read */
+		raid_compute(s, r);
+		r->phase1_ns = r->issue_ns;
+		return queue_parts(s, r, 1);
+	}
+	return queue_parts(s, r, 0);
+}
+
+/* Start the destages that are due on every target with a controller
+ * cache, while destage slots are free: rows dirty from end to end at
+ * any time; the others (oldest write first) when the cache is fuller than
+ * its destage= mark, when no request of the trace is in flight (the
+ * array is idle), when a write waits for room, or when `ending` (the
+ * trace is done or the replay stops: everything goes to the members). */
+static int destage_kick(struct sched *s, int ending)
+{
+	if (!s->have_wc || s->wc_failed)
+		return 0;
+	for (unsigned t = 0; t < s->cfg->ntargets; t++) {
+		struct wcache *wc = s->cfg->targets[t].wc;
+		struct busy_ctx bc = { .s = s, .target = (uint8_t)t };
+
+		if (!wc)
+			continue;
+		while (s->dbusy < DESTAGE_DEPTH && !s->wc_failed && wcache_used(wc)) {
+			struct req *r = NULL;
+			int partial = ending || s->wc_wait || !s->outstanding || wcache_over_mark(wc);
+			int rc;
+
+			for (unsigned i = 0; i < DESTAGE_DEPTH && !r; i++)
+				if (!s->dreq[i].busy)
+					r = &s->dreq[i];
+			if (!wcache_destage_next(wc, partial, row_busy, &bc, &r->run, r->dbuf))
+				break;
+			if ((rc = start_destage(s, r, t)))
+				return rc;
+		}
 	}
 	return 0;
 }
@@ -541,9 +845,17 @@ static void sched_free(struct sched *s)
 			free(s->reqs[i].lp);
 			free(s->reqs[i].eio);
 			free(s->reqs[i].scratch);
+			free(s->reqs[i].wbuf);
 			free(s->reqs[i].part_done_ns);
 		}
 	free(s->reqs);
+	for (unsigned i = 0; i < DESTAGE_DEPTH; i++) {
+		free(s->dreq[i].lp);
+		free(s->dreq[i].eio);
+		free(s->dreq[i].scratch);
+		free(s->dreq[i].part_done_ns);
+		free(s->dreq[i].dbuf);
+	}
 	free(s->free_ids);
 	free(s->batch);
 	free(s->ready);
@@ -575,7 +887,7 @@ static int sched_setup(struct sched *s)
 	s->reqs = calloc(s->nslots, sizeof(*s->reqs));
 	s->free_ids = calloc(s->nslots, sizeof(*s->free_ids));
 	s->batch = calloc(cfg->depth, sizeof(*s->batch));
-	s->ready = calloc(cfg->depth, sizeof(*s->ready));
+	s->ready = calloc(cfg->depth + DESTAGE_DEPTH, sizeof(*s->ready));
 	if (defer)
 		s->done = calloc(s->nslots, sizeof(*s->done));
 	if (!s->reqs || !s->free_ids || !s->batch || !s->ready || (defer && !s->done))
@@ -590,6 +902,38 @@ static int sched_setup(struct sched *s)
 		memset(s->reqs[i].lp, 0, s->maxparts * sizeof(*s->reqs[i].lp));
 		memset(s->reqs[i].eio, 0, s->maxparts * sizeof(*s->reqs[i].eio));
 		s->free_ids[s->nfree++] = s->nslots - 1 - i;
+	}
+	/* destages of controller caches: a run is at most a row */
+	uint64_t rowb = 0;
+	for (unsigned t = 0; t < cfg->ntargets; t++) {
+		const struct sched_target *tg = &cfg->targets[t];
+		unsigned m;
+
+		if (!tg->wc)
+			continue;
+		s->have_wc = 1;
+		if (wcache_row_bytes(tg->wc) > rowb)
+			rowb = wcache_row_bytes(tg->wc);
+		m = layout_max_parts(tg->layout, wcache_row_bytes(tg->wc));
+		if (m > s->dmaxparts)
+			s->dmaxparts = m;
+	}
+	for (unsigned i = 0; s->have_wc && i < DESTAGE_DEPTH; i++) {
+		void *p = NULL;
+
+		if (posix_memalign(&p, 4096, rowb))
+			return -ENOMEM;
+		s->dreq[i].dbuf = p;
+	}
+	for (unsigned i = 0; s->have_wc && i < DESTAGE_DEPTH; i++) {
+		struct req *r = &s->dreq[i];
+
+		r->destage = 1;
+		r->lp = calloc(s->dmaxparts, sizeof(*r->lp));
+		r->eio = calloc(s->dmaxparts, sizeof(*r->eio));
+		r->part_done_ns = calloc(s->dmaxparts, sizeof(*r->part_done_ns));
+		if (!r->lp || !r->eio || !r->part_done_ns)
+			return -ENOMEM;
 	}
 	/* the descriptors and buffers, which an engine may register */
 	unsigned nfds = 0;
@@ -612,7 +956,7 @@ static int sched_setup(struct sched *s)
 		eo.bufs = s->bufs;
 		eo.nbufs = 2;
 	}
-	eo.depth = cfg->depth * s->maxparts;
+	eo.depth = cfg->depth * s->maxparts + (s->have_wc ? DESTAGE_DEPTH * s->dmaxparts : 0);
 	if (eo.depth > 8192)
 		eo.depth = 8192; /* queue() says busy beyond; the loop copes */
 	return cfg->ops->open(&s->eng, &eo);
@@ -807,6 +1151,8 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 
 		if (s.nready && (rc = drain_ready(&s)))
 			goto out;
+		if (s.have_wc && (rc = destage_kick(&s, stop || s.src_end)))
+			goto out;
 		if (!stop && cfg->timing == TIMING_AFAP && s.nbatch && !has_room(&s) && !s.src_end)
 			more = 1; /* read the next I/O after the ones started
 				   * are submitted, while they are in flight */
@@ -843,8 +1189,15 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 			s.next_progress = now + PROGRESS_NS;
 		}
 		if (stop || !more || !has_room(&s) || due == NEVER) {
-			if (!s.outstanding)
-				break;
+			if (!s.outstanding && !s.dbusy) {
+				/* the trace is done or stopped: the controller
+				 * caches go to the members before the run ends */
+				if (s.have_wc && (rc = destage_kick(&s, 1)))
+					goto out;
+				if (!s.dbusy)
+					break;
+				continue;
+			}
 			if (cfg->poll && cfg->timing == TIMING_AFAP && !stop && more && !has_room(&s))
 				rc = reap_polling(&s); /* afap, the queue full */
 			else
@@ -852,7 +1205,7 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 		} else if (due > now + s.spin_ns) {
 			uint64_t wait = due - now - s.spin_ns;
 
-			if (s.outstanding) {
+			if (s.outstanding || s.dbusy) {
 				rc = reap(&s, 1, wait);
 			} else {
 				sleep_until_mono_ns(due - s.spin_ns);
@@ -871,6 +1224,9 @@ int sched_run_source(const struct sched_config *cfg, const struct sched_source *
 	if (s.have_ahead || !s.src_end)
 		stats->stopped = 1;
 out:
+	for (unsigned t = 0; t < cfg->ntargets; t++)
+		if (cfg->targets[t].wc)
+			stats->wc_unwritten += wcache_used(cfg->targets[t].wc) * WCACHE_PAGE;
 	report_done(&s); /* every issued I/O gets its result */
 	if (cfg->timing != TIMING_AFAP && cfg->pin)
 		cpu_pin_restore(cfg->pin);

@@ -384,6 +384,21 @@ static void recs_json(struct jw *w, const struct summary_ctx *c)
 	jw_arr_end(w);
 }
 
+/* The controller caches' line: what they absorbed and destaged. */
+static void cache_text(const struct summary_cache *k, FILE *f)
+{
+	fprintf(f, "  cache       %llu writes done in the controller cache (%llu waited for room), "
+		   "%llu reads served from it; %llu destages (%llu full rows), %.1f MB, "
+		   "the last done at %.3f s\n",
+		(unsigned long long)k->writes, (unsigned long long)k->waits,
+		(unsigned long long)k->read_hits, (unsigned long long)k->destages,
+		(unsigned long long)k->full_rows, (double)k->destaged_bytes / 1e6,
+		secs(k->drained_ns));
+	if (k->unwritten)
+		fprintf(f, "  cache       %llu bytes NOT written to the members: a destage failed: %s\n",
+			(unsigned long long)k->unwritten, strerror(-k->error));
+}
+
 void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 {
 	char a[32], b[32], d[32];
@@ -429,6 +444,8 @@ void summary_print_text(struct summary *s, const struct summary_ctx *c, FILE *f)
 			s->ios ? (double)s->member_ios / (double)s->ios : 0.0,
 			(unsigned long long)s->internal_ios[0],
 			(unsigned long long)s->internal_ios[1]);
+	if (c->cache)
+		cache_text(c->cache, f);
 	place_text(s, c, f);
 	fprintf(f, "  rate        %.0f IOPS, %.1f MB/s\n", el > 0 ? (double)s->ios / el : 0,
 		el > 0 ? (double)s->bytes / el / 1e6 : 0);
@@ -505,6 +522,7 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 		partial_json(&w, c->done_ios, c->total_ios, c->stopped);
 	else
 		jw_null(&w);
+	jw_ku64(&w, "bytes", s->bytes);
 	jw_ku64(&w, "duration_ns", c->elapsed_ns);
 	jw_ku64(&w, "recorded_ns", c->recorded_ns);
 	jw_knum(&w, "ios_per_s", el > 0 ? (double)s->ios / el : 0, 1);
@@ -544,6 +562,22 @@ void summary_print_json(struct summary *s, const struct summary_ctx *c, FILE *f)
 		recs_json(&w, c);
 	if (c->run_file)
 		jw_kstr(&w, "run_file", c->run_file);
+	if (c->cache) {
+		const struct summary_cache *k = c->cache;
+
+		jw_key(&w, "controller_cache");
+		jw_obj(&w);
+		jw_ku64(&w, "writes", k->writes);
+		jw_ku64(&w, "writes_waited", k->waits);
+		jw_ku64(&w, "read_hits", k->read_hits);
+		jw_ku64(&w, "destages", k->destages);
+		jw_ku64(&w, "destaged_bytes", k->destaged_bytes);
+		jw_ku64(&w, "full_rows", k->full_rows);
+		jw_ku64(&w, "drained_ns", k->drained_ns);
+		jw_ku64(&w, "unwritten_bytes", k->unwritten);
+		jw_ki64(&w, "error", k->error);
+		jw_obj_end(&w);
+	}
 	if (c->verify) {
 		jw_key(&w, "verify");
 		verify_json(&w, c->verify);

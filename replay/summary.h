@@ -64,6 +64,16 @@ void summary_free(struct summary *s);
 /* What the printers need besides the results. */
 struct verify_result;
 
+/* What the targets' controller caches did (cache= in a spec; sched.h's
+ * wc_* counts). */
+struct summary_cache {
+	uint64_t writes, waits, read_hits;
+	uint64_t destages, destaged_bytes, full_rows;
+	uint64_t drained_ns;     /* the last destage's completion, from time 0 */
+	uint64_t unwritten;      /* bytes left dirty (a destage failed) */
+	int error;               /* that destage's error, or 0 */
+};
+
 struct summary_ctx {
 	const char *source, *target, *timing;
 	double speed;
@@ -81,6 +91,7 @@ struct summary_ctx {
 	const char *stopped;     /* why the run is partial; NULL: it is not */
 	const char *run_file;    /* -o, or NULL */
 	const struct verify_result *verify; /* --verify's findings, or NULL */
+	const struct summary_cache *cache;  /* a controller cache's work, or NULL */
 	/* file and task maps: placement k (1..nplaces) is map[k - 1]; 0
 	 * (none) prints no placement lines */
 	const struct summary_place *place;

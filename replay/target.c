@@ -7,6 +7,7 @@
 
 #include "cliutil.h"
 #include "target.h"
+#include "array/wcache.h"
 
 void target_spec_free(struct target_spec *spec)
 {
@@ -180,16 +181,52 @@ static int parse_missing(const char *text, const char *list, unsigned most,
 	return 0;
 }
 
+/* cache=SIZE: the controller's write-back cache, WCACHE_MIN..WCACHE_MAX,
+ * a multiple of 4 KiB. */
+static int parse_cache(const char *text, const char *val, uint64_t *size, struct bpt_error *error)
+{
+	char why[80];
+
+	if (parse_size(val, size) < 0) {
+		bpt_error_set(error, -EINVAL, "'%s': cache '%s': %s", text, val,
+			      parse_size_why(val, why, sizeof(why)));
+		return -EINVAL;
+	}
+	if (*size < WCACHE_MIN || *size > WCACHE_MAX || *size % WCACHE_PAGE) {
+		bpt_error_set(error, -EINVAL, "'%s': cache '%s': the controller's cache takes 1m to "
+				   "16g, a multiple of 4k", text, val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* destage=PCT[%]: partial rows are destaged while more than PCT % of
+ * the cache is dirty (0 to 100). */
+static int parse_destage(const char *text, const char *val, unsigned *pct, struct bpt_error *error)
+{
+	char *end;
+	unsigned long v = strtoul(val, &end, 10);
+
+	if (end == val || !isdigit((unsigned char)*val) || (*end && strcmp(end, "%")) || v > 100) {
+		bpt_error_set(error, -EINVAL, "'%s': destage='%s': expected a percentage of the "
+				   "cache from 0 to 100 (destage=50%%)", text, val);
+		return -EINVAL;
+	}
+	*pct = (unsigned)v;
+	return 0;
+}
+
 /* The "key=value:" items after the layout's word: chunk= (raid0, raid10,
  * raid5, raid6), layout= and missing= (raid5, raid6). */
 static int parse_options(const char *text, const kind_info *k, const char **rest,
 			 struct target_spec *spec, struct bpt_error *error)
 {
 	int is_raid = k->kind == LAYOUT_RAID5 || k->kind == LAYOUT_RAID6;
-	int have_chunk = 0, have_layout = 0, have_missing = 0, rc;
+	int have_chunk = 0, have_layout = 0, have_missing = 0, have_destage = 0, rc;
 	char val[64];
 
 	spec->algo = RAID_LEFT_SYMMETRIC;
+	spec->destage_pct = WCACHE_DESTAGE_DEFAULT;
 	for (;;) {
 		const char *p = *rest;
 
@@ -246,9 +283,30 @@ static int parse_options(const char *text, const kind_info *k, const char **rest
 			if ((rc = parse_missing(text, val, k->kind == LAYOUT_RAID6 ? 2 : 1,
 						&spec->missing, error)))
 				return rc;
+		} else if (!strncmp(p, "cache=", 6)) {
+			if (spec->cache) {
+				bpt_error_set(error, -EINVAL, "'%s': cache= given twice", text);
+				return -EINVAL;
+			}
+			if ((rc = option_value(text, k->name, "cache=", rest, val, sizeof(val), error)) ||
+			    (rc = parse_cache(text, val, &spec->cache, error)))
+				return rc;
+		} else if (!strncmp(p, "destage=", 8)) {
+			if (have_destage++) {
+				bpt_error_set(error, -EINVAL, "'%s': destage= given twice", text);
+				return -EINVAL;
+			}
+			if ((rc = option_value(text, k->name, "destage=", rest, val, sizeof(val), error)) ||
+			    (rc = parse_destage(text, val, &spec->destage_pct, error)))
+				return rc;
 		} else {
 			break;
 		}
+	}
+	if (have_destage && !spec->cache) {
+		bpt_error_set(error, -EINVAL, "'%s': destage= without cache=SIZE (the controller's "
+				   "cache it is about)", text);
+		return -EINVAL;
 	}
 	if (k->needs_chunk && !have_chunk) {
 		bpt_error_set(error, -EINVAL, "'%s': %s needs a chunk size: %s:chunk=64k:A,B",

@@ -6,6 +6,8 @@
  *   raid10:chunk=64k:A,B,C,D    linear:A,B[,...]
  *   raid5:chunk=64k[:layout=L][:missing=N]:A,B,C[,...]
  *   raid6:chunk=64k[:layout=L][:missing=N[,M]]:A,B,C,D[,...]
+ * Every array kind also takes cache=SIZE[:destage=PCT] before its
+ * members: a controller's write-back cache (array/wcache.h).
  * Member paths may not contain ',' (they may contain ':'). A spec starting
  * with a word and ':' that is not a known layout is an error, not a path,
  * so that "raid5:a,b" is not taken for a file called "raid5:a,b".
@@ -31,6 +33,8 @@ struct target_spec {
 	uint64_t chunk;                         /* raid0, raid10, raid5, raid6 */
 	enum raid_algo algo;                    /* raid5, raid6: layout= */
 	uint32_t missing;                       /* raid5, raid6: missing= */
+	uint64_t cache;                         /* arrays: cache=, bytes; 0: none */
+	unsigned destage_pct;                   /* arrays: destage= (% dirty) */
 	unsigned nmembers;
 	char *members[LAYOUT_MAX_MEMBERS];      /* owned */
 	struct disk_params *model[LAYOUT_MAX_MEMBERS]; /* owned; NULL: real disk */
@@ -63,6 +67,7 @@ struct target {
 	/* --create: what this open made, for target_discard() to undo */
 	int created[LAYOUT_MAX_MEMBERS];   /* the file did not exist */
 	int64_t old_size[LAYOUT_MAX_MEMBERS]; /* extended from this size, else -1 */
+	struct wcache *wc;                 /* spec.cache: the controller's cache */
 };
 
 /*

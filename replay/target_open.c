@@ -13,12 +13,15 @@
 
 #include "safety.h"
 #include "target.h"
+#include "array/wcache.h"
 
 void target_close(struct target *t)
 {
 	for (unsigned i = 0; i < t->spec.nmembers; i++)
 		if (t->fd[i] >= 0)
 			close(t->fd[i]);
+	wcache_free(t->wc);
+	t->wc = NULL;
 	target_spec_free(&t->spec);
 }
 
@@ -237,6 +240,15 @@ int target_open(struct target *t, const char *text,
 			 rc == -ENOSPC ? "members are smaller than one chunk"
 				       : "invalid layout");
 		goto fail;
+	}
+	if (t->spec.cache) {
+		rc = wcache_create(&t->wc, &t->layout, t->spec.cache, t->spec.destage_pct);
+		if (rc) {
+			bpt_error_set(error, rc, "%s: cache=%llu: %s", text,
+				      (unsigned long long)t->spec.cache,
+				      rc == -ENOMEM ? "out of memory" : "invalid cache");
+			goto fail;
+		}
 	}
 	return 0;
 fail:

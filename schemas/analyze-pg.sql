@@ -279,6 +279,8 @@ CREATE TABLE measurements (
 	path            text,
 	imported_at     text   NOT NULL,
 	label           text,
+	knee_slo        text,
+	knee_factor     double precision,
 	UNIQUE (kind, target, started_wall_ns)
 );
 
@@ -304,6 +306,8 @@ CREATE TABLE measurement_points (
 	p999_ns         bigint NOT NULL,
 	p9999_ns        bigint NOT NULL,
 	max_ns          bigint NOT NULL,
+	speed_factor    double precision,
+	met             integer,
 	PRIMARY KEY (measurement_id, step)
 );
 
@@ -340,4 +344,4 @@ CREATE VIEW io_detail AS
 	LEFT JOIN processes c1 ON c1.trace_id = ios.trace_id AND c1.comm_id = ios.cause_comm_id
 	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
-INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 10);
+INSERT INTO blkpeak_schema (application, version) VALUES ('blkpeak', 11);

@@ -369,7 +369,7 @@ CREATE TABLE IF NOT EXISTS comparison_entries (
 -- started_wall_ns): importing the same results twice is a no-op.
 CREATE TABLE IF NOT EXISTS measurements (
 	id              INTEGER PRIMARY KEY,
-	kind            TEXT NOT NULL,         -- qd-sweep, zcav, seeks, commit
+	kind            TEXT NOT NULL,         -- qd-sweep, zcav, seeks, commit, knee
 	target          TEXT NOT NULL,         -- the target spec
 	capacity_bytes  INTEGER NOT NULL,      -- what the target holds
 	started_wall_ns INTEGER NOT NULL,      -- CLOCK_REALTIME at the start
@@ -387,11 +387,15 @@ CREATE TABLE IF NOT EXISTS measurements (
 	path            TEXT,                  -- the results file as imported
 	imported_at     TEXT NOT NULL,         -- UTC, ISO 8601
 	label           TEXT,                  -- measure --label or analyze label (version 7), NULL: none
+	knee_slo        TEXT,                  -- knee (version 11): the latency target, a JSON object
+	                                       -- of figure and limit, {"p99_ns": 5000000}; NULL: other kinds
+	knee_factor     REAL,                  -- knee: the largest speed factor that met it, NULL: none did
 	UNIQUE (kind, target, started_wall_ns)
 );
 
 -- One step of a measurement: a queue depth (qd-sweep), a zone (zcav), a
--- span (seeks) or the one commit step. Figures over the step's measured
+-- span (seeks), the one commit step or a speed factor (knee: a replay of
+-- the trace, its figures from replay's summary). Figures over the step's measured
 -- I/Os (a commit is a write and its flush): window_ns from the first
 -- issue to the last completion, ios_per_s = ios / window, mb_per_s =
 -- bytes / window / 10^6, latencies (issue to completion) by common/stats.h's
@@ -418,6 +422,8 @@ CREATE TABLE IF NOT EXISTS measurement_points (
 	p999_ns         INTEGER NOT NULL,
 	p9999_ns        INTEGER NOT NULL,
 	max_ns          INTEGER NOT NULL,
+	speed_factor    REAL,                  -- knee (version 11): the step's replay speed, NULL: other kinds
+	met             INTEGER,               -- knee: 1 the step met the latency target, 0 it did not
 	PRIMARY KEY (measurement_id, step)
 );
 
@@ -463,4 +469,4 @@ CREATE VIEW IF NOT EXISTS io_detail AS
 	LEFT JOIN processes c2 ON c2.trace_id = ios.trace_id AND c2.comm_id = ios.cause2_comm_id;
 
 PRAGMA application_id = 1112296272; -- 0x424C4B50, 'BLKP'
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;

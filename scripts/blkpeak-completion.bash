@@ -101,6 +101,10 @@ _blkpeak()
 	done
 
 	text=$(_blkpeak_help "$bin" "${path[@]}")
+	# measure knee has options of its own (blkpeak measure knee --help)
+	if [[ ${path[0]} == measure && " ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" knee "* ]]; then
+		text=$(_blkpeak_help "$bin" measure knee)
+	fi
 
 	# The value of the option before the cursor.
 	if [[ $prev == -* && $prev != -- ]]; then
@@ -108,7 +112,7 @@ _blkpeak()
 		if [[ -n $arg ]]; then
 			case $prev in
 			--timing) w="original afap causal" ;;
-			--kind|-k) w="latency-cdf iops lba qd sizes mbps latency-time seeks-time members btt btt-procs qd-iops qd-p99 zcav seeks commit" ;;
+			--kind|-k) w="latency-cdf iops lba qd sizes mbps latency-time seeks-time members btt btt-procs qd-iops qd-p99 zcav seeks commit knee-latency knee-iops" ;;
 			--pattern) w="random sequential fileserver webserver workstation database" ;;
 			--arrival) w="fixed poisson" ;;
 			--engine) w=$("$bin" replay --list 2>/dev/null | awk '/^[^ ]/ { e = /^engines/; next } e { print $1 }') ;;
@@ -127,6 +131,10 @@ _blkpeak()
 				mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
 				return 0
 				;;
+			--recording) # analyze report: the mixed run's recordings (its meta mix.K.name)
+				w=$(for x in "${COMP_WORDS[@]:1}"; do
+					[[ $x == *.bpt && -f $x ]] && "$bin" info "$x" 2>/dev/null |
+						sed -n 's/^ *meta: *mix\.[0-9]*\.name=//p'; done) ;;
 			--format|-f) w="text csv json" ;;
 			--fill) w="zero random" ;;
 			--select)	# a time range, or KIND: then its value
@@ -157,7 +165,7 @@ _blkpeak()
 	w=$(_blkpeak_commands "$text")
 	# measure's KIND, until one is given
 	if [[ ${path[0]} == measure ]]; then
-		local kinds="qd-sweep zcav seeks commit" k given=""
+		local kinds="qd-sweep zcav seeks commit knee" k given=""
 		for ((i = 2; i < COMP_CWORD; i++)); do
 			for k in $kinds; do [[ ${COMP_WORDS[i]} == "$k" ]] && given=1; done
 		done

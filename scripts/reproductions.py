@@ -183,7 +183,12 @@ def agreement(published, got, leave_out=()):
     return agree, total
 
 
-def ipeak(d):
+def ordinal(k):
+    return {1: 'first', 2: 'second', 3: 'third', 4: 'fourth', 5: 'fifth',
+            6: 'sixth'}.get(k, '%dth' % k)
+
+
+def ipeak(d, backup_scale=None):
     path = os.path.join(d, 'ipeak', 'leaderboard.json')
     if not os.path.exists(path):
         return None
@@ -220,13 +225,25 @@ def ipeak(d):
     slow = [mixed[k] / alone[k] - 1 for k in mixed if k in alone and alone[k] > 0]
     pub_slow = [dict(IPEAK_MIX)[k] / p - 1 for k, p in IPEAK_ALONE]
     if slow and backup:
+        pe = alone.get('wd360', 0)
         out.append('Beside the backup, photo-edit took %.0f%% to %.0f%% longer than alone '
-                   '(IPEAK: %.0f%% to %.0f%%): the backup recorded here is small (%.1f s '
-                   'alone on one WD360, photo-edit %.1f s) and the mix puts both '
-                   'recordings\' disks on the one target, so the ordering under load '
-                   'follows photo-edit\'s own.' % (
+                   '(IPEAK: %.0f%% to %.0f%%). The mix is timed by photo-edit\'s own I/Os '
+                   '(first issue to last completion; the manifest\'s `time = photo-edit`), '
+                   'as IPEAK timed photo-edit while the backup ran. The backup is recorded '
+                   'at --scale %s (%.1f s alone on one WD360, photo-edit %.1f s), so it %s; '
+                   'the mix puts both recordings\' disks on the one target.' % (
                        100 * min(slow), 100 * max(slow), 100 * min(pub_slow),
-                       100 * max(pub_slow), backup['median'], alone.get('wd360', 0)))
+                       100 * max(pub_slow), backup_scale or 'default', backup['median'], pe,
+                       'loads the disks for all of photo-edit\'s run' if backup['median'] >= pe
+                       else 'loads the disks for the first %.0f%% of photo-edit\'s run only'
+                       % (100 * backup['median'] / pe if pe else 0)))
+    r5 = []
+    for wname in ('photo-edit causal', 'photo-edit-with-backup causal'):
+        got = {r['label']: r['median'] for r in w.get(wname, {}).values()}
+        if '15k-raid5' in got:
+            r5.append(1 + sorted(got, key=got.get).index('15k-raid5'))
+    raid5_rank = ('It comes %s of six alone and %s beside the backup (first in both in the '
+                  'study)' % (ordinal(r5[0]), ordinal(r5[1])) if len(r5) == 2 else '')
     text = '\n\n'.join(out)
     text += ('\n\nThe recordings are of ImageMagick (workloads/photo-edit, a smaller set of '
              'pictures than IPEAK\'s 25) and tar (workloads/backup) on RAM-backed loop '
@@ -236,11 +253,18 @@ def ipeak(d):
              'each recording\'s dependencies; in the mix each recording keeps its own. '
              'The "dual" set-up moves the upper half of each recorded disk (where IPEAK '
              'had pagefile, scratch and temp) to a second WD740. RAID 5 is four emulated '
-             '15k disks behind blkpeak\'s user-space RAID 5, which has neither the '
-             'caching controller of the study nor a stripe cache: each small write is a '
-             'read-modify-write of data and parity, and the 15k preset\'s write cache is '
-             'off (schemas/disk-model.md); that is why it comes last here and first '
-             'in the study (docs/replay.md, "No stripe cache").')
+             '15k disks (the 15k preset, its own write cache off: schemas/disk-model.md) '
+             'behind blkpeak\'s user-space RAID 5 with a controller\'s battery-backed '
+             'write-back cache of 128 MiB (`cache=128m`, schemas/array-layouts.md, '
+             '"Controller cache"): the study names neither its controller nor the '
+             'cache size, so 128 MiB is assumed, of the order of the memory SCSI RAID '
+             'controllers of the time carried. '
+             'Writes complete in the cache and reach the members in the background, a row '
+             'written whole as one full-stripe write without reads; a partial row is still '
+             'a read-modify-write when it is destaged (blkpeak has no stripe cache of clean '
+             'data: docs/replay.md).')
+    if raid5_rank:
+        text += ' ' + raid5_rank + '.'
     return text
 
 
@@ -251,6 +275,7 @@ def main():
     ap.add_argument('--load', default=None)
     ap.add_argument('--parts', default='twinstor pgbook storagemark ipeak')
     ap.add_argument('-o', '--output', default='-')
+    ap.add_argument('--backup-scale', default=None)
     a = ap.parse_args()
     parts = [('IPEAK: photo editing on six configurations', 'ipeak', ipeak),
              ('TwinStor: RAID 1 and RAID 0 random reads', 'twinstor', twinstor),
@@ -276,7 +301,12 @@ def main():
                                            ', load average at its end %s' % a.load))
     for title, key, fn in parts:
         doc += ['', '## ' + title, '']
-        text = fn(a.dir) if key in a.parts.split() else None
+        if key not in a.parts.split():
+            text = None
+        elif key == 'ipeak':
+            text = fn(a.dir, a.backup_scale)
+        else:
+            text = fn(a.dir)
         doc.append(text if text else 'Not run in this reproduction (REPRO_PARTS).')
     text = '\n'.join(doc) + '\n'
     if a.output == '-':

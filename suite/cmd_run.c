@@ -18,6 +18,7 @@
 #include "child.h"
 #include "cliutil.h"
 #include "dbpath.h"
+#include "recname.h"
 #include "state.h"
 #include "suite.h"
 #include "suite_commands.h"
@@ -65,6 +66,7 @@ struct argv_b {
 	char *v[ARGS_MAX + 1];
 	char buf[ARGS_MAX][32];
 	char offset[MANIFEST_MIX_MAX][4200]; /* a mix's --mix-offset PATH=NS */
+	char stored[4200];          /* the run file imported (import_argv) */
 	int n;
 };
 
@@ -168,14 +170,31 @@ static void item_argv(const struct suite *s, const struct suite_item *it, const 
 	arg(a, out);
 }
 
+/* The result of item `it` whose command wrote `out` (DIR/KEY.bpt): out
+ * itself, or for a mix with `time = NAME` that recording's own run file,
+ * which the replay writes beside it (DIR/KEY.RECNAME.bpt, RECNAME the
+ * name the replay gives the recording: its file's, common/recname.h). */
+static const char *stored_file(const struct suite *s, const struct suite_item *it,
+			       const char *out, char *buf, size_t len)
+{
+	const char *dot = strrchr(out, '.');
+	char name[RECNAME_MAX + 1];
+
+	if (it->e->kind != MANIFEST_MIX || !it->e->time_of || !dot)
+		return out;
+	recording_name(suite_rec_of(s, it->e->time_of)->path, name);
+	snprintf(buf, len, "%.*s.%s%s", (int)(dot - out), out, name, dot);
+	return buf;
+}
+
 static void import_argv(const struct suite *s, const struct suite_item *it,
-			const struct run_opts *o, const char *file, struct argv_b *a)
+			const struct run_opts *o, const char *out, struct argv_b *a)
 {
 	a->n = 0;
 	arg(a, "blkpeak");
 	arg(a, "analyze");
 	arg(a, "import");
-	arg(a, file);
+	arg(a, stored_file(s, it, out, a->stored, sizeof(a->stored)));
 	if (o->db) {
 		arg(a, "--db");
 		arg(a, o->db);
@@ -193,6 +212,11 @@ static void import_argv(const struct suite *s, const struct suite_item *it,
 	argf(a, "%.0f", it->repeat);
 	if (o->new_version)
 		arg(a, "--new-version");
+	if (it->e->kind == MANIFEST_MIX && it->e->time_of) {
+		/* the recording's own run is labelled "LABEL in mix" */
+		arg(a, "--suite-label");
+		arg(a, o->label);
+	}
 }
 
 /* A command line as a person reads it; the --db value without its

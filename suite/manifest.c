@@ -287,7 +287,7 @@ enum key_bit {
 	K_NAME = 1 << 0, K_FILE = 1 << 1, K_TIMING = 1 << 2, K_REPEAT = 1 << 3,
 	K_SPEED = 1 << 4, K_NOIDLE = 1 << 5, K_KIND = 1 << 6, K_PATTERN = 1 << 7,
 	K_DEPTHS = 1 << 8, K_WEIGHTS = 1 << 9, K_WFROM = 1 << 10, K_IOS = 1 << 11,
-	K_RECS = 1 << 12, K_OFFSETS = 1 << 13,
+	K_RECS = 1 << 12, K_OFFSETS = 1 << 13, K_TIME = 1 << 14,
 };
 
 static const struct {
@@ -309,6 +309,7 @@ static const struct {
 	{ "ios", K_IOS, 1 << MANIFEST_MEASURE },
 	{ "recordings", K_RECS, 1 << MANIFEST_MIX },
 	{ "offsets", K_OFFSETS, 1 << MANIFEST_MIX },
+	{ "time", K_TIME, 1 << MANIFEST_MIX },
 };
 
 static const char *const section_word[] = { "recording", "measure", "mix" };
@@ -317,6 +318,7 @@ static const char *const section_word[] = { "recording", "measure", "mix" };
 struct pending_offsets {
 	char names[MANIFEST_MIX_MAX][MANIFEST_NAME_MAX + 1];
 	unsigned n, line;
+	unsigned time_line;     /* of time = */
 };
 
 static int set_key(struct parser *p, char *key, char *v, struct pending_offsets *po)
@@ -420,6 +422,11 @@ static int set_key(struct parser *p, char *key, char *v, struct pending_offsets 
 	case K_OFFSETS:
 		po->line = p->line;
 		return parse_offsets(p, v, e, po->names, &po->n);
+	case K_TIME:
+		if (!name_ok(v))
+			return fail(p, p->line, "time: '%s': not a recording's name", v);
+		po->time_line = p->line;
+		return set_str(p, &e->time_of, v);
 	}
 	return fail(p, p->line, "'%s': not a key", key);
 }
@@ -514,6 +521,13 @@ static int close_section(struct parser *p, struct pending_offsets *po)
 			off[j] = e->offset_ns[i];
 		}
 		memcpy(e->offset_ns, off, sizeof(off));
+		for (unsigned j = 0; e->time_of && j <= e->nmembers; j++) {
+			if (j == e->nmembers)
+				return fail(p, po->time_line, "time: '%s' is not one of the mix's "
+					    "recordings", e->time_of);
+			if (!strcmp(e->members[j], e->time_of))
+				break;
+		}
 	}
 	memset(po, 0, sizeof(*po));
 	return 0;
@@ -721,6 +735,7 @@ void manifest_free(struct manifest *m)
 		struct manifest_entry *e = &m->e[i];
 
 		free(e->file);
+		free(e->time_of);
 		free(e->pattern);
 		free(e->weights);
 		free(e->weights_from);

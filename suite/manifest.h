@@ -71,6 +71,8 @@ struct manifest_entry {
 	unsigned nmembers;      /* 2..MANIFEST_MIX_MAX */
 	char *members[MANIFEST_MIX_MAX];     /* recording names */
 	uint64_t offset_ns[MANIFEST_MIX_MAX]; /* each member's start, 0: aligned at the start */
+	char *time_of;          /* time = NAME: the mix's result is that member's own
+				 * run (its I/Os alone), NULL: the whole mix's */
 	unsigned ref_line;      /* line of weights-from or recordings (for errors) */
 };
 

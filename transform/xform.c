@@ -41,6 +41,43 @@ static int dev_is(const struct bpt_device *d, const char *key)
 	return !strcmp(key, name) || !strcmp(key, mm);
 }
 
+/* --select path:GLOB needs the file columns and a path table, and each
+ * glob must match a file's name (its first path, as path_ok reads it):
+ * else nothing would be replayed, silently. */
+static int check_paths(const struct xform *x, const struct bpt_reader *r, char *why, size_t len)
+{
+	const struct bpt_path *p;
+	size_t n = bpt_reader_paths(r, &p);
+
+	for (unsigned k = 0; k < x->npath; k++) {
+		const char *eg = NULL;
+		int found = 0;
+
+		if (!(x->columns & BPT_COL_FILE) || !n) {
+			snprintf(why, len, "--select path:%.64s: the trace has %s", x->path[k],
+				 !(x->columns & BPT_COL_FILE) ? "no file columns (a capture of "
+				 "trace format 1.3 has them)" : "no path table (a capture cut "
+				 "before its footer has none)");
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < n && !found; i++) {
+			const char *s = bpt_reader_string(r, p[i].path_id);
+
+			if (i && p[i].file_dev == p[i - 1].file_dev && p[i].inode == p[i - 1].inode)
+				continue; /* a later name of the same file */
+			eg = eg ? eg : s;
+			found = s && !fnmatch(x->path[k], s, 0);
+		}
+		if (!found) {
+			snprintf(why, len, "--select path:%.64s: no file of the trace's %zu paths "
+				 "matches (paths are absolute, e.g. %.128s; '*' matches '/' too)",
+				 x->path[k], n, eg ? eg : "?");
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
 int xform_bind(struct xform *x, const struct bpt_reader *r, uint32_t align, char *why,
 	       size_t len)
 {
@@ -54,6 +91,12 @@ int xform_bind(struct xform *x, const struct bpt_reader *r, uint32_t align, char
 			 (unsigned long long)(x->shift % x->align ? x->shift : x->loop_offset),
 			 x->align, x->align == 512 ? "the sector" : "the target's logical block size");
 		return -EINVAL;
+	}
+	if (x->npath) {
+		int rc = check_paths(x, r, why, len);
+
+		if (rc)
+			return rc;
 	}
 	free(x->dev_ok);
 	x->dev_ok = NULL;

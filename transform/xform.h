@@ -146,7 +146,10 @@ static inline unsigned xform_passes(const struct xform *x)
 
 /*
  * Bind x to the trace read by r: its devices (--select dev: names one
- * the trace does not have: -ENODEV with the reason) and strings; `align`
+ * the trace does not have: -ENODEV with the reason), its files
+ * (--select path: on a trace without file columns or path table: -EINVAL,
+ * a glob that matches no file's name: -ENOENT, with the reason) and
+ * strings; `align`
  * is the rounding of --spread and the unit --shift and --loop-offset
  * must be multiples of (-EINVAL with the reason otherwise). r must
  * outlive x's use. xform_free releases what bind took.

@@ -61,6 +61,10 @@ for kind in qd-sweep zcav seeks commit; do
 		>"$T/measure-$kind.json" 2>"$T/err" || fail "measure $kind: $(cat "$T/err")"
 	check measure-results "$T/measure-$kind.json" "measure $kind"
 done
+# a knee search's document (--max 2: two steps of g.bpt's replay)
+"$BLKPEAK" measure knee "$T/g.bpt" --target "$T/t.img" --engine null --slo p99=10s --max 2 \
+	--no-store --json >"$T/measure-knee.json" 2>"$T/err" || fail "measure knee: $(cat "$T/err")"
+check measure-results "$T/measure-knee.json" "measure knee"
 "$BLKPEAK" analyze import --json "$T/measure-zcav.json" >"$T/import-m.json" || fail "import measure"
 check analyze-import "$T/import-m.json" "import of measure results"
 "$BLKPEAK" analyze import -q "$T/measure-qd-sweep.json" || fail "import qd-sweep results"

@@ -132,7 +132,7 @@ sqlite3 "$BLKPEAK_DB" "CREATE TABLE v1 AS SELECT trace_id, source_digest, source
 grep -q "old schema version, run 'blkpeak analyze import' once to migrate it" "$T/err" ||
 	fail "schema 1: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/term.bpt" || fail "import migrates schema 1"
-[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 10 ] || fail "not migrated"
+[ "$(sqlite3 "$BLKPEAK_DB" 'PRAGMA user_version')" = 11 ] || fail "not migrated"
 [ "$(sqlite3 "$BLKPEAK_DB" 'SELECT trace_id, partial, stop_reason FROM runs WHERE partial = 1')" = \
 	"5|1|interrupted by SIGTERM" ] || fail "after migration: $(sqlite3 "$BLKPEAK_DB" 'SELECT * FROM runs')"
 "$BLKPEAK" analyze compare 1 2 > /dev/null || fail "compare of complete runs after migration"

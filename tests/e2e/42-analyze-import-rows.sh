@@ -53,7 +53,7 @@ EOF
 }
 
 "$BLKPEAK" analyze import -q --db "$DB" "$T/c.bpt" "$T/r.bpt" "$T/g.bpt" || fail "import"
-[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 10 ] || fail "schema version"
+[ "$(sqlite3 "$DB" 'PRAGMA user_version')" = 11 ] || fail "schema version"
 same_as_dump "$DB" 1 "$T/c.bpt"
 same_as_dump "$DB" 2 "$T/r.bpt"
 same_as_dump "$DB" 3 "$T/g.bpt"
@@ -123,7 +123,7 @@ for v in 7 5 4 3; do
 		fail "v$v: io_files is there"
 	"$BLKPEAK" analyze report --db "$T/v$v.db" 2 >/dev/null 2>"$T/err" && fail "v$v: read-only report did not ask for a migration"
 	"$BLKPEAK" analyze import -q --db "$T/v$v.db" "$T/g.bpt" || fail "v$v: import (migration)"
-	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 10 ] || fail "v$v: not migrated"
+	[ "$(sqlite3 "$T/v$v.db" 'PRAGMA user_version')" = 11 ] || fail "v$v: not migrated"
 	[ "$(sqlite3 "$T/v$v.db" "SELECT type FROM sqlite_master WHERE name = 'ios'")" = view ] || fail "v$v: ios is no view"
 	sqlite3 "$T/v$v.db" "SELECT count(*) FROM measurements" >/dev/null || fail "v$v: no measurement table"
 	for id in 1 2; do

@@ -105,8 +105,8 @@ grep -q "no trace with id 9" "$T/err" || fail "missing id: $(cat "$T/err")"
 if command -v sqlite3 >/dev/null; then
 	db_to_v6 "$BLKPEAK_DB" || fail "make a schema-6 database"
 	"$BLKPEAK" analyze import -q "$T/mine.2.bpt" || fail "import into a schema-6 database"
-	[ "$(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT label FROM traces WHERE id = 5")" = "10
-my disk" ] || fail "migration 6 -> 10: $(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT id, label FROM traces")"
+	[ "$(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT label FROM traces WHERE id = 5")" = "11
+my disk" ] || fail "migration 6 -> 11: $(sqlite3 "$BLKPEAK_DB" "PRAGMA user_version; SELECT id, label FROM traces")"
 fi
 # the HTML report opens with the same headline; the recording beside the
 # runs is no contender

@@ -188,7 +188,7 @@ psql "$V7" -qAt -v ON_ERROR_STOP=1 -c "DROP VIEW io_detail; ALTER TABLE ios DROP
 	fail "making a schema-7 store"
 "$BLKPEAK" analyze report 1 --db "$V7" 2>&1 >/dev/null | grep -q "old schema version 7" || fail "v7 read-only not refused"
 "$BLKPEAK" analyze import -q "$T/cap.bpt" --db "$V7" 2>"$T/err" || fail "import migrating v7: $(cat "$T/err")"
-[ "$(psql "$V7" -qAt -c "SELECT version FROM blkpeak_schema")" = 10 ] || fail "not migrated to 10"
+[ "$(psql "$V7" -qAt -c "SELECT version FROM blkpeak_schema")" = 11 ] || fail "not migrated to 11"
 "$BLKPEAK" analyze report 3 --json --db "$V7" >"$T/v7.json" &&
 	"$BLKPEAK" analyze report 1 --json --db "$V7" >"$T/v7m.json" &&
 	"$BLKPEAK" analyze report 2 --json --db "$V7" >"$T/v7w.json" || fail "report on the migrated store"

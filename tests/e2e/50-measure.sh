@@ -126,7 +126,7 @@ M zcav --target "$T/f.img" --zones 3 --ios 4 --warmup 1 --bs 1m --db "$DB" -o "$
 db_to_v4 "$DB" || fail "make a version-4 database"
 sqlite3 "$DB" "DROP TABLE measurement_points; DROP TABLE measurements; PRAGMA user_version = 3"
 "$BLKPEAK" analyze import -q --db "$DB" "$T/z.json" || fail "import into a version-3 database"
-[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "10
+[ "$(sqlite3 "$DB" "PRAGMA user_version; SELECT count(*) FROM measurement_points")" = "11
 3" ] || fail "migration from version 3"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["points"][0]["ios"]; json.dump(d, open(sys.argv[2], "w"))' \
 	"$T/z.json" "$T/broken.json"

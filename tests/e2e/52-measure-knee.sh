@@ -7,11 +7,12 @@
 # with their IOPS and percentiles; refusals named.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd python3 lsblk
+need_cmd python3 lsblk sqlite3
 . "$(dirname "$0")/../../scripts/throttle.sh"
 thr_detect || skip "no block throttling (cgroup v2 io.max or v1 blkio)"
 with_kernel_lock
 T=$E2E_TMP
+export BLKPEAK_DB=$T/k.db # where the search is stored
 "$BLKPEAK" generate -o "$T/t.bpt" --count 1000 --iops 100 --span 32m -q || fail "generate"
 "$BLKPEAK" measure knee "$T/t.bpt" --target "$T/t.bpt" 2> "$T/err" && fail "knee without --slo"
 grep -q "no latency target: give --slo" "$T/err" || fail "message: $(cat "$T/err")"
@@ -32,7 +33,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 k = d["knee_factor"]
 assert k is not None and 4.5 <= k <= 5.5, f"knee at factor {k}, the cap's is 5 (within 10%)"
-steps = d["steps"]
+steps = d["points"]
+for s in steps:
+    s["factor"] = s["speed_factor"]
 assert [s["factor"] for s in steps[:4]] == [1, 2, 4, 8], "the sweep doubles from 1"
 for s in steps:
     assert s["met"] == (s["latency"]["p99_ns"] <= 50e6 and s["errors"] == 0), s
@@ -43,4 +46,6 @@ assert max(s["factor"] for s in best) == k
 assert min(s["factor"] for s in steps if not s["met"]) - k <= 0.04 * k + 1e-9
 print(f"knee at factor {k:.3f} (cap: 5), {len(steps)} steps")
 PY
+[ "$(sqlite3 "$BLKPEAK_DB" "SELECT count(*) FROM measurements WHERE kind = 'knee' AND knee_factor = $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["knee_factor"])' "$T/knee.json")")" = 1 ] ||
+	fail "the search not stored in \$BLKPEAK_DB"
 exit 0

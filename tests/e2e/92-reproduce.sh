@@ -45,4 +45,7 @@ REPRO_PARTS=nosuch "$ROOT/scripts/reproduce.sh" > /dev/null 2> "$W/err" && fail 
 grep -q "REPRO_PARTS: 'nosuch'" "$W/err" || fail "refusal: $(cat "$W/err")"
 REPRO_IOS=0 "$ROOT/scripts/reproduce.sh" > /dev/null 2> "$W/err" && fail "REPRO_IOS=0 accepted"
 grep -q "REPRO_IOS: '0'" "$W/err" || fail "refusal: $(cat "$W/err")"
+REPRO_BACKUP_SCALE=1e3 "$ROOT/scripts/reproduce.sh" > /dev/null 2> "$W/err" &&
+	fail "REPRO_BACKUP_SCALE=1e3 accepted"
+grep -q "REPRO_BACKUP_SCALE: '1e3'" "$W/err" || fail "refusal: $(cat "$W/err")"
 exit 0

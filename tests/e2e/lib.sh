@@ -45,6 +45,18 @@ need_bpf() {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "needs kernel BTF (/sys/kernel/btf/vmlinux)"
 }
 
+# target_refused WANT SPEC: `replay --target SPEC` (of a one-I/O trace)
+# fails, saying WANT (grep pattern); no device is touched, the spec is
+# refused first.
+target_refused() {
+	[ -f "$E2E_TMP/none.bpt" ] ||
+		"$BLKPEAK" generate -o "$E2E_TMP/none.bpt" --count 1 -q || fail "generate"
+	if "$BLKPEAK" replay "$E2E_TMP/none.bpt" --target "$2" > "$E2E_TMP/bad.out" 2>&1; then
+		fail "'$2' accepted"
+	fi
+	grep -q -- "$1" "$E2E_TMP/bad.out" || { cat "$E2E_TMP/bad.out"; fail "'$2': no '$1'"; }
+}
+
 # at_exit CMD: run CMD (a string) during cleanup, last registered first.
 at_exit() { _CLEANUPS="$1
 $_CLEANUPS"; }

@@ -13,6 +13,12 @@
   raid_check.py parity LEVEL ALGO CHUNK FILE...
       Recompute P (and Q) of every row from the members' contents and
       count the rows where they differ from what is stored.
+  raid_check.py data LEVEL ALGO CHUNK RUN.csv FILE...
+      The array's data (its data chunks, read from the members by the
+      geometry) is what the run's writes put there, applied in issue
+      order (the run file's order) onto zeroes, byte j of a write being
+      (131 j + 7) mod 256: a controller cache's writes reached the
+      members by the end of the replay.
 
 Written from schemas/array-layouts.md, independently of
 replay/layout_raid5*.c: geometry from md's placement formulas, the column
@@ -269,10 +275,47 @@ def check_parity(argv):
     return 1 if bad else 0
 
 
+def pattern(length):
+    return bytes((131 * j + 7) % 256 for j in range(256)) * (length // 256) + \
+        bytes((131 * j + 7) % 256 for j in range(length % 256))
+
+
+def check_data(argv):
+    level, algo, chunk, run = int(argv[0]), argv[1], int(argv[2]), read_csv(argv[3])
+    files = argv[4:]
+    n = len(files)
+    d = n - (level - 4)
+    blobs = [open(f, 'rb').read() for f in files]
+    rows = min(len(b) for b in blobs) // chunk
+    got = bytearray()
+    for row in range(rows):
+        data, _, _ = geometry(level, algo, n, row)
+        for m in data:
+            got += blobs[m][row * chunk:(row + 1) * chunk]
+    want = bytearray(rows * d * chunk)
+    writes = 0
+    for r in run:
+        if r['internal'] != '0' or r['op'] != 'write':
+            continue
+        if r['error'] != '0':
+            sys.exit('a write failed: %s' % r)
+        off, ln = int(r['sector']) * SECTOR, int(r['bytes'])
+        want[off:off + ln] = pattern(ln)
+        writes += 1
+    bad = [i for i in range(0, len(want), SECTOR) if want[i:i + SECTOR] != got[i:i + SECTOR]]
+    for i in bad[:10]:
+        print('array byte %d (sector %d): members hold other data than the writes put '
+              'there' % (i, i // SECTOR))
+    print('%d writes, %d bytes of array data, %d sectors differ' % (writes, len(want), len(bad)))
+    return 1 if bad else 0
+
+
 if __name__ == '__main__':
     cmd = sys.argv[1] if len(sys.argv) > 1 else ''
     if cmd == 'parts':
         sys.exit(check_parts(sys.argv[2:]))
     if cmd == 'parity':
         sys.exit(check_parity(sys.argv[2:]))
+    if cmd == 'data':
+        sys.exit(check_data(sys.argv[2:]))
     sys.exit(__doc__)

@@ -643,3 +643,44 @@ Test(analyze_db, migrates_version_3)
 			    " ('measurements', 'measurement_points')"), 2);
 	sqlite3_close(db);
 }
+
+/* Version 10 -> 11 adds the knee's columns to the measurements tables
+ * (NULL for the measurements there) and keeps every row and value. */
+Test(analyze_db, migrates_version_10)
+{
+	const char *dbp = at_tmp("mig10.db");
+	struct bpt_error e = { 0 };
+	sqlite3 *db = at_open(dbp);
+
+	cr_assert_eq(sqlite3_exec(db, "INSERT INTO measurements (id, kind, target, capacity_bytes,"
+				  " started_wall_ns, access, ios_per_step, warmup_ios, imported_at,"
+				  " label) VALUES (7, 'seeks', '/dev/x', 4096, 1, 'random', 20, 2, 'now',"
+				  " 'mine');"
+				  " INSERT INTO measurement_points (measurement_id, step, depth,"
+				  " offset_bytes, span_bytes, ios, bytes, errors, window_ns, ios_per_s,"
+				  " mb_per_s, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, p9999_ns, max_ns)"
+				  " VALUES (7, 0, 1, 0, 4096, 20, 81920, 0, 1000, 123.5, 0.5, 10, 9, 11,"
+				  " 12, 13, 14, 15);"
+				  " ALTER TABLE measurements DROP COLUMN knee_slo;"
+				  " ALTER TABLE measurements DROP COLUMN knee_factor;"
+				  " ALTER TABLE measurement_points DROP COLUMN speed_factor;"
+				  " ALTER TABLE measurement_points DROP COLUMN met;"
+				  " PRAGMA user_version = 10", NULL, NULL, NULL), SQLITE_OK, "%s",
+		     sqlite3_errmsg(db));
+	sqlite3_close(db);
+	cr_assert_eq(adb_open(&db, dbp, ADB_READONLY, &e), -EPROTO, "read-only: no migration");
+	cr_assert_eq(adb_open(&db, dbp, ADB_CREATE, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "PRAGMA user_version"), ADB_SCHEMA_VERSION);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM measurements WHERE id = 7 AND kind = 'seeks'"
+			    " AND label = 'mine' AND warmup_ios = 2 AND knee_slo IS NULL"
+			    " AND knee_factor IS NULL"), 1);
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM measurement_points WHERE measurement_id = 7"
+			    " AND ios_per_s = 123.5 AND max_ns = 15 AND speed_factor IS NULL"
+			    " AND met IS NULL"), 1);
+	/* the new columns take a knee's values */
+	cr_assert_eq(sqlite3_exec(db, "UPDATE measurement_points SET speed_factor = 2.5, met = 1",
+				  NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+	cr_assert_eq(at_int(db, "SELECT count(*) FROM measurement_points WHERE speed_factor = 2.5"
+			    " AND met = 1"), 1);
+	sqlite3_close(db);
+}

@@ -58,7 +58,8 @@ Test(suite_manifest, sections_keys_and_defaults)
 		"ios = 500\n"
 		"[mix photo-while-backup]\n"
 		"recordings = photo-edit, backup\n"
-		"offsets = backup:2s\n");
+		"offsets = backup:2s\n"
+		"time = photo-edit\n");
 	const struct manifest_entry *e = m->e;
 
 	cr_assert_str_eq(m->name, "desktop");
@@ -84,6 +85,8 @@ Test(suite_manifest, sections_keys_and_defaults)
 	cr_assert_str_eq(e[4].members[1], "backup");
 	cr_assert_eq(e[4].offset_ns[0], 0);
 	cr_assert_eq(e[4].offset_ns[1], 2000000000ull);
+	cr_assert_str_eq(e[4].time_of, "photo-edit");
+	cr_assert_null(e[1].time_of);
 	cr_assert_eq(manifest_find(m, "backup"), &e[1]);
 	cr_assert_null(manifest_find(m, "fs"));
 	manifest_free(m);
@@ -154,6 +157,14 @@ Test(suite_manifest, refusals_name_the_line)
 		  ":7: offsets: '2d'");
 	parse_bad("[recording a]\nfile = a\n[recording b]\nfile = b\n[mix m]\nrecordings = a,b\noffsets = b\n",
 		  ":7: offsets: 'b': not RECORDING:TIME");
+	parse_bad("[recording a]\nfile = a\n[recording b]\nfile = b\n[mix m]\ntime = c\nrecordings = a,b\n",
+		  ":6: time: 'c' is not one of the mix's recordings");
+	parse_bad("[recording a]\nfile = a\n[recording b]\nfile = b\n[mix m]\nrecordings = a,b\ntime = a\n"
+		  "time = b\n", ":8: 'time' set twice in one section");
+	parse_bad("[recording a]\nfile = a\n[mix m]\nrecordings = a,b\n[recording b]\nfile = b\ntime = a\n",
+		  ":7: 'time': not a key of [recording]");
+	parse_bad("[recording a]\nfile = a\n[recording b]\nfile = b\n[mix m]\nrecordings = a,b\ntime = a/b\n",
+		  ":7: time: 'a/b': not a recording's name");
 }
 
 Test(suite_manifest, nul_bytes_and_long_lines)

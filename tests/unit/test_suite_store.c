@@ -50,7 +50,7 @@ Test(suite_store, tags_replaces_and_refuses_other_versions)
 {
 	sqlite3 *db = at_open(at_tmp("s.db"));
 	struct bpt_error e = { 0 };
-	struct suite_tag t = { "0123456789abcdef", "mini", "seek causal", "replay", 1, 0 };
+	struct suite_tag t = { "0123456789abcdef", "mini", "seek causal", "replay", 1, 0, NULL };
 	int64_t a = run_with_label(db, import_one(db, "a.bpt", 1), "single", "h1");
 	int64_t b = run_with_label(db, import_one(db, "b.bpt", 2), "single", "h1");
 	int64_t c = run_with_label(db, import_one(db, "c.bpt", 3), NULL, "h1");
@@ -72,13 +72,20 @@ Test(suite_store, tags_replaces_and_refuses_other_versions)
 	/* no label: refused */
 	cr_assert_eq(suite_tag_store(db, &t, c, 0, &e), -EINVAL);
 	cr_assert(strstr(e.msg, "no label"), "%s", e.msg);
+	/* --suite-label: ranked under the label given, not the run's */
+	t.label = "mixed";
+	cr_assert_eq(suite_tag_store(db, &t, c, 0, &e), 0, "%s", e.msg);
+	cr_assert_eq(at_int(db, "SELECT trace_id FROM suite_results WHERE label = 'mixed'"), c);
+	t.label = "";
+	cr_assert_eq(suite_tag_check(&t, &e), -EINVAL);
+	cr_assert(strstr(e.msg, "--suite-label"), "%s", e.msg);
 	sqlite3_close(db);
 }
 
 Test(suite_store, tag_fields_checked)
 {
 	struct bpt_error e = { 0 };
-	struct suite_tag t = { "0123456789ABCDEF", "mini", "w", "replay", 1, 0 };
+	struct suite_tag t = { "0123456789ABCDEF", "mini", "w", "replay", 1, 0, NULL };
 
 	cr_assert_eq(suite_tag_check(&t, &e), -EINVAL);
 	t.digest = "0123456789abcdef";
