@@ -57,7 +57,7 @@ for mode in ("files", "nofiles"):
             ps = {p["name"]: p["run_time_ns"] / p["run_cnt"] for p in json.load(open(t + ".bpfstats")) if p["id"] in ids and p.get("run_cnt")}
             s = json.load(open(t + ".sum"))
             iops = json.load(open(t + ".json"))["jobs"][0]["read"]["iops"]
-            rows.append(dict(ps, iops=iops, user=int(open(t + ".cpu").read()) / s["ios"], lost=s["lost_events"],
+            rows.append(dict(ps, iops=iops, user=int(open(t + ".cpu").read()) / max(s["ios"], 1), lost=s["lost_events"],
                              bpf=sum(v for k, v in ps.items() if k.startswith(PER))))
         keys = ["iops", "bpf"] + sorted(k for k in rows[0] if k.startswith(PER)) + ["user", "lost"]
         print("%-7s %-4s " % (mode, b) + "  ".join("%s %.0f (%.0f-%.0f)" % (k, st.median(x[k] for x in rows if k in x),

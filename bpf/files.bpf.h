@@ -43,6 +43,13 @@ const volatile __u32 page_shift = 12;
 const volatile __u64 dio_end_io = 0;
 const volatile __u64 xlog_end_io = 0;
 const volatile __u64 chain_end_io = 0;
+/* bi_end_io of a direct I/O on the block device itself (block/fops.c),
+ * and the bi_flags bit of pages pinned from a user iterator
+ * (BIO_PAGE_PINNED); 0: not known. Both together: user memory, without
+ * reading the page (a probe read walk: bench/RESULTS.md, "capcost"). */
+const volatile __u64 bdev_dio_end_io = 0;
+const volatile __u64 bdev_dio_end_io_async = 0;
+const volatile __u32 bio_pinned_mask = 0;
 /* bit of PG_swapcache (PG_owner_priv_1) and PG_swapbacked in folio flags */
 const volatile __u32 pg_swapcache_bit = 10;
 const volatile __u32 pg_swapbacked_bit = 17;
@@ -58,6 +65,24 @@ struct file_of {
 	__u32 dev;
 	__u8 kind;
 };
+
+/* A direct I/O on the block device itself from user memory (its pages
+ * pinned from the caller's iterator): CAPTURE_FILE_USER, whatever maps
+ * the buffer (an anonymous page, or a shared memory file's). */
+static __always_inline int bdev_user_dio(__u64 end_io, __u32 bi_flags)
+{
+	return bio_pinned_mask && (bi_flags & bio_pinned_mask) &&
+	       ((bdev_dio_end_io && end_io == bdev_dio_end_io) ||
+		(bdev_dio_end_io_async && end_io == bdev_dio_end_io_async));
+}
+
+static __always_inline void file_user(struct file_of *f)
+{
+	f->kind = CAPTURE_FILE_USER;
+	f->inode = 0;
+	f->dev = 0;
+	f->off = CAPTURE_FILE_OFF_UNKNOWN;
+}
 
 /* ------------------------------------------------ who dirtied a folio */
 
@@ -366,6 +391,10 @@ static __always_inline int bio_file_btf(struct bio *bio, struct file_of *f)
 	__u64 mbits;
 	__u32 in;
 
+	if (bdev_user_dio(end_io, bio->bi_flags)) {
+		file_user(f);
+		return 1;
+	}
 	if ((chain_end_io && end_io == chain_end_io) || (dio_end_io && end_io == dio_end_io) ||
 	    (xlog_end_io && end_io == xlog_end_io) || bio->bi_iter.bi_idx)
 		return 0;
@@ -412,14 +441,22 @@ static __always_inline int bio_file_btf(struct bio *bio, struct file_of *f)
 static __always_inline void bio_file(struct bio *bio, int at_issue, const int btf,
 				     struct file_of *f)
 {
-	__u64 end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
 	__u32 idx, in, before = 0;
 	struct bio_vec *bv;
 	unsigned long page, head, folio, mapping, flags;
 	struct inode *host;
+	__u64 end_io;
 
+	/* before any probe read: bio_file_btf() reads the common shapes
+	 * with plain loads, and a probe read here cost every request its
+	 * ~25 ns (bench/RESULTS.md, "capcost") */
 	if (btf && bio_file_btf(bio, f))
 		return;
+	end_io = (__u64)(unsigned long)BPF_CORE_READ(bio, bi_end_io);
+	if (!btf && bdev_user_dio(end_io, BPF_CORE_READ(bio, bi_flags))) {
+		file_user(f);
+		return;
+	}
 	f->kind = CAPTURE_FILE_NONE;
 	f->inode = 0;
 	f->dev = 0;

@@ -77,7 +77,7 @@ static int btf_enum_value(const struct btf *btf, const char *enumerator, int dfl
 void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int shift = 0;
+	int shift = 0, pinned;
 
 	/* struct folio (Linux 5.16) is where the BPF side reads a page's
 	 * file: without it, no file is read */
@@ -97,6 +97,10 @@ void files_set_rodata(struct capture_bpf *skel, const struct btf *btf, int on)
 		skel->rodata->dio_end_io = kallsym("iomap_dio_bio_end_io");
 	skel->rodata->xlog_end_io = kallsym("xlog_bio_end_io");
 	skel->rodata->chain_end_io = kallsym("bio_chain_endio");
+	skel->rodata->bdev_dio_end_io = kallsym("blkdev_bio_end_io");
+	skel->rodata->bdev_dio_end_io_async = kallsym("blkdev_bio_end_io_async");
+	pinned = btf_enum_value(btf, "BIO_PAGE_PINNED", -1);
+	skel->rodata->bio_pinned_mask = pinned >= 0 && pinned < 32 ? 1u << pinned : 0;
 }
 
 /* ------------------------------------------------ mounted devices */

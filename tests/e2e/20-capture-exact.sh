@@ -1,7 +1,8 @@
 #!/bin/bash
 # capture: every request the kernel's own blk tracer sees issued and
 # completed (its D and C events) is in the trace with the same sector,
-# size and operation, the counts match exactly, and pid/comm name fio.
+# size and operation, the counts match exactly, pid/comm name fio, and
+# every data I/O is classed raw (O_DIRECT on the unmounted disk itself).
 # Runs the same check on the raw_tp fallback programs, and with the
 # mq-deadline scheduler under a load that makes it merge requests.
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +91,12 @@ run_checked() { # NAME JOBFILE EXTRA-CAPTURE-OPTIONS...
 		fail "$name: records not named fio: $(awk '$2 != "fio"' "$E2E_TMP/who" | head -3)"
 	awk '{ print $1 }' "$E2E_TMP/who" | sort -u | comm -23 - "$E2E_TMP/q.pids" | grep -q . &&
 		fail "$name: pids $(cat "$E2E_TMP/who" | tr '\n' ' ') not among the submitters $(tr '\n' ' ' < "$E2E_TMP/q.pids")"
+	# O_DIRECT on the unmounted disk itself: user memory, class raw
+	# (docs/capture.md, "Files"), whichever way the BPF side read it
+	"$BLKPEAK" dump --format csv "$E2E_TMP/$name.bpt" | tail -n +2 |
+		awk -F, '($7 == "read" || $7 == "write") && $6 > 0 && $16 != "raw"' > "$E2E_TMP/notraw"
+	[ -s "$E2E_TMP/notraw" ] &&
+		fail "$name: data I/O of the raw disk not classed raw: $(head -3 "$E2E_TMP/notraw")"
 	note "$name: $(json_num "$E2E_TMP/$name.json" ios) I/Os, $LOST lost"
 }
 
