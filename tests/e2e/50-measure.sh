@@ -74,7 +74,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 p = d["points"][0]
 assert d["time_limit_ns"] == 300_000_000 and d["warmup_ns"] == 30_000_000 and d["warmup_ios"] == 0, d
-assert 20 <= p["ios"] <= 540, p["ios"]
+# the measured window is the time from the warm-up's end to the last
+# completion, so it can run a few ms past 270 ms: bound by the window
+assert 20 <= p["ios"] <= 2 * p["window_ns"] / 1e6 + 2, (p["ios"], p["window_ns"])
 assert p["window_ns"] <= 300_000_000, p["window_ns"]
 assert p["ios_per_s"] <= 2000 * 1.0001, p["ios_per_s"]
 PY
