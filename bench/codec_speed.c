@@ -372,6 +372,7 @@ int main(int argc, char **argv)
 		{ "repeat", required_argument, 0, 'r' },
 		{ "keep", no_argument, 0, 'k' },
 		{ "json", no_argument, 0, 'j' },
+		{ "only", required_argument, 0, 'o' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
@@ -379,7 +380,7 @@ int main(int argc, char **argv)
 	uint64_t span = 10ull << 30;
 	double iops = 100000;
 	int level = 0, json = 0, repeat = 1, c, rc = 0;
-	const char *dir = "/dev/shm";
+	const char *dir = "/dev/shm", *only = NULL;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
@@ -393,10 +394,11 @@ int main(int argc, char **argv)
 		case 'k': keep = 1; break;
 		case 'a': attribution = 1; break;
 		case 'j': json = 1; break;
+		case 'o': only = optarg; break;
 		case 'h':
 			printf("usage: codec_speed [--count N] [--span BYTES] [--iops N] "
 			       "[--level L] [--tick NS] [--attribution] [--repeat N] [--dir DIR] "
-			       "[--keep] [--json]\n");
+			       "[--keep] [--json] [--only WORKLOAD]\n");
 			return 0;
 		default:
 			return 2;
@@ -407,10 +409,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "codec_speed: bad --count, --span, --iops, --tick or --repeat\n");
 		return 2;
 	}
-	rc |= run("random", RANDOM, n, span, iops, level, repeat, dir, json);
-	rc |= run("seq-fixed", SEQ_FIXED, n, span, iops, level, repeat, dir, json);
-	rc |= run("seq-qd1", SEQ_QD1, n, span, iops, level, repeat, dir, json);
-	rc |= run("seq-qd16", SEQ_QD16, n, span, iops, level, repeat, dir, json);
-	rc |= run("seq-poisson", SEQ_POISSON, n, span, iops, level, repeat, dir, json);
+	static const struct { const char *name; int kind; } wl[] = {
+		{ "random", RANDOM }, { "seq-fixed", SEQ_FIXED }, { "seq-qd1", SEQ_QD1 },
+		{ "seq-qd16", SEQ_QD16 }, { "seq-poisson", SEQ_POISSON },
+	};
+	int ran = 0;
+
+	for (size_t k = 0; k < sizeof(wl) / sizeof(wl[0]); k++)
+		if (!only || !strcmp(only, wl[k].name)) {
+			rc |= run(wl[k].name, wl[k].kind, n, span, iops, level, repeat, dir, json);
+			ran = 1;
+		}
+	if (!ran) {
+		fprintf(stderr, "codec_speed: no workload named %s\n", only);
+		return 2;
+	}
 	return rc ? 1 : 0;
 }

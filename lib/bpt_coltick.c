@@ -308,11 +308,16 @@ int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64
 		return 0;
 	double inv = (double)(1ll << FRAC) / (double)tq, c = (double)cq / (double)(1ll << FRAC);
 
-	for (uint32_t i = 0; i < n; i++)
+	/* the sample first: smaller than the planes of the values
+	 * themselves, by estimate, before the rest is coded */
+	for (uint32_t i = 0; i < m; i++)
 		s[i] = tick_store(unzigzag64(v[i]), tq, cq, inv, c, &bad);
-	/* smaller than the planes of the values themselves, by estimate */
 	if (bad || bpt_col_estimate(s, m) >= 0.99 * bpt_col_estimate(v, m) ||
 	    bpt_col_tick_check((uint64_t)tq, zigzag64(cq)))
+		return 0;
+	for (uint32_t i = m; i < n; i++)
+		s[i] = tick_store(unzigzag64(v[i]), tq, cq, inv, c, &bad);
+	if (bad)
 		return 0;
 	bpt_col_frame(s, n, &min, &shift, &width);
 	buf_u8(b, BPT_COL_TICK);

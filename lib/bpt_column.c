@@ -39,28 +39,36 @@ static int try_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 		    uint64_t seed, size_t planes_bytes)
 {
 	uint64_t dict[BPT_DICT_MAX];
-	unsigned nd = 0, last = 0;
+	unsigned nd = 0;
 	uint8_t *idx = buf_reserve(b, DICT_HDR_MAX + (size_t)n);
 
 	if (!idx)
 		return 0;
 	idx += DICT_HDR_MAX;
+	_Static_assert(BPT_DICT_MAX == 16, "the search below takes 4 groups of 4");
+	/* Entries past nd hold v[0], entry 0, so a match there is never the
+	 * first. Each value is compared with the entries 4 at a time without
+	 * a branch: a search that stops at the match, or a test for a run of
+	 * one value, mispredicts on mixed values (reads and writes, two
+	 * pids), which cost most of the encoder's time in this function. */
+	for (unsigned k = 0; k < BPT_DICT_MAX; k++)
+		dict[k] = n ? v[0] : 0;
+	nd = n ? 1 : 0;
 	for (uint32_t i = 0; i < n; i++) {
-		unsigned k = 0;
+		uint64_t x = v[i];
+		unsigned eq = 0;
 
-		if (nd && v[i] == dict[last]) {
-			idx[i] = (uint8_t)last;
-			continue;
-		}
-		while (k < nd && dict[k] != v[i])
-			k++;
-		if (k == nd) {
+		for (unsigned g = 0; g < nd; g += 4)
+			eq |= ((unsigned)(dict[g] == x) | (unsigned)(dict[g + 1] == x) << 1 |
+			       (unsigned)(dict[g + 2] == x) << 2 |
+			       (unsigned)(dict[g + 3] == x) << 3) << g;
+		if (!eq) {
 			if (nd == BPT_DICT_MAX)
 				return 0;
-			dict[nd++] = v[i];
+			dict[nd] = x;
+			eq = 1u << nd++;
 		}
-		idx[i] = (uint8_t)k;
-		last = k;
+		idx[i] = (uint8_t)__builtin_ctz(eq);
 	}
 	unsigned bits = nd <= 2 ? 1 : nd <= 4 ? 2 : 4, per = 8 / bits;
 	size_t bytes = ((size_t)n * bits + 7) / 8;
@@ -92,6 +100,23 @@ static int try_dict(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 	return 1;
 }
 
+/*
+ * Planes 0..W-1 of v[0..n) less `min`, shifted, into d (plane k at
+ * d + k * n), for a width W the compiler knows: the byte stores of one
+ * value become W independent stores instead of a loop over k per value.
+ */
+static inline __attribute__((always_inline)) void
+planes_w(uint8_t *d, const uint64_t *v, uint32_t n, uint64_t min,
+	 unsigned shift, const unsigned w)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = (v[i] - min) >> shift;
+
+		for (unsigned k = 0; k < w; k++)
+			d[(size_t)k * n + i] = (uint8_t)(x >> (8 * k));
+	}
+}
+
 /* The planes of v[0..n) less `min`, shifted: the part of kinds 0 and 2
  * after their headers. */
 void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
@@ -107,15 +132,25 @@ void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 		return;
 	*nplanes = width;
 	*planes_at = b->len;
-	if (width <= 4) {
-		/* one pass over the values for the common widths */
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t x = (v[i] - min) >> shift;
-
-			for (unsigned k = 0; k < width; k++)
-				d[(size_t)k * n + i] = (uint8_t)(x >> (8 * k));
-		}
-	} else {
+	switch (width) {
+	case 0:
+		break;
+	case 1:
+		planes_w(d, v, n, min, shift, 1);
+		break;
+	case 2:
+		planes_w(d, v, n, min, shift, 2);
+		break;
+	case 3:
+		planes_w(d, v, n, min, shift, 3);
+		break;
+	case 4:
+		planes_w(d, v, n, min, shift, 4);
+		break;
+	case 5:
+		planes_w(d, v, n, min, shift, 5);
+		break;
+	default: /* 6..8: wide values (raw sectors, 64-bit ids) */
 		for (unsigned k = 0; k < width; k++) {
 			unsigned s = shift + 8 * k;
 			uint8_t *plane = d + (size_t)k * n;
@@ -123,6 +158,7 @@ void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 			for (uint32_t i = 0; i < n; i++)
 				plane[i] = (uint8_t)((v[i] - min) >> s);
 		}
+		break;
 	}
 	b->len += (size_t)width * n;
 }
@@ -132,20 +168,47 @@ void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 void bpt_col_frame(const uint64_t *v, uint32_t n, uint64_t *minp,
 		  unsigned *shiftp, unsigned *widthp)
 {
-	uint64_t min = UINT64_MAX, max = 0, ors = 0;
+	uint64_t v0 = n ? v[0] : 0;
+	uint64_t mn0 = v0, mn1 = v0, mx0 = v0, mx1 = v0, or0 = 0, or1 = 0;
+	uint32_t i = 0;
 
 	*shiftp = *widthp = 0;
-	/* v[i] - min has k trailing zero bits for every i exactly when every
-	 * v[i] agrees with v[0] in its k low bits: one pass finds both. */
-	for (uint32_t i = 0; i < n; i++) {
-		min = v[i] < min ? v[i] : min;
-		max = v[i] > max ? v[i] : max;
-		ors |= v[i] ^ v[0];
+	/* Many columns hold one value in a whole block (the disk, the error,
+	 * a second file nobody has): while the values equal v[0], only that
+	 * is checked, 8 at a time; min and max start where they differ. */
+	for (; i + 8 <= n; i += 8) {
+		const uint64_t *p = v + i;
+
+		if (((p[0] ^ v0) | (p[1] ^ v0) | (p[2] ^ v0) | (p[3] ^ v0) |
+		     (p[4] ^ v0) | (p[5] ^ v0) | (p[6] ^ v0) | (p[7] ^ v0)) != 0)
+			break;
 	}
-	*minp = n ? min : 0;
-	if (ors) {
-		*shiftp = (unsigned)__builtin_ctzll(ors);
-		*widthp = (unsigned)(8 - __builtin_clzll((max - min) >> *shiftp) / 8);
+	/* v[i] - min has k trailing zero bits for every i exactly when every
+	 * v[i] agrees with v[0] in its k low bits: one pass finds both. Two
+	 * independent chains of each, merged after: one chain waits for the
+	 * previous compare at every value. */
+	for (; i + 2 <= n; i += 2) {
+		uint64_t x = v[i], y = v[i + 1];
+
+		mn0 = x < mn0 ? x : mn0;
+		mx0 = x > mx0 ? x : mx0;
+		or0 |= x ^ v0;
+		mn1 = y < mn1 ? y : mn1;
+		mx1 = y > mx1 ? y : mx1;
+		or1 |= y ^ v0;
+	}
+	if (i < n) {
+		mn0 = v[i] < mn0 ? v[i] : mn0;
+		mx0 = v[i] > mx0 ? v[i] : mx0;
+		or0 |= v[i] ^ v0;
+	}
+	mn0 = mn1 < mn0 ? mn1 : mn0;
+	mx0 = mx1 > mx0 ? mx1 : mx0;
+	or0 |= or1;
+	*minp = mn0;
+	if (or0) {
+		*shiftp = (unsigned)__builtin_ctzll(or0);
+		*widthp = (unsigned)(8 - __builtin_clzll((mx0 - mn0) >> *shiftp) / 8);
 	}
 }
 
