@@ -505,7 +505,7 @@ static void build_payload(struct bpt_blockenc *e, unsigned coding,
 		if (id == COL_ISSUE || id == COL_QUEUE || id == COL_COMPLETE ||
 		    id == COL_SCHED)
 			bpt_col_encode_time(&e->colbuf, e->col[id], e->n, e->seed[id],
-					    e->tmp, &nplanes, &planes_at);
+					    e->tmp, &e->tick[id], &nplanes, &planes_at);
 		else
 			bpt_col_encode(&e->colbuf, e->col[id], e->n, e->seed[id],
 				       &nplanes, &planes_at);

@@ -19,6 +19,7 @@ struct bpt_blockenc {
 	uint64_t *col[COL_KNOWN];
 	uint64_t *tmp;                    /* scratch of `alloc` values */
 	uint64_t seed[COL_KNOWN];
+	struct bpt_tick_hint tick[COL_KNOWN]; /* time columns' last tick */
 	uint32_t n, alloc, cap;
 	uint64_t prev_source;
 	uint64_t min_issue, max_issue, max_complete;

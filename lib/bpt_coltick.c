@@ -227,6 +227,27 @@ static double tick_sorted(const int64_t *d, uint32_t n, int64_t *s, double *x0)
 	return u >= 24 ? tick_guess(s, u) : -1;
 }
 
+/* Of the first TICK_QUICK values of d[0..n), how many tick (tq, cq)
+ * codes without an escape; *right: how many of them with remainder
+ * code 0. */
+static uint32_t tick_fit(const int64_t *d, uint32_t n, int64_t tq, int64_t cq,
+			 uint32_t *right)
+{
+	double inv = (double)(1ll << FRAC) / (double)tq;
+	double c = (double)cq / (double)(1ll << FRAC);
+	uint32_t fit = 0;
+	int bad = 0;
+
+	*right = 0;
+	for (uint32_t i = 0; i < n && i < TICK_QUICK; i++) {
+		uint64_t rc = tick_store(d[i], tq, cq, inv, c, &bad) & 3;
+
+		fit += rc != ESC;
+		*right += rc == 0;
+	}
+	return fit;
+}
+
 /*
  * The tick of the values' sample d[0..n) (s: room for n values) and the offset that puts most
  * remainders in 0..2: 0 with *tq, *cq set, or -1 when there is none.
@@ -262,22 +283,13 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 	/* the offset that keeps the most remainders in 0..2, and of them the
 	 * most guessed right */
 	int64_t t = (int64_t)llround(T * (double)(1ll << FRAC));
-	double inv = (double)(1ll << FRAC) / (double)t;
-	uint32_t best = 0, best_fit = 0;
+	uint32_t best = 0, best_fit = 0, right;
 
 	*cq = 0;
 	for (int j = 0; j < 4; j++) {
-		double off = c - 0.5 * j;
-		int64_t cc = (int64_t)llround(off * (double)(1ll << FRAC));
-		uint32_t fit = 0, right = 0;
-		int bad = 0;
+		int64_t cc = (int64_t)llround((c - 0.5 * j) * (double)(1ll << FRAC));
+		uint32_t fit = tick_fit(d, n, t, cc, &right);
 
-		for (uint32_t i = 0; i < n && i < TICK_QUICK; i++) {
-			uint64_t rc = tick_store(d[i], t, cc, inv, off, &bad) & 3;
-
-			fit += rc != ESC;
-			right += rc == 0;
-		}
 		if (2 * fit + right > best) {
 			best = 2 * fit + right;
 			best_fit = fit;
@@ -290,7 +302,8 @@ static int tick_find(const int64_t *d, uint32_t n, int64_t *s, int64_t *tq, int6
 }
 
 int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64_t seed,
-			uint64_t *s, unsigned *nplanes, size_t *planes_at)
+			uint64_t *s, struct bpt_tick_hint *hint, unsigned *nplanes,
+			size_t *planes_at)
 {
 	uint32_t m = n < TICK_SAMPLE ? n : TICK_SAMPLE;
 	int64_t d[TICK_SAMPLE], tq, cq;
@@ -304,8 +317,17 @@ int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64
 		return 0;
 	for (uint32_t i = 0; i < m; i++)
 		d[i] = unzigzag64(v[i]);
-	if (tick_find(d, m, (int64_t *)s, &tq, &cq))
+	/* The last block's tick when it still codes nearly every value (the
+	 * search asks half: a hint that fits worse is searched again). */
+	uint32_t quick = m < TICK_QUICK ? m : TICK_QUICK, right;
+
+	if (hint->tq && tick_fit(d, m, hint->tq, hint->cq, &right) * 16 >= quick * 15) {
+		tq = hint->tq;
+		cq = hint->cq;
+	} else if (tick_find(d, m, (int64_t *)s, &tq, &cq)) {
+		hint->tq = 0;
 		return 0;
+	}
 	double inv = (double)(1ll << FRAC) / (double)tq, c = (double)cq / (double)(1ll << FRAC);
 
 	/* the sample first: smaller than the planes of the values
@@ -319,6 +341,8 @@ int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64
 		s[i] = tick_store(unzigzag64(v[i]), tq, cq, inv, c, &bad);
 	if (bad)
 		return 0;
+	hint->tq = tq;
+	hint->cq = cq;
 	bpt_col_frame(s, n, &min, &shift, &width);
 	buf_u8(b, BPT_COL_TICK);
 	buf_varint(b, seed);

@@ -230,10 +230,10 @@ void bpt_col_encode(struct bpt_buf *b, const uint64_t *v, uint32_t n,
 }
 
 void bpt_col_encode_time(struct bpt_buf *b, const uint64_t *v, uint32_t n,
-			 uint64_t seed, uint64_t *tmp, unsigned *nplanes,
-			 size_t *planes_at)
+			 uint64_t seed, uint64_t *tmp, struct bpt_tick_hint *hint,
+			 unsigned *nplanes, size_t *planes_at)
 {
-	if (!bpt_col_encode_tick(b, v, n, seed, tmp, nplanes, planes_at))
+	if (!bpt_col_encode_tick(b, v, n, seed, tmp, hint, nplanes, planes_at))
 		bpt_col_encode(b, v, n, seed, nplanes, planes_at);
 }
 

@@ -353,9 +353,15 @@ uint64_t bpt_col_bound(const struct bpt_colview *cv);
 /* bpt_col_encode for a column of zigzagged time differences: the tick
  * kind when the values' clock has a coarse tick and it pays, else as
  * bpt_col_encode. tmp: scratch room for n values. */
+/* The tick and offset a time column used in the writer's last block:
+ * tried first in the next one (a machine's clock keeps its tick), which
+ * spares the search when it still fits. tq 0: none. */
+struct bpt_tick_hint {
+	int64_t tq, cq;
+};
 void bpt_col_encode_time(struct bpt_buf *b, const uint64_t *v, uint32_t n,
-			 uint64_t seed, uint64_t *tmp, unsigned *nplanes,
-			 size_t *planes_at);
+			 uint64_t seed, uint64_t *tmp, struct bpt_tick_hint *hint,
+			 unsigned *nplanes, size_t *planes_at);
 /* Shared by the kinds (bpt_column.c, bpt_coltick.c): the frame of
  * reference of v (minimum, shift, width) and the planes after it. */
 void bpt_col_frame(const uint64_t *v, uint32_t n, uint64_t *minp,
@@ -367,7 +373,8 @@ void bpt_col_put_planes(struct bpt_buf *b, const uint64_t *v, uint32_t n,
  * check a header's tick and zigzagged offset (0 when valid), and turn
  * the planes' values in out[0..m) into the column's. */
 int bpt_col_encode_tick(struct bpt_buf *b, const uint64_t *v, uint32_t n, uint64_t seed,
-			uint64_t *tmp, unsigned *nplanes, size_t *planes_at);
+			uint64_t *tmp, struct bpt_tick_hint *hint, unsigned *nplanes,
+			size_t *planes_at);
 int bpt_col_tick_check(uint64_t tick, uint64_t zoff);
 void bpt_col_tick_apply(const struct bpt_colview *cv, uint64_t *out, uint32_t m);
 /* Estimated bits the plane coding of v[0..n) needs after entropy coding:

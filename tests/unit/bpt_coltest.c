@@ -7,6 +7,13 @@
 
 int tu_col_roundtrip(const uint64_t *v, uint32_t n, int time)
 {
+	struct bpt_tick_hint hint = { 0 };
+
+	return tu_col_roundtrip_hint(v, n, time ? &hint : NULL);
+}
+
+int tu_col_roundtrip_hint(const uint64_t *v, uint32_t n, struct bpt_tick_hint *hint)
+{
 	struct bpt_buf b = { 0 };
 	struct bpt_colview cv;
 	uint64_t out[300], *tmp = malloc(sizeof(uint64_t) * (n ? n : 1));
@@ -14,8 +21,8 @@ int tu_col_roundtrip(const uint64_t *v, uint32_t n, int time)
 	size_t at;
 
 	cr_assert_not_null(tmp);
-	if (time)
-		bpt_col_encode_time(&b, v, n, 12345, tmp, &np, &at);
+	if (hint)
+		bpt_col_encode_time(&b, v, n, 12345, tmp, hint, &np, &at);
 	else
 		bpt_col_encode(&b, v, n, 12345, &np, &at);
 	free(tmp);

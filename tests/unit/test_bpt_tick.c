@@ -52,6 +52,38 @@ Test(bpt_tick, coarse_clock_is_coded_by_ticks_and_read_exactly, .fini = tu_clean
 	}
 }
 
+/* A writer tries the last block's tick first: taken while it codes the
+ * values, searched again when the clock is another, and never in the
+ * way of a column that is not coded by ticks; each round trips exactly. */
+Test(bpt_tick, last_blocks_tick_is_reused_only_where_it_fits, .fini = tu_cleanup)
+{
+	static uint64_t v[20000];
+	struct bpt_tick_hint hint = { 0 };
+	uint64_t s = 11;
+
+	service_times(v, 20000, 10.015, &s);
+	cr_assert_eq(tu_col_roundtrip_hint(v, 20000, &hint), BPT_COL_TICK);
+	struct bpt_tick_hint first = hint;
+
+	cr_assert_gt(first.tq, 0, "the tick is kept for the next block");
+	service_times(v, 20000, 10.015, &s);
+	cr_assert_eq(tu_col_roundtrip_hint(v, 20000, &hint), BPT_COL_TICK);
+	cr_assert(hint.tq == first.tq && hint.cq == first.cq, "same clock: the hint was used");
+	service_times(v, 20000, 41.666666, &s);
+	cr_assert_eq(tu_col_roundtrip_hint(v, 20000, &hint), BPT_COL_TICK);
+	cr_assert_neq(hint.tq, first.tq, "another clock: searched again");
+	for (uint32_t i = 0; i < 20000; i++)
+		v[i] = zigzag64((int64_t)(9000 + tu_below(&s, 3000)));
+	cr_assert_neq(tu_col_roundtrip_hint(v, 20000, &hint), BPT_COL_TICK, "1 ns clock");
+	cr_assert_eq(hint.tq, 0, "no tick found: no hint");
+	/* a hint that is wrong for the values: a tick of 3 ticks' worth */
+	hint = first;
+	hint.tq *= 3;
+	service_times(v, 20000, 10.015, &s);
+	cr_assert_eq(tu_col_roundtrip_hint(v, 20000, &hint), BPT_COL_TICK);
+	cr_assert_neq(hint.tq, first.tq * 3);
+}
+
 Test(bpt_tick, nanosecond_clock_and_small_columns_keep_the_planes, .fini = tu_cleanup)
 {
 	static uint64_t v[20000];
