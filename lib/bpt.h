@@ -416,7 +416,7 @@ struct bpt_writer;
 struct bpt_writer_opts {
 	uint32_t block_records;   /* records per block at most; 0 = default (65536) */
 	uint64_t block_span_ns;   /* close a block when its issue times span this; 0 = 1 s */
-	int zstd_level;           /* 0 = default (3) */
+	int zstd_level;           /* 0 = default (1) */
 	int sync_blocks;          /* fdatasync after each block (power-cut safety) */
 };
 

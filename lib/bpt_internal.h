@@ -76,7 +76,7 @@
 
 #define BPT_DEFAULT_BLOCK_RECORDS 65536
 #define BPT_DEFAULT_SPAN_NS 1000000000ull
-#define BPT_DEFAULT_ZSTD_LEVEL 3
+#define BPT_DEFAULT_ZSTD_LEVEL 1
 
 /*
  * Column ids. The transform of each column is fixed by its id (see the
