@@ -361,7 +361,14 @@ $(BENCH_BINS): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: $(BIN) $(BENCH_BINS)
+# Programs that do nothing on capture's tracepoints: the floor
+# bench-capture.sh measures beside capture (bench/bpf/empty_tp.bpf.c).
+$(BUILD)/bench/empty_tp.bpf.o: bench/bpf/empty_tp.bpf.c $(VMLINUX_H)
+	@mkdir -p $(dir $@)
+	@echo "  BPF     $<"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+bench: $(BIN) $(BENCH_BINS) $(BUILD)/bench/empty_tp.bpf.o
 	$(Q)BLKPEAK=$(abspath $(BIN)) bench/run.sh
 
 # Fuzz targets (docs/development.md, "Fuzzing"): tests/fuzz/fuzz_NAME.c ->

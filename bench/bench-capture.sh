@@ -1,7 +1,9 @@
 #!/bin/bash
 # bench-capture.sh — what tracing costs the traced workload (issue 3):
 #   fio 4 KiB random reads at QD32 and QD1 on a RAM-backed loop device,
-#   with no tracer, blkpeak capture, the kernel's ftrace blk tracer
+#   with no tracer, blkpeak capture, three BPF programs that do nothing on
+#   the tracepoints capture uses (its floor: bench/bpf/empty_tp.bpf.c),
+#   the kernel's ftrace blk tracer
 #   (blktrace binary format, read live from trace_pipe as blktrace would)
 #   and a biosnoop-like bpftrace script taking turns: interleaved rounds,
 #   the order rotated each round; per round, each tracer's IOPS divided by
@@ -24,8 +26,11 @@ need_cmd fio python3
 ROUNDS=${1:-5}
 SECS=${2:-4}
 W=$E2E_TMP
-TRACERS="none blkpeak blk bpftrace"
-command -v bpftrace >/dev/null || { TRACERS="none blkpeak blk"; note "bpftrace missing: not run"; }
+TRACERS="none blkpeak empty blk bpftrace"
+command -v bpftrace >/dev/null || { TRACERS="none blkpeak empty blk"; note "bpftrace missing: not run"; }
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+make -s -C "$ROOT" build/bench/tp_attach build/bench/empty_tp.bpf.o >/dev/null || fail "make tp_attach"
+EMPTY="$ROOT/build/bench/tp_attach $ROOT/build/bench/empty_tp.bpf.o"
 command -v biosnoop-bpfcc >/dev/null && note "biosnoop-bpfcc is installed but cannot compile on this kernel (no headers): not run" ||
 	note "biosnoop: not run (bcc's needs kernel headers, libbpf-tools' needs kprobes: ../shared/PEERS.md)"
 
@@ -52,6 +57,16 @@ tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
 END { clear(@start); }
 BT
 
+# empty_start ERRFILE / empty_stop: the do-nothing programs attached
+# while a run goes on (empty_pid)
+empty_start() {
+	$EMPTY 2>"$1" &
+	empty_pid=$!
+	for _ in $(seq 100); do grep -q attached "$1" 2>/dev/null && return; sleep 0.05; done
+	fail "tp_attach: $(cat "$1")"
+}
+empty_stop() { kill -INT $empty_pid; wait $empty_pid || fail "tp_attach failed"; }
+
 # run_with TRACER QD TAG: one fio run under TRACER; leaves $W/TAG.json
 run_with() {
 	tracer=$1 qd=$2 tag=$3
@@ -76,6 +91,10 @@ run_with() {
 			echo overrun > "$W/$tag.overrun"
 		_blktrace_reset
 		flock -u 9 ;;
+	empty)
+		empty_start "$W/$tag.err"
+		fio_run "$qd" "$W/$tag.json"
+		empty_stop ;;
 	bpftrace)
 		bpftrace -o "$W/$tag.txt" "$W/biosnoop.bt" >/dev/null 2>"$W/$tag.err" &
 		bt_pid=$!
@@ -135,8 +154,27 @@ for mode in files nofiles; do
 	wait $cap || note "max rate ($mode): $(cat "$W/max-$mode.err")"
 	echo $((c1 - c0)) > "$W/max-$mode.cpu"
 done
+# The floor at the same rate: the do-nothing programs' run time (what
+# bpf_stats itself adds to every program), and the CPU time the untraced
+# workload takes per I/O (both CPUs' busy time from /proc/stat), which
+# tracing competes with.
+empty_start "$W/max-empty.err"
+fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
+	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
+	--output="$W/max-empty.json"
+sed -n 's/^prog_id:\t*//p' /proc/$empty_pid/fdinfo/* 2>/dev/null | sort -u > "$W/max-empty.progs"
+bpftool prog show -j > "$W/max-empty.bpfstats"
+empty_stop
 echo 0 > /proc/sys/kernel/bpf_stats_enabled
 flock -u 9
+busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+b0=$(busy_ticks)
+fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
+	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
+	--output="$W/max-none.json"
+echo $(( ($(busy_ticks) - b0) * 1000000000 / $(getconf CLK_TCK) )) > "$W/max-none.busy"
 
 echo "IOPS per round ($SECS s runs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)):"
 cat "$W/table"
@@ -207,6 +245,22 @@ for mode, what in (("files", "attribution on"), ("nofiles", "--no-files")):
     print("  = %.1f%% of the machine's %d CPUs at that rate" % (share * 100, os.cpu_count()))
     if mx["lost_by_cause"]["ring_buffer_full"] == 0:
         print("  %.0f events/s sustained with no loss (default buffer)" % rate)
+# the floor: programs that do nothing, and what the workload itself costs
+if os.path.exists(os.path.join(w, "max-empty.progs")):
+    ids = set(int(l) for l in open(os.path.join(w, "max-empty.progs")) if l.strip())
+    progs = [p for p in json.load(open(os.path.join(w, "max-empty.bpfstats")))
+             if p["id"] in ids and p.get("run_cnt")]
+    per = {p["name"]: p["run_time_ns"] / p["run_cnt"] for p in progs}
+    rate = json.load(open(os.path.join(w, "max-empty.json")))["jobs"][0]["read"]["iops"]
+    print("floor at the highest rate: three BPF programs that do nothing on capture's tracepoints")
+    print("  report %.0f ns per I/O under bpf_stats (%s) at %.0f IOPS"
+          % (sum(per.values()), ", ".join("%s %.0f" % kv for kv in sorted(per.items())), rate))
+if os.path.exists(os.path.join(w, "max-none.busy")):
+    busy = int(open(os.path.join(w, "max-none.busy")).read())
+    nj = json.load(open(os.path.join(w, "max-none.json")))["jobs"][0]["read"]
+    print("  untraced: %.0f IOPS, %.0f ns of CPU per I/O (both CPUs' busy time / I/Os):"
+          " keeping 0.98 of it leaves tracing %.0f ns per I/O" % (nj["iops"], busy / nj["total_ios"],
+                                                              0.02 * busy / nj["total_ios"]))
 if bp_ios and bt_ios:
     a, b = bp_bytes / bp_ios, bt_bytes / bt_ios
     print("bytes per I/O: blkpeak %.2f, blk tracer (blktrace format) %.1f: 1/%.0f%s"
