@@ -16,16 +16,7 @@
 #include <string.h>
 
 #include "bpt.h"
-
-static uint64_t rng;
-
-static uint64_t next(void) /* xorshift64* */
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
-}
+#include "mktrace_rng.h"
 
 int main(int argc, char **argv)
 {
@@ -46,7 +37,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	count = strtoull(argv[2], NULL, 10);
-	rng = strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
+	mktrace_seed(strtoull(argv[3], NULL, 10));
 	replay = argc > 4 && !strcmp(argv[4], "replay");
 	snprintf(b.name, sizeof(b.name), "nvme0n1");
 	b.major = 259;
@@ -66,24 +57,24 @@ int main(int argc, char **argv)
 		}
 	for (uint64_t i = 0; i < count; i++) {
 		struct bpt_record r = { 0 };
-		uint64_t x = next();
+		uint64_t x = mktrace_next();
 
-		t += next() % 3000000;
+		t += mktrace_next() % 3000000;
 		r.dev = (uint16_t)(x & 1);
 		r.op = (uint8_t)(x >> 1) % BPT_OP__COUNT;
 		r.flags = (uint8_t)((x >> 4) & BPT_F__ALL);
 		r.error = errors[(x >> 10) % 6];
 		r.pid = (x >> 14) & 1 ? (uint32_t)(x >> 15) % 4000000 : 1;
 		r.comm_id = ids[(x >> 40) % 4];
-		r.cgroup_id = (x >> 42) & 1 ? next() : 0;
+		r.cgroup_id = (x >> 42) & 1 ? mktrace_next() : 0;
 		r.bytes = r.op == BPT_OP_FLUSH ? 0 : (uint32_t)(1 + (x >> 43) % 256) * 512;
-		r.sector = next() % (1ull << 31);
+		r.sector = mktrace_next() % (1ull << 31);
 		r.issue_ns = t;
-		r.queue_ns = (x >> 52) & 1 ? t - next() % 100000 : t;
-		r.complete_ns = t + next() % 20000000;
+		r.queue_ns = (x >> 52) & 1 ? t - mktrace_next() % 100000 : t;
+		r.complete_ns = t + mktrace_next() % 20000000;
 		r.completion = (uint8_t)((x >> 53) % 3);
 		if (replay) {
-			r.sched_ns = t - next() % 1000;
+			r.sched_ns = t - mktrace_next() % 1000;
 			r.source_index = i * 3 + (x >> 55) % 3;
 			r.member = (uint32_t)(x >> 57) % 5;
 		}

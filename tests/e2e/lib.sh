@@ -37,7 +37,7 @@ cc_libbpt() {
 	local a
 	a=$(dirname "$BLKPEAK")/libbpt.a
 	[ -f "$a" ] || a=$_E2E_TREE/build/libbpt.a
-	${CC:-cc} -O2 -I"$_E2E_TREE/lib" -I"$_E2E_TREE/common" -o "$1" "$2" "$a" -lzstd -lz -lbz2 -llzma -lm
+	${CC:-cc} -O2 -I"$_E2E_TREE/lib" -I"$_E2E_TREE/common" -I"$_E2E_TREE/tests/e2e" -o "$1" "$2" "$a" -lzstd -lz -lbz2 -llzma -lm
 }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 need_bpf() {

@@ -18,16 +18,7 @@
 #include <stdlib.h>
 
 #include "bpt.h"
-
-static uint64_t rng;
-
-static uint64_t next(void) /* xorshift64* */
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
-}
+#include "mktrace_rng.h"
 
 static const struct {
 	uint32_t dev;
@@ -58,7 +49,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	count = strtoull(argv[2], NULL, 10);
-	rng = strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1;
+	mktrace_seed(strtoull(argv[3], NULL, 10));
 	bpt_header_init(&hdr, "capture");
 	hdr.columns = BPT_COL_COMPLETION | BPT_COL_FILE;
 	if (bpt_header_add_device(&hdr, &d) < 0 || bpt_writer_create(&w, argv[1], &hdr, NULL, &err) < 0 ||
@@ -75,15 +66,15 @@ int main(int argc, char **argv)
 		}
 	for (uint64_t i = 0; i < count; i++) {
 		struct bpt_record r = { 0 };
-		uint64_t x = next();
+		uint64_t x = mktrace_next();
 		unsigned f = (unsigned)(x >> 8) % NFILES, kind = (unsigned)(x >> 16) % 10;
 
-		t += 100000 + next() % 400000;
+		t += 100000 + mktrace_next() % 400000;
 		r.op = (x & 1) ? BPT_OP_WRITE : BPT_OP_READ;
 		r.bytes = (uint32_t)(1 + (x >> 20) % 8) * 4096;
-		r.sector = (next() % ((1ull << 30) - r.bytes)) / 4096 * 8;
+		r.sector = (mktrace_next() % ((1ull << 30) - r.bytes)) / 4096 * 8;
 		r.issue_ns = r.queue_ns = t;
-		r.complete_ns = t + 50000 + next() % 200000;
+		r.complete_ns = t + 50000 + mktrace_next() % 200000;
 		r.pid = 100 + (uint32_t)(x >> 30) % 3;
 		r.comm_id = comm;
 		r.completion = BPT_COMPLETION_SEEN;
@@ -91,7 +82,7 @@ int main(int argc, char **argv)
 			r.file_class = BPT_FILE_DATA;
 			r.file_dev = files[f].dev;
 			r.inode = files[f].inode;
-			r.file_offset = next() % 1000 * 4096;
+			r.file_offset = mktrace_next() % 1000 * 4096;
 			r.file_bytes = r.bytes;
 			if (kind == 6 && r.bytes > 4096) { /* merged writeback: a second file */
 				unsigned g = (f + 1) % NFILES;
