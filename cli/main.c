@@ -44,6 +44,9 @@ static int stdout_checked(int rc)
 {
 	if (rc)
 		return rc; /* failed already, and said why (maybe this) */
+	/* errno only when this flush failed: an earlier failed write left
+	 * just the error flag, and its errno is long gone */
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		int err = errno;
 
