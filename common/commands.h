@@ -61,5 +61,13 @@ const char *replay_engine_name(size_t i);
  */
 int analyze_store_measurement(const char *db, const char *path, int64_t *id,
 			      struct bpt_error *err);
+/* Whether analyze_store_measurement() could store into db: an existing
+ * file is opened and its schema checked (and migrated when older, as the
+ * store would), a missing one needs a folder that takes a new file (it is
+ * not made here), a PostgreSQL store is connected to. Measurements call
+ * it before they start, so that a database that cannot take the results
+ * is named before minutes of measuring, not after. 0, or -errno with err
+ * saying which database and why. */
+int analyze_store_ready(const char *db, struct bpt_error *err);
 
 #endif

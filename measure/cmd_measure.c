@@ -278,6 +278,14 @@ int cmd_measure(int argc, char **argv)
 			return EXIT_FAIL;
 		}
 	}
+	if (!o.no_store) { /* a database that cannot take the results: said now */
+		struct bpt_error err = { 0 };
+
+		if (analyze_store_ready(o.db, &err)) {
+			pr_err("measure: %s", err.msg);
+			return EXIT_FAIL;
+		}
+	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		pr_err("measure: out of memory");

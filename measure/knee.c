@@ -27,6 +27,7 @@
 
 #include "child.h"
 #include "cliutil.h"
+#include "commands.h"
 #include "dbpath.h"
 #include "jsonout.h"
 #include "knee.h"
@@ -420,6 +421,11 @@ int measure_knee(int argc, char **argv)
 	if (!o.no_store)
 		inputs[1] = db_default_path(o.db);
 	if (o.output && outfile_check(o.output, "knee results", inputs, &err)) {
+		pr_err("measure knee: %s", err.msg);
+		free(s);
+		return EXIT_FAIL;
+	}
+	if (!o.no_store && analyze_store_ready(o.db, &err)) {
 		pr_err("measure knee: %s", err.msg);
 		free(s);
 		return EXIT_FAIL;

@@ -107,6 +107,21 @@ truncate -s 512K "$T/small.img"
 expect 1 "too small" qd-sweep --target "$T/small.img" --depths 1 --ios 10
 expect 1 "too small for one zone" zcav --target "$T/small.img" --ios 4 --bs 1m
 expect 1 "no such file" seeks --target "$T/absent.img"
+# a database that cannot take the results is named before measuring (the
+# null engine at 1 s an I/O would measure for 100 s first), and a
+# database that is missing is not made by a measurement that fails
+echo "not a database" > "$T/notdb"
+for db in "$T/notdb:not a SQLite database" "$T/nodir/x.db:cannot be created: $T/nodir"; do
+	timeout 60 "$BLKPEAK" measure qd-sweep --target "$T/f.img" --engine null --null-latency 1s \
+		--depths 1 --ios 100 --db "${db%%:*}" > "$T/o" 2> "$T/e"
+	rc=$?
+	[ "$rc" = 1 ] || fail "--db ${db%%:*}: exit $rc: $(cat "$T/e")"
+	grep -q -- "${db#*:}" "$T/e" || fail "--db ${db%%:*}: no '${db#*:}' in: $(cat "$T/e")"
+	[ -s "$T/o" ] && fail "--db ${db%%:*}: measured first: $(cat "$T/o")"
+done
+[ "$(cat "$T/notdb")" = "not a database" ] || fail "the file that is not a database was written"
+expect 1 "no such file" seeks --target "$T/absent.img" --db "$T/new.db"
+[ -e "$T/new.db" ] && fail "a failed measurement made its database"
 
 # without --db the results went to $BLKPEAK_DB; --no-store keeps them out
 n=$(sqlite3 "$BLKPEAK_DB" "SELECT count(*) FROM measurements")

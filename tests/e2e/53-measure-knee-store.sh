@@ -27,6 +27,12 @@ K --slo p99=1s -o "$T/t.bpt" 2>"$T/err" && fail "-o over the trace"
 grep -q "t.bpt" "$T/err" || fail "message: $(cat "$T/err")"
 [ "$(md5sum < "$T/t.bpt")" = "$sum" ] || fail "the trace was written over"
 [ -e "$BLKPEAK_DB" ] && fail "a refused command made the database"
+# a database that cannot take the results is named before the search
+# (nothing printed: the search did not run)
+echo "not a database" > "$T/notdb"
+K --slo p99=1s --db "$T/notdb" >"$T/out" 2>"$T/err" && fail "--db of a file that is not a database"
+grep -q "notdb: not a SQLite database" "$T/err" || fail "message: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "the search ran before the database was checked: $(cat "$T/out")"
 
 # every factor meets 1 s: the sweep runs to --max, stored by default
 K --slo p99=1s --slo max=2s --label first -o "$T/a.json" >/dev/null || fail "knee into the default database"
