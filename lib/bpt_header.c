@@ -324,7 +324,9 @@ int bpt_header_decode(const uint8_t *p, uint32_t hdr_size,
 		return bpt_err(err, -EBADMSG, name, 1, c.pos,
 			       "header: %u devices do not fit its %zu bytes left", ndev,
 			       (size_t)(c.len - c.pos));
-	if (ndev && !(hdr->devices = malloc(ndev * sizeof(*hdr->devices))))
+	/* zeroed: the names' tails and the padding are defined bytes for a
+	 * caller that compares or hashes the entries */
+	if (ndev && !(hdr->devices = calloc(ndev, sizeof(*hdr->devices))))
 		return bpt_err(err, -ENOMEM, name, 0, 0, "header: out of memory");
 	hdr->devices_cap = ndev;
 	for (uint32_t i = 0; i < ndev; i++) {
