@@ -191,6 +191,15 @@ for qd in ("32", "1"):
         r = [int(i) / int(b) for q, tt, i, b in rows if q == qd and tt == t and int(b) > 0]
         cells.append("%10.3f" % statistics.median(r) if r else "%10s" % "-")
     print("%-4s %s" % (qd, " ".join(cells)))
+# how far single rounds are from each other: on a small VM the same
+# tracer's ratio moves by several percent between rounds
+print("per-round range (lowest - highest ratio):")
+for qd in ("32", "1"):
+    cells = []
+    for t in tracers:
+        r = [int(i) / int(b) for q, tt, i, b in rows if q == qd and tt == t and int(b) > 0]
+        cells.append("%10s" % ("%.2f-%.2f" % (min(r), max(r)) if r else "-"))
+    print("%-4s %s" % (qd, " ".join(cells)))
 # blkpeak: events per second and loss, bytes per I/O; blk tracer bytes per I/O
 best, lost_any, ring_lost, bp_bytes, bp_ios, bt_bytes, bt_ios, overruns = 0, 0, 0, 0, 0, 0, 0, 0
 causes = {}
