@@ -112,11 +112,11 @@ static uint64_t since_start(const struct convert *c, uint64_t t)
 }
 
 /*
- * Zero the record. memset() of its ~200 bytes compiles to `rep stos`,
- * whose start-up cost was a third of this file's time at the highest
- * rate (perf, bench/RESULTS.md): 16-byte stores instead, with an empty
- * asm between them so that the compiler does not turn the loop back into
- * a memset.
+ * Zero the record. memset() of its 176 bytes compiles to `rep stos`,
+ * whose start-up cost was a third of convert_event's time at the highest
+ * rate (perf; bench/RESULTS.md, "Capture's cost and the codec, session
+ * 10"): 16-byte stores instead, with an empty asm between them so that
+ * the compiler does not turn the loop back into a memset.
  */
 static inline void record_zero(struct bpt_record *rec)
 {
