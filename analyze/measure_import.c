@@ -200,6 +200,10 @@ static int check_doc(sqlite3 *db, const char *path, const char *doc, struct bpt_
 	if ((rc = check_points(db, path, doc, point_keys,
 			       sizeof(point_keys) / sizeof(point_keys[0]), err)))
 		return rc;
+	/* a point is stored by its step (unique per measurement) */
+	if (query_doc(db, "SELECT count(*) <> count(DISTINCT json_extract(value, '$.step'))"
+			  " FROM json_each(?1, '$.points')", doc) != 0)
+		return bpt_error_set(err, -EINVAL, "%s: two points have the same \"step\"", path);
 	if (query_doc(db, "SELECT json_extract(?1, '$.kind') = 'knee'", doc) != 1)
 		return 0;
 	if ((rc = check_keys(db, path, doc, knee_keys, sizeof(knee_keys) / sizeof(knee_keys[0]),

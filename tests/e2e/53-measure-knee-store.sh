@@ -5,8 +5,8 @@
 # speed factor, IOPS, MB/s, percentiles, met; the knee and the target);
 # analyze report --measurement, compare and html show it (the html's
 # knee charts have the target's line and the knee), merge carries it;
-# import refuses a knee's document without its target or with a speed
-# of 0; a database of schema
+# import refuses a knee's document without its target, with a speed
+# of 0 or with two points of one step; a database of schema
 # 10 with measurements in it (SQLite, and a PostgreSQL store) is migrated
 # by the next store and keeps its rows. The null engine: no disk, seconds.
 . "$(dirname "$0")/lib.sh"
@@ -80,10 +80,13 @@ grep -q "^measurement 1: knee on " "$T/r.txt" && grep -q "target: p99 <= 1.000 s
 "$BLKPEAK" analyze report --measurement 9 2>"$T/err" && fail "report of a missing measurement"
 grep -q "no measurement 9" "$T/err" || fail "message: $(cat "$T/err")"
 "$BLKPEAK" analyze import -q "$T/n.json" || fail "import a knee's results document"
-# a knee's document that lacks its target, or has a speed of 0, is refused
+# a knee's document that lacks its target, has a speed of 0 or two points
+# of one step (the fuzzer's find: it passed the check, then failed the
+# database's unique key), is refused
 for bad in "del d['slo']|\"slo\" is missing" "d['slo'] = {'p98_ns': 5}|\"slo\" is not an object of one" \
 	"d['points'][1]['speed_factor'] = 0|speed factor .* is not above 0" \
-	"del d['points'][0]['met']|a point's \"met\" is missing"; do
+	"del d['points'][0]['met']|a point's \"met\" is missing" \
+	"d['points'][1]['step'] = d['points'][0]['step']|two points have the same \"step\""; do
 	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); ${bad%%|*}; json.dump(d, open(sys.argv[2], 'w'))" \
 		"$T/n.json" "$T/bad.json" || fail "making a bad document"
 	"$BLKPEAK" analyze import --db "$T/bad.db" "$T/bad.json" 2>"$T/err" && fail "imported: ${bad%%|*}"
