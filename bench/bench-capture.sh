@@ -44,6 +44,12 @@ fio_run() { # QD OUT.json: 4 KiB random reads for SECS seconds
 		--ioengine=libaio --iodepth="$1" --size=1g --time_based --runtime="$SECS" \
 		--randrepeat=0 --output-format=json --output="$2"
 }
+# fio_max OUT.json: the highest rate, two jobs of 4 KiB random reads at QD32
+fio_max() {
+	fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
+		--time_based --runtime="$SECS" --randrepeat=0 --output-format=json --output="$1"
+}
 iops_of() { python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"]))' "$1"; }
 ios_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$1"; }
 
@@ -143,10 +149,7 @@ for mode in files nofiles; do
 	for _ in $(seq 200); do [ -s "$W/max-$mode.bpt" ] && break; sleep 0.05; done
 	sleep 0.2
 	c0=$(cpu_ns $cap)
-	fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
-		--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
-		--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
-		--output="$W/max-$mode.json"
+	fio_max "$W/max-$mode.json"
 	c1=$(cpu_ns $cap)
 	sed -n 's/^prog_id:\t*//p' /proc/$cap/fdinfo/* 2>/dev/null | sort -u > "$W/max-$mode.progs"
 	bpftool prog show -j > "$W/max-$mode.bpfstats"
@@ -159,10 +162,7 @@ done
 # workload takes per I/O (both CPUs' busy time from /proc/stat), which
 # tracing competes with.
 empty_start "$W/max-empty.err"
-fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
-	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
-	--output="$W/max-empty.json"
+fio_max "$W/max-empty.json"
 sed -n 's/^prog_id:\t*//p' /proc/$empty_pid/fdinfo/* 2>/dev/null | sort -u > "$W/max-empty.progs"
 bpftool prog show -j > "$W/max-empty.bpfstats"
 empty_stop
@@ -170,10 +170,7 @@ echo 0 > /proc/sys/kernel/bpf_stats_enabled
 flock -u 9
 busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 b0=$(busy_ticks)
-fio --name=max --filename="$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=32 --numjobs=2 --group_reporting --size=1g \
-	--time_based --runtime="$SECS" --randrepeat=0 --output-format=json \
-	--output="$W/max-none.json"
+fio_max "$W/max-none.json"
 echo $(( ($(busy_ticks) - b0) * 1000000000 / $(getconf CLK_TCK) )) > "$W/max-none.busy"
 
 echo "IOPS per round ($SECS s runs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)):"
@@ -246,8 +243,9 @@ for mode, what in (("files", "attribution on"), ("nofiles", "--no-files")):
     share = (bpf_ns + user_ns) * rate / (os.cpu_count() * 1e9)
     print("highest rate, %s: %.0f IOPS (2 jobs x QD32), %d I/Os recorded, %d lost (%s)" % (what, rate, mx["ios"], mx["lost_events"],
           ", ".join("%s %d" % kv for kv in sorted(mx["lost_by_cause"].items()) if kv[1]) or "none"))
-    print("  BPF run time per I/O %.0f ns (%s); capture process %.0f ns per I/O while fio ran"
-          % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items()) if k.startswith(PER_IO)), user_ns))
+    print("  BPF run time per I/O %.0f ns (%s);"
+          % (bpf_ns, ", ".join("%s %.0f" % (k, v) for k, v in sorted(per.items()) if k.startswith(PER_IO))))
+    print("  capture process %.0f ns per I/O while fio ran" % user_ns)
     rest = ["%s %.0f ns x %d" % (k, v, cnt[k]) for k, v in sorted(per.items()) if not k.startswith(PER_IO)]
     if rest:
         print("  not per I/O: %s" % ", ".join(rest))
@@ -261,15 +259,15 @@ if os.path.exists(os.path.join(w, "max-empty.progs")):
              if p["id"] in ids and p.get("run_cnt")]
     per = {p["name"]: p["run_time_ns"] / p["run_cnt"] for p in progs}
     rate = json.load(open(os.path.join(w, "max-empty.json")))["jobs"][0]["read"]["iops"]
-    print("floor at the highest rate: three BPF programs that do nothing on capture's tracepoints")
-    print("  report %.0f ns per I/O under bpf_stats (%s) at %.0f IOPS"
-          % (sum(per.values()), ", ".join("%s %.0f" % kv for kv in sorted(per.items())), rate))
+    print("floor at the highest rate: three BPF programs that do nothing on capture's")
+    print("  tracepoints report %.0f ns per I/O under bpf_stats at %.0f IOPS:" % (sum(per.values()), rate))
+    print("  %s" % ", ".join("%s %.0f" % kv for kv in sorted(per.items())))
 if os.path.exists(os.path.join(w, "max-none.busy")):
     busy = int(open(os.path.join(w, "max-none.busy")).read())
     nj = json.load(open(os.path.join(w, "max-none.json")))["jobs"][0]["read"]
-    print("  untraced: %.0f IOPS, %.0f ns of CPU per I/O (both CPUs' busy time / I/Os):"
-          " keeping 0.98 of it leaves tracing %.0f ns per I/O" % (nj["iops"], busy / nj["total_ios"],
-                                                              0.02 * busy / nj["total_ios"]))
+    print("  untraced: %.0f IOPS, %.0f ns of CPU per I/O (both CPUs' busy time / I/Os);"
+          % (nj["iops"], busy / nj["total_ios"]))
+    print("  keeping 0.98 of it leaves tracing %.0f ns of CPU per I/O" % (0.02 * busy / nj["total_ios"]))
 if bp_ios and bt_ios:
     a, b = bp_bytes / bp_ios, bt_bytes / bt_ios
     print("bytes per I/O: blkpeak %.2f, blk tracer (blktrace format) %.1f: 1/%.0f%s"
